@@ -1,0 +1,79 @@
+# Two commands a user needs: `make run` and `make test`. Everything else is set up on the way.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8501
+HOST ?= 127.0.0.1
+# Extra arguments for the app, e.g. make run ARGS="--corpus /path/to/rules"
+ARGS ?=
+STREAMLIT_FLAGS := --server.headless true --browser.gatherUsageStats false \
+	--server.address $(HOST) --server.port $(PORT)
+# make bench QUESTIONS=path evaluates another question set.
+QUESTIONS ?= tests/data/questions.yaml
+
+.PHONY: run test lint typecheck pytest bench venv deps dev-deps chromium lock clean
+
+# The stamp files carry the lock file's checksum, so editing a lock reinstalls.
+RUN_STAMP = $(VENV)/.deps-$(shell cat requirements.txt | md5sum | cut -c1-12)
+DEV_STAMP = $(VENV)/.dev-deps-$(shell cat requirements.txt requirements-dev.txt | md5sum | cut -c1-12)
+
+$(PY):
+	@$(PYTHON) -m venv $(VENV) || { echo "Не удалось создать $(VENV). На Debian/Ubuntu установите: sudo apt install python3-venv"; exit 1; }
+	@$(PY) -m pip install -q --upgrade pip
+
+$(RUN_STAMP): | $(PY)
+	@echo "Устанавливаю зависимости (requirements.txt)…"
+	@$(PY) -m pip install -q -r requirements.txt
+	@rm -f $(VENV)/.deps-* && touch $@
+
+$(DEV_STAMP): $(RUN_STAMP)
+	@echo "Устанавливаю инструменты тестирования (requirements-dev.txt)…"
+	@$(PY) -m pip install -q -r requirements.txt -r requirements-dev.txt
+	@rm -f $(VENV)/.dev-deps-* && touch $@
+
+deps: $(RUN_STAMP)
+dev-deps: $(DEV_STAMP)
+
+run: deps
+	@echo "Приложение: http://$(HOST):$(PORT)  (остановить: Ctrl+C)"
+	@exec $(PY) -m streamlit run app.py $(STREAMLIT_FLAGS) -- $(ARGS)
+
+# Browser tests need Debian's chromium; install it where apt is usable, otherwise the
+# tests skip with a reason (under CI=true a missing chromium fails them instead).
+chromium:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		echo "Устанавливаю chromium для браузерных тестов…"; \
+		apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+		|| echo "chromium не установился: браузерные тесты будут пропущены (под CI — провалены)"; \
+	elif command -v apt-get >/dev/null && sudo -n true 2>/dev/null; then \
+		echo "Устанавливаю chromium для браузерных тестов (sudo)…"; \
+		sudo -n apt-get update -qq >/dev/null && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+		|| echo "chromium не установился: браузерные тесты будут пропущены (под CI — провалены)"; \
+	else echo "apt недоступен: браузерные тесты будут пропущены (нужен /usr/bin/chromium)"; fi
+
+PACKAGES := rules_index engine app_pages app.py
+
+lint: dev-deps
+	$(PY) -m ruff check $(PACKAGES) tests
+
+typecheck: dev-deps
+	$(PY) -m mypy $(PACKAGES)
+
+pytest: dev-deps chromium
+	$(PY) -m pytest
+
+test: lint typecheck pytest
+
+bench: dev-deps
+	@for f in tests/bench/bench_*.py; do echo "== $$f"; QUESTIONS=$(QUESTIONS) $(PY) $$f || exit 1; done
+
+# Regenerate the full locks from the direct lists (requirements.in, requirements-dev.in).
+lock: | $(PY)
+	$(PY) -m pip install -q pip-tools
+	$(PY) -m piptools compile -q --strip-extras --no-emit-index-url --no-emit-find-links -o requirements.txt requirements.in
+	$(PY) -m piptools compile -q --strip-extras --no-emit-index-url --no-emit-find-links -o requirements-dev.txt requirements-dev.in
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache tests/artifacts

@@ -1,0 +1,1 @@
+"""Streamlit pages of the judge's app; they render, the packages decide."""

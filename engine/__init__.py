@@ -1,0 +1,1 @@
+"""A rules engine for «Берсерк» that explains every decision by clause."""

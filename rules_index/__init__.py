@@ -1,0 +1,1 @@
+"""The rules of «Берсерк» as a cross-reference graph with a Russian search."""

@@ -1,0 +1,33 @@
+"""Shared test fixtures: free ports, a live app server, and the browser gate."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import helpers
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def chromium_executable() -> str:
+    """Debian's chromium, or a skip with the reason (a failure under CI=true)."""
+    if Path(CHROMIUM).exists() or shutil.which("chromium") == CHROMIUM:
+        return CHROMIUM
+    reason = f"{CHROMIUM} не найден: браузерные тесты требуют пакет Debian chromium"
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason + " (под CI это ошибка, а не пропуск)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def app_server() -> Iterator[str]:
+    """The app started with `make run`'s command line on a free port; yields its base URL."""
+    with helpers.running_app(ROOT) as url:
+        yield url

@@ -1,0 +1,69 @@
+"""Helpers shared by tests and benchmarks (no pytest import here)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_healthy(url: str, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.status == 200 and r.read().strip() == b"ok":
+                    return
+        except OSError as exc:
+            last = exc
+        time.sleep(0.3)
+    raise TimeoutError(f"{url} не ответил за {timeout} с: {last}")
+
+
+@contextlib.contextmanager
+def running_app(root: Path, extra_make_args: list[str] | None = None) -> Iterator[str]:
+    """Start the app exactly as `make run` does, on a free port; stop it afterwards."""
+    port = free_port()
+    proc = subprocess.Popen(
+        ["make", "--no-print-directory", "run", f"PORT={port}", *(extra_make_args or [])],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        env={**os.environ, "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url)
+        yield url
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
