@@ -114,6 +114,14 @@ class YMap:
 YNode = YScalar | YSeq | YMap
 
 
+def too_large(size: int) -> str:
+    return f"файл слишком большой: {size} байт, допускается не больше {MAX_BYTES}"
+
+
+def _error(file: str, line: int | None, key: str | None, message: str) -> ScenarioError:
+    return ScenarioError([Problem(file, line, key, message)])
+
+
 def _line(node: yaml.nodes.Node) -> int:
     return int(node.start_mark.line) + 1
 
@@ -126,18 +134,15 @@ def read_yaml(text: str, file: str) -> YNode | None:
     """
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
-        raise ScenarioError(
-            [Problem(file, None, None, f"файл слишком большой: {size} байт, допускается не больше {MAX_BYTES}")]
-        )
+        raise _error(file, None, None, too_large(size))
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = int(mark.line) + 1 if mark is not None else None
         what = exc.problem or exc.context or "ошибка разметки"
-        raise ScenarioError(
-            [Problem(file, line, None, f"это не корректный YAML ({what}); проверьте отступы, кавычки и двоеточия")]
-        ) from None
+        hint = "проверьте отступы, кавычки и двоеточия"
+        raise _error(file, line, None, f"это не корректный YAML ({what}); {hint}") from None
     except yaml.YAMLError as exc:
         raise ScenarioError([Problem(file, None, None, f"это не корректный YAML ({exc})")]) from None
     if node is None:
@@ -170,7 +175,8 @@ def _convert(node: yaml.nodes.Node, file: str, seen: set[int]) -> YNode:
             value = constructor.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as exc:
             raise ScenarioError([Problem(file, line, None, f"непонятное значение: {exc.problem}")]) from None
-        return YScalar(value=value, tag=str(node.tag), text=str(node.value), plain=node.style is None, line=line)
+        plain = node.style is None
+        return YScalar(value=value, tag=str(node.tag), text=str(node.value), plain=plain, line=line)
     if isinstance(node, yaml.nodes.SequenceNode):
         return YSeq(items=tuple(_convert(child, file, seen) for child in node.value), line=line)
     assert isinstance(node, yaml.nodes.MappingNode)
@@ -179,7 +185,7 @@ def _convert(node: yaml.nodes.Node, file: str, seen: set[int]) -> YNode:
     for key_node, value_node in node.value:
         key_line = _line(key_node)
         if key_node.tag == "tag:yaml.org,2002:merge":
-            raise ScenarioError([Problem(file, key_line, "<<", "слияние словарей (<<) в сценариях не поддерживается")])
+            raise _error(file, key_line, "<<", "слияние словарей (<<) в сценариях не поддерживается")
         if not isinstance(key_node, yaml.nodes.ScalarNode):
             raise ScenarioError([Problem(file, key_line, None, "ключ словаря должен быть простым словом")])
         key = str(key_node.value)
