@@ -222,7 +222,7 @@ def default_path() -> Path:
     return Path(env).expanduser() if env else DEFAULT_PATH
 
 
-def _now() -> str:
+def now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
@@ -340,7 +340,7 @@ class Journal:
             JournalError: the file is corrupt, foreign, locked or unwritable (nothing is written).
         """
         data = ruling.validated()
-        now = _now()
+        now = now_iso()
         with self._connect(write=True) as conn:
             cur = conn.execute("INSERT INTO rulings (created_at) VALUES (?)", (now,))
             ruling_id = int(cur.lastrowid or 0)
@@ -356,7 +356,7 @@ class Journal:
             JournalError: see `record`.
         """
         data = ruling.validated()
-        now = _now()
+        now = now_iso()
         with self._connect(write=True) as conn:
             sql = "SELECT MAX(rev) FROM revisions WHERE ruling_id = ?"
             row = conn.execute(sql, (int(ruling_id),)).fetchone()
@@ -593,8 +593,8 @@ def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
     cur = ruling.current
     parts = [f"## Решение № {ruling.id}: {md_text(cur.title)}", ""]
     facts = [
-        ("Записано", _human_time(ruling.created_at)),
-        ("Изменено", _human_time(ruling.updated_at) + f" (редакция {ruling.rev})"),
+        ("Записано", human_time(ruling.created_at)),
+        ("Изменено", human_time(ruling.updated_at) + f" (редакция {ruling.rev})"),
     ]
     for name in ("event", "round", "table_no", "players", "judge", "outcome", "verdict", "rules_version"):
         value = getattr(cur, name)
@@ -613,7 +613,7 @@ def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
         parts += ["### История правок", ""]
         for rev in ruling.revisions:
             note = f" — {md_text(rev.data.note)}" if rev.data.note else ""
-            parts.append(f"- Редакция {rev.rev}, {_human_time(rev.created_at)}{note}")
+            parts.append(f"- Редакция {rev.rev}, {human_time(rev.created_at)}{note}")
             parts.append(f"  - Решение: {md_text(rev.data.decision)}")
         parts.append("")
     return "\n".join(parts).rstrip() + "\n"
@@ -621,13 +621,13 @@ def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
 
 def journal_markdown(rulings: Sequence[Ruling], title: str = "Журнал решений") -> str:
     """All given rulings as one Markdown document, each starting on a new printed page."""
-    head = [f"# {md_text(title)}", "", f"Решений: {len(rulings)}. Выгружено {_human_time(_now())}.", ""]
+    head = [f"# {md_text(title)}", "", f"Решений: {len(rulings)}. Выгружено {human_time(now_iso())}.", ""]
     body = [ruling_markdown(r) for r in sorted(rulings, key=lambda r: r.id)]
     # A horizontal rule between rulings; printed Markdown viewers break pages poorly, a rule reads well.
     return "\n".join(head) + "\n---\n\n".join(body)
 
 
-def _human_time(iso: str) -> str:
+def human_time(iso: str) -> str:
     try:
         moment = dt.datetime.fromisoformat(iso)
     except ValueError:

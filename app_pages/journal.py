@@ -1,0 +1,262 @@
+"""«Журнал решений»: record, find, open, amend and export judges' rulings.
+
+Storage lives in engine.journal; this page only renders. Judge-typed text is shown with st.text or in
+data tables (never as Markdown or HTML) and reaches SQLite only as bound values.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from collections.abc import Mapping
+from typing import Any
+
+import streamlit as st
+
+from engine import journal as jr
+
+_CLAUSE_RE = re.compile(r"^(?:\d+(?:\.\d+)*|A\d+)$")
+_SHORT_FIELDS = ("event", "round", "table_no", "players", "judge", "outcome", "rules_version")
+
+
+def clause_link(cid: str) -> str:
+    """Markdown link to the rules browser for a clause id; anything not shaped like an id is refused."""
+    if not _CLAUSE_RE.match(cid):
+        return ""
+    if cid.startswith("A"):
+        return f"допущение {cid}"
+    return f"[п. {cid}](/?p={urllib.parse.quote(cid)})"
+
+
+def parse_clauses(text: str) -> tuple[str, ...]:
+    """Clause ids typed as «211.3.1, 535.8 п.534.4» (the «п.» prefixes and separators are dropped)."""
+    parts = re.split(r"[\s,;]+", text.replace("п.", " ").replace("П.", " "))
+    return tuple(p.strip().rstrip(".") for p in parts if p.strip().rstrip("."))
+
+
+def open_journal() -> jr.Journal:
+    """A journal handle for this request (it holds only the path, so no state is shared)."""
+    return jr.Journal()
+
+
+def ruling_form(
+    prefix: str, prefill: Mapping[str, Any] | None = None, amend_of: jr.Ruling | None = None
+) -> None:
+    """The record (or amend) form. `prefix` keeps its widget keys apart from other forms'.
+
+    `prefill` may carry title, decision, clauses (list), verdict, rules_version, scenario_yaml,
+    trace_json and the short fields; on an amendment the current text fills the form.
+    """
+    pre: dict[str, Any] = dict(prefill or {})
+    if amend_of is not None:
+        cur = amend_of.current
+        pre = {name: getattr(cur, name) for name in jr.TEXT_FIELDS}
+        pre["clauses"] = list(cur.clauses)
+        pre["note"] = ""
+    label = "Сохранить правку" if amend_of is not None else "Записать решение"
+    with st.form(key=f"{prefix}_form", clear_on_submit=False):
+        title = st.text_input("Вопрос (о чём спор)", value=str(pre.get("title", "")), key=f"{prefix}_title")
+        decision = st.text_area(
+            "Решение судьи (своими словами)", value=str(pre.get("decision", "")), key=f"{prefix}_decision"
+        )
+        clauses_text = st.text_input(
+            "Пункты правил через запятую",
+            value=", ".join(str(c) for c in pre.get("clauses", [])),
+            key=f"{prefix}_clauses",
+            help="Например: 211.3.1, 535.8. Допущения движка: A1, A2 …",
+        )
+        col1, col2, col3 = st.columns(3)
+        event = col1.text_input("Турнир", value=str(pre.get("event", "")), key=f"{prefix}_event")
+        round_ = col2.text_input("Тур", value=str(pre.get("round", "")), key=f"{prefix}_round")
+        table_no = col3.text_input("Стол", value=str(pre.get("table_no", "")), key=f"{prefix}_table_no")
+        col4, col5 = st.columns(2)
+        players = col4.text_input("Игроки", value=str(pre.get("players", "")), key=f"{prefix}_players")
+        judge = col5.text_input("Судья", value=str(pre.get("judge", "")), key=f"{prefix}_judge")
+        col6, col7 = st.columns(2)
+        outcome = col6.text_input(
+            "Итог (что сделали за столом)", value=str(pre.get("outcome", "")), key=f"{prefix}_outcome"
+        )
+        rules_version = col7.text_input(
+            "Версия правил", value=str(pre.get("rules_version", "")), key=f"{prefix}_rules_version"
+        )
+        verdict = str(pre.get("verdict", ""))
+        scenario_yaml = str(pre.get("scenario_yaml", ""))
+        trace_json = str(pre.get("trace_json", ""))
+        if scenario_yaml or trace_json:
+            st.caption(
+                "К решению приложены позиция со стола судьи (сценарий) и трассировка движка"
+                + (f" (вердикт: {verdict})." if verdict else ".")
+            )
+        note = ""
+        if amend_of is not None:
+            note = st.text_input("Причина правки (обязательно)", key=f"{prefix}_note")
+        submitted = st.form_submit_button(label, type="primary")
+    if not submitted:
+        return
+    if amend_of is not None and not note.strip():
+        st.error("Укажите причину правки: прежняя редакция сохранится, а причина останется в истории.")
+        return
+    data = jr.RulingInput(
+        title=title,
+        decision=decision,
+        clauses=parse_clauses(clauses_text),
+        outcome=outcome,
+        event=event,
+        table_no=table_no,
+        round=round_,
+        players=players,
+        judge=judge,
+        rules_version=rules_version,
+        verdict=verdict,
+        scenario_yaml=scenario_yaml,
+        trace_json=trace_json,
+        note=note,
+    )
+    book = open_journal()
+    try:
+        if amend_of is not None:
+            rev = book.amend(amend_of.id, data)
+            st.success(f"Правка сохранена: решение № {amend_of.id}, редакция {rev}.")
+        else:
+            rid = book.record(data)
+            st.session_state["journal_open_request"] = rid
+            st.success(f"Решение записано в журнал под № {rid}.")
+    except jr.RulingInputError as exc:
+        st.error(str(exc))
+    except (jr.JournalError, KeyError) as exc:
+        st.error(str(exc) if isinstance(exc, jr.JournalError) else f"Решения № {exc} в журнале нет.")
+        _offer_unsaved_copy(prefix, data)
+
+
+def _offer_unsaved_copy(prefix: str, data: jr.RulingInput) -> None:
+    """When the file cannot take the ruling, the judge still leaves with it: form kept, file offered."""
+    st.warning("Текст формы сохранён на экране. Можно скачать решение файлом, чтобы не потерять его.")
+    draft = jr.Ruling(id=0, created_at=jr.now_iso(), updated_at=jr.now_iso(), current=data, revisions=())
+    st.download_button(
+        "Скачать несохранённое решение (Markdown)",
+        data=jr.ruling_markdown(draft, with_history=False),
+        file_name="reshenie-ne-sohraneno.md",
+        mime="text/markdown",
+        key=f"{prefix}_unsaved_download",
+    )
+
+
+def _show_ruling(ruling: jr.Ruling) -> None:
+    cur = ruling.current
+    st.subheader(f"Решение № {ruling.id}")
+    created, updated = jr.human_time(ruling.created_at), jr.human_time(ruling.updated_at)
+    st.caption(f"Записано {created}; редакция {ruling.rev} от {updated}")
+    st.markdown("**Вопрос**")
+    st.text(cur.title)
+    st.markdown("**Решение судьи**")
+    st.text(cur.decision)
+    facts = [(jr.FIELD_LABELS[n], getattr(cur, n)) for n in _SHORT_FIELDS if getattr(cur, n)]
+    if cur.verdict:
+        facts.append((jr.FIELD_LABELS["verdict"], cur.verdict))
+    if facts:
+        st.dataframe(
+            {"Поле": [f for f, _ in facts], "Значение": [v for _, v in facts]},
+            hide_index=True,
+            key=f"journal_facts_{ruling.id}",
+        )
+    if cur.clauses:
+        links = [clause_link(c) for c in cur.clauses]
+        version = f" — {cur.rules_version}" if cur.rules_version else ""
+        st.markdown("**Пункты правил:** " + ", ".join(x for x in links if x) + jr.md_text(version))
+    if cur.trace_json.strip():
+        with st.expander("Трассировка движка"):
+            st.code(cur.trace_json, language="json")
+    if cur.scenario_yaml.strip():
+        with st.expander("Сценарий (позиция со стола судьи)"):
+            st.code(cur.scenario_yaml, language="yaml")
+            st.download_button(
+                "Скачать сценарий (YAML)",
+                data=cur.scenario_yaml,
+                file_name=f"reshenie-{ruling.id}.yaml",
+                mime="application/x-yaml",
+                key=f"journal_yaml_{ruling.id}",
+            )
+    if len(ruling.revisions) > 1:
+        with st.expander(f"История правок ({len(ruling.revisions)} редакции)"):
+            for rev in reversed(ruling.revisions):
+                st.markdown(f"**Редакция {rev.rev}** — {jr.human_time(rev.created_at)}")
+                if rev.data.note:
+                    st.text("Причина правки: " + rev.data.note)
+                st.text(rev.data.decision)
+    st.download_button(
+        "Выгрузить это решение (Markdown)",
+        data=jr.ruling_markdown(ruling),
+        file_name=f"reshenie-{ruling.id}.md",
+        mime="text/markdown",
+        key=f"journal_md_{ruling.id}",
+    )
+    with st.expander("Править решение"):
+        ruling_form(f"journal_amend_{ruling.id}_{ruling.rev}", amend_of=ruling)
+
+
+def render() -> None:
+    st.title("Журнал решений")
+    book = open_journal()
+    st.caption(f"Файл журнала: {book.path} (другой файл — переменная окружения {jr.ENV_VAR}).")
+    if "r" in st.query_params and str(st.query_params["r"]).isdigit():
+        st.session_state["journal_open_request"] = int(str(st.query_params["r"]))
+    tab_find, tab_new = st.tabs(["Найти и открыть", "Записать решение"])
+    with tab_new:
+        ruling_form("journal_new")
+    with tab_find:
+        query = st.text_input(
+            "Поиск по вопросу, решению, игрокам, судье, номеру пункта", key="journal_query", max_chars=500
+        )
+        try:
+            all_rulings = book.rulings()
+        except jr.JournalError as exc:
+            st.error(str(exc))
+            return
+        if query.strip():
+            found = [h.ruling for h in jr.search_rulings(all_rulings, query, top=100)]
+            st.caption(f"Найдено: {len(found)} из {len(all_rulings)}.")
+        else:
+            found = all_rulings
+            st.caption(f"Решений в журнале: {len(all_rulings)}.")
+        if not found:
+            st.info("Пока ничего нет." if not all_rulings else "Ничего не найдено: попробуйте другие слова.")
+        else:
+            st.dataframe(
+                {
+                    "№": [r.id for r in found],
+                    "Вопрос": [r.current.title for r in found],
+                    "Стол": [r.current.table_no for r in found],
+                    "Тур": [r.current.round for r in found],
+                    "Судья": [r.current.judge for r in found],
+                    "Пункты": [", ".join(r.current.clauses) for r in found],
+                    "Изменено": [jr.human_time(r.updated_at) for r in found],
+                },
+                hide_index=True,
+                key="journal_table",
+            )
+            ids = [r.id for r in found]
+            wanted = st.session_state.pop("journal_open_request", None)
+            if wanted in ids:
+                st.session_state["journal_pick"] = wanted
+            by_id = {r.id: r for r in all_rulings}
+            chosen = st.selectbox(
+                "Открыть решение",
+                ids,
+                format_func=lambda rid: f"№ {rid}: {by_id[rid].current.title[:80]}",
+                key="journal_pick",
+            )
+            if chosen is not None:
+                _show_ruling(by_id[chosen])
+        if all_rulings:
+            st.divider()
+            st.download_button(
+                "Выгрузить весь журнал (Markdown для печати)",
+                data=jr.journal_markdown(all_rulings),
+                file_name="zhurnal-resheniy.md",
+                mime="text/markdown",
+                key="journal_export_all",
+            )
+
+
+if __name__ == "__main__":
+    render()
