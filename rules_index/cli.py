@@ -1,0 +1,240 @@
+"""Command line: `python -m rules_index search|show|check|graph [--corpus PATH]…`.
+
+A contract other tools rely on: JSON shapes as documented per command; exit 0 on success
+(an empty search result included), 2 on bad input (query, id, corpus) with a Russian
+message on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
+
+from rules_index.errors import CorpusError, QueryError
+from rules_index.index import RulesIndex, load_default, load_paths
+from rules_index.parser import is_valid_id
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+
+
+class _UsageError(Exception):
+    """Bad command-line arguments (argparse's English errors are replaced by ours)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(_translate(message))
+
+
+_ARGPARSE_PHRASES = (
+    ("the following arguments are required:", "не хватает аргументов:"),
+    ("unrecognized arguments:", "неизвестные аргументы:"),
+    ("invalid choice:", "недопустимое значение:"),
+    ("choose from", "возможные значения:"),
+    ("expected one argument", "нужно одно значение"),
+    ("invalid int value:", "не целое число:"),
+    ("argument", "аргумент"),
+)
+
+
+def _translate(message: str) -> str:
+    for english, russian in _ARGPARSE_PHRASES:
+        message = message.replace(english, russian)
+    return message
+
+
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, "Использование: " if prefix is None else prefix)
+
+
+def _build_parser() -> _Parser:
+    common = _Parser(add_help=False, formatter_class=_Formatter)
+    common.add_argument(
+        "--corpus",
+        action="append",
+        default=argparse.SUPPRESS,
+        metavar="PATH",
+        help="файл или папка с правилами (.txt/.md/.rst); можно повторять. "
+        "По умолчанию — встроенные РП 4.1-2",
+    )
+    common.add_argument("-h", "--help", action="help", help="показать эту справку")
+    parser = _Parser(
+        prog="python -m rules_index",
+        description="Правила «Берсерка»: поиск, пункты, ссылки, проверка текста.",
+        formatter_class=_Formatter,
+        add_help=False,
+        parents=[common],
+    )
+    parser._positionals.title = "команды"
+    parser._optionals.title = "параметры"
+    sub = parser.add_subparsers(dest="command", metavar="КОМАНДА", parser_class=_Parser)
+
+    search = sub.add_parser(
+        "search", parents=[common], add_help=False, formatter_class=_Formatter,
+        help="найти пункты по номеру, словам, жаргону или названию карты",
+    )
+    search.add_argument("query", metavar="ЗАПРОС")
+    search.add_argument("--top", type=int, default=10, metavar="N", help="сколько пунктов показать (10)")
+    search.add_argument("--json", action="store_true", help="вывести JSON")
+
+    show = sub.add_parser(
+        "show", parents=[common], add_help=False, formatter_class=_Formatter,
+        help="показать пункт: текст, примеры, подпункты, ссылки",
+    )
+    show.add_argument("id", metavar="ПУНКТ")
+    show.add_argument("--json", action="store_true", help="вывести JSON")
+
+    check = sub.add_parser(
+        "check", parents=[common], add_help=False, formatter_class=_Formatter,
+        help="проверить текст правил: пропуски, обрывы, повторы, ссылки на отсутствующие пункты",
+    )
+    check.add_argument("--json", action="store_true", help="вывести JSON")
+
+    graph = sub.add_parser(
+        "graph", parents=[common], add_help=False, formatter_class=_Formatter,
+        help="граф пунктов и ссылок (DOT или JSON)",
+    )
+    graph.add_argument("--format", choices=("dot", "json"), default="dot", help="формат вывода (dot)")
+    graph.add_argument("--id", metavar="ПУНКТ", help="только окрестность этого пункта")
+    graph.add_argument("--radius", type=int, default=1, metavar="R", help="радиус окрестности (1)")
+    for p in (search, show, check, graph):
+        p._positionals.title = "аргументы"
+        p._optionals.title = "параметры"
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run one command; returns the exit code (never raises for bad input)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as e:
+        print(f"Ошибка в аргументах: {e}", file=err)
+        print(parser.format_usage().rstrip(), file=err)
+        return EXIT_BAD_INPUT
+    if args.command is None:
+        parser.print_help(out)
+        return EXIT_BAD_INPUT
+    try:
+        corpus = getattr(args, "corpus", None)
+        index = load_paths(corpus) if corpus else load_default()
+        handler = _COMMANDS[args.command]
+        return handler(index, args, out, err)
+    except (CorpusError, QueryError) as e:
+        print(f"Ошибка: {e}", file=err)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as e:  # a bug of ours: still no traceback for the user
+        print(f"Внутренняя ошибка ({type(e).__name__}): {e}. Сообщите разработчикам.", file=err)
+        return EXIT_INTERNAL
+
+
+def _dump(data: object, out: TextIO) -> None:
+    json.dump(data, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def _cmd_show(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    cid = str(args.id).strip().removeprefix("п.").strip().rstrip(".")
+    if not is_valid_id(cid):
+        print(f"Ошибка: «{args.id}» — не номер пункта (ожидается вида 211.3.1).", file=err)
+        return EXIT_BAD_INPUT
+    data = index.show(cid)
+    if data is None:
+        nearest = index.nearest_ids(cid)
+        print(f"Ошибка: нет такого пункта: {cid}. Ближайшие: {', '.join(nearest)}.", file=err)
+        if args.json:
+            _dump({"error": f"нет такого пункта: {cid}", "nearest": nearest}, out)
+        return EXIT_BAD_INPUT
+    if args.json:
+        _dump(data, out)
+        return EXIT_OK
+    out.write(_render_show(index, cid, data))
+    return EXIT_OK
+
+
+def _render_show(index: RulesIndex, cid: str, data: dict[str, Any]) -> str:
+    lines: list[str] = []
+    title = f" — {data['title']}" if data["title"] else ""
+    lines.append(f"{cid}{title}")
+    if data["absent"]:
+        lines.append("Этого пункта нет в тексте правил; на него ссылаются:")
+    else:
+        source = data["source"]
+        lines.append(f"[{source['file']}, строка {source['line']}]")
+        lines.append(data["text"])
+        lines.extend(f"  ● {b}" for b in data["bullets"])
+        if data["cut_off"]:
+            lines.append("(!) Текст пункта обрывается на полуслове — в источнике он неполон.")
+        for example in data["examples"]:
+            lines.append(f"ПРИМЕР: {example}")
+        if data["children"]:
+            lines.append("Подпункты: " + ", ".join(data["children"]))
+        if data["cites"]:
+            lines.append("Ссылается на: " + ", ".join(
+                c["target"] + (" (нет в тексте)" if c["target_absent"] else "") for c in data["cites"]
+            ))
+    if data["cited_by"]:
+        label = "На него ссылаются" if not data["absent"] else ""
+        for c in data["cited_by"]:
+            lines.append(f"{label + ': ' if label else '  '}{c['source']} — «{c['sentence']}»")
+    return "\n".join(lines) + "\n"
+
+
+def _cmd_check(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    facts = index.integrity()
+    if args.json:
+        data = facts.to_dict()
+        data["sources"] = [s.to_dict() for s in index.sources]
+        _dump(data, out)
+        return EXIT_OK
+    lines = [
+        f"Версия правил: {facts.version or 'не указана'}",
+        "Файлы: " + "; ".join(f"{s.name} ({s.paragraphs} пунктов, {s.encoding})" for s in index.sources),
+        f"Пунктов: {facts.paragraphs}, из них заголовков разделов: {facts.headings}; "
+        f"примеров: {facts.examples}",
+        "Ссылки на отсутствующие пункты: " + (", ".join(facts.absent_cited) or "нет"),
+        "Пропуски нумерации: " + (", ".join(facts.gaps) or "нет"),
+        "Оборванные пункты: " + (", ".join(facts.cut_off) or "нет"),
+        "Повторы номеров: " + (", ".join(d.id for d in facts.duplicates) or "нет"),
+    ]
+    lines.extend(f"Предупреждение: {w}" for w in facts.warnings)
+    out.write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+def _cmd_graph(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    graph = index.graph
+    if args.id:
+        cid = str(args.id).strip().rstrip(".")
+        if cid not in graph:
+            nearest = ", ".join(index.nearest_ids(cid))
+            print(f"Ошибка: нет такого пункта: {cid}. Ближайшие: {nearest}.", file=err)
+            return EXIT_BAD_INPUT
+        if args.radius < 0:
+            print("Ошибка: радиус не может быть отрицательным.", file=err)
+            return EXIT_BAD_INPUT
+        graph = index.neighbourhood(cid, args.radius)
+    if args.format == "dot":
+        out.write(index.to_dot(graph))
+        return EXIT_OK
+    nodes = [{"id": n, **attrs} for n, attrs in graph.nodes(data=True)]
+    edges = [{"source": s, "target": t, **attrs} for s, t, attrs in graph.edges(data=True)]
+    _dump({"version": index.version, "nodes": nodes, "edges": edges}, out)
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "show": _cmd_show,
+    "check": _cmd_check,
+    "graph": _cmd_graph,
+}

@@ -1,0 +1,416 @@
+"""`RulesIndex`: the parsed corpus as a cross-reference graph, with queries and integrity facts.
+
+Built once by `load_default`, `load_paths` or `load_texts`, then read-only: every attribute is
+set in `__init__` and assigning afterwards raises, so one index can serve every judge at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import networkx as nx
+
+from rules_index.errors import CorpusError
+from rules_index.model import Citation, Duplicate, Integrity, Paragraph, SourceInfo
+from rules_index.parser import (
+    ParsedSource,
+    find_citations,
+    id_key,
+    is_valid_id,
+    parent_of,
+    parse_lines,
+    version_label,
+)
+from rules_index.sources import SUFFIXES, decode, to_source_lines
+
+CORPUS_DIR = Path(__file__).resolve().parent / "data" / "corpus"
+
+Progress = Callable[[float], None]
+
+
+class RulesIndex:
+    """The rules of one corpus: paragraphs, the citation graph, integrity facts, search."""
+
+    version: str | None
+    version_label: str | None
+    _paragraphs: tuple[Paragraph, ...]
+    _by_id: Mapping[str, Paragraph]
+    _children: Mapping[str, tuple[str, ...]]
+    _cites: Mapping[str, tuple[Citation, ...]]
+    _cited_by: Mapping[str, tuple[Citation, ...]]
+    _absent: frozenset[str]
+    _sections: tuple[str, ...]
+    _titles: Mapping[str, str]
+    _sources: tuple[SourceInfo, ...]
+    _integrity: Integrity
+    _graph: Any
+
+    def __init__(self, parsed: Sequence[ParsedSource], encodings: Sequence[str]) -> None:
+        paragraphs = tuple(p for src in parsed for p in src.paragraphs)
+        by_id: dict[str, Paragraph] = {}
+        places: dict[str, list[tuple[str, int]]] = {}
+        for p in paragraphs:
+            by_id.setdefault(p.id, p)
+            places.setdefault(p.id, []).append((p.source, p.line))
+        versions = [s.version for s in parsed if s.version]
+        warnings: list[str] = []
+        if len(set(versions)) > 1:
+            warnings.append("Файлы корпуса из разных версий правил: " + ", ".join(sorted(set(versions))))
+        duplicates = tuple(
+            Duplicate(cid, tuple(where)) for cid, where in places.items() if len(where) > 1
+        )
+        for d in duplicates:
+            where = "; ".join(f"«{s}», строка {n}" for s, n in d.places)
+            warnings.append(f"Пункт {d.id} встречается {len(d.places)} раза: {where}. Сохранены все.")
+
+        citations: list[Citation] = []
+        for p in paragraphs:
+            if by_id.get(p.id) is not p:
+                continue  # a duplicate's citations would double the edges of the first copy
+            for piece in (p.full_text, *p.examples):
+                for target, sentence in find_citations(piece):
+                    if target == p.id or any(c.source == p.id and c.target == target for c in citations):
+                        continue
+                    citations.append(Citation(p.id, target, sentence, target not in by_id))
+        absent = sorted({c.target for c in citations if c.target_absent}, key=id_key)
+
+        children: dict[str, list[str]] = {}
+        for cid in by_id:
+            parent = parent_of(cid)
+            if parent is not None:
+                children.setdefault(parent, []).append(cid)
+
+        graph = nx.DiGraph()
+        for p in by_id.values():
+            graph.add_node(
+                p.id, absent=False, level=p.level, heading=p.is_heading, title=_short(p), cut_off=p.cut_off
+            )
+        for cid in absent:
+            graph.add_node(cid, absent=True, level=cid.count(".") + 1, heading=False, title="", cut_off=False)
+        for p in by_id.values():
+            if p.parent is not None and p.parent in by_id:
+                graph.add_edge(p.parent, p.id, kind="parent", sentence="")
+        for c in citations:
+            graph.add_edge(c.source, c.target, kind="cites", sentence=c.sentence)
+
+        sections: list[str] = []
+        for p in paragraphs:
+            top = p.id.split(".")[0]
+            if top not in sections:
+                sections.append(top)
+
+        sources = tuple(
+            SourceInfo(s.name, len(s.paragraphs), enc, s.preamble)
+            for s, enc in zip(parsed, encodings, strict=True)
+        )
+        integrity = Integrity(
+            version=versions[0] if versions else None,
+            paragraphs=len(paragraphs),
+            headings=sum(1 for p in paragraphs if p.is_heading),
+            examples=sum(len(p.examples) for p in paragraphs),
+            absent_cited=tuple(absent),
+            gaps=tuple(_gaps(by_id)),
+            cut_off=tuple(p.id for p in paragraphs if p.cut_off),
+            duplicates=duplicates,
+            warnings=tuple(warnings),
+        )
+        cites_from: dict[str, list[Citation]] = {}
+        cites_to: dict[str, list[Citation]] = {}
+        for c in citations:
+            cites_from.setdefault(c.source, []).append(c)
+            cites_to.setdefault(c.target, []).append(c)
+
+        titles = {top: _section_title(by_id.get(top)) for top in sections}
+        set_ = object.__setattr__
+        set_(self, "version", integrity.version)
+        set_(self, "version_label", version_label(integrity.version))
+        set_(self, "_paragraphs", paragraphs)
+        set_(self, "_by_id", MappingProxyType(by_id))
+        set_(self, "_children", MappingProxyType({k: tuple(v) for k, v in children.items()}))
+        set_(self, "_cites", MappingProxyType({k: tuple(v) for k, v in cites_from.items()}))
+        set_(self, "_cited_by", MappingProxyType({k: tuple(v) for k, v in cites_to.items()}))
+        set_(self, "_absent", frozenset(absent))
+        set_(self, "_sections", tuple(sections))
+        set_(self, "_titles", MappingProxyType(titles))
+        set_(self, "_sources", sources)
+        set_(self, "_integrity", integrity)
+        set_(self, "_graph", nx.freeze(graph))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("RulesIndex неизменяем после построения")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("RulesIndex неизменяем после построения")
+
+    def __repr__(self) -> str:
+        return f"RulesIndex({len(self._paragraphs)} пунктов, версия {self.version or 'не указана'})"
+
+    # Paragraph access ---------------------------------------------------------------------
+
+    @property
+    def paragraphs(self) -> list[Paragraph]:
+        """Every numbered entry in corpus order (duplicates included)."""
+        return list(self._paragraphs)
+
+    @property
+    def sources(self) -> list[SourceInfo]:
+        return list(self._sources)
+
+    @property
+    def graph(self) -> Any:
+        """The frozen citation graph (networkx.DiGraph); copy it before changing anything."""
+        return self._graph
+
+    def get(self, cid: str) -> Paragraph | None:
+        """The paragraph with this id (the first one when the id is doubled)."""
+        return self._by_id.get(cid)
+
+    def has(self, cid: str) -> bool:
+        return cid in self._by_id
+
+    def is_absent(self, cid: str) -> bool:
+        """Cited somewhere in the corpus but not present in it (e.g. 536 on the seeds)."""
+        return cid in self._absent
+
+    def parent(self, cid: str) -> str | None:
+        return parent_of(cid)
+
+    def children(self, cid: str) -> list[str]:
+        """Direct subclauses in numeric order («211.9» before «211.10»)."""
+        return sorted(self._children.get(cid, ()), key=id_key)
+
+    def cites(self, cid: str) -> list[Citation]:
+        """Outgoing references of a paragraph, in text order."""
+        return list(self._cites.get(cid, ()))
+
+    def cited_by(self, cid: str) -> list[Citation]:
+        """Backlinks: the paragraphs that refer to cid."""
+        return list(self._cited_by.get(cid, ()))
+
+    def sections(self) -> list[str]:
+        """Top-level section numbers present or implied by subclauses, in corpus order."""
+        return list(self._sections)
+
+    def section(self, cid: str) -> list[Paragraph]:
+        """The whole top-level section of cid: its heading (if present) and all descendants."""
+        top = cid.split(".")[0]
+        return [p for p in self._paragraphs if p.id == top or p.id.startswith(top + ".")]
+
+    def subtree(self, cid: str) -> list[Paragraph]:
+        """cid itself and every subclause below it, in corpus order."""
+        return [p for p in self._paragraphs if p.id == cid or p.id.startswith(cid + ".")]
+
+    def section_title(self, cid: str) -> str:
+        """Title of cid's section heading («Симбиоты»), or "" where the heading is absent."""
+        return str(self._titles.get(cid.split(".")[0], ""))
+
+    def nearest_ids(self, cid: str, n: int = 5) -> list[str]:
+        """Existing ids closest to cid: longest shared prefix first, then numeric distance."""
+        wanted = [int(x) if x.isdigit() else 0 for x in cid.strip().rstrip(".").split(".")]
+
+        def distance(other: str) -> tuple[int, int, int, str]:
+            parts = list(id_key(other))
+            shared = 0
+            while shared < min(len(parts), len(wanted)) and parts[shared] == wanted[shared]:
+                shared += 1
+            gap = abs(parts[shared] - wanted[shared]) if shared < min(len(parts), len(wanted)) else 0
+            return (-shared, abs(len(parts) - len(wanted)), gap, other)
+
+        return sorted(self._by_id, key=distance)[:n]
+
+    # Graph queries ------------------------------------------------------------------------
+
+    def neighbourhood(self, cid: str, radius: int = 1) -> Any:
+        """A copy of the subgraph within `radius` steps of cid (edges in both directions)."""
+        if cid not in self._graph:
+            return nx.DiGraph()
+        nodes = nx.ego_graph(self._graph, cid, radius=radius, undirected=True).nodes
+        return nx.DiGraph(self._graph.subgraph(nodes))
+
+    def to_dot(self, graph: Any) -> str:
+        """DOT text for a graph of this index; absent nodes dashed and labelled «нет в тексте»."""
+        return to_dot(graph)
+
+    # Integrity and search -----------------------------------------------------------------
+
+    def integrity(self) -> Integrity:
+        return self._integrity
+
+    def show(self, cid: str) -> dict[str, object] | None:
+        """Everything about one id as a JSON-ready dict (for `show`), or None for an unknown id."""
+        p = self.get(cid)
+        if p is None and not self.is_absent(cid):
+            return None
+        data: dict[str, object] = {
+            "id": cid,
+            "title": self.section_title(cid),
+            "text": p.text if p else "",
+            "bullets": list(p.bullets) if p else [],
+            "examples": list(p.examples) if p else [],
+            "parent": parent_of(cid),
+            "children": self.children(cid),
+            "cites": [c.to_dict() for c in self.cites(cid)],
+            "cited_by": [c.to_dict() for c in self.cited_by(cid)],
+            "absent": p is None,
+            "source": {"file": p.source, "line": p.line} if p else None,
+            "heading": p.is_heading if p else False,
+            "cut_off": p.cut_off if p else False,
+            "version": self.version,
+        }
+        return data
+
+
+def _short(p: Paragraph, limit: int = 80) -> str:
+    text = p.text.replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _section_title(heading: Paragraph | None) -> str:
+    if heading is None or not heading.is_heading:
+        return ""
+    return heading.text.split("\n")[0].strip().rstrip(".").strip()
+
+
+def _gaps(by_id: Mapping[str, Paragraph]) -> list[str]:
+    """Missing ids inside a section: absent ancestors, and skipped numbers among siblings.
+
+    Top-level numbers are never gaps (the sections between 211 and 534 are simply not in the
+    corpus); «534» is a gap on the seeds because 534.4 exists without its heading.
+    """
+    known = set(by_id)
+    parents: set[str] = set()
+    for cid in known:
+        parent = parent_of(cid)
+        while parent is not None:
+            parents.add(parent)
+            parent = parent_of(parent)
+    missing = {p for p in parents if p not in known}
+    siblings: dict[str | None, set[int]] = {}
+    for cid in known | missing:
+        parent = parent_of(cid)
+        if parent is not None:
+            siblings.setdefault(parent, set()).add(int(cid.rsplit(".", 1)[1]))
+    for parent, numbers in siblings.items():
+        for k in range(1, max(numbers)):
+            if k not in numbers:
+                missing.add(f"{parent}.{k}")
+    return _compress(sorted(missing, key=id_key))
+
+
+def _compress(ids: list[str], limit: int = 20) -> list[str]:
+    """Long runs of consecutive missing siblings become «X–Y» so a stray number cannot flood."""
+    out: list[str] = []
+    i = 0
+    while i < len(ids):
+        j = i
+        while (
+            j + 1 < len(ids)
+            and parent_of(ids[j + 1]) == parent_of(ids[i])
+            and id_key(ids[j + 1])[-1] == id_key(ids[j])[-1] + 1
+        ):
+            j += 1
+        if j - i + 1 > limit:
+            out.append(f"{ids[i]}–{ids[j]}")
+        else:
+            out.extend(ids[i : j + 1])
+        i = j + 1
+    return out
+
+
+def to_dot(graph: Any) -> str:
+    """DOT text: headings bold, absent nodes dashed grey «нет в тексте», citations blue."""
+
+    def q(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+    lines = ["digraph rules {", "  rankdir=LR;"]
+    lines.append('  node [shape=box, style="rounded", fontname="sans-serif"];')
+    for node, attrs in graph.nodes(data=True):
+        if attrs.get("absent"):
+            label = q(node + "\n" + "нет в тексте")
+            lines.append(f"  {q(node)} [label={label}, style=dashed, color=grey50];")
+        else:
+            style = ', style="rounded,bold"' if attrs.get("heading") else ""
+            lines.append(f"  {q(node)} [label={q(node)}, tooltip={q(str(attrs.get('title', '')))}{style}];")
+    for source, target, attrs in graph.edges(data=True):
+        if attrs.get("kind") == "cites":
+            tip = q(attrs["sentence"])
+            lines.append(f"  {q(source)} -> {q(target)} [color=blue, style=dashed, tooltip={tip}];")
+        else:
+            lines.append(f"  {q(source)} -> {q(target)} [color=grey40];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# Loading ------------------------------------------------------------------------------------
+
+
+def load_default() -> RulesIndex:
+    """The embedded corpus (the seed fragments, РП 4.1-2); only its .txt files are rules."""
+    files = sorted(CORPUS_DIR.glob("*.txt"))
+    return load_texts([(f.name, f.read_bytes()) for f in files])
+
+
+def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given; a folder stands for its .txt/.md/.rst files in name order."""
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES)
+            if not found:
+                raise CorpusError(f"В папке «{path}» нет файлов правил (.txt, .md, .rst).")
+            out.extend(found)
+        elif path.is_file():
+            out.append(path)
+        elif path.exists():
+            raise CorpusError(f"«{path}» — не файл и не папка.")
+        else:
+            raise CorpusError(f"Файл правил «{path}» не найден.")
+    if not out:
+        raise CorpusError("Не указан ни один файл правил.")
+    return out
+
+
+def load_paths(paths: Sequence[str | Path], *, progress: Progress | None = None) -> RulesIndex:
+    """Files and folders indexed together; raises CorpusError with a Russian message."""
+    files = expand_paths(paths)
+    texts: list[tuple[str, bytes]] = []
+    for f in files:
+        try:
+            texts.append((str(f), f.read_bytes()))
+        except OSError as err:
+            raise CorpusError(f"Файл «{f}» не читается: {err.strerror or err}.") from None
+    return load_texts(texts, progress=progress)
+
+
+def load_texts(files: Sequence[tuple[str, bytes]], *, progress: Progress | None = None) -> RulesIndex:
+    """(file name, raw bytes) pairs, e.g. uploads, indexed together; raises CorpusError."""
+    if not files:
+        raise CorpusError("Не передано ни одного файла правил.")
+    parsed: list[ParsedSource] = []
+    encodings: list[str] = []
+    for i, (name, data) in enumerate(files):
+        suffix = Path(name).suffix.lower()
+        if suffix and suffix not in SUFFIXES:
+            raise CorpusError(f"Файл «{name}»: поддерживаются только .txt, .md и .rst.")
+        text, encoding = decode(name, data)
+        parsed.append(parse_lines(name, to_source_lines(name, text)))
+        encodings.append(encoding)
+        if progress is not None:
+            progress(0.5 * (i + 1) / len(files))
+    if not any(src.paragraphs for src in parsed):
+        names = ", ".join(f"«{n}»" for n, _ in files)
+        raise CorpusError(
+            f"В {names} не найдено ни одного пронумерованного пункта (строки вида «211.3. Текст»)."
+        )
+    index = RulesIndex(parsed, encodings)
+    if progress is not None:
+        progress(1.0)
+    return index
+
+
+__all__ = ["RulesIndex", "is_valid_id", "load_default", "load_paths", "load_texts", "to_dot"]

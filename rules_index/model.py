@@ -1,0 +1,154 @@
+"""Value types of the rules index: paragraphs, citations, hits and integrity facts.
+
+All of them are frozen dataclasses: an index built once is shared by every judge's session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """One numbered entry of the rules (a section heading or a clause)."""
+
+    id: str
+    parent: str | None
+    level: int
+    text: str
+    examples: tuple[str, ...] = ()
+    bullets: tuple[str, ...] = ()
+    is_heading: bool = False
+    source: str = ""
+    line: int = 0
+    cut_off: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "parent": self.parent,
+            "level": self.level,
+            "text": self.text,
+            "examples": list(self.examples),
+            "bullets": list(self.bullets),
+            "is_heading": self.is_heading,
+            "source": self.source,
+            "line": self.line,
+            "cut_off": self.cut_off,
+        }
+
+    @property
+    def full_text(self) -> str:
+        """Rule text with its bullets (examples excluded), as a reader sees the clause."""
+        if not self.bullets:
+            return self.text
+        return "\n".join([self.text, *("● " + b for b in self.bullets)])
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A reference from one paragraph to another, with the sentence it was found in."""
+
+    source: str
+    target: str
+    sentence: str
+    target_absent: bool
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "target": self.target,
+            "sentence": self.sentence,
+            "target_absent": self.target_absent,
+        }
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """One file of the corpus: its name, how many entries it gave, the encoding it was read in."""
+
+    name: str
+    paragraphs: int
+    encoding: str
+    preamble: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "paragraphs": self.paragraphs,
+            "encoding": self.encoding,
+            "preamble": self.preamble,
+        }
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """An id numbered more than once; every occurrence is kept, with its file and line."""
+
+    id: str
+    places: tuple[tuple[str, int], ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"id": self.id, "places": [{"source": s, "line": n} for s, n in self.places]}
+
+
+@dataclass(frozen=True)
+class Integrity:
+    """Facts about the corpus a judge should know: what is missing, cut off or doubled."""
+
+    version: str | None
+    paragraphs: int
+    headings: int
+    examples: int
+    absent_cited: tuple[str, ...]
+    gaps: tuple[str, ...]
+    cut_off: tuple[str, ...]
+    duplicates: tuple[Duplicate, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "version": self.version,
+            "paragraphs": self.paragraphs,
+            "headings": self.headings,
+            "examples": self.examples,
+            "absent_cited": list(self.absent_cited),
+            "gaps": list(self.gaps),
+            "cut_off": list(self.cut_off),
+            "duplicates": [d.to_dict() for d in self.duplicates],
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass(frozen=True)
+class Match:
+    """How one query word matched a hit: how in number/exact/form/typo/jargon/card/term/phrase."""
+
+    word: str
+    how: str
+    found: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"word": self.word, "how": self.how, "found": self.found}
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result: a clause with its score, section title, marked snippet and match reasons."""
+
+    id: str
+    score: float
+    title: str
+    snippet: str
+    spans: tuple[tuple[str, bool], ...]
+    matched: tuple[Match, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "score": round(self.score, 4),
+            "title": self.title,
+            "snippet": self.snippet,
+            "spans": [[text, marked] for text, marked in self.spans],
+            "matched": [m.to_dict() for m in self.matched],
+        }

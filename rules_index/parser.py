@@ -1,0 +1,226 @@
+"""The rules text parser: numbered entries, examples, bullets, continuations, version stamp.
+
+Input is a list of `SourceLine`s of one file; output is a `ParsedSource` with paragraphs in
+file order. The parser never raises on text: odd input yields fewer paragraphs, not errors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rules_index.model import Paragraph
+from rules_index.sources import SourceLine
+
+# A clause number: «211», «211.3.1», «535.5.1.2». The first part never starts with 0, so
+# dates such as «09.11.2024» are not mistaken for numbers.
+ID_PATTERN = r"[1-9]\d{0,3}(?:\.\d{1,4})*"
+ID_RE = re.compile(rf"^{ID_PATTERN}$")
+_ENTRY = re.compile(rf"^\s*({ID_PATTERN})(\.?)(?=\s|$|[А-ЯЁA-Z«\"“(])\s*(.*)$")
+_EXAMPLE = re.compile(r"^\s*примеры?\s*[:.]\s*(.*)$", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*[●•]\s*")
+_BULLET_SPLIT = re.compile(r"\s*[●•]\s*")
+# Two bullets glued on one line: «на свободную клетку;не более 1 карты на клетку».
+_SEMICOLON_SPLIT = re.compile(r"(?<=;)\s*(?=\S)")
+_VERSION = re.compile(
+    r"(?:^|\s)((РП)\s*(\d+(?:[.\-]\d+)*)\s+от\s+(\d{1,2}\.\d{1,2}\.\d{4}))\s*\.?\s*$"
+)
+# What a complete sentence, clause or list item ends with.
+_TERMINAL = re.compile(r"[.!?:;…)\]»\"”'’]\s*$")
+
+
+@dataclass
+class _Draft:
+    """A paragraph under construction (mutable only inside one parse call)."""
+
+    id: str
+    line: int
+    is_heading: bool
+    text_lines: list[str] = field(default_factory=list)
+    bullets: list[str] = field(default_factory=list)
+    examples: list[list[str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ParsedSource:
+    """One parsed file: its paragraphs, preamble and version stamp (if any)."""
+
+    name: str
+    paragraphs: tuple[Paragraph, ...]
+    preamble: str
+    version: str | None
+
+
+def is_valid_id(cid: str) -> bool:
+    """A well-formed clause id: dot-separated numbers, the first not starting with 0."""
+    return bool(ID_RE.match(cid))
+
+
+def parent_of(cid: str) -> str | None:
+    """«211.3.1» → «211.3»; «211» → None."""
+    head, dot, _ = cid.rpartition(".")
+    return head if dot else None
+
+
+def level_of(cid: str) -> int:
+    """Number of parts: «211» is level 1, «211.3.1» level 3."""
+    return cid.count(".") + 1
+
+
+def id_key(cid: str) -> tuple[int, ...]:
+    """Numeric sort key: «211.10» sorts after «211.9» (ids stay strings everywhere else)."""
+    return tuple(int(part) for part in cid.split("."))
+
+
+def split_version(line: str) -> tuple[str, str | None]:
+    """Cut a version stamp («РП 4.1-2 от 09.11.2024») off the end of a line."""
+    found = _VERSION.search(line)
+    if found is None:
+        return line, None
+    return line[: found.start()].rstrip(), re.sub(r"\s+", " ", found.group(1))
+
+
+def version_label(version: str | None) -> str | None:
+    """«РП 4.1-2 от 09.11.2024» → «РП 4.1-2»."""
+    if version is None:
+        return None
+    return version.split(" от ", 1)[0]
+
+
+def split_bullets(line: str) -> list[str]:
+    """Bullet items of one line; several may share a line (after «●» or after a «;»)."""
+    items: list[str] = []
+    for chunk in _BULLET_SPLIT.split(line):
+        for item in _SEMICOLON_SPLIT.split(chunk.strip()):
+            item = item.strip()
+            if item:
+                items.append(item)
+    return items
+
+
+def parse_lines(name: str, lines: list[SourceLine]) -> ParsedSource:
+    """Parse one file's lines into paragraphs; see the module docstring for the rules."""
+    drafts: list[_Draft] = []
+    preamble: list[str] = []
+    version: str | None = None
+    in_example = False
+    for src in lines:
+        line, stamp = split_version(src.text.replace("\t", " ").rstrip())
+        if stamp is not None and version is None:
+            version = stamp
+        if not line.strip():
+            continue
+        entry = _ENTRY.match(line)
+        if entry and (entry.group(2) or "." in entry.group(1) or src.heading):
+            cid, _, rest = entry.groups()
+            drafts.append(_Draft(cid, src.number, src.heading or "." not in cid))
+            if rest.strip():
+                drafts[-1].text_lines.append(rest.strip())
+            in_example = False
+            continue
+        if not drafts:
+            preamble.append(line.strip())
+            continue
+        current = drafts[-1]
+        if src.heading:
+            # An unnumbered heading (a chapter title) ends the paragraph; it is not rule text.
+            in_example = False
+            continue
+        example = _EXAMPLE.match(line)
+        if example:
+            current.examples.append([example.group(1).strip()] if example.group(1).strip() else [])
+            in_example = True
+            continue
+        if src.bullet or _BULLET.match(line):
+            items = split_bullets(line)
+            if in_example:
+                current.examples[-1].extend("● " + item for item in items)
+            else:
+                current.bullets.extend(items)
+            continue
+        # An unnumbered line continues whatever came last: the example, or the rule text.
+        if in_example:
+            current.examples[-1].append(line.strip())
+        else:
+            current.text_lines.append(line.strip())
+    paragraphs = tuple(_finish(name, d) for d in drafts)
+    return ParsedSource(name, paragraphs, "\n".join(preamble), version)
+
+
+def _finish(name: str, draft: _Draft) -> Paragraph:
+    text = "\n".join(draft.text_lines)
+    examples = tuple("\n".join(e) for e in draft.examples if e)
+    last = draft.bullets[-1] if draft.bullets else text
+    # A heading needs no final period; any other entry must end its sentence.
+    cut_off = not draft.is_heading and not _TERMINAL.search(last)
+    return Paragraph(
+        id=draft.id,
+        parent=parent_of(draft.id),
+        level=level_of(draft.id),
+        text=text,
+        examples=examples,
+        bullets=tuple(draft.bullets),
+        is_heading=draft.is_heading,
+        source=name,
+        line=draft.line,
+        cut_off=cut_off,
+    )
+
+
+# Citations -----------------------------------------------------------------------------------
+
+_CITE = re.compile(
+    r"(?<![\w.])(?P<lead>(?:см|смотри|пп|п)\.?\s*|пункт[а-яё]*\s+|раздел[а-яё]*\s+|(?:в|во)\s+)?"
+    r"(?P<id>[1-9]\d{2,3}(?:\.\d{1,4})*)(?![\w]|\.\d)",
+    re.IGNORECASE,
+)
+_STRONG_LEAD = re.compile(r"^(?:см|смотри|пп|п|пункт|раздел)", re.IGNORECASE)
+_TITLE_AFTER = re.compile(r"^\.\s+[А-ЯЁA-Z]")
+_SENTENCE_END = re.compile(r"[.!?…]+[)\]»”\"]*\s+(?=[А-ЯЁA-Z«\"“(])|\n")
+_ABBREVIATIONS = frozenset({"см", "п", "пп", "т", "д", "др", "стр", "ст", "гл", "рис", "ср", "и"})
+
+
+def find_citations(text: str) -> list[tuple[str, str]]:
+    """(target id, sentence) pairs for each clause reference in a text, in order, deduplicated.
+
+    Forms: «см. 537.», «п. 534.4», «согласно п.403.2», «описанном в 536. Эффекты…», and a bare
+    multi-part number such as «535.5.1.2».
+    """
+    found: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for m in _CITE.finditer(text):
+        lead = (m.group("lead") or "").strip()
+        cid = m.group("id")
+        strong = bool(lead) and bool(_STRONG_LEAD.match(lead))
+        if not strong and "." not in cid and not _TITLE_AFTER.match(text[m.end() :]):
+            continue
+        if cid in seen:
+            continue
+        seen.add(cid)
+        found.append((cid, sentence_at(text, m.start("id"), m.end("id"))))
+    return found
+
+
+def _sentence_bounds(text: str) -> list[int]:
+    """Offsets where a new sentence starts (after a period that is not an abbreviation or number)."""
+    starts = [0]
+    for m in _SENTENCE_END.finditer(text):
+        if "\n" not in m.group():
+            # «см. 537. История», «п. 3», «т. д. (» do not end a sentence.
+            # A sentence may end after a clause number («согласно п.403.2. Игрок»), but
+            # «537. История боя» is a section number followed by its title.
+            before = re.search(r"(\d+(?:\.\d+)+|\w+)$", text[: m.start()])
+            word = before.group(1).lower() if before else ""
+            if word.isdigit() or word in _ABBREVIATIONS:
+                continue
+        starts.append(m.end())
+    return starts
+
+
+def sentence_at(text: str, start: int, end: int) -> str:
+    """The sentence of `text` that contains the span [start, end)."""
+    bounds = _sentence_bounds(text)
+    begin = max(b for b in bounds if b <= start)
+    after = [b for b in bounds if b >= end]
+    stop = min(after) if after else len(text)
+    return text[begin:stop].strip()

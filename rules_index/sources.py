@@ -1,0 +1,220 @@
+"""Reading rules files: bytes to text (encoding detection) and markup to plain numbered lines.
+
+A file becomes a list of `SourceLine`s, one per physical line, so the parser can name the
+line a paragraph starts on whatever markup the file used.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from rules_index.errors import CorpusError
+
+SUFFIXES = (".txt", ".md", ".rst")
+
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    """One physical line after markup stripping; `heading` is set by `#` or an underline."""
+
+    number: int
+    text: str
+    heading: bool = False
+    bullet: bool = False
+
+
+def decode(name: str, data: bytes) -> tuple[str, str]:
+    """Return (text, encoding name) for a rules file, or raise CorpusError naming the file.
+
+    Accepts UTF-8 with or without BOM, UTF-16 with BOM, and Windows-1251 (recognised by its
+    share of Cyrillic letters, since any byte string decodes as cp1251).
+    """
+    if not data.strip():
+        raise CorpusError(f"Файл «{name}» пуст: в нём нет текста правил.")
+    if data.startswith(b"\xef\xbb\xbf"):
+        return _strict(name, data[3:], "utf-8", "UTF-8 с BOM"), "utf-8-sig"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return _strict(name, data, "utf-16", "UTF-16"), "utf-16"
+    if b"\x00" in data:
+        raise CorpusError(
+            f"Файл «{name}» двоичный (в нём есть нулевые байты), а не текст правил: "
+            "экспортируйте правила в .txt, .md или .rst."
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        text = ""
+        utf8_error = err
+    else:
+        _reject_control(name, text)
+        return text, "utf-8"
+    if _looks_like_cp1251(data):
+        text = data.decode("cp1251", errors="replace")
+        _reject_control(name, text)
+        return text, "cp1251"
+    line = data[: utf8_error.start].count(b"\n") + 1
+    raise CorpusError(
+        f"Файл «{name}», строка {line}: не удалось определить кодировку. "
+        "Ожидается UTF-8 (с BOM или без) или Windows-1251; пересохраните файл в UTF-8."
+    )
+
+
+def _strict(name: str, data: bytes, codec: str, label: str) -> str:
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise CorpusError(
+            f"Файл «{name}», строка {line}: текст не читается как {label} (ошибка кодировки)."
+        ) from None
+    _reject_control(name, text)
+    return text
+
+
+def _reject_control(name: str, text: str) -> None:
+    found = _CONTROL.search(text)
+    if found is None:
+        return
+    line = text.count("\n", 0, found.start()) + 1
+    raise CorpusError(
+        f"Файл «{name}», строка {line}: управляющий символ U+{ord(found.group()):04X} — "
+        "похоже, это двоичный файл, а не текст правил."
+    )
+
+
+def _looks_like_cp1251(data: bytes) -> bool:
+    """Russian in Windows-1251: letters are bytes 0xC0-0xFF, and bytes 0x80-0xBF (punctuation,
+    «ё») are rare. UTF-8 misread has a 0x80-0xBF byte after every letter, so it fails this."""
+    letters = sum(1 for b in data if b >= 0xC0)
+    others = sum(1 for b in data if 0x80 <= b < 0xC0)
+    return letters > 0 and others <= 0.15 * letters and 0x98 not in data
+
+
+def split_lines(text: str) -> list[str]:
+    """Physical lines, whatever the line ending (CRLF, CR, LF); no trailing newline needed."""
+    return _LINE_BREAK.split(text)
+
+
+def to_source_lines(name: str, text: str) -> list[SourceLine]:
+    """Plain lines for the parser: markup stripped by the file kind (.md, .rst or plain text)."""
+    lines = split_lines(text)
+    suffix = PurePath(name).suffix.lower()
+    if suffix == ".md":
+        return _markdown(lines)
+    if suffix == ".rst":
+        return _rst(lines)
+    return [SourceLine(i + 1, line) for i, line in enumerate(lines)]
+
+
+_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$")
+_MD_UNDERLINE = re.compile(r"^\s{0,3}(?:=+|-+)\s*$")
+_MD_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_MD_LIST = re.compile(r"^\s*[-*+]\s+")
+_MD_QUOTE = re.compile(r"^\s{0,3}>\s?")
+_MD_RULE = re.compile(r"^\s{0,3}(?:\*\s*){3,}$|^\s{0,3}(?:_\s*){3,}$")
+_MD_INLINE = (
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),
+    (re.compile(r"<[^<>\n]+>"), ""),
+    (re.compile(r"`+([^`]*)`+"), r"\1"),
+    (re.compile(r"\*\*(.+?)\*\*"), r"\1"),
+    (re.compile(r"__(.+?)__"), r"\1"),
+    (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"\1"),
+    (re.compile(r"(?<![\w_])_(?!\s)(.+?)(?<!\s)_(?![\w_])"), r"\1"),
+    (re.compile(r"\\([\\`*_{}\[\]()#+\-.!>])"), r"\1"),
+)
+
+
+def _md_inline(text: str) -> str:
+    for pattern, repl in _MD_INLINE:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _markdown(lines: list[str]) -> list[SourceLine]:
+    out: list[SourceLine] = []
+    in_fence = False
+    for i, raw in enumerate(lines):
+        number = i + 1
+        if _MD_FENCE.match(raw):
+            in_fence = not in_fence
+            out.append(SourceLine(number, ""))
+            continue
+        if in_fence:
+            out.append(SourceLine(number, raw))
+            continue
+        # A setext underline makes the previous non-blank line a heading.
+        if _MD_UNDERLINE.match(raw) and out and out[-1].text.strip() and not out[-1].heading:
+            prev = out[-1]
+            out[-1] = SourceLine(prev.number, prev.text, heading=True)
+            out.append(SourceLine(number, ""))
+            continue
+        if _MD_UNDERLINE.match(raw) or _MD_RULE.match(raw):
+            out.append(SourceLine(number, ""))
+            continue
+        line = _MD_QUOTE.sub("", raw)
+        heading = _MD_HEADING.match(line)
+        if heading:
+            out.append(SourceLine(number, _md_inline(heading.group(1)), heading=True))
+            continue
+        bullet = _MD_LIST.match(line)
+        if bullet:
+            out.append(SourceLine(number, "● " + _md_inline(line[bullet.end() :]), bullet=True))
+            continue
+        out.append(SourceLine(number, _md_inline(line)))
+    return out
+
+
+_RST_ADORN = re.compile(r"^([=\-~^\"'`#*+:.!_<>])\1*\s*$")
+_RST_DIRECTIVE = re.compile(r"^\s*\.\.(?:\s|$)")
+_RST_LIST = re.compile(r"^\s*[-*+•]\s+")
+_RST_INLINE = (
+    (re.compile(r"`([^`<]*?)\s*<[^>]*>`__?"), r"\1"),
+    (re.compile(r":[\w:-]+:`([^`]*)`"), r"\1"),
+    (re.compile(r"``([^`]*)``"), r"\1"),
+    (re.compile(r"`([^`]*)`_{0,2}"), r"\1"),
+    (re.compile(r"\*\*(.+?)\*\*"), r"\1"),
+    (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"\1"),
+    (re.compile(r"\\(.)"), r"\1"),
+)
+
+
+def _rst_inline(text: str) -> str:
+    for pattern, repl in _RST_INLINE:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _rst(lines: list[str]) -> list[SourceLine]:
+    out: list[SourceLine] = []
+    in_directive = False
+    for i, raw in enumerate(lines):
+        number = i + 1
+        if in_directive:
+            # A directive's body is its indented block.
+            if raw.strip() and not raw[:1].isspace():
+                in_directive = False
+            else:
+                out.append(SourceLine(number, ""))
+                continue
+        if _RST_DIRECTIVE.match(raw):
+            in_directive = True
+            out.append(SourceLine(number, ""))
+            continue
+        if _RST_ADORN.match(raw) and len(raw.strip()) >= 1:
+            # Underline (or overline) of a section title: the previous text line is a heading.
+            if out and out[-1].text.strip() and not out[-1].heading:
+                prev = out[-1]
+                out[-1] = SourceLine(prev.number, prev.text, heading=True)
+            out.append(SourceLine(number, ""))
+            continue
+        bullet = _RST_LIST.match(raw)
+        if bullet:
+            out.append(SourceLine(number, "● " + _rst_inline(raw[bullet.end() :]), bullet=True))
+            continue
+        out.append(SourceLine(number, _rst_inline(raw)))
+    return out
