@@ -1,15 +1,36 @@
-"""The judge's app: a thin router over the pages in app_pages/."""
+"""The judge's app: a thin router over the pages in app_pages/ (st.navigation over st.Page).
+
+The root page answers `/?q=<query>` and `/?p=<clause id>` (see app_pages/search.py); the other
+pages have their own paths. Pages hold no rules logic: they call rules_index and engine.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
-CORPUS = Path(__file__).parent / "rules_index" / "data" / "corpus"
+from app_pages import common
 
-st.set_page_config(page_title="Берсерк: помощник судьи", layout="wide")
-st.title("Правила игры «Берсерк»")
-for path in sorted(CORPUS.glob("*.txt")):
-    st.subheader(path.name)
-    st.text(path.read_text(encoding="utf-8"))
+st.set_page_config(page_title="Берсерк: помощник судьи", page_icon="⚖️", layout="centered")
+
+RULES_PAGES = [
+    st.Page(common.ROOT_PAGE, title="Поиск", icon="🔎", url_path="search", default=True),
+    st.Page(common.CLAUSE_PAGE, title="Пункт", icon="📄", url_path="clause"),
+    st.Page(common.GRAPH_PAGE, title="Граф", icon="🕸️", url_path="graph"),
+    st.Page(common.RULES_PAGE, title="Правила", icon="📚", url_path="rules"),
+]
+# Part 2 puts «Стол судьи» and «Журнал» here.
+JUDGE_PAGES: list[st.Page] = []
+
+sections = {"Правила игры": RULES_PAGES}
+if JUDGE_PAGES:
+    sections["Судейство"] = JUDGE_PAGES
+page = st.navigation(sections, position="sidebar")
+
+# Echo the run's query parameters into the address bar: a link clicked inside the app then
+# leaves a shareable URL (/?p=211.4) and a browser history step for the back button.
+st.query_params.from_dict(st.query_params.to_dict())
+
+problem = common.base_rules().problem
+if problem:
+    st.error(common.escape_md(problem), icon="❌")
+page.run()

@@ -1,0 +1,180 @@
+"""Пункт — one clause with its context: section path, text, examples, links both ways, graph.
+
+Shown on the app's root for `/?p=<id>` (see search.py); on its own page it also offers a way
+to open a clause by number and the list of sections.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_pages import common
+from rules_index import Paragraph, RulesIndex
+
+NUMBER_KEY = "clause_number"
+
+
+def _breadcrumb(index: RulesIndex, cid: str) -> None:
+    """Links to every ancestor, the top-level section first."""
+    chain: list[str] = []
+    parent = index.parent(cid)
+    while parent is not None:
+        chain.append(parent)
+        parent = index.parent(parent)
+    for ancestor in reversed(chain):
+        if index.has(ancestor):
+            title = index.section_title(ancestor) if "." not in ancestor else None
+            label = common.clause_label(index, ancestor, title or None)
+            common.clause_link(index, ancestor, label="⬆️ " + label)
+        else:
+            st.caption(f"⬆️ {common.escape_md(ancestor)} — нет в загруженном тексте правил")
+
+
+def _section_caption(index: RulesIndex, cid: str) -> str:
+    top = cid.split(".")[0]
+    title = index.section_title(cid)
+    if title:
+        return f"Раздел {top} «{title}»"
+    return f"Раздел {top} (заголовка раздела нет в тексте)"
+
+
+def _render_text(para: Paragraph) -> None:
+    if para.cut_off:
+        st.warning("Обрыв: текст пункта в источнике обрывается, продолжения нет.", icon="✂️")
+    st.markdown(common.text_md(para.text))
+    if para.bullets:
+        st.markdown("\n".join(f"- {common.escape_md(b.strip())}" for b in para.bullets))
+    for example in para.examples:
+        with st.container(border=True):
+            st.markdown("💡 **Пример**")
+            st.markdown(common.text_md(example))
+
+
+def _render_citation(index: RulesIndex, cid: str) -> None:
+    label = index.version_label or index.version or "версия не указана"
+    st.caption("Цитата для решения (кнопка копирования — в правом углу поля):")
+    st.code(f"п. {cid} ({label})", language=None, wrap_lines=True)
+
+
+def _render_links(index: RulesIndex, cid: str) -> None:
+    children = index.children(cid)
+    if children:
+        st.subheader("Подпункты")
+        for child in children:
+            common.clause_link(index, child)
+    cites = index.cites(cid)
+    st.subheader("Ссылается на")
+    if not cites:
+        st.caption("Ссылок на другие пункты нет.")
+    seen: set[str] = set()
+    for citation in cites:
+        if citation.target in seen:
+            continue
+        seen.add(citation.target)
+        common.clause_link(index, citation.target, icon="➡️")
+    cited_by = index.cited_by(cid)
+    st.subheader("На него ссылаются")
+    if not cited_by:
+        st.caption("Ни один пункт загруженных правил на него не ссылается.")
+    seen.clear()
+    for citation in cited_by:
+        if citation.source in seen:
+            continue
+        seen.add(citation.source)
+        common.clause_link(index, citation.source, icon="⬅️")
+
+
+def _render_graph(index: RulesIndex, cid: str) -> None:
+    graph = index.neighbourhood(cid, 1)
+    if graph.number_of_nodes() <= 1:
+        return
+    st.subheader("Соседи в графе ссылок")
+    st.caption(
+        "Сплошная серая стрелка — подпункт, пунктирная синяя — ссылка в тексте; "
+        "пунктирная рамка с надписью «нет в тексте» — пункт, которого нет в загруженных правилах."
+    )
+    st.graphviz_chart(index.to_dot(graph), width="stretch")
+
+
+def _render_missing(index: RulesIndex, cid: str) -> None:
+    st.title(f"п. {common.escape_md(cid)}")
+    if index.is_absent(cid):
+        st.error(
+            f"Нет в тексте: пункта {common.escape_md(cid)} нет в загруженных правилах "
+            f"({common.escape_md(common.version_text(index))}). На него ссылаются, "
+            "но проверить ссылку по этому тексту нельзя.",
+            icon="⛔",
+        )
+        st.subheader("На него ссылаются")
+        for citation in index.cited_by(cid):
+            common.clause_link(index, citation.source, icon="⬅️")
+            st.caption(common.escape_md(common.short(citation.sentence, 200)))
+        return
+    st.warning(
+        f"Не найдено: пункта «{common.escape_md(cid)}» нет в загруженных правилах.",
+        icon="❓",
+    )
+    nearest = index.nearest_ids(cid, 5)
+    if nearest:
+        st.caption("Ближайшие номера:")
+        for near in nearest:
+            common.clause_link(index, near)
+
+
+def render_clause(index: RulesIndex, cid: str) -> None:
+    """The clause view: everything a judge needs to read and cite `cid`."""
+    common.version_notice(index)
+    para = index.get(cid)
+    if para is None:
+        _render_missing(index, cid)
+        return
+    _breadcrumb(index, cid)
+    st.title(f"п. {common.escape_md(cid)}")
+    st.caption(
+        common.escape_md(_section_caption(index, cid))
+        + f" · {common.escape_md(common.version_text(index))}"
+    )
+    _render_text(para)
+    _render_citation(index, cid)
+    st.caption(common.escape_md(f"Источник: {para.source}, строка {para.line}"))
+    _render_links(index, cid)
+    _render_graph(index, cid)
+
+
+def _open_number() -> None:
+    """The number box on the «Пункт» page: open that clause on the app's root."""
+    number = str(st.session_state.get(NUMBER_KEY, "")).strip().removeprefix("п.").strip().rstrip(".")
+    if number:
+        st.session_state["clause_open_request"] = number
+
+
+def render_picker(index: RulesIndex) -> None:
+    st.title("📄 Пункт правил")
+    common.rules_caption(index)
+    st.text_input("Номер пункта", key=NUMBER_KEY, on_change=_open_number, placeholder="например: 211.4")
+    wanted = st.session_state.pop("clause_open_request", None)
+    if isinstance(wanted, str) and wanted:
+        st.switch_page(common.ROOT_PAGE, query_params=common.clause_params(index, wanted))
+    st.subheader("Разделы")
+    for section in index.sections():
+        title = index.section_title(section)
+        if index.has(section):
+            common.clause_link(index, section, label=common.clause_label(index, section, title or None))
+        else:
+            first = next((p.id for p in index.section(section)), None)
+            if first is not None:
+                label = f"**{common.escape_md(section)}** (заголовка нет в тексте; первый пункт {first})"
+                common.clause_link(index, first, label=label)
+
+
+def main() -> None:
+    index = common.current_index()
+    cid = st.query_params.get(common.CLAUSE_PARAM)
+    if cid:
+        render_clause(index, str(cid).strip())
+    else:
+        render_picker(index)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""What every page of the rules browser shares: the loaded rules, links, safe text rendering.
+
+The embedded (or `--corpus`) rules are built once per process with `st.cache_resource` and only
+read afterwards. A rules text a judge uploads is parsed for that judge alone and lives in their
+`st.session_state`; no other judge's view changes.
+
+URLs: the app's root page answers `/?q=<query>` (a search) and `/?p=<clause id>` (a clause);
+every link also carries `v=<rules version>` so that a link opened on other rules can say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+import rules_index
+from rules_index import Paragraph, RulesIndex
+
+# The page served at the app's root: it shows a search (?q=) or a clause (?p=).
+ROOT_PAGE = "app_pages/search.py"
+CLAUSE_PAGE = "app_pages/clause.py"
+GRAPH_PAGE = "app_pages/graph.py"
+RULES_PAGE = "app_pages/rules.py"
+
+QUERY_PARAM = "q"
+CLAUSE_PARAM = "p"
+VERSION_PARAM = "v"
+SECTION_PARAM = "s"
+
+# Session keys of the judge's own uploaded rules (never shared between sessions).
+_UPLOADED_INDEX = "rules_uploaded_index"
+_UPLOADED_NAMES = "rules_uploaded_names"
+
+# How a query word matched, in the judge's words.
+HOW_LABELS: Mapping[str, str] = {
+    "number": "номер пункта",
+    "exact": "точное слово",
+    "form": "другая форма слова",
+    "typo": "с опечаткой",
+    "jargon": "жаргон",
+    "card": "название карты",
+    "term": "термин правил",
+    "phrase": "фраза",
+}
+
+
+@dataclass(frozen=True)
+class SharedRules:
+    """The rules every session starts with, and why they may not be the ones asked for."""
+
+    index: RulesIndex
+    origin: str
+    problem: str | None = None
+
+
+def corpus_argument(argv: Sequence[str]) -> str | None:
+    """The `--corpus PATH` given after `--` on the `streamlit run` line (make run ARGS=...)."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--corpus", default=None)
+    known, _ = parser.parse_known_args(list(argv))
+    corpus = known.corpus
+    return str(corpus) if corpus else None
+
+
+@st.cache_resource(show_spinner="Загружаю правила…")
+def shared_rules(corpus: str | None) -> SharedRules:
+    """The process-wide rules: `--corpus` when given and readable, else the embedded text."""
+    if corpus:
+        try:
+            return SharedRules(rules_index.load_paths([corpus]), origin=f"файл(ы) «{corpus}» (--corpus)")
+        except rules_index.CorpusError as err:
+            problem = f"Правила из --corpus не загружены: {err} Показаны встроенные правила."
+            return SharedRules(rules_index.load_default(), origin="встроенные правила", problem=problem)
+    return SharedRules(rules_index.load_default(), origin="встроенные правила")
+
+
+def base_rules() -> SharedRules:
+    return shared_rules(corpus_argument(sys.argv[1:]))
+
+
+def current_index() -> RulesIndex:
+    """The rules this judge is reading: their own upload if any, else the shared rules."""
+    uploaded = st.session_state.get(_UPLOADED_INDEX)
+    if isinstance(uploaded, RulesIndex):
+        return uploaded
+    return base_rules().index
+
+
+def current_origin() -> str:
+    names = st.session_state.get(_UPLOADED_NAMES)
+    if isinstance(st.session_state.get(_UPLOADED_INDEX), RulesIndex) and isinstance(names, list):
+        return "загружены вами: " + ", ".join(f"«{n}»" for n in names)
+    return base_rules().origin
+
+
+def has_upload() -> bool:
+    return isinstance(st.session_state.get(_UPLOADED_INDEX), RulesIndex)
+
+
+def use_upload(index: RulesIndex, names: Sequence[str]) -> None:
+    """Make an uploaded rules text this judge's rules (only after it parsed without error)."""
+    st.session_state[_UPLOADED_INDEX] = index
+    st.session_state[_UPLOADED_NAMES] = list(names)
+
+
+def forget_upload() -> None:
+    st.session_state.pop(_UPLOADED_INDEX, None)
+    st.session_state.pop(_UPLOADED_NAMES, None)
+
+
+def version_text(index: RulesIndex) -> str:
+    return index.version or "версия не указана в тексте"
+
+
+# Safe text ---------------------------------------------------------------------------------
+
+# Every ASCII punctuation character may be backslash-escaped in CommonMark; escaping all of them
+# defuses links, images, emphasis, HTML, autolinks («http\:», «www\.»), Streamlit's
+# «:color[...]» directives and «$» maths in rules text that may come from an uploaded file.
+_MD_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def escape_md(text: str) -> str:
+    """Text that Streamlit's Markdown shows literally, whatever it contains."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def text_md(text: str) -> str:
+    """Plain multi-line text as Markdown paragraphs, each line kept as written."""
+    lines = [escape_md(line.strip()) for line in text.splitlines()]
+    return "\n\n".join(line for line in lines if line)
+
+
+def marked_md(spans: Sequence[tuple[str, bool]]) -> str:
+    """A search snippet with the matched words in bold (not colour: a phone in sunlight)."""
+    out: list[str] = []
+    for piece, marked in spans:
+        flat = " ".join(piece.split("\n"))
+        if marked and flat.strip():
+            lead = flat[: len(flat) - len(flat.lstrip())]
+            trail = flat[len(flat.rstrip()) :]
+            out.append(f"{lead}**{escape_md(flat.strip())}**{trail}")
+        else:
+            out.append(escape_md(flat))
+    return "".join(out)
+
+
+def short(text: str, limit: int = 90) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+# Links ------------------------------------------------------------------------------------
+
+
+def clause_params(index: RulesIndex, cid: str) -> dict[str, str]:
+    params = {CLAUSE_PARAM: cid}
+    if index.version_label:
+        params[VERSION_PARAM] = index.version_label
+    return params
+
+
+def search_params(index: RulesIndex, query: str) -> dict[str, str]:
+    params = {QUERY_PARAM: query}
+    if index.version_label:
+        params[VERSION_PARAM] = index.version_label
+    return params
+
+
+def clause_label(index: RulesIndex, cid: str, text: str | None = None) -> str:
+    """«211.3 — Если в результате…»; an absent clause says so in words, not by colour."""
+    if index.is_absent(cid) and not index.has(cid):
+        return f"⛔ {escape_md(cid)} — нет в загруженном тексте правил"
+    para = index.get(cid)
+    if text is None and para is not None:
+        text = short(para.text, 70)
+    return f"**{escape_md(cid)}**" + (f" — {escape_md(text)}" if text else "")
+
+
+def clause_link(index: RulesIndex, cid: str, label: str | None = None, icon: str | None = None) -> None:
+    """A link to the clause view on the app's root (`/?p=cid&v=version`)."""
+    st.page_link(
+        ROOT_PAGE,
+        label=label if label is not None else clause_label(index, cid),
+        icon=icon,
+        query_params=clause_params(index, cid),
+        width="stretch",
+    )
+
+
+def version_notice(index: RulesIndex) -> None:
+    """Warn when a link made on other rules is opened on these."""
+    wanted = st.query_params.get(VERSION_PARAM)
+    if not wanted or wanted == index.version_label:
+        return
+    loaded = index.version_label or "без указания версии"
+    st.warning(
+        f"Ссылка сделана по правилам «{escape_md(wanted)}», а сейчас загружены «{escape_md(loaded)}». "
+        "Текст и номера пунктов могут отличаться.",
+        icon="⚠️",
+    )
+
+
+def rules_caption(index: RulesIndex) -> None:
+    st.caption(f"Правила: {escape_md(version_text(index))} · {escape_md(current_origin())}")
+
+
+def paragraph_by_id(index: RulesIndex, cid: str) -> Paragraph | None:
+    return index.get(cid.strip())
