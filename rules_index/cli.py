@@ -143,6 +143,43 @@ def _dump(data: object, out: TextIO) -> None:
     out.write("\n")
 
 
+_HOW = {
+    "number": "номер",
+    "exact": "точно",
+    "form": "словоформа",
+    "typo": "опечатка",
+    "jargon": "жаргон",
+    "card": "карта",
+    "term": "термин",
+    "phrase": "фраза",
+}
+
+
+def _cmd_search(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.top < 1:
+        print("Ошибка: --top должен быть не меньше 1.", file=err)
+        return EXIT_BAD_INPUT
+    hits = index.search(args.query, top=args.top)
+    if args.json:
+        _dump([h.to_dict() for h in hits], out)
+        return EXIT_OK
+    if not hits:
+        out.write("Ничего не найдено. Попробуйте другие слова или номер пункта.\n")
+        return EXIT_OK
+    lines: list[str] = []
+    for rank, h in enumerate(hits, 1):
+        title = f" — {h.title}" if h.title else ""
+        lines.append(f"{rank}. {h.id}{title}  (оценка {h.score:.2f})")
+        lines.append("   " + "".join(f"[{text}]" if marked else text for text, marked in h.spans))
+        reasons = ", ".join(
+            f"{m.word} ({_HOW.get(m.how, m.how)}{': ' + m.found if m.found and m.found != m.word else ''})"
+            for m in h.matched
+        )
+        lines.append(f"   совпало: {reasons}")
+    out.write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
 def _cmd_show(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cid = str(args.id).strip().removeprefix("п.").strip().rstrip(".")
     if not is_valid_id(cid):
@@ -234,6 +271,7 @@ def _cmd_graph(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Te
 
 
 _COMMANDS = {
+    "search": _cmd_search,
     "show": _cmd_show,
     "check": _cmd_check,
     "graph": _cmd_graph,

@@ -14,7 +14,7 @@ from typing import Any
 import networkx as nx
 
 from rules_index.errors import CorpusError
-from rules_index.model import Citation, Duplicate, Integrity, Paragraph, SourceInfo
+from rules_index.model import Citation, Duplicate, Hit, Integrity, Paragraph, SourceInfo
 from rules_index.parser import (
     ParsedSource,
     find_citations,
@@ -24,6 +24,7 @@ from rules_index.parser import (
     parse_lines,
     version_label,
 )
+from rules_index.search import SearchIndex
 from rules_index.sources import SUFFIXES, decode, to_source_lines
 
 CORPUS_DIR = Path(__file__).resolve().parent / "data" / "corpus"
@@ -47,6 +48,7 @@ class RulesIndex:
     _sources: tuple[SourceInfo, ...]
     _integrity: Integrity
     _graph: Any
+    _search: SearchIndex
 
     def __init__(self, parsed: Sequence[ParsedSource], encodings: Sequence[str]) -> None:
         paragraphs = tuple(p for src in parsed for p in src.paragraphs)
@@ -138,6 +140,7 @@ class RulesIndex:
         set_(self, "_sources", sources)
         set_(self, "_integrity", integrity)
         set_(self, "_graph", nx.freeze(graph))
+        set_(self, "_search", SearchIndex(paragraphs, MappingProxyType(titles)))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("RulesIndex неизменяем после построения")
@@ -238,6 +241,10 @@ class RulesIndex:
 
     def integrity(self) -> Integrity:
         return self._integrity
+
+    def search(self, query: str, top: int = 10) -> list[Hit]:
+        """Best clauses for a query (number, words, slang, typos, card names); raises QueryError."""
+        return self._search.search(query, top)
 
     def show(self, cid: str) -> dict[str, object] | None:
         """Everything about one id as a JSON-ready dict (for `show`), or None for an unknown id."""

@@ -1,0 +1,125 @@
+"""The search's data tables (YAML under rules_index/data/): jargon, terms, cards, families, stopwords.
+
+Loaded fresh for each index build (no module-level cache): a judge who edits jargon.yaml
+sees the change at the next load.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from rules_index.errors import CorpusError
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+@dataclass(frozen=True)
+class JargonEntry:
+    slang: tuple[str, ...]
+    means: str
+
+
+@dataclass(frozen=True)
+class TermEntry:
+    term: str
+    also: tuple[str, ...]
+    clause: str
+
+
+@dataclass(frozen=True)
+class CardEntry:
+    name: str
+    aliases: tuple[str, ...]
+    kind: str
+
+
+@dataclass(frozen=True)
+class Family:
+    key: str
+    prefixes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Tables:
+    jargon: tuple[JargonEntry, ...]
+    terms: tuple[TermEntry, ...]
+    cards: tuple[CardEntry, ...]
+    families: tuple[Family, ...]
+    stopwords: frozenset[str]
+
+
+def _read(path: Path) -> object:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise CorpusError(f"Таблица «{path.name}» не читается: {err}.") from None
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f", строка {mark.line + 1}" if mark is not None else ""
+        raise CorpusError(f"Таблица «{path.name}»{where}: ошибка YAML.") from None
+
+
+def _entries(path: Path) -> list[dict[str, object]]:
+    data = _read(path)
+    if data is None:
+        return []
+    if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
+        raise CorpusError(f"Таблица «{path.name}»: ожидается список записей.")
+    return data
+
+
+def _strings(path: Path, i: int, entry: dict[str, object], key: str, required: bool) -> tuple[str, ...]:
+    value = entry.get(key)
+    if value is None:
+        if required:
+            raise CorpusError(f"Таблица «{path.name}», запись {i + 1}: нет ключа «{key}».")
+        return ()
+    items = value if isinstance(value, list) else [value]
+    if not all(isinstance(v, str | int | float) for v in items):
+        raise CorpusError(f"Таблица «{path.name}», запись {i + 1}: «{key}» — строка или список строк.")
+    return tuple(str(v) for v in items)
+
+
+def load_tables(data_dir: Path = DATA_DIR) -> Tables:
+    """Read all five tables; raises CorpusError (Russian, naming the file and entry) on bad data."""
+    jargon_path = data_dir / "jargon.yaml"
+    jargon = tuple(
+        JargonEntry(_strings(jargon_path, i, e, "slang", True), _strings(jargon_path, i, e, "means", True)[0])
+        for i, e in enumerate(_entries(jargon_path))
+    )
+    terms_path = data_dir / "terms.yaml"
+    terms: list[TermEntry] = []
+    for i, e in enumerate(_entries(terms_path)):
+        clause = e.get("clause")
+        if not isinstance(clause, str):
+            raise CorpusError(
+                f"Таблица «{terms_path.name}», запись {i + 1}: «clause» должен быть строкой в кавычках "
+                "('211.10' без кавычек читается как 211.1)."
+            )
+        terms.append(
+            TermEntry(
+                _strings(terms_path, i, e, "term", True)[0], _strings(terms_path, i, e, "also", False), clause
+            )
+        )
+    cards_path = data_dir / "cards.yaml"
+    cards = tuple(
+        CardEntry(
+            _strings(cards_path, i, e, "name", True)[0],
+            _strings(cards_path, i, e, "aliases", False),
+            (_strings(cards_path, i, e, "kind", False) or ("",))[0],
+        )
+        for i, e in enumerate(_entries(cards_path))
+    )
+    fam_path = data_dir / "families.yaml"
+    families = tuple(
+        Family(_strings(fam_path, i, e, "key", True)[0], _strings(fam_path, i, e, "prefixes", True))
+        for i, e in enumerate(_entries(fam_path))
+    )
+    stop_path = data_dir / "stopwords.yaml"
+    stop = _read(stop_path)
+    if not isinstance(stop, list):
+        raise CorpusError(f"Таблица «{stop_path.name}»: ожидается список слов.")
+    return Tables(jargon, tuple(terms), cards, families, frozenset(str(w) for w in stop))

@@ -1,0 +1,66 @@
+"""Russian text analysis shared by indexing and queries: normalisation, tokens, stem keys.
+
+Keys are Snowball stems, except that words of one family (our table) share a key: the
+stemmer alone splits «инкарнация» and «инкарнирующий», «возрождение» and «возродить».
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import Stemmer
+
+from rules_index.tables import Tables
+
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'", "′": "'", "ё": "е", "Ё": "е"})
+TOKEN_RE = re.compile(r"[0-9a-zа-я]+(?:'[0-9a-zа-я]+)*")
+
+
+def normalize(text: str) -> str:
+    """Lower case, «ё» → «е», typographic apostrophes → «'»; same length as the input."""
+    lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    return lowered.translate(_APOSTROPHES)
+
+
+@dataclass(frozen=True)
+class Token:
+    start: int
+    end: int
+    surface: str
+    key: str
+
+
+class Analyzer:
+    """Turns words into search keys; holds only immutable tables (safe to share)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.stopwords = frozenset(normalize(w) for w in tables.stopwords)
+        pairs = [(normalize(p), normalize(f.key)) for f in tables.families for p in f.prefixes]
+        self._prefixes = tuple(sorted(pairs, key=lambda pk: -len(pk[0])))
+
+    def stemmer(self) -> Stemmer.Stemmer:
+        """A fresh stemmer per build or query: Snowball stemmer objects are not thread-safe."""
+        return Stemmer.Stemmer("russian")
+
+    def key(self, word: str, stemmer: Stemmer.Stemmer) -> str:
+        """Search key of a normalised word: its family, or its Snowball stem."""
+        for prefix, family in self._prefixes:
+            if word.startswith(prefix):
+                return family
+        if word.isdigit() or len(word) <= 2:
+            return word
+        return str(stemmer.stemWord(word))
+
+    def tokens(self, text: str, stemmer: Stemmer.Stemmer) -> Iterator[Token]:
+        """Word tokens of a text with offsets into it (the text need not be normalised)."""
+        for m in TOKEN_RE.finditer(normalize(text)):
+            surface = m.group()
+            yield Token(m.start(), m.end(), surface, self.key(surface, stemmer))
+
+    def keys(self, text: str, stemmer: Stemmer.Stemmer, content_only: bool = True) -> tuple[str, ...]:
+        """Keys of a short text (a term, a card name, a slang form), stopwords dropped."""
+        return tuple(
+            t.key for t in self.tokens(text, stemmer) if not (content_only and t.surface in self.stopwords)
+        )

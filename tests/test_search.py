@@ -1,0 +1,174 @@
+"""The Russian search (issue 3, «Search»): each point of the issue is a test case here."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+import rules_index
+from rules_index import QueryError, RulesIndex
+from rules_index.cli import main
+
+
+@pytest.fixture(scope="module")
+def ix() -> RulesIndex:
+    return rules_index.load_default()
+
+
+def ids(ix: RulesIndex, q: str, top: int = 10) -> list[str]:
+    return [h.id for h in ix.search(q, top)]
+
+
+def first(ix: RulesIndex, q: str) -> str:
+    hits = ix.search(q, 5)
+    assert hits, q
+    return hits[0].id
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("211.4", "211.4"), ("п. 535.7.1", "535.7.1"), ("534.7", "534.7"), ("пункт 211.10", "211.10"),
+     ("211", "211"), ("что говорит 535.5.1.2 про руку", "535.5.1.2")],
+)
+def test_clause_numbers_come_first(ix: RulesIndex, query: str, expected: str) -> None:
+    assert first(ix, query) == expected
+    assert ix.search(query)[0].matched[0].how == "number"
+
+
+def test_211_1_never_ranks_211_10_or_211_11_above_it(ix: RulesIndex) -> None:
+    for q in ("211.1", "п. 211.1", "211.1 симбиот движение"):
+        found = ids(ix, q)
+        assert found[0] == "211.1"
+        for other in ("211.10", "211.11"):
+            assert other not in found or found.index(other) > found.index("211.1")
+
+
+def test_subclauses_follow_and_absent_ids_lead_to_citers(ix: RulesIndex) -> None:
+    assert ids(ix, "534.7", 3) == ["534.7", "534.7.1", "534.7.2"]
+    assert first(ix, "536") == "534.7"
+    assert first(ix, "п. 403.2") == "535.3"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("симбиота", "симбиотов"), ("возрождение", "возродить"), ("инкарнации", "инкарнирующий")],
+)
+def test_word_forms_find_the_same_clauses(ix: RulesIndex, a: str, b: str) -> None:
+    assert ids(ix, a, 5) == ids(ix, b, 5)
+    assert ids(ix, a, 5)
+
+
+def test_word_forms_are_reported(ix: RulesIndex) -> None:
+    hit = next(h for h in ix.search("инкарнирующий") if h.id == "535.7")
+    assert any(m.word == "инкарнирующий" and m.how in {"form", "exact"} for m in hit.matched)
+    hit = next(h for h in ix.search("возродить") if h.id == "535.6")
+    assert any(m.how == "exact" and m.found == "возродить" for m in hit.matched)
+
+
+def test_yo_case_and_apostrophes(ix: RulesIndex) -> None:
+    assert first(ix, "Бул'Багур") == "534.5"
+    assert first(ix, "БУЛ’БАГУР") == "534.5"
+    assert ids(ix, "своём третьем ряду", 3) == ids(ix, "своем третьем ряду", 3)
+    assert first(ix, "своем третьем ряду") == "535.7"
+    assert ids(ix, "ХОЗЯИН", 3) == ids(ix, "хозяин", 3)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("симбеот на летающее сущесво", "211.4"), ("жетон инкорнации", "535.7.1"),
+     ("маркер кантроля", "535.1.1"), ("колода пермешивается после вызова", "535.5.1.3")],
+)
+def test_typos(ix: RulesIndex, query: str, expected: str) -> None:
+    hits = ix.search(query, 3)
+    assert expected in [h.id for h in hits]
+    assert any(m.how == "typo" for h in hits for m in h.matched)
+
+
+def test_quoted_phrase_prefers_exact_wording(ix: RulesIndex) -> None:
+    hits = ix.search("«свет фонаря»")
+    assert hits[0].id == "534.5"
+    assert any(m.how == "phrase" for m in hits[0].matched)
+    assert first(ix, '"не использует стек"') in {"535.1.1", "535.7.1"}
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("хост", "211.2"), ("рес карты", "535.6"), ("можно ли тапнуть инкарнированную", "535.7"),
+     ("кто контроллер карты", "535.1"), ("майндконтроль", "535.8")],
+)
+def test_jargon(ix: RulesIndex, query: str, expected: str) -> None:
+    hits = ix.search(query, 3)
+    assert hits[0].id == expected
+    assert any(m.how == "jargon" for m in hits[0].matched)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("Карлика Унда", "211.3.1"), ("карлик унд", "211.3.1"), ("Вожака сатиров", "534.7.2"),
+     ("сугед", "211.8.1"), ("выкормыша слуа", "211.8.1"), ("булбагур", "534.5"), ("Вайл", "211.3.1")],
+)
+def test_card_names_in_any_case(ix: RulesIndex, query: str, expected: str) -> None:
+    hits = ix.search(query, 3)
+    assert hits[0].id == expected
+    card = [m for m in hits[0].matched if m.how == "card"]
+    assert card and card[0].found
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("хозяин", "211.2"), ("маркер контроля", "535.1.1"), ("замещающая особенность", "534.7"),
+     ("взятие карты в отряд", "535.2"), ("что такое именная особенность", "535.7.4"),
+     ("жетон инкарнации", "535.7.1"), ("владелец карты", "535.1")],
+)
+def test_defined_terms_rank_their_definition_first(ix: RulesIndex, query: str, expected: str) -> None:
+    hits = ix.search(query, 3)
+    assert hits[0].id == expected
+    assert any(m.how == "term" and m.found == expected for m in hits[0].matched)
+
+
+def test_hit_fields(ix: RulesIndex) -> None:
+    hit = ix.search("летающее существо симбиот", 1)[0]
+    assert hit.id == "211.4" and hit.title == "Симбиоты" and hit.score > 0
+    assert "".join(t for t, _ in hit.spans) == hit.snippet
+    marked = [t.lower() for t, m in hit.spans if m]
+    assert "летающее" in marked and "симбиота" in marked
+    d = hit.to_dict()
+    assert set(d) >= {"id", "score", "title", "snippet", "spans", "matched"}
+    assert ix.search("замещающая особенность", 1)[0].title == ""  # 534's heading is absent
+
+
+def test_no_hits_and_bad_queries(ix: RulesIndex) -> None:
+    assert ix.search("ксилофон") == []
+    assert ix.search("что это") == []
+    for bad in ("", "   ", "а" * 501, "?!…"):
+        with pytest.raises(QueryError):
+            ix.search(bad)
+    with pytest.raises(QueryError):
+        ix.search("симбиот", top=0)
+
+
+def test_search_cli_json_and_exit_codes() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["search", "хост", "--json", "--top", "2"], out=out, err=err) == 0
+    data = json.loads(out.getvalue())
+    assert len(data) <= 2 and data[0]["id"] == "211.2"
+    assert {"id", "score", "title", "snippet", "matched"} <= set(data[0])
+    out = io.StringIO()
+    assert main(["search", "ксилофон", "--json"], out=out, err=err) == 0
+    assert json.loads(out.getvalue()) == []
+    for bad in ("", "х" * 10_000):
+        err = io.StringIO()
+        assert main(["search", bad], out=io.StringIO(), err=err) == 2
+        assert "Ошибка" in err.getvalue() and "Traceback" not in err.getvalue()
+    out = io.StringIO()
+    assert main(["search", "Карлика Унда"], out=out, err=io.StringIO()) == 0
+    assert "211.3.1" in out.getvalue() and "[Карлик] [Унд]" in out.getvalue()
+
+
+def test_search_on_another_corpus(tmp_path: object) -> None:
+    text = "100. Раздел.\n100.1. Первый пункт про драконов.\n100.2. Второй пункт про гоблинов."
+    other = rules_index.load_texts([("r.txt", text.encode())])
+    assert [h.id for h in other.search("дракон")] == ["100.1"]
+    assert other.search("хозяин") == []  # terms of clauses this corpus lacks are ignored
