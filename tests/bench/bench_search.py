@@ -1,0 +1,233 @@
+"""Search quality and speed (run by `make bench`; QUESTIONS=path picks the question set).
+
+Prints recall@1, recall@3 and MRR for our search and two baselines on the same questions:
+rapidfuzz token_set_ratio over paragraph texts, and plain BM25 over Snowball stems (no
+jargon, word families, terms or cards). Then query latency p50/p95 and index build time on
+the embedded rules and on a generated corpus of about 3,000 paragraphs.
+Targets (issue 3): recall@3 >= 0.97, MRR >= 0.9, ahead of both baselines; p95 <= 5 ms
+(embedded) and <= 30 ms (3,000); build <= 2 s at 3,000. Numbers are reported, not asserted.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import Stemmer  # noqa: E402
+import yaml  # noqa: E402
+from rapidfuzz import fuzz  # noqa: E402
+
+import rules_index  # noqa: E402
+from rules_index.model import Paragraph  # noqa: E402
+
+TOP = 10
+Ranker = Callable[[str], list[str]]
+
+
+def load_questions(path: Path) -> list[tuple[str, list[str]]]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    out: list[tuple[str, list[str]]] = []
+    for i, item in enumerate(data or []):
+        q, ok = item.get("q"), item.get("ok")
+        if not isinstance(q, str) or not isinstance(ok, list) or not all(isinstance(x, str) for x in ok):
+            raise SystemExit(f"{path}: вопрос {i + 1}: нужны q (строка) и ok (список номеров-строк)")
+        out.append((q, ok))
+    return out
+
+
+def doc_text(p: Paragraph) -> str:
+    return "\n".join([p.full_text, *p.examples])
+
+
+_WORD = re.compile(r"[0-9a-zа-яё']+")
+
+
+class FuzzBaseline:
+    """rapidfuzz token_set_ratio between the query and each paragraph's text."""
+
+    def __init__(self, paragraphs: Sequence[Paragraph]) -> None:
+        self.docs = [(p.id, doc_text(p).lower()) for p in paragraphs]
+
+    def __call__(self, query: str) -> list[str]:
+        q = query.lower()
+        scored = sorted(self.docs, key=lambda d: -fuzz.token_set_ratio(q, d[1]))
+        return [cid for cid, _ in scored[:TOP]]
+
+
+class BM25Baseline:
+    """Textbook BM25 (k1=1.2, b=0.75) over Snowball stems; no tables of any kind."""
+
+    def __init__(self, paragraphs: Sequence[Paragraph]) -> None:
+        self.stem = Stemmer.Stemmer("russian")
+        self.ids = [p.id for p in paragraphs]
+        self.tf: list[dict[str, int]] = []
+        for p in paragraphs:
+            counts: dict[str, int] = {}
+            for w in self.stem.stemWords(_WORD.findall(doc_text(p).lower())):
+                counts[w] = counts.get(w, 0) + 1
+            self.tf.append(counts)
+        self.lengths = [sum(c.values()) for c in self.tf]
+        self.avgdl = sum(self.lengths) / max(1, len(self.lengths))
+        df: dict[str, int] = {}
+        for c in self.tf:
+            for w in c:
+                df[w] = df.get(w, 0) + 1
+        n = len(self.tf)
+        self.idf = {w: math.log(1 + (n - f + 0.5) / (f + 0.5)) for w, f in df.items()}
+
+    def __call__(self, query: str) -> list[str]:
+        terms = self.stem.stemWords(_WORD.findall(query.lower()))
+        scores = []
+        for i, c in enumerate(self.tf):
+            s = 0.0
+            for t in terms:
+                f = c.get(t, 0)
+                if f:
+                    s += self.idf[t] * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * self.lengths[i] / self.avgdl))
+            scores.append((s, i))
+        scores.sort(key=lambda si: (-si[0], si[1]))
+        return [self.ids[i] for s, i in scores[:TOP] if s > 0]
+
+
+def evaluate(rank: Ranker, questions: Sequence[tuple[str, list[str]]]) -> tuple[float, float, float, list[str]]:
+    r1 = r3 = rr = 0.0
+    misses: list[str] = []
+    for q, ok in questions:
+        found = rank(q)
+        pos = next((i for i, cid in enumerate(found) if cid in ok), None)
+        if pos is not None:
+            r1 += pos == 0
+            r3 += pos < 3
+            rr += 1 / (pos + 1)
+        if pos is None or pos >= 3:
+            misses.append(f"  {q!r}: ждали {ok}, получили {found[:3]}")
+    n = max(1, len(questions))
+    return r1 / n, r3 / n, rr / n, misses
+
+
+def ours(index: rules_index.RulesIndex) -> Ranker:
+    def rank(q: str) -> list[str]:
+        return [h.id for h in index.search(q, TOP)]
+
+    return rank
+
+
+def latency(index: rules_index.RulesIndex, queries: Sequence[str], repeat: int = 3) -> tuple[float, float]:
+    times: list[float] = []
+    for _ in range(repeat):
+        for q in queries:
+            t = time.perf_counter()
+            index.search(q, TOP)
+            times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.95))]
+
+
+def generated_corpus(paragraphs: Sequence[Paragraph], target: int = 3000, seed: int = 7) -> bytes:
+    """About `target` numbered clauses built from the seeds' sentences and vocabulary plus
+    invented words, so the vocabulary grows the way a full rulebook's would."""
+    rnd = random.Random(seed)
+    words = sorted({w for p in paragraphs for w in _WORD.findall(doc_text(p))})
+    syllables = ["ка", "ро", "ми", "та", "зе", "лу", "ни", "по", "ва", "ре", "ст", "ор", "ан", "ел"]
+    endings = ["", "а", "ы", "ом", "ами", "ение", "ать", "ует", "ого", "ая", "ий", "ость"]
+    invented = [
+        "".join(rnd.choice(syllables) for _ in range(rnd.randint(2, 4))) + rnd.choice(endings)
+        for _ in range(6000)
+    ]
+    pool = words + invented
+    weights = [1 / (i + 1) ** 0.8 for i in range(len(pool))]
+    rnd.shuffle(pool)
+
+    def sentence() -> str:
+        ws = rnd.choices(pool, weights=weights, k=rnd.randint(6, 22))
+        return ws[0].capitalize() + " " + " ".join(ws[1:]) + "."
+
+    lines: list[str] = []
+    count = 0
+    section = 100
+    while count < target:
+        lines.append(f"{section}. {sentence()[:-1].title()}.")
+        count += 1
+        for clause in range(1, rnd.randint(8, 30)):
+            cid = f"{section}.{clause}"
+            text = " ".join(sentence() for _ in range(rnd.randint(1, 4)))
+            if rnd.random() < 0.1:
+                text += f" (см. {rnd.randint(100, section)}.{rnd.randint(1, 9)})."
+            lines.append(f"{cid}. {text}")
+            count += 1
+            if rnd.random() < 0.08:
+                lines.append("ПРИМЕР: " + " ".join(sentence() for _ in range(2)))
+            for sub in range(1, rnd.choice([1, 1, 1, 2, 4])):
+                lines.append(f"{cid}.{sub}. {sentence()}")
+                count += 1
+        section += 1
+    return "\n".join(lines).encode("utf-8")
+
+
+def timed_build(files: Sequence[tuple[str, bytes]], repeat: int = 3) -> tuple[rules_index.RulesIndex, float]:
+    best = float("inf")
+    index = None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        index = rules_index.load_texts(files)
+        best = min(best, time.perf_counter() - t)
+    assert index is not None
+    return index, best
+
+
+def main() -> int:
+    path = Path(os.environ.get("QUESTIONS") or ROOT / "tests" / "data" / "questions.yaml")
+    if not path.is_absolute():
+        path = ROOT / path
+    if not path.exists():
+        print(f"Нет файла вопросов: {path}")
+        return 1
+    questions = load_questions(path)
+    corpus_dir = ROOT / "rules_index" / "data" / "corpus"
+    seed_files = [(f.name, f.read_bytes()) for f in sorted(corpus_dir.glob("*.txt"))]
+    index, build_small = timed_build(seed_files)
+    paragraphs = index.paragraphs
+
+    print(f"Вопросы: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} ({len(questions)} шт.)")
+    print(f"{'поиск':<34}{'recall@1':>10}{'recall@3':>10}{'MRR':>8}")
+    rankers: list[tuple[str, Ranker]] = [
+        ("rules_index.search", ours(index)),
+        ("rapidfuzz token_set_ratio", FuzzBaseline(paragraphs)),
+        ("BM25 (snowball, без жаргона)", BM25Baseline(paragraphs)),
+    ]
+    our_misses: list[str] = []
+    for name, rank in rankers:
+        r1, r3, mrr, misses = evaluate(rank, questions)
+        if not our_misses and name == "rules_index.search":
+            our_misses = misses
+        print(f"{name:<34}{r1:>10.3f}{r3:>10.3f}{mrr:>8.3f}")
+    if our_misses:
+        print("Не в первой тройке у rules_index.search:")
+        print("\n".join(our_misses))
+
+    queries = [q for q, _ in questions]
+    p50, p95 = latency(index, queries)
+    print(f"\nВстроенные правила: {len(paragraphs)} пунктов; сборка {build_small * 1000:.1f} мс; "
+          f"запрос p50 {p50:.2f} мс, p95 {p95:.2f} мс")
+    big_files = [("generated.txt", generated_corpus(paragraphs)), *seed_files]
+    big, build_big = timed_build(big_files, repeat=2)
+    p50, p95 = latency(big, queries)
+    print(f"Сгенерированный корпус: {len(big.paragraphs)} пунктов; сборка {build_big:.2f} с; "
+          f"запрос p50 {p50:.2f} мс, p95 {p95:.2f} мс")
+    print("Цели: recall@3 ≥ 0.97, MRR ≥ 0.9 и выше базовых; p95 ≤ 5 мс (встроенные), ≤ 30 мс (3000); "
+          "сборка ≤ 2 с (3000).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
