@@ -1,0 +1,32 @@
+"""The assumptions file: facts beyond our rules text, with ids the trace cites."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import yaml
+
+from engine import errors
+
+ASSUMPTIONS_FILE = pathlib.Path(__file__).parent / "data" / "assumptions.yaml"
+ID_RE = re.compile(r"^A\d+$")
+
+
+def load_assumptions(path: str | pathlib.Path | None = None) -> dict[str, str]:
+    """A1 -> wording. Raises LibraryError naming the file and the id."""
+    file = pathlib.Path(path) if path else ASSUMPTIONS_FILE
+    try:
+        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise errors.LibraryError(f"{file.name}: не удалось прочитать допущения: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise errors.LibraryError(f"{file.name}: ожидался словарь «A1: формулировка»")
+    out: dict[str, str] = {}
+    for key, text in raw.items():
+        if not isinstance(key, str) or not ID_RE.match(key):
+            raise errors.LibraryError(f"{file.name}: «{key}» — не номер допущения (A1, A2, …)")
+        if not isinstance(text, str) or not text.strip():
+            raise errors.LibraryError(f"{file.name}, {key}: нет формулировки")
+        out[key] = " ".join(text.split())
+    return dict(sorted(out.items(), key=lambda kv: int(kv[0][1:])))

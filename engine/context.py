@@ -1,0 +1,165 @@
+"""The working copy of one `apply` call: copy-on-write cards, the tracer and the choices.
+
+A Ctx is created per action and thrown away; it is the only mutable thing in the engine and
+nothing outside one call sees it. `finish()` freezes it into a new GameState.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import random
+import types
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from engine import board, library, state, trace
+
+
+class NeedChoice(Exception):
+    """Raised inside a handler when the rules give a player a choice not yet answered."""
+
+    def __init__(self, pending: state.Pending) -> None:
+        super().__init__(pending.question)
+        self.pending = pending
+
+
+class BadChoice(Exception):
+    """An answer that is not among the options offered."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Ctx:
+    """Mutable working state of one action (owned by one apply call)."""
+
+    def __init__(self, base: state.GameState, answers: Sequence[str] = (), tracing: bool = True) -> None:
+        self.base = base
+        self.cards: dict[str, state.CardState] = dict(base.cards)
+        self.decks: dict[str, list[str]] = {"A": list(base.decks[0]), "B": list(base.decks[1])}
+        self.phase = base.phase
+        self.active = base.active
+        self.turn = base.turn
+        self.started = base.started
+        self.shuffles = base.shuffles
+        self.marks: list[state.Mark] = list(base.marks)
+        self.last_attack = base.last_attack
+        self.tr = trace.Tracer(tracing)
+        self.answers = tuple(answers)
+        self.asked = 0
+        self.illegal = False
+        self.undetermined = False
+        self.keep_state = False
+        self.depth = 0
+
+    # ---- cards -------------------------------------------------------------------------
+    def c(self, cid: str) -> state.CardState:
+        return self.cards[cid]
+
+    def get(self, cid: str | None) -> state.CardState | None:
+        return self.cards.get(cid) if cid is not None else None
+
+    def update(self, cid: str, **changes: Any) -> state.CardState:
+        card = dataclasses.replace(self.cards[cid], **changes)
+        self.cards[cid] = card
+        return card
+
+    def abilities(self, card: state.CardState) -> tuple[library.Ability, ...]:
+        """Own abilities plus those taken from another card (Многоликий)."""
+        if card.borrowed and card.borrowed in self.cards:
+            return card.card.abilities + self.cards[card.borrowed].card.abilities
+        return card.card.abilities
+
+    def ability(self, card: state.CardState, kind: str) -> library.Ability | None:
+        for a in self.abilities(card):
+            if a.kind == kind:
+                return a
+        return None
+
+    def occupant(self, cell: str) -> state.CardState | None:
+        """The card standing on `cell` (symbiotes on a host do not occupy a cell)."""
+        for c in self.cards.values():
+            if c.cell == cell and c.zone == "battle" and c.host is None:
+                return c
+        return None
+
+    def symbiote_of(self, host_id: str) -> state.CardState | None:
+        for c in self.cards.values():
+            if c.host == host_id:
+                return c
+        return None
+
+    def squad(self, player: str) -> list[state.CardState]:
+        """Cards the player controls in the battle zone (A13)."""
+        return [c for c in self.cards.values() if c.controller == player and c.in_play]
+
+    def is_flyer_like(self, card: state.CardState) -> bool:
+        """Goes to the auxiliary zone (535.4, A5): a flyer or «располагается во вспомогательной зоне»."""
+        return (card.is_creature and card.subtype == "flyer") or self.ability(card, "aux_zone") is not None
+
+    def shuffle(self, player: str) -> None:
+        rng = random.Random(f"{self.base.seed}:{self.shuffles}")
+        self.shuffles += 1
+        rng.shuffle(self.decks[player])
+
+    # ---- trace -------------------------------------------------------------------------
+    def step(self, clause: str, kind: str, reason: str, *changes: str) -> None:
+        self.tr.add(clause, kind, reason, changes)
+
+    def allow(self, clause: str, reason: str) -> None:
+        self.tr.add(clause, "allowed", reason)
+
+    def forbid(self, clause: str, reason: str) -> None:
+        self.illegal = True
+        self.tr.add(clause, "forbidden", reason)
+
+    def undet(self, clause: str, reason: str) -> None:
+        self.undetermined = True
+        self.tr.add(clause, "undetermined", reason)
+
+    def assume(self, aid: str, reason: str) -> None:
+        self.tr.add(aid, "assumption", reason)
+
+    def change(self, text: str) -> None:
+        self.tr.change(text)
+
+    @contextlib.contextmanager
+    def group(self, clause: str, kind: str, reason: str) -> Iterator[None]:
+        self.tr.open(clause, kind, reason)
+        try:
+            yield
+        finally:
+            self.tr.close()
+
+    # ---- choices -----------------------------------------------------------------------
+    def ask(self, who: str, clause: str, question: str, options: Sequence[tuple[str, str]]) -> str:
+        """The answer to a choice: from the answers given so far, else stop with a Pending."""
+        opts = tuple(state.Option(k, label) for k, label in options)
+        if self.asked < len(self.answers):
+            answer = self.answers[self.asked]
+            self.asked += 1
+            if answer not in {o.key for o in opts}:
+                keys = ", ".join(o.key for o in opts)
+                raise BadChoice(f"Варианта «{answer}» нет среди предложенных: {keys} ({question})")
+            label = next(o.label for o in opts if o.key == answer)
+            self.step(clause, "effect", f"{board.PLAYER_CAP[who]} выбирает: {label}")
+            return answer
+        raise NeedChoice(state.Pending(who=who, clause=clause, question=question, options=opts))
+
+    # ---- result ------------------------------------------------------------------------
+    def finish(self) -> state.GameState:
+        return state.GameState(
+            phase=self.phase,
+            active=self.active,
+            turn=self.turn,
+            seed=self.base.seed,
+            cards=types.MappingProxyType(self.cards),
+            decks=(tuple(self.decks["A"]), tuple(self.decks["B"])),
+            started=self.started,
+            shuffles=self.shuffles,
+            marks=tuple(self.marks),
+            last_attack=self.last_attack,
+            waiting=None,
+        )

@@ -1,0 +1,415 @@
+"""Replacement effects (534.4–534.8) as a pipeline over one game action.
+
+Each effect applies at most once to an action (534.4); the player who could apply several picks
+one (534.4.1), the active player when both could (534.4.2); a numeric change keeps the action's
+kind and source (534.5, A9); the result may be replaced again (534.6); a replacing ability (one
+that picks a target) puts a generated action on the stack instead (534.7, 534.7.1, 534.7.2); at
+the protection check a replacement counts as influence (534.8).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine import board, context, library, state
+from engine.rules import general, symbiotes
+from engine.rules.registry import rule
+
+
+@dataclasses.dataclass
+class Event:
+    """One game action in the pipeline (mutable, owned by one apply call)."""
+
+    kind: str  # wound | heal | destroy | exile | none
+    target: str
+    amount: int = 0
+    source: str | None = None
+    dmg: str = "strike"
+    applied: set[str] = dataclasses.field(default_factory=set)
+    noted: set[str] = dataclasses.field(default_factory=set)
+    base_amount: int = 0
+    replaced: bool = False
+    generated_by: str | None = None
+    counts_as: str = "influence"
+
+
+@dataclasses.dataclass(frozen=True)
+class Effect:
+    key: str
+    card: str
+    player: str
+    label: str
+    optional: bool
+    ability: library.Ability
+
+
+def _effects(ctx: context.Ctx, ev: Event) -> list[Effect]:
+    """Every replacement effect in play that matches the event, applied or not."""
+    out: list[Effect] = []
+    target = ctx.get(ev.target)
+    if target is None:
+        return out
+    for card in ctx.cards.values():
+        if not card.in_play:
+            continue
+        for i, ab in enumerate(ctx.abilities(card)):
+            key = f"{card.id}#{i}:{ab.kind}"
+            if (
+                ab.kind == "wound_modifier"
+                and ev.kind == "wound"
+                and _modifier_matches(ctx, card, ab, ev, target)
+            ):
+                name = ab.get("name", "изменение ран")
+                delta = int(ab.get("delta", 0))
+                out.append(
+                    Effect(
+                        key,
+                        card.id,
+                        card.controller,
+                        f"«{name}» {card.label}: {delta:+d} к ранам {target.label}",
+                        False,
+                        ab,
+                    )
+                )
+            elif (
+                ab.kind == "replace_destroy_with_exile"
+                and ev.kind == "destroy"
+                and ev.source == card.id
+                and target.is_creature
+                and target.controller != card.controller
+            ):
+                out.append(
+                    Effect(
+                        key,
+                        card.id,
+                        card.controller,
+                        f"{card.label} изгоняет {target.label} вместо уничтожения",
+                        False,
+                        ab,
+                    )
+                )
+            elif (
+                ab.kind == "replace_heal_with_wound"
+                and ev.kind == "heal"
+                and ev.target == card.id
+                and card.wounds == 0
+                and card.turn_uses < int(ab.get("per_turn", 3))
+            ):
+                out.append(
+                    Effect(
+                        key,
+                        card.id,
+                        card.controller,
+                        f"{card.label}: вместо лечения ранить стоящее рядом существо",
+                        True,
+                        ab,
+                    )
+                )
+    return out
+
+
+def _modifier_matches(
+    ctx: context.Ctx, card: state.CardState, ab: library.Ability, ev: Event, target: state.CardState
+) -> bool:
+    where = ab.get("target")
+    if where == "self" and target.id != card.id:
+        return False
+    if where == "marked_cells":
+        cells = {c for m in ctx.marks if m.card == card.id for c in m.cells}
+        if target.cell not in cells or target.zone != "battle":
+            return False
+    kinds = ab.get("damage_kinds") or ()
+    own = ab.get("own_strike") and ev.dmg == "strike" and ev.source == card.id
+    if ev.dmg not in kinds and not own:
+        return False
+    if ab.get("source_flying"):
+        src = ctx.get(ev.source)
+        if src is None or not (src.is_creature and src.subtype == "flyer"):
+            return False
+    return True
+
+
+@rule("534.4", "534.4.1", "534.4.2", "534.6")
+def run(ctx: context.Ctx, ev: Event) -> list[Event]:
+    """Apply replacement effects to `ev` until none is left; returns generated actions (534.7)."""
+    generated: list[Event] = []
+    while ev.kind != "none":
+        matching = _effects(ctx, ev)
+        for e in matching:
+            if e.key in ev.applied and e.key not in ev.noted:
+                ev.noted.add(e.key)
+                ctx.step(
+                    "534.4",
+                    "not_applied",
+                    f"{e.label}: уже применён к этому игродействию — повторно не применяется",
+                )
+        fresh = [e for e in matching if e.key not in ev.applied]
+        if not fresh:
+            break
+        chosen = _pick(ctx, ev, fresh)
+        if chosen is None:
+            for e in fresh:
+                if e.optional:
+                    ev.applied.add(e.key)
+                    ev.noted.add(e.key)
+            continue
+        if ev.replaced:
+            ctx.step(
+                "534.6",
+                "allowed",
+                f"эффект замещения применяется к результату другого замещения: {chosen.label}",
+            )
+        ev.applied.add(chosen.key)
+        ev.noted.add(chosen.key)
+        ev.replaced = True
+        gen = _apply(ctx, ev, chosen)
+        if gen is not None:
+            generated.append(gen)
+    return generated
+
+
+def _pick(ctx: context.Ctx, ev: Event, fresh: list[Effect]) -> Effect | None:
+    if len(fresh) == 1 and not fresh[0].optional:
+        return fresh[0]
+    players = {e.player for e in fresh}
+    if len(players) == 2:
+        who, clause = ctx.active, "534.4.2"
+        ctx.step(
+            clause,
+            "state_check",
+            f"эффекты замещения могут применить оба игрока: выбирает активный, {board.PLAYER_NAMES[who]}",
+        )
+    else:
+        who, clause = fresh[0].player, "534.4.1"
+        if len(fresh) > 1:
+            ctx.step(
+                clause,
+                "state_check",
+                f"{board.PLAYER_CAP[who]} может применить несколько "
+                "эффектов замещения: выбирает, какой применить",
+            )
+    options = [(f"{i + 1}", e.label) for i, e in enumerate(fresh)]
+    if all(e.optional for e in fresh):
+        options.append(("none", "не применять"))
+    target = ctx.c(ev.target)
+    key = ctx.ask(
+        who, clause, f"Какой эффект замещения применить к игродействию над {target.label}?", options
+    )
+    if key == "none":
+        return None
+    return fresh[int(key) - 1]
+
+
+@rule("534.5", "534.7", "534.7.1", "534.7.2")
+def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
+    card = ctx.c(eff.card)
+    target = ctx.c(ev.target)
+    ab = eff.ability
+    if ab.kind == "wound_modifier":
+        before = ev.amount
+        ev.amount = max(0, ev.amount + int(ab.get("delta", 0)))
+        ctx.step(
+            "534.4",
+            "effect",
+            f"применён эффект замещения {eff.label} (к этому игродействию — 1 раз)",
+            f"раны {target.label}: {before} → {ev.amount}",
+        )
+        src = ctx.get(ev.source)
+        ctx.step(
+            "534.5",
+            "effect",
+            f"меняется только число ран: они по-прежнему считаются полученными от "
+            f"{library.DAMAGE_RU[ev.dmg]}{' ' + src.label if src else ''}",
+        )
+        ctx.assume(
+            "A9",
+            "сохранённая «ассоциированная информация» — вид игродействия и его источник "
+            "(раздел 537 «История боя» в нашем тексте отсутствует)",
+        )
+        return None
+    if ab.kind == "replace_destroy_with_exile":
+        ev.kind = "exile"
+        ctx.step(
+            "534.4", "effect", f"эффект замещения: {eff.label}", f"{target.label}: уничтожение → изгнание"
+        )
+        return None
+    # replace_heal_with_wound: a replacing ability (534.7) picks a target.
+    near = [
+        c
+        for c in ctx.cards.values()
+        if c.in_play
+        and c.is_creature
+        and c.id != card.id
+        and c.cell
+        and card.cell
+        and board.adjacent(c.cell, card.cell)
+    ]
+    if card.cell:
+        ctx.assume("A1", f"стоящие рядом с {card.label} ({card.cell}) — соседние клетки, включая диагонали")
+    if not near:
+        ctx.step(
+            "534.7",
+            "not_applied",
+            f"рядом с {card.label} нет существ: замещающая особенность без цели не применяется",
+        )
+        return None
+    key = ctx.ask(
+        card.controller,
+        "534.7",
+        f"Кого ранит {card.label} вместо лечения на {ev.amount}?",
+        [(c.id, f"{c.label} на {c.cell}") for c in near],
+    )
+    victim = ctx.c(key)
+    ctx.update(card.id, turn_uses=card.turn_uses + 1)
+    ctx.step(
+        "534.7",
+        "effect",
+        f"замещающая особенность {card.label}: лечение на {ev.amount} удалено; в стек помещена особенность, "
+        f"которая ранит {victim.label} на {ev.amount} (воздействие)",
+        f"{card.label}: использовано {card.turn_uses + 1} раз за ход",
+    )
+    ctx.step(
+        "534.7.1",
+        "not_applied",
+        "в момент помещения в стек замещающая особенность не замещается другими "
+        "эффектами; её эффект может быть замещён при выполнении",
+    )
+    ctx.assume("A10", "порождённая особенность выполняется сразу (порядок по 536 в нашем тексте отсутствует)")
+    gen = Event(
+        kind="wound",
+        target=victim.id,
+        amount=ev.amount,
+        source=card.id,
+        dmg=str(ab.get("damage_kind", "influence")),
+        applied=set(ev.applied),
+        base_amount=ev.amount,
+        replaced=True,
+        generated_by=card.id,
+        counts_as=str(ab.get("counts_as", "influence")),
+    )
+    gen.noted = set()
+    ev.kind = "none"
+    return gen
+
+
+@rule("534.7.2")
+def note_inherited(ctx: context.Ctx, ev: Event) -> None:
+    if ev.generated_by and ev.applied:
+        ctx.step(
+            "534.7.2",
+            "state_check",
+            "эффекты замещения, уже применённые к исходному игродействию, не применяются к эффекту "
+            "замещающей особенности (п. 534.4)",
+        )
+
+
+@rule("534.8")
+def protection(ctx: context.Ctx, ev: Event) -> None:
+    """Protections of the target against the (possibly replaced) wound (534.8)."""
+    target = ctx.c(ev.target)
+    prots: set[str] = set()
+    for ab in ctx.abilities(target):
+        if ab.kind == "protection":
+            prots.update(ab.get("from") or ())
+    if not prots:
+        return
+    src = ctx.get(ev.source)
+    if ev.replaced and ev.counts_as == "influence":
+        if "influence" in prots:
+            if ev.generated_by:
+                ctx.step(
+                    "534.8",
+                    "effect",
+                    f"на шаге проверки защит замещающая особенность считается воздействием; "
+                    f"у {target.label} защита от воздействий: раны не наносятся",
+                    f"раны {target.label}: {ev.amount} → 0",
+                )
+                ev.amount = 0
+                return
+            if ev.amount > ev.base_amount:
+                ctx.step(
+                    "534.8",
+                    "effect",
+                    f"на шаге проверки защит эффект замещения считается воздействием; у "
+                    f"{target.label} защита от воздействий: добавленные раны не наносятся",
+                    f"раны {target.label}: {ev.amount} → {ev.base_amount}",
+                )
+                ev.amount = ev.base_amount
+        else:
+            ctx.step(
+                "534.8",
+                "state_check",
+                f"эффект замещения на шаге проверки защит считается воздействием; "
+                f"у {target.label} нет защиты от воздействий",
+            )
+    if ev.dmg in prots and ev.amount:
+        ctx.step(
+            "A8",
+            "effect",
+            f"у {target.label} защита от: {library.DAMAGE_RU[ev.dmg]} — раны не наносятся",
+            f"раны {target.label}: {ev.amount} → 0",
+        )
+        ev.amount = 0
+    if "flyers" in prots and src is not None and src.subtype == "flyer" and ev.amount:
+        ctx.step(
+            "A8", "effect", f"у {target.label} защита от летающих, а {src.label} летающее: раны не наносятся"
+        )
+        ev.amount = 0
+
+
+def destroy_destination(ctx: context.Ctx, cid: str, source: str | None) -> str:
+    """Where a destroyed card goes after replacement effects: graveyard or exile."""
+    ev = Event(kind="destroy", target=cid, source=source)
+    run(ctx, ev)
+    return "exile" if ev.kind == "exile" else "graveyard"
+
+
+def execute_wound(ctx: context.Ctx, ev: Event) -> None:
+    """A wound through the pipeline, protections, then the wounds and a death check (A2)."""
+    ctx.depth += 1
+    if ctx.depth > 20:
+        ctx.depth -= 1
+        return
+    try:
+        target = ctx.c(ev.target)
+        ev.base_amount = ev.amount
+        with ctx.group(
+            "", "effect", f"{target.label} получает {ev.amount} ран ({library.DAMAGE_RU[ev.dmg]})"
+        ):
+            note_inherited(ctx, ev)
+            generated = run(ctx, ev)
+            target = ctx.c(ev.target)
+            if ev.kind == "wound" and target.in_play:
+                if symbiotes.wounds_only_from_host(ctx, target, ev.source):
+                    ev.amount = 0
+                protection(ctx, ev)
+                if ev.amount:
+                    ctx.update(target.id, wounds=target.wounds + ev.amount)
+                    ctx.change(
+                        f"{target.label}: ран {target.wounds} → {target.wounds + ev.amount} (жизнь "
+                        f"{target.life})"
+                    )
+                    target = ctx.c(target.id)
+                    if target.life is not None and target.wounds >= target.life:
+                        ctx.assume(
+                            "A2",
+                            f"раны {target.label} достигли жизни ({target.wounds}/{target.life}): погибает",
+                        )
+                        general.die(ctx, target.id, ev.source, "раны достигли жизни (A2)")
+            for gen in generated:
+                execute_wound(ctx, gen)
+    finally:
+        ctx.depth -= 1
+
+
+def execute_heal(ctx: context.Ctx, ev: Event) -> None:
+    target = ctx.c(ev.target)
+    with ctx.group("", "effect", f"лечение {target.label} на {ev.amount}"):
+        generated = run(ctx, ev)
+        target = ctx.c(ev.target)
+        if ev.kind == "heal":
+            healed = min(ev.amount, target.wounds)
+            ctx.update(target.id, wounds=target.wounds - healed)
+            ctx.change(f"{target.label}: ран {target.wounds} → {target.wounds - healed}")
+        for gen in generated:
+            execute_wound(ctx, gen)

@@ -1,0 +1,742 @@
+"""Section 535 «Взятие карт в отряд»: owner and controller, recruit, summon, resurrect,
+incarnation, control.
+
+Clauses: 535.1, 535.1.1, 535.2, 535.3, 535.4, 535.5, 535.5.1, 535.5.1.1, 535.5.1.2, 535.5.1.3,
+535.5.2, 535.6, 535.7, 535.7.1, 535.7.2, 535.7.3, 535.7.4, 535.8, 535.8.1, 535.9.
+"""
+
+from __future__ import annotations
+
+from engine import actions, board, context, library, state
+from engine.rules import general, replacement, symbiotes
+from engine.rules.registry import rule
+
+P = board.PLAYER_NAMES
+PC = board.PLAYER_CAP
+
+
+@rule("535.1.1")
+def sync_markers(ctx: context.Ctx) -> bool:
+    """The control marker is on a card exactly while owner and controller differ (535.1.1)."""
+    changed = False
+    for c in list(ctx.cards.values()):
+        want = c.controller != c.owner
+        if c.marker != want:
+            ctx.update(c.id, marker=want)
+            what = "наложен" if want else "снят"
+            ctx.step(
+                "535.1.1",
+                "state_check",
+                f"{c.label}: маркер контроля {what} (владелец — {P[c.owner]}, контролирует — "
+                f"{P[c.controller]}); "
+                "это эффект правил игры, стек не используется",
+                f"{c.label}: маркер контроля {what}",
+            )
+            changed = True
+    return changed
+
+
+@rule("535.9")
+def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> str | None:
+    """Why `player` may not summon, resurrect, incarnate or take `card` (535.9), or None."""
+    for ab in ctx.abilities(card):
+        if ab.kind != "cannot_join_with":
+            continue
+        names = {library.fold(str(n)) for n in ab.get("cards") or ()}
+        present = [c for c in ctx.squad(player) if c.id != card.id and library.fold(c.name) in names]
+        if present:
+            return (
+                f"{card.label} «не может быть взята в отряд с» {', '.join(ab.get('cards'))}, а в отряде "
+                f"{P[player]} есть {', '.join(c.label for c in present)}"
+            )
+    return None
+
+
+@rule("535.9")
+def squad_conflicts(cards: list[state.CardState]) -> str | None:
+    """In the recruit subphase a squad is illegal with a card «не может быть взята в отряд с [X]»
+    and X in it (535.9, first bullet)."""
+    for c in cards:
+        for ab in c.card.abilities:
+            if ab.kind != "cannot_join_with":
+                continue
+            names = {library.fold(str(n)) for n in ab.get("cards") or ()}
+            bad = [o for o in cards if o.id != c.id and library.fold(o.name) in names]
+            if bad:
+                others = ", ".join(o.label for o in bad)
+                return f"в отряде {c.label} («не может быть взята в отряд с» …) и {others}"
+    return None
+
+
+@rule("535.7.1")
+def lose_tokens(ctx: context.Ctx, card: state.CardState) -> None:
+    ctx.update(card.id, tokens=0)
+    ctx.step(
+        "535.7.1",
+        "effect",
+        f"{card.label} покидает кладбище и теряет все жетоны инкарнации ({card.tokens}); "
+        "стек не используется",
+        f"{card.label}: жетонов {card.tokens} → 0",
+    )
+
+
+@rule("535.2", "535.3", "535.9")
+def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
+    """recruit: a card joins the squad in the recruit subphase (535.2, 535.3; 403.2 is missing)."""
+    card = ctx.get(action.get("card"))
+    if card is None:
+        ctx.forbid("", f"карты {action.get('card')} нет в раскладе")
+        return
+    by = action.get("by") or card.owner
+    if ctx.phase != "recruit":
+        ctx.forbid("535.2", f"набор карты в отряд — в подфазу Набора, а сейчас {state.PHASE_RU[ctx.phase]}")
+        return
+    if card.in_play:
+        ctx.forbid("535.3", f"{card.label} уже в отряде {P[card.controller]}")
+        return
+    at = action.get("at")
+    flyer = ctx.is_flyer_like(card)
+    if flyer:
+        ctx.assume("A5", f"{card.label} располагается во вспомогательной зоне")
+        at = None
+    elif at is None or at == "aux":
+        ctx.forbid("", f"укажите клетку at для {card.label}: это не летающее существо (A5)")
+        return
+    elif ctx.occupant(at) is not None:
+        ctx.forbid("", f"клетка {at} занята картой {ctx.occupant(at).label}")  # type: ignore[union-attr]
+        return
+    squad = [*ctx.squad(by), card]
+    bad = squad_conflicts(squad)
+    if bad:
+        ctx.forbid("535.9", f"отряд {P[by]} нелегален: {bad}")
+        return
+    ctx.allow("535.2", f"набор {card.label} в отряд в подфазу Набора — это взятие карты в отряд")
+    general.place_in_play(ctx, card.id, cell=at, host=None, controller=by, closed=False, hidden=True)
+    ctx.step("535.3", "effect", f"{PC[by]} взял {card.label} в отряд и контролирует её")
+    ctx.undet(
+        "535.3",
+        "набор карт в отряд осуществляется по п. 403.2, которого нет в нашем тексте: "
+        "стоимость, размер отряда и прочие ограничения набора не проверены",
+    )
+
+
+@rule("535.8", "535.2", "535.9", "535.1", "211.3.1")
+def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
+    """take_control: a player becomes the controller of a card (535.8)."""
+    card = ctx.get(action.get("card"))
+    by = str(action.get("by"))
+    if card is None:
+        ctx.forbid("", f"карты {action.get('card')} нет в раскладе")
+        return
+    if not card.in_play:
+        ctx.forbid(
+            "535.8", f"{card.label} не в зоне битвы ({state.ZONE_RU[card.zone]}): брать под контроль нечего"
+        )
+        return
+    if card.controller == by:
+        ctx.forbid("535.8", f"{PC[by]} уже контролирует {card.label}")
+        return
+    bad = join_problem(ctx, card, by)
+    if bad:
+        ctx.assume(
+            "A13",
+            "отряд игрока — карты под его контролем в зоне битвы; [текст] 535.9 сравнивается по названиям",
+        )
+        ctx.forbid("535.9", f"{P[by]} не может взять под контроль: {bad}")
+        return
+    old = card.controller
+    ctx.allow("535.2", "взятие карты противника под свой контроль — это взятие карты в отряд")
+    ctx.update(card.id, controller=by)
+    ctx.step(
+        "535.8",
+        "effect",
+        f"{PC[by]} становится игроком, контролирующим {card.label}; {P[old]} перестаёт её контролировать",
+        f"{card.label}: контролирует {P[by]}",
+    )
+    ctx.step(
+        "535.1",
+        "state_check",
+        f"владелец {card.label} остаётся прежним — {P[card.owner]}: никакие эффекты не меняют владельца",
+    )
+    sync_markers(ctx)
+    s = ctx.symbiote_of(card.id)
+    if s is not None:
+        ctx.step(
+            "211.3.1",
+            "effect",
+            f"у хозяина {card.label} сменился контролирующий игрок: подтип симбиота {s.label} не меняется "
+            f"(остаётся: {library.SUBTYPE_RU.get(s.subtype or '', '')}), его особенности не деактивируются и "
+            "продолжают влиять на хозяина",
+        )
+
+
+@rule("535.8", "535.8.1", "535.1")
+def do_lose_control(ctx: context.Ctx, action: actions.Action) -> None:
+    """lose_control: the opponent becomes the controller (535.8) unless the card cannot join their
+    squad (535.8.1; its «сменить владельца» conflicts with 535.1, which we keep)."""
+    card = ctx.get(action.get("card"))
+    if card is None:
+        ctx.forbid("", f"карты {action.get('card')} нет в раскладе")
+        return
+    if not card.in_play:
+        ctx.forbid("535.8", f"{card.label} не в зоне битвы: терять контроль не над чем")
+        return
+    p = card.controller
+    o = board.other(p)
+    bad = join_problem(ctx, card, o)
+    if bad:
+        ctx.step(
+            "535.8.1",
+            "effect",
+            f"{PC[p]} потерял контроль над {card.label}, но карта не может быть "
+            f"взята в отряд {P[o]} ({bad}): {P[p]} продолжает её контролировать",
+        )
+        ctx.step(
+            "535.8.1",
+            "conflict",
+            "535.8.1 говорит «пока какой-либо другой эффект не предпишет этой карте сменить владельца», но "
+            "по 535.1 никакие эффекты не могут изменить владельца. Движок держится 535.1: владелец "
+            f"{card.label} — {P[card.owner]} и не меняется",
+        )
+        ctx.step("535.1", "state_check", f"владелец {card.label} — {P[card.owner]}")
+        return
+    ctx.update(card.id, controller=o)
+    ctx.step(
+        "535.8",
+        "effect",
+        f"{PC[p]} потерял контроль над {card.label}: противник, {P[o]}, "
+        "автоматически становится контролирующим игроком",
+        f"{card.label}: контролирует {P[o]}",
+    )
+    ctx.step("535.1", "state_check", f"владелец {card.label} остаётся прежним — {P[card.owner]}")
+    sync_markers(ctx)
+
+
+def cell_problems(
+    ctx: context.Ctx,
+    cell: str,
+    by: state.CardState | None,
+    where: str,
+    player: str,
+    clause: str,
+    explicit: bool,
+) -> list[tuple[str, str]]:
+    """Why `cell` cannot take a summoned (resurrected, incarnating) card."""
+    out: list[tuple[str, str]] = []
+    cl = "535.4" if explicit else clause
+    occ = ctx.occupant(cell)
+    if occ is not None:
+        out.append((clause, f"клетка {cell} занята картой {occ.label}: нужна свободная клетка"))
+    if where == "adjacent":
+        if by is None or by.cell is None or by.zone != "battle":
+            out.append((cl, "вызывающая карта не на клетке поля: клеток «рядом» с ней нет"))
+        elif not board.adjacent(by.cell, cell):
+            out.append(
+                (
+                    cl,
+                    f"клетка {cell} не рядом с {by.label} ({by.cell}); рядом — соседние клетки с "
+                    "диагоналями (A1)",
+                )
+            )
+    elif where == "own_half" and board.half_of(cell) != player:
+        out.append((cl, f"клетка {cell} не на половине {P[player]}"))
+    elif where == "own_first_row" and board.row_rank(player, cell) != 1:
+        out.append((cl, f"клетка {cell} не в первом ряду {P[player]} (A4)"))
+    elif where == "own_third_row" and board.row_rank(player, cell) != 3:
+        out.append((cl, f"клетка {cell} не в третьем ряду {P[player]} (A4)"))
+    return out
+
+
+def _place(
+    ctx: context.Ctx,
+    card: state.CardState,
+    by: state.CardState | None,
+    ab: library.Ability | None,
+    action: actions.Action | None,
+    *,
+    verb: str,
+    clause: str,
+    where_default: str,
+    closed: bool,
+    player: str,
+) -> str:
+    """Put a summoned / resurrected / incarnating card in play. Returns ok, illegal or failed."""
+    bad = join_problem(ctx, card, player)
+    if bad:
+        ctx.forbid("535.9", f"{P[player]} не может {verb} карту: {bad}")
+        return "illegal"
+    places_on = ab.get("places_on") if ab else None
+    want_cell = action.get("cell") if action else None
+    if card.is_symbiote:
+        for cl, _kind, reason in symbiotes.summon_target_problems(ctx, card, places_on, verb):
+            ctx.forbid(cl, reason)
+        if ctx.illegal:
+            return "illegal"
+        host_id = action.get("host") if action else None
+        if host_id is None:
+            hosts = [
+                h
+                for h in ctx.cards.values()
+                if h.zone == "battle"
+                and h.host is None
+                and not any(
+                    k == "forbidden"
+                    for _, k, _r in symbiotes.summon_host_problems(ctx, card, h, str(places_on), player)
+                )
+            ]
+            if not hosts:
+                ctx.step("211.8", "not_applied", f"нет карты, на которую можно поместить {card.label}")
+                return "failed"
+            host_id = ctx.ask(
+                player,
+                "211.8",
+                f"На какую карту поместить {card.label}?",
+                [(h.id, f"{h.label} на {h.cell}") for h in hosts],
+            )
+        h = ctx.get(host_id)
+        if h is None:
+            ctx.forbid("", f"карты {host_id} нет в раскладе")
+            return "illegal"
+        probs = symbiotes.summon_host_problems(ctx, card, h, str(places_on), player)
+        if not symbiotes.record(ctx, probs, card, h):
+            return "illegal"
+        general.place_in_play(
+            ctx, card.id, cell=None, host=h.id, controller=player, closed=closed, hidden=False
+        )
+        ctx.step(
+            "211.8",
+            "effect",
+            f"текст особенности помещает {card.label} на карту: {h.label} становится его хозяином",
+        )
+        return "ok"
+    where = ab.get("where") if ab else None
+    explicit = where is not None
+    where = where or where_default
+    if ctx.is_flyer_like(card):
+        ctx.assume("A5", f"{card.label} — летающее или «располагается во вспомогательной зоне»")
+        if not explicit:
+            if want_cell is not None:
+                ctx.forbid(
+                    "535.4", f"{card.label} помещается сразу во вспомогательную зону: клетка не указывается"
+                )
+                return "illegal"
+            ctx.step("535.4", "effect", f"клетка не указывается: {card.label} сразу во вспомогательную зону")
+        else:
+            if want_cell is None:
+                ctx.forbid("535.4", "у особенности есть условия места: укажите клетку, удовлетворяющую им")
+                return "illegal"
+            for cl, reason in cell_problems(ctx, str(want_cell), by, where, player, "535.4", True):
+                if "занята" not in reason:
+                    ctx.forbid(cl, reason)
+            if ctx.illegal:
+                return "illegal"
+            ctx.step(
+                "535.4",
+                "effect",
+                f"условия места соблюдены ({want_cell}); {card.label} всё равно "
+                "помещается во вспомогательную зону",
+            )
+        general.place_in_play(
+            ctx, card.id, cell=None, host=None, controller=player, closed=closed, hidden=False
+        )
+        return "ok"
+    if want_cell is None:
+        legal = [c for c in board.CELLS if not cell_problems(ctx, c, by, where, player, clause, explicit)]
+        if not legal:
+            ctx.step(clause, "not_applied", f"нет клетки, куда можно {verb} {card.label}")
+            return "failed"
+        want_cell = ctx.ask(player, "535.4", f"На какую клетку {verb} {card.label}?", [(c, c) for c in legal])
+    cell_probs = cell_problems(ctx, str(want_cell), by, where, player, clause, explicit)
+    for cl, reason in cell_probs:
+        ctx.forbid(cl, reason)
+    if cell_probs:
+        return "illegal"
+    ctx.allow("535.4", f"указана клетка {want_cell}")
+    ctx.allow(clause, f"{want_cell} — свободная клетка, условия места соблюдены")
+    general.place_in_play(
+        ctx, card.id, cell=str(want_cell), host=None, controller=player, closed=closed, hidden=False
+    )
+    return "ok"
+
+
+def _source(
+    ctx: context.Ctx, action: actions.Action, kind: str, clause: str
+) -> tuple[state.CardState, library.Ability] | None:
+    by = ctx.get(action.get("by"))
+    if by is None:
+        ctx.forbid("", f"карты {action.get('by')} нет в раскладе")
+        return None
+    if ctx.phase != "battle":
+        ctx.forbid("", f"особенности применяются в бою, а сейчас {state.PHASE_RU[ctx.phase]}")
+        return None
+    ab = ctx.ability(by, kind)
+    if ab is None:
+        verb = "вызова" if kind == "summon" else "возрождения"
+        ctx.forbid(clause, f"у {by.label} нет особенности {verb}")
+        return None
+    if not by.in_play:
+        ctx.forbid(clause, f"{by.label} не в зоне битвы и не может использовать особенность")
+        return None
+    if ab.get("once_per_battle") and kind in by.used:
+        ctx.forbid("A8", f"{by.label} уже использовал эту особенность в этом бою")
+        return None
+    return by, ab
+
+
+def _pay(ctx: context.Ctx, by: state.CardState, kind: str) -> None:
+    ab = ctx.ability(by, kind)
+    if ab is not None and ab.get("once_per_battle"):
+        ctx.update(by.id, used=ctx.c(by.id).used | {kind})
+
+
+@rule("535.2", "535.4", "535.5", "535.5.1", "535.5.1.1", "535.5.1.2", "535.5.1.3", "535.5.2", "211.8")
+def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
+    """summon: take a card from one's deck into the battle zone (535.5 and its defaults)."""
+    src = _source(ctx, action, "summon", "535.5.1")
+    if src is None:
+        return
+    by, ab = src
+    p = by.controller
+    ctx.allow("535.5.1", f"вызов осуществляет {by.label} ({P[p]})")
+    name = ab.get("card")
+    if ab.get("trigger") and name:
+        ans = ctx.ask(
+            p,
+            "535.5.2",
+            f"Срабатывающая особенность {by.label} требует вызвать «{name}». Вызвать?",
+            [("summon", "вызвать"), ("skip", "пропустить, как будто карты нет в колоде")],
+        )
+        if ans == "skip":
+            ctx.step(
+                "535.5.2",
+                "effect",
+                "срабатывающая особенность пропущена: вызов не считается использованным, "
+                "не оплачивается и может быть заявлен позднее",
+            )
+            return
+    deck = ctx.decks[p]
+    chosen = action.get("card")
+    if name:
+        ctx.step("535.5.1", "effect", f"{PC[p]} просматривает свою колоду в поисках «{name}»")
+        if chosen is not None:
+            c = ctx.get(chosen)
+            if c is None or chosen not in deck:
+                ctx.forbid("535.5", f"{chosen} нет в колоде {P[p]}: по умолчанию вызывают из своей колоды")
+                return
+            if library.fold(c.name) != library.fold(str(name)):
+                ctx.forbid("535.5.1", f"особенность {by.label} вызывает «{name}», а {c.label} — другая карта")
+                return
+        else:
+            found = [cid for cid in deck if library.fold(ctx.c(cid).name) == library.fold(str(name))]
+            chosen = ctx.ask(
+                p,
+                "535.5.1",
+                f"Какую карту «{name}» вызвать из колоды {P[p]}?",
+                [(cid, ctx.c(cid).label) for cid in found] + [("none", "не нашёл (не захотел найти)")],
+            )
+            if chosen == "none":
+                _pay(ctx, by, "summon")
+                ctx.step(
+                    "535.5.1", "effect", "игрок не нашёл (не захотел найти) карту: заявка вызова оплачивается"
+                )
+                return
+    else:
+        search = ab.get("search", "top_card")
+        what = "верхнее существо колоды" if search == "top_creature" else "верхняя карта колоды"
+        ctx.step(
+            "535.5.1.1",
+            "effect",
+            f"в тексте {by.label} нет названия карты: колода не просматривается, ищется {what}",
+        )
+        if search == "top_creature":
+            found_id = next((cid for cid in deck if ctx.c(cid).is_creature), None)
+        else:
+            found_id = deck[0] if deck else None
+        if chosen is not None and chosen != found_id:
+            ctx.forbid(
+                "535.5.1.1", f"{what} — {found_id or 'нет такой'}, а не {chosen}: выбирать карту нельзя"
+            )
+            return
+        if found_id is None:
+            _pay(ctx, by, "summon")
+            ctx.step("535.5.1.1", "not_applied", f"в колоде {P[p]} нет подходящей карты: вызов не состоялся")
+            return
+        chosen = found_id
+    card = ctx.c(str(chosen))
+    ctx.decks[p].remove(card.id)
+    ctx.update(card.id, zone="hand")
+    ctx.step(
+        "535.5.1.2",
+        "effect",
+        f"{card.label} показан и перенесён из колоды в руку",
+        f"{card.label}: колода → рука",
+    )
+    result = _place(
+        ctx,
+        card,
+        by,
+        ab,
+        action,
+        verb="вызвать",
+        clause="535.5",
+        where_default="adjacent",
+        closed=False,
+        player=p,
+    )
+    if result == "illegal":
+        return
+    _pay(ctx, by, "summon")
+    if result == "failed":
+        ctx.update(card.id, zone="deck")
+        ctx.decks[p].insert(0, card.id)
+        ctx.step("535.5.1.2", "effect", f"вызов не удался: {card.label} возвращается в колоду")
+    else:
+        ctx.step("535.5", "effect", f"{card.label} вызван: открыт, вскрыт, под контролем {P[p]}")
+    ctx.shuffle(p)
+    ctx.step(
+        "535.5.1.3",
+        "effect",
+        f"колода {P[p]} перемешана",
+        f"колода {P[p]}: перемешана (seed {ctx.base.seed})",
+    )
+
+
+@rule("535.2", "535.6", "535.4", "211.8", "535.9")
+def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
+    """resurrect: take a card from one's graveyard into the battle zone (535.6 and its defaults)."""
+    src = _source(ctx, action, "resurrect", "535.6")
+    if src is None:
+        return
+    by, ab = src
+    p = by.controller
+    card = ctx.get(action.get("card"))
+    if card is None:
+        ctx.forbid("", f"карты {action.get('card')} нет в раскладе")
+        return
+    if card.zone != "graveyard" or card.owner != p:
+        ctx.forbid(
+            "535.6",
+            f"возрождают со своего кладбища, а {card.label}: {state.ZONE_RU[card.zone]} {P[card.owner]}",
+        )
+        return
+    name = ab.get("card")
+    if name and library.fold(str(name)) != library.fold(card.name):
+        ctx.forbid("535.6", f"особенность {by.label} возрождает «{name}», а не {card.label}")
+        return
+    ctx.allow("535.6", f"{card.label} на кладбище {P[p]}; возрождает {by.label}")
+    result = _place(
+        ctx,
+        card,
+        by,
+        ab,
+        action,
+        verb="возродить",
+        clause="535.6",
+        where_default="adjacent",
+        closed=False,
+        player=p,
+    )
+    if result == "illegal":
+        return
+    _pay(ctx, by, "resurrect")
+    if result == "ok":
+        ctx.step("535.6", "effect", f"{card.label} возрождён: открыт, вскрыт, под контролем {P[p]}")
+
+
+def incarnation_x(card: state.CardState) -> tuple[int, int, library.Ability] | None:
+    abs_ = [a for a in card.card.abilities if a.kind == "incarnation"]
+    if not abs_:
+        return None
+    best = max(abs_, key=lambda a: int(a.get("x", 0)))
+    return int(best.get("x", 0)), len(abs_), best
+
+
+@rule("535.7", "535.7.1", "535.7.3", "535.7.4")
+def incarnation_tokens(ctx: context.Ctx, player: str) -> None:
+    """Start of `player`'s turn: cards in their graveyard with an unused «инкарнация X» get a token;
+    at X they incarnate (535.7.1)."""
+    for card in sorted(ctx.cards.values(), key=lambda c: c.id):
+        if card.zone != "graveyard" or card.owner != player:
+            continue
+        info = incarnation_x(card)
+        if info is None:
+            continue
+        x, count, _ab = info
+        if card.incarnated:
+            ctx.step(
+                "535.7.3",
+                "not_applied",
+                f"{card.label} уже инкарнировал в этом бою (1 раз за бой): жетон не кладётся",
+            )
+            continue
+        if count > 1:
+            ctx.step(
+                "535.7.4",
+                "state_check",
+                f"у {card.label} несколько особенностей «инкарнация»: применяется одна, с наибольшим X = {x}",
+            )
+        if card.tokens >= x:
+            continue
+        ctx.update(card.id, tokens=card.tokens + 1)
+        ctx.step(
+            "535.7.1",
+            "effect",
+            f"в начале хода {P[player]} {card.label} на кладбище получает жетон инкарнации "
+            f"({card.tokens + 1} из {x}); эффект правил",
+            f"{card.label}: жетонов {card.tokens} → {card.tokens + 1}",
+        )
+        if card.tokens + 1 >= x:
+            try_incarnate(ctx, card.id, retry=False)
+
+
+def _incarnation_problems(ctx: context.Ctx, card: state.CardState) -> tuple[list[tuple[str, str]], list[str]]:
+    p = card.owner
+    probs: list[tuple[str, str]] = []
+    bad = join_problem(ctx, card, p)
+    if bad:
+        probs.append(("535.9", bad))
+    info = incarnation_x(card)
+    places_on = info[2].get("places_on") if info else None
+    if card.is_symbiote:
+        for cl, _k, reason in symbiotes.summon_target_problems(ctx, card, places_on, "инкарнировать"):
+            probs.append((cl, reason))
+        return probs, []
+    if ctx.is_flyer_like(card):
+        return probs, []
+    free = [c for c in board.row_cells(p, 3) if ctx.occupant(c) is None]
+    if not free:
+        probs.append(("535.7", f"в третьем ряду {P[p]} нет свободной клетки"))
+    return probs, free
+
+
+@rule("535.7", "535.7.1", "535.7.2", "535.4", "211.8")
+def try_incarnate(ctx: context.Ctx, cid: str, retry: bool) -> bool:
+    """Incarnate a card whose tokens reached X: third row, closed, revealed, free cell, own
+    control (535.7). If that breaks a rule it waits in the graveyard (535.7.2)."""
+    card = ctx.c(cid)
+    p = card.owner
+    probs, free = _incarnation_problems(ctx, card)
+    if probs:
+        if not retry:
+            ctx.step(
+                "535.7.2",
+                "state_check",
+                f"инкарнация {card.label} нарушила бы правила ("
+                + "; ".join(f"{cl}: {r}" for cl, r in probs)
+                + "): карта остаётся на кладбище и инкарнирует, как только правила перестанут нарушаться",
+            )
+        return False
+    with ctx.group(
+        "535.7",
+        "effect",
+        f"{card.label} инкарнирует "
+        f"({'правила больше не нарушаются, 535.7.2' if retry else 'жетонов достаточно'})",
+    ):
+        if retry:
+            ctx.step(
+                "535.7.2",
+                "effect",
+                f"правила больше не нарушаются: {card.label} инкарнирует, теряя все жетоны",
+            )
+        if card.is_symbiote:
+            info = incarnation_x(card)
+            places_on = str(info[2].get("places_on")) if info else ""
+            hosts = [
+                h
+                for h in ctx.cards.values()
+                if h.zone == "battle"
+                and h.host is None
+                and not any(
+                    k == "forbidden"
+                    for _, k, _r in symbiotes.summon_host_problems(ctx, card, h, places_on, p)
+                )
+            ]
+            if not hosts:
+                ctx.step(
+                    "535.7.2",
+                    "state_check",
+                    f"нет карты, на которую можно поместить {card.label}: остаётся на кладбище",
+                )
+                return False
+            hid = ctx.ask(
+                p, "211.8", f"На какую карту инкарнирует {card.label}?", [(h.id, h.label) for h in hosts]
+            )
+            general.place_in_play(ctx, cid, cell=None, host=hid, controller=p, closed=True, hidden=False)
+        elif ctx.is_flyer_like(card):
+            ctx.step("535.4", "effect", f"{card.label} инкарнирует сразу во вспомогательную зону")
+            general.place_in_play(ctx, cid, cell=None, host=None, controller=p, closed=True, hidden=False)
+        else:
+            cell = (
+                free[0]
+                if len(free) == 1
+                else ctx.ask(
+                    p,
+                    "535.7",
+                    f"На какую клетку третьего ряда инкарнирует {card.label}?",
+                    [(c, c) for c in free],
+                )
+            )
+            ctx.step("535.7", "allowed", f"{cell} — свободная клетка в третьем ряду {P[p]} (A4)")
+            general.place_in_play(ctx, cid, cell=cell, host=None, controller=p, closed=True, hidden=False)
+        ctx.update(cid, incarnated=True)
+        ctx.step("535.7", "effect", f"{card.label} в зоне битвы: закрыт, вскрыт, под контролем {P[p]}")
+    return True
+
+
+def retry_incarnations(ctx: context.Ctx) -> bool:
+    """535.7.2: incarnations that waited for the rules to stop being broken."""
+    changed = False
+    for card in list(ctx.cards.values()):
+        if card.zone != "graveyard" or card.incarnated:
+            continue
+        info = incarnation_x(card)
+        if info is None or card.tokens < info[0]:
+            continue
+        probs, _free = _incarnation_problems(ctx, card)
+        if not probs and try_incarnate(ctx, card.id, retry=True):
+            changed = True
+    return changed
+
+
+@rule("535.7.3")
+def on_death_triggers(ctx: context.Ctx, cid: str) -> None:
+    """«При гибели» abilities fire (before an incarnated card is exiled, 535.7.3)."""
+    card = ctx.c(cid)
+    for ab in ctx.abilities(card):
+        if ab.kind != "on_death":
+            continue
+        amount = int(ab.get("amount", 0))
+        with ctx.group(
+            "A8", "effect", f"срабатывает «при гибели» {card.label}: {amount} ран стоящим рядом врагам"
+        ):
+            if card.incarnated:
+                ctx.step(
+                    "535.7.3",
+                    "state_check",
+                    "особенности «при гибели» срабатывают до изгнания инкарнировавшей карты",
+                )
+            if card.cell is None:
+                continue
+            for other in list(ctx.cards.values()):
+                if (
+                    other.in_play
+                    and other.is_creature
+                    and other.controller != card.controller
+                    and other.cell
+                    and board.adjacent(other.cell, card.cell)
+                ):
+                    replacement.execute_wound(
+                        ctx,
+                        replacement.Event(
+                            kind="wound", target=other.id, amount=amount, source=cid, dmg="influence"
+                        ),
+                    )
+
+
+@rule("535.7.3")
+def incarnated_dies(ctx: context.Ctx, cid: str) -> None:
+    card = ctx.c(cid)
+    ctx.step(
+        "535.7.3", "effect", f"{card.label} уже инкарнировал и погибает: изгоняется (после «при гибели»)"
+    )
+    general.send(ctx, cid, "exile")

@@ -1,0 +1,254 @@
+"""Positions: Setup and CardSpec (the scenario's `setup:`), build_state and back (to_setup)."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Mapping
+
+from engine import board, errors, library, state
+
+PLACES = ("aux", "deck", "hand", "graveyard", "exile")
+
+
+@dataclasses.dataclass(frozen=True)
+class CardSpec:
+    """One card of a setup. `at` is a cell a1–e6 or aux/deck/hand/graveyard/exile; a symbiote on a
+    host gives `host` instead. `borrowed` and `exiled_by` are ids (Многоликий's abilities)."""
+
+    id: str
+    card: str | Mapping[str, object]
+    owner: str
+    at: str | None = None
+    host: str | None = None
+    controller: str | None = None
+    closed: bool = False
+    hidden: bool = False
+    incorporeal: bool | None = None
+    wounds: int = 0
+    tokens: int = 0
+    incarnated: bool = False
+    exiled_by: str | None = None
+    borrowed: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    phase: str
+    active: str
+    seed: int = 0
+    turn: int = 1
+    cards: list[CardSpec] = dataclasses.field(default_factory=list)
+
+
+def resolve_card(
+    spec_card: str | Mapping[str, object], lib: library.CardLibrary, cid: str
+) -> library.CardDef:
+    """The CardDef of a CardSpec's `card`: a library name, a template name, or an inline mapping."""
+    where = f"карта {cid}, ключ card"
+    if isinstance(spec_card, str):
+        found = lib.get(spec_card)
+        if found is None:
+            near = ", ".join(f"«{n}»" for n in lib.nearest(spec_card))
+            raise errors.SetupError(f"{where}: карты «{spec_card}» нет в библиотеке; похожие: {near}")
+        return found
+    if isinstance(spec_card, Mapping):
+        base = None
+        if "template" in spec_card:
+            tname = spec_card["template"]
+            base = lib.template_defs.get(library.fold(str(tname)))
+            if base is None:
+                raise errors.SetupError(
+                    f"{where}: шаблона «{tname}» нет; шаблоны: {', '.join(lib.templates())}"
+                )
+        try:
+            return library.card_from_mapping(dict(spec_card), where, base=base)
+        except errors.LibraryError as exc:
+            raise errors.SetupError(str(exc)) from exc
+    raise errors.SetupError(f"{where}: ожидалось название карты или словарь с её свойствами")
+
+
+def _flag(value: object, cid: str, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise errors.SetupError(f"карта {cid}, ключ {key}: нужно true или false")
+    return value
+
+
+def _count(value: object, cid: str, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise errors.SetupError(f"карта {cid}, ключ {key}: нужно целое число ≥ 0")
+    return value
+
+
+def build_state(setup: Setup, lib: library.CardLibrary | None = None) -> state.GameState:
+    """A GameState from a Setup. Raises SetupError naming the card id and the key."""
+    lib = lib or library.load_library()
+    if setup.phase not in state.PHASES:
+        raise errors.SetupError(f"setup, ключ phase: «{setup.phase}» — допустимы {', '.join(state.PHASES)}")
+    if setup.active not in board.PLAYERS:
+        raise errors.SetupError(f"setup, ключ active: игрок обозначается A или B, а не «{setup.active}»")
+    if isinstance(setup.turn, bool) or not isinstance(setup.turn, int) or setup.turn < 1:
+        raise errors.SetupError("setup, ключ turn: номер хода — целое число ≥ 1")
+    if isinstance(setup.seed, bool) or not isinstance(setup.seed, int):
+        raise errors.SetupError("setup, ключ seed: нужно целое число")
+    cards: dict[str, state.CardState] = {}
+    decks: dict[str, list[str]] = {"A": [], "B": []}
+    occupied: dict[str, str] = {}
+    hosts: dict[str, str] = {}
+    for spec in setup.cards:
+        cid = spec.id
+        if not isinstance(cid, str) or not cid.strip():
+            raise errors.SetupError("карта без id: у каждой карты должен быть id")
+        if cid in cards:
+            raise errors.SetupError(f"карта {cid}, ключ id: такой id уже есть")
+        if spec.owner not in board.PLAYERS:
+            raise errors.SetupError(f"карта {cid}, ключ owner: игрок обозначается A или B")
+        controller = spec.controller or spec.owner
+        if controller not in board.PLAYERS:
+            raise errors.SetupError(f"карта {cid}, ключ controller: игрок обозначается A или B")
+        cdef = resolve_card(spec.card, lib, cid)
+        wounds = _count(spec.wounds, cid, "wounds")
+        tokens = _count(spec.tokens, cid, "tokens")
+        inc = cdef.incorporeal if spec.incorporeal is None else _flag(spec.incorporeal, cid, "incorporeal")
+        at = spec.at.strip().lower() if isinstance(spec.at, str) else None
+        zone: str
+        cell: str | None = None
+        if spec.host is not None:
+            if cdef.type != "creature" or cdef.subtype not in library.SYMBIOTE_SUBTYPES:
+                raise errors.SetupError(
+                    f"карта {cid}, ключ host: на карту помещаются только симбиоты (211.8.1)"
+                )
+            zone = "battle"
+            hosts[cid] = spec.host
+        elif at is None:
+            raise errors.SetupError(
+                f"карта {cid}: укажите at (клетка a1–e6 или {', '.join(PLACES)}) или host"
+            )
+        elif board.is_cell(at):
+            zone, cell = "battle", at
+            if (cdef.type == "creature" and cdef.subtype == "flyer") or cdef.has("aux_zone"):
+                raise errors.SetupError(
+                    f"карта {cid}, ключ at: «{cdef.name}» находится во вспомогательной зоне — пишите "
+                    "at: aux (A5)"
+                )
+            if at in occupied:
+                raise errors.SetupError(f"карта {cid}, ключ at: клетка {at} уже занята картой {occupied[at]}")
+            occupied[at] = cid
+        elif at in PLACES:
+            zone = at
+            if at == "deck":
+                decks[spec.owner].append(cid)
+        else:
+            raise errors.SetupError(
+                f"карта {cid}, ключ at: «{spec.at}» — не клетка (a1–e6) и не {', '.join(PLACES)}"
+            )
+        in_play = zone in ("battle", "aux")
+        if tokens and zone != "graveyard":
+            raise errors.SetupError(
+                f"карта {cid}, ключ tokens: жетоны инкарнации бывают только на кладбище (535.7.1)"
+            )
+        if controller != spec.owner and not in_play:
+            raise errors.SetupError(
+                f"карта {cid}, ключ controller: вне зоны битвы картой управляет владелец (A6)"
+            )
+        if cdef.life is not None and wounds >= cdef.life and in_play:
+            raise errors.SetupError(
+                f"карта {cid}, ключ wounds: {wounds} ран при жизни {cdef.life} — существо погибло бы (A2)"
+            )
+        cards[cid] = state.CardState(
+            id=cid,
+            card=cdef,
+            owner=spec.owner,
+            controller=controller,
+            zone=zone,
+            cell=cell,
+            type=cdef.type,
+            subtype=cdef.subtype,
+            incorporeal=inc,
+            closed=_flag(spec.closed, cid, "closed"),
+            hidden=_flag(spec.hidden, cid, "hidden"),
+            wounds=wounds,
+            tokens=tokens,
+            incarnated=_flag(spec.incarnated, cid, "incarnated"),
+            marker=controller != spec.owner,
+            exiled_by=spec.exiled_by,
+            borrowed=spec.borrowed,
+        )
+    for cid, hid in hosts.items():
+        host = cards.get(hid)
+        if host is None:
+            raise errors.SetupError(f"карта {cid}, ключ host: карты {hid} нет в раскладе")
+        if host.zone != "battle" or host.cell is None or host.host is not None or hid in hosts:
+            raise errors.SetupError(f"карта {cid}, ключ host: {hid} не стоит на клетке поля")
+        if not host.is_ground:
+            raise errors.SetupError(
+                f"карта {cid}, ключ host: симбиота можно поместить только на наземное существо (211.4)"
+            )
+        if sum(1 for h in hosts.values() if h == hid) > 1:
+            raise errors.SetupError(f"карта {cid}, ключ host: на {hid} уже есть симбиот (211.6)")
+        if not cards[cid].incorporeal and host.incorporeal:
+            raise errors.SetupError(
+                f"карта {cid}, ключ host: небестелесного симбиота нельзя поместить на бестелесное "
+                "существо (211.5)"
+            )
+        cards[cid] = dataclasses.replace(cards[cid], host=hid, cell=host.cell)
+    for cid, c in cards.items():
+        for key, ref in (("borrowed", c.borrowed), ("exiled_by", c.exiled_by)):
+            if ref is not None and ref not in cards:
+                raise errors.SetupError(f"карта {cid}, ключ {key}: карты {ref} нет в раскладе")
+    return state.GameState(
+        phase=setup.phase,
+        active=setup.active,
+        turn=setup.turn,
+        seed=setup.seed,
+        cards=types.MappingProxyType(cards),
+        decks=(tuple(decks["A"]), tuple(decks["B"])),
+        started=setup.phase == "battle",
+    )
+
+
+def _card_ref(c: state.CardState, lib: library.CardLibrary) -> str | Mapping[str, object]:
+    known = lib.get(c.card.name)
+    if known is not None and known == c.card:
+        return c.card.name
+    out: dict[str, object] = {"name": c.card.name, "type": c.card.type}
+    if c.card.subtype:
+        out["subtype"] = c.card.subtype
+    if c.card.life is not None:
+        out["life"] = c.card.life
+    if c.card.incorporeal:
+        out["incorporeal"] = True
+    if c.card.abilities:
+        out["abilities"] = [a.to_dict() for a in c.card.abilities]
+    return out
+
+
+def to_setup(gs: state.GameState, lib: library.CardLibrary | None = None) -> Setup:
+    """The position as a Setup (deck cards top first). The type/subtype a card gained in play and
+    its once-per-battle flags are not part of the notation."""
+    lib = lib or library.load_library()
+    order = list(gs.decks[0]) + list(gs.decks[1])
+    ids = order + [cid for cid in gs.cards if cid not in order]
+    specs = []
+    for cid in sorted(ids, key=lambda i: (gs.cards[i].zone == "deck", ids.index(i))):
+        c = gs.cards[cid]
+        at = None if c.host else (c.cell if c.zone == "battle" else c.zone)
+        specs.append(
+            CardSpec(
+                id=cid,
+                card=_card_ref(c, lib),
+                owner=c.owner,
+                at=at,
+                host=c.host,
+                controller=c.controller if c.controller != c.owner else None,
+                closed=c.closed,
+                hidden=c.hidden,
+                incorporeal=c.incorporeal if c.incorporeal != c.card.incorporeal else None,
+                wounds=c.wounds,
+                tokens=c.tokens,
+                incarnated=c.incarnated,
+                exiled_by=c.exiled_by,
+                borrowed=c.borrowed,
+            )
+        )
+    return Setup(phase=gs.phase, active=gs.active, seed=gs.seed, turn=gs.turn, cards=specs)

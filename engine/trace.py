@@ -1,0 +1,154 @@
+"""The explanation trace: data (TraceStep), built by a Tracer that belongs to one `apply`.
+
+Rendering is a separate function (render_trace); the CLI, the tests and the app use the same
+objects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from engine import state as state_mod
+
+KINDS = (
+    "allowed",
+    "forbidden",
+    "effect",
+    "state_check",
+    "not_applied",
+    "undetermined",
+    "assumption",
+    "conflict",
+)
+KIND_RU = {
+    "allowed": "разрешено",
+    "forbidden": "запрещено",
+    "effect": "эффект",
+    "state_check": "проверка состояния",
+    "not_applied": "не применено",
+    "undetermined": "не определено",
+    "assumption": "допущение",
+    "conflict": "противоречие",
+}
+VERDICTS = ("legal", "illegal", "undetermined")
+VERDICT_RU = {"legal": "законно", "illegal": "незаконно", "undetermined": "не определено текстом правил"}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One decision: the clause (or assumption id) behind it, its kind, a Russian reason, the
+    changes it made to the state, and nested steps."""
+
+    clause: str
+    kind: str
+    reason: str
+    changes: tuple[str, ...] = ()
+    children: tuple[TraceStep, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "clause": self.clause,
+            "kind": self.kind,
+            "reason": self.reason,
+            "changes": list(self.changes),
+            "children": [c.to_dict() for c in self.children],
+        }
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of apply: the new state (the old one when illegal), the verdict, the trace and
+    the pending choice, if any."""
+
+    state: state_mod.GameState
+    verdict: str
+    trace: tuple[TraceStep, ...]
+    pending: state_mod.Pending | None = None
+
+    def steps(self) -> list[TraceStep]:
+        """Every step, depth first."""
+        out: list[TraceStep] = []
+        stack = list(reversed(self.trace))
+        while stack:
+            s = stack.pop()
+            out.append(s)
+            stack.extend(reversed(s.children))
+        return out
+
+    def clauses(self, kind: str | None = None) -> list[str]:
+        """The clause ids in the trace (of one kind, if given), in order, without repeats."""
+        seen: dict[str, None] = {}
+        for s in self.steps():
+            if s.clause and (kind is None or s.kind == kind):
+                seen.setdefault(s.clause, None)
+        return list(seen)
+
+    @property
+    def forbidden_by(self) -> list[str]:
+        return self.clauses("forbidden")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "trace": [s.to_dict() for s in self.trace],
+            "pending": self.pending.to_dict() if self.pending else None,
+        }
+
+
+def all_steps(trace: tuple[TraceStep, ...]) -> list[TraceStep]:
+    return Outcome(state=None, verdict="legal", trace=trace).steps()  # type: ignore[arg-type]
+
+
+def render_trace(trace: tuple[TraceStep, ...] | list[TraceStep], indent: int = 0) -> str:
+    """The trace as indented Russian text, one step a line, changes under their step."""
+    lines: list[str] = []
+
+    def walk(step: TraceStep, depth: int) -> None:
+        pad = "  " * depth
+        head = f"[{step.clause}] " if step.clause else ""
+        lines.append(f"{pad}- {head}{KIND_RU.get(step.kind, step.kind)}: {step.reason}")
+        for change in step.changes:
+            lines.append(f"{pad}    → {change}")
+        for child in step.children:
+            walk(child, depth + 1)
+
+    for step in trace:
+        walk(step, indent)
+    return "\n".join(lines)
+
+
+class Tracer:
+    """Builds the nested trace of one computation. Mutable, but owned by one `apply` call."""
+
+    __slots__ = ("_stack", "enabled")
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        # Each frame: [clause, kind, reason, changes, children]
+        self._stack: list[list[Any]] = [["", "", "", [], []]]
+
+    def add(self, clause: str, kind: str, reason: str, changes: tuple[str, ...] = ()) -> None:
+        if self.enabled:
+            self._stack[-1][4].append(TraceStep(clause, kind, reason, changes))
+
+    def open(self, clause: str, kind: str, reason: str) -> None:
+        self._stack.append([clause, kind, reason, [], []])
+
+    def close(self) -> None:
+        clause, kind, reason, changes, children = self._stack.pop()
+        if self.enabled:
+            self._stack[-1][4].append(TraceStep(clause, kind, reason, tuple(changes), tuple(children)))
+
+    def change(self, text: str) -> None:
+        if self.enabled:
+            frame = self._stack[-1]
+            if len(self._stack) == 1 or (not frame[0] and not frame[1]):
+                self._stack[-1][4].append(TraceStep("", "effect", text))
+            else:
+                frame[3].append(text)
+
+    def result(self) -> tuple[TraceStep, ...]:
+        while len(self._stack) > 1:
+            self.close()
+        return tuple(self._stack[0][4])
