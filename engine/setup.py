@@ -178,12 +178,12 @@ def build_state(setup: Setup, lib: library.CardLibrary | None = None) -> state.G
         host = cards.get(hid)
         if host is None:
             raise errors.SetupError(f"карта {cid}, ключ host: карты {hid} нет в раскладе")
-        if host.zone != "battle" or host.cell is None or host.host is not None or hid in hosts:
-            raise errors.SetupError(f"карта {cid}, ключ host: {hid} не стоит на клетке поля")
         if not host.is_ground:
             raise errors.SetupError(
                 f"карта {cid}, ключ host: симбиота можно поместить только на наземное существо (211.4)"
             )
+        if host.zone != "battle" or host.cell is None or host.host is not None or hid in hosts:
+            raise errors.SetupError(f"карта {cid}, ключ host: {hid} не стоит на клетке поля")
         if sum(1 for h in hosts.values() if h == hid) > 1:
             raise errors.SetupError(f"карта {cid}, ключ host: на {hid} уже есть симбиот (211.6)")
         if not cards[cid].incorporeal and host.incorporeal:
