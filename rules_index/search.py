@@ -30,7 +30,7 @@ B = 0.4
 # Field weights: words of the rule itself count more than words of its example.
 FIELD_WEIGHT = {"text": 1.0, "example": 0.45}
 # How much each kind of match is worth relative to the word itself.
-WEIGHT = {"form": 1.0, "prefix": 0.75, "typo": 0.7, "jargon": 0.95, "card": 1.3}
+WEIGHT = {"form": 1.0, "prefix": 0.75, "typo": 0.7, "jargon": 0.95, "broader": 0.6, "card": 1.3}
 NUMBER_BONUS = 1000.0
 SNIPPET_CHARS = 240
 
@@ -61,8 +61,12 @@ class _Alt:
 
 @dataclass(frozen=True)
 class _QWord:
+    """A query word and the keys it may match; `together` = a multi-word jargon meaning,
+    scored as the mean over its keys (both «летающее» and «существо» for «летун»)."""
+
     word: str
     alts: tuple[_Alt, ...]
+    together: bool = False
 
 
 class SearchIndex:
@@ -124,19 +128,25 @@ class SearchIndex:
                 for seq, name in card_seqs:
                     n = _count_seq(keys, seq)
                     if n:
+                        # A card named in an example is as telling as one in the rule text.
                         ck = "card:" + name
                         postings.setdefault(ck, {})
-                        postings[ck][d] = postings[ck].get(d, 0.0) + n * FIELD_WEIGHT[piece.kind]
+                        postings[ck][d] = postings[ck].get(d, 0.0) + n
                         found[d].setdefault(ck, name)
 
         # Jargon matches by stem, unless the slang stem is also a word of the rules («контроллер»
         # and «контроля» share a stem): then only the listed slang forms themselves match.
         jargon: list[tuple[tuple[str, ...], str, tuple[str, ...]]] = []
+        broader: dict[str, tuple[str, tuple[str, ...]]] = {}
         for entry in tables.jargon:
             means = analyzer.keys(entry.means, stemmer)
             for slang in entry.slang:
                 seq = analyzer.keys(slang, stemmer)
                 if not seq or not means or seq == means:
+                    continue
+                if entry.keep:
+                    if len(seq) == 1:
+                        broader[seq[0]] = (entry.means, means)
                     continue
                 if any(k in postings for k in seq):
                     words_ = [normalize(w) for w in slang.split()]
@@ -169,6 +179,7 @@ class SearchIndex:
         self._keys_sorted = tuple(sorted(k for k in postings if not k.startswith("card:")))
         self._cards = tuple(card_seqs)
         self._jargon = tuple(jargon)
+        self._broader = MappingProxyType(broader)
         self._terms = tuple(terms)
         self._absent_ok = frozenset(first)
 
@@ -199,6 +210,7 @@ class SearchIndex:
         how: dict[int, dict[int, tuple[_Alt, str]]] = {}
         for wi, qw in enumerate(words):
             best: dict[int, tuple[float, _Alt]] = {}
+            share = 1 / len(qw.alts) if qw.together else 1.0
             for alt in qw.alts:
                 posting = self._postings.get(alt.key)
                 if not posting:
@@ -206,8 +218,10 @@ class SearchIndex:
                 idf = self._idf[alt.key]
                 for d, tf in posting.items():
                     norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * self._lengths[d] / self._avgdl))
-                    s = alt.weight * idf * norm
-                    if d not in best or s > best[d][0]:
+                    s = alt.weight * idf * norm * share
+                    if qw.together and d in best:
+                        best[d] = (best[d][0] + s, best[d][1] if best[d][0] >= s else alt)
+                    elif d not in best or s > best[d][0]:
                         best[d] = (s, alt)
             for d, (s, alt) in best.items():
                 scores[d] = scores.get(d, 0.0) + s
@@ -222,7 +236,8 @@ class SearchIndex:
         extra: dict[int, list[Match]] = {}
         top_score = max(scores.values(), default=0.0)
         for term_set, term, clause in self._matched_terms(term_keys):
-            share = len(term_set) / max(1, len(term_keys))
+            # Squared: «что такое хозяин» is about the term; «хозяин умер, что с симбиотом» is not.
+            share = (len(term_set) / max(1, len(term_keys))) ** 2
             d = self._first[clause]
             scores[d] = scores.get(d, 0.0) + share * (top_score + 1.0)
             extra.setdefault(d, []).append(Match(term, "term", clause))
@@ -322,9 +337,9 @@ class SearchIndex:
                 for i in range(start, start + len(seq)):
                     used[i] = True
                 label = " ".join(t.surface for t in content[start : start + len(seq)])
-                for mk in means_keys:
-                    words.append(_QWord(label, (_Alt(mk, "jargon", WEIGHT["jargon"], means),)))
-                    term_keys.append(mk)
+                alts = tuple(_Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
+                words.append(_QWord(label, alts, together=len(alts) > 1))
+                term_keys.extend(means_keys)
         for i, t in enumerate(content):
             if used[i]:
                 continue
@@ -334,7 +349,11 @@ class SearchIndex:
 
     def _alternatives(self, t: Token) -> tuple[_Alt, ...]:
         if t.key in self._postings:
-            return (_Alt(t.key, "form", WEIGHT["form"]),)
+            own = _Alt(t.key, "form", WEIGHT["form"])
+            if t.key in self._broader:
+                means, keys = self._broader[t.key]
+                return (own, *(_Alt(k, "jargon", WEIGHT["broader"], means) for k in keys))
+            return (own,)
         alts: list[_Alt] = []
         # A word cut short («инкарн», «перемещ»): keys it begins.
         if len(t.key) >= 4 and not t.key.isdigit():
@@ -346,6 +365,11 @@ class SearchIndex:
                 i += 1
         if alts:
             return tuple(alts)
+        # A verb or adjective whose stem extends a noun's («атаковать» → «атак»): shorten the key.
+        if not t.key.isdigit():
+            for cut in range(len(t.key) - 1, 3, -1):
+                if t.key[:cut] in self._postings:
+                    return (_Alt(t.key[:cut], "form", WEIGHT["prefix"]),)
         # Typos: one letter off in short words, two in long ones.
         limit = 0 if len(t.surface) <= 3 else 1 if len(t.surface) <= 6 else 2
         if limit and not t.surface.isdigit():

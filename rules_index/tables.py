@@ -20,6 +20,7 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 class JargonEntry:
     slang: tuple[str, ...]
     means: str
+    keep: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,11 @@ def load_tables(data_dir: Path = DATA_DIR) -> Tables:
     """Read all five tables; raises CorpusError (Russian, naming the file and entry) on bad data."""
     jargon_path = data_dir / "jargon.yaml"
     jargon = tuple(
-        JargonEntry(_strings(jargon_path, i, e, "slang", True), _strings(jargon_path, i, e, "means", True)[0])
+        JargonEntry(
+            _strings(jargon_path, i, e, "slang", True),
+            _strings(jargon_path, i, e, "means", True)[0],
+            bool(e.get("keep", False)),
+        )
         for i, e in enumerate(_entries(jargon_path))
     )
     terms_path = data_dir / "terms.yaml"

@@ -99,7 +99,10 @@ class BM25Baseline:
         return [self.ids[i] for s, i in scores[:TOP] if s > 0]
 
 
-def evaluate(rank: Ranker, questions: Sequence[tuple[str, list[str]]]) -> tuple[float, float, float, list[str]]:
+Scores = tuple[float, float, float, list[str]]
+
+
+def evaluate(rank: Ranker, questions: Sequence[tuple[str, list[str]]]) -> Scores:
     r1 = r3 = rr = 0.0
     misses: list[str] = []
     for q, ok in questions:
