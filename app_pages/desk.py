@@ -1,0 +1,962 @@
+"""«Стол судьи»: set up the disputed position, apply actions, read the engine's trace, save, share, record.
+
+The engine decides everything; this page draws the desk kept in st.session_state["desk"] (one judge's
+desk per session) and turns clicks into engine actions. Text a judge typed (card names, titles, file
+names) is shown with st.text or as widget option labels, never as Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import urllib.parse
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+import engine
+from app_pages import desk_model as dm
+from app_pages import journal as journal_page
+from engine import scenario as scenario_mod
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO_DIRS = (("official", "Официальный пример"), ("rulings", "Разбор"))
+MAX_UPLOAD_BYTES = scenario_mod.MAX_BYTES
+COLUMNS = "abcde"
+ZONES = (
+    ("aux", "Вспомогательная зона"),
+    ("hand", "Рука"),
+    ("deck", "Колода (сверху вниз)"),
+    ("graveyard", "Кладбище"),
+    ("exile", "Изгнание"),
+)
+SUBTYPE_RU = {
+    "ground": "наземное",
+    "flyer": "летающее",
+    "companion": "симбиот-компаньон",
+    "parasite": "симбиот-паразит",
+}
+TYPE_RU = {"creature": "существо", "artifact": "артефакт", "terrain": "местность"}
+KIND_VIEW = {  # trace step kind -> (icon, Russian word); meaning never rests on colour alone
+    "allowed": ("✅", "разрешено"),
+    "forbidden": ("⛔", "запрещено"),
+    "effect": ("⚙️", "эффект"),
+    "state_check": ("🔎", "проверка состояния"),
+    "not_applied": ("➖", "не применено"),
+    "undetermined": ("❓", "не определено текстом"),
+    "assumption": ("📌", "допущение"),
+    "conflict": ("⚠️", "противоречие правил"),
+}
+VERDICT_VIEW = {
+    "legal": ("✅", "Законно"),
+    "illegal": ("⛔", "Запрещено"),
+    "undetermined": ("❓", "Не определено текстом правил"),
+}
+PHASE_RU = {
+    "recruit": "подфаза Набора",
+    "placement": "Шаг рассадки",
+    "reveal": "подфаза Вскрытия",
+    "battle": "бой",
+}
+PLACE_RU = {
+    "aux": "вспомогательная зона",
+    "deck": "колода",
+    "hand": "рука",
+    "graveyard": "кладбище",
+    "exile": "изгнание",
+}
+
+
+# -- shared, read-only resources (immutable after build: safe to share between sessions) -----------
+
+
+@st.cache_resource(show_spinner=False)
+def _library() -> engine.CardLibrary:
+    return engine.load_library()
+
+
+@st.cache_resource(show_spinner="Загружаю правила…")
+def _rules() -> Any:
+    import rules_index
+
+    return rules_index.load_default()
+
+
+@st.cache_data(show_spinner=False)
+def _scenario_files() -> list[tuple[str, str, str]]:
+    """(relative path, group label, title) of every scenario in the library, official first."""
+    out = []
+    for folder, label in SCENARIO_DIRS:
+        for path in sorted((ROOT / "scenarios" / folder).glob("*.y*ml")):
+            title = path.stem
+            try:
+                for line in path.read_text(encoding="utf-8").splitlines():
+                    if line.startswith("title:"):
+                        title = line.removeprefix("title:").strip().strip("\"'")
+                        break
+            except (OSError, UnicodeDecodeError):
+                continue
+            out.append((str(path.relative_to(ROOT)), label, title))
+    return out
+
+
+# -- session state helpers ---------------------------------------------------------------------------
+
+
+def _desk() -> dm.Desk:
+    desk = st.session_state.get("desk")
+    if not isinstance(desk, dm.Desk):
+        desk = dm.Desk()
+        st.session_state["desk"] = desk
+    return desk
+
+
+def _set_desk(desk: dm.Desk, loaded: bool = False) -> None:
+    """Store the desk; `loaded` (a new desk from a file, a link or the library) renews the form keys so
+    the title and setup widgets show the new desk's values instead of the previous desk's."""
+    st.session_state["desk"] = desk
+    if loaded:
+        st.session_state["desk_gen"] = int(st.session_state.get("desk_gen", 0)) + 1
+
+
+def _gen() -> int:
+    return int(st.session_state.get("desk_gen", 0))
+
+
+def _cell_clicked(cell: str) -> None:
+    st.session_state["desk_clicked_cell"] = cell
+
+
+def _flash(level: str, text: str) -> None:
+    st.session_state.setdefault("desk_flash", []).append((level, text))
+
+
+def _show_flash() -> None:
+    for level, text in st.session_state.pop("desk_flash", []):
+        {"error": st.error, "success": st.success, "warning": st.warning}.get(level, st.info)(text, icon=None)
+
+
+def _replay(desk: dm.Desk) -> dm.Replay | str:
+    """The desk played out (cached per session by the desk's identity), or a Russian error."""
+    key = desk.key()
+    cached = st.session_state.get("desk_replay")
+    if isinstance(cached, tuple) and cached[0] == key:
+        return cached[1]  # type: ignore[no-any-return]
+    try:
+        rp: dm.Replay | str = dm.replay(desk, _library())
+    except (engine.SetupError, dm.DeskError) as exc:
+        rp = f"Позицию нельзя построить: {exc}"
+    st.session_state["desk_replay"] = (key, rp)
+    return rp
+
+
+def clause_link(cid: str) -> str:
+    """A clause as a link to the rules browser; an assumption id as a plain label."""
+    if cid.startswith("A"):
+        return f"допущение {cid}"
+    return f"[п. {cid}](/?p={urllib.parse.quote(cid)})"
+
+
+# -- loading -----------------------------------------------------------------------------------------
+
+
+def _load_scenario_text(text: str, name: str) -> None:
+    try:
+        sc = scenario_mod.load_scenario_text(text, name, index=_rules(), library=_library())
+        desk = dm.from_scenario(sc, text, _library())
+    except (scenario_mod.ScenarioError, engine.SetupError, dm.DeskError) as exc:
+        _flash("error", f"Сценарий не загружен, стол не изменился. {exc}")
+        return
+    _set_desk(desk, loaded=True)
+    _flash("success", f"Загружен сценарий «{sc.title}» ({len(sc.steps)} шагов).")
+
+
+def _load_upload(name: str, raw: bytes) -> None:
+    if len(raw) > MAX_UPLOAD_BYTES:
+        _flash("error", f"Файл «{name}» больше {MAX_UPLOAD_BYTES} байт; стол не изменился.")
+        return
+    if name.lower().endswith(".json"):
+        try:
+            desk = dm.from_file_text(raw)
+            dm.replay(desk, _library())
+        except (dm.DeskError, engine.SetupError) as exc:
+            _flash("error", f"Файл стола «{name}» не открыт, стол не изменился: {exc}")
+            return
+        _set_desk(desk, loaded=True)
+        _flash("success", f"Открыт стол из файла «{name}».")
+        return
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        _flash("error", f"Файл «{name}» не в кодировке UTF-8; стол не изменился.")
+        return
+    _load_scenario_text(text, name)
+
+
+def _load_from_url() -> None:
+    """`?scn=<library path>` opens a library scenario (only a path we listed ourselves: the parameter is
+    looked up, never joined into a path); `?desk=<token>` opens a shared desk."""
+    wanted = st.query_params.get("scn")
+    if wanted and wanted != st.session_state.get("desk_url_scn"):
+        st.session_state["desk_url_scn"] = wanted
+        known = {f[0]: f for f in _scenario_files()}
+        if wanted in known:
+            path = ROOT / known[wanted][0]
+            try:
+                _load_scenario_text(path.read_text(encoding="utf-8"), known[wanted][0])
+            except (OSError, UnicodeDecodeError) as exc:
+                _flash("error", f"Сценарий не прочитан: {exc}")
+        else:
+            _flash("error", "Такого сценария в библиотеке нет; стол не изменился.")
+        return
+    token = st.query_params.get("desk")
+    if not token or token == st.session_state.get("desk_url_token"):
+        return
+    st.session_state["desk_url_token"] = token
+    try:
+        desk = dm.decode(str(token))
+        dm.replay(desk, _library())
+    except (dm.DeskError, engine.SetupError) as exc:
+        _flash("error", f"Ссылка на стол не открылась: {exc}")
+        return
+    _set_desk(desk, loaded=True)
+
+
+# -- drawing the desk --------------------------------------------------------------------------------
+
+
+def card_text(p: Mapping[str, Any], cid: str) -> str:
+    """One card in words: name, id, owner, controller with its marker, class, states, wounds, tokens."""
+    kind = SUBTYPE_RU.get(str(p.get("subtype")), "") if p.get("type") == "creature" else ""
+    kind = kind or TYPE_RU.get(str(p.get("type")), str(p.get("type")))
+    parts = [f"{p.get('name')} [{cid}]", kind]
+    if p.get("incorporeal"):
+        parts.append("бестелесное")
+    parts.append(f"владелец {p.get('owner')}")
+    if p.get("control_marker"):
+        parts.append(f"🚩 маркер контроля: управляет {p.get('controller')}")
+    parts.append("закрыта" if p.get("closed") else "открыта")
+    parts.append("скрыта" if p.get("hidden") else "вскрыта")
+    life = p.get("life")
+    if p.get("type") == "creature":
+        parts.append(f"раны {p.get('wounds', 0)}/{life if life is not None else '?'}")
+    if p.get("tokens"):
+        parts.append(f"жетоны {p.get('tokens')}")
+    if p.get("alive") is False:
+        parts.append("погибло")
+    return " · ".join(str(x) for x in parts if x)
+
+
+def _row_label(row: int) -> str:
+    if row <= 3:
+        return f"ряд {row} — {4 - row}-й ряд игрока A"
+    return f"ряд {row} — {row - 3}-й ряд игрока B"
+
+
+def _props(state: engine.GameState) -> dict[str, dict[str, Any]]:
+    return {cid: dict(engine.card_props(state, cid)) for cid in state.card_ids()}
+
+
+def _draw_grid(
+    props: Mapping[str, Mapping[str, Any]], marks: Mapping[str, tuple[bool, str]], pick: str
+) -> None:
+    """The 5×6 field, B's half on top (rows 6–4), A's below (rows 3–1). `marks` are the legal (True)
+    and refused (False) cells of the chosen action; `pick` names what a click on a cell fills in."""
+    by_cell: dict[str, list[str]] = {}
+    for cid, p in props.items():
+        if p.get("zone") == "battle" and p.get("cell") and not p.get("host"):
+            by_cell.setdefault(str(p["cell"]), []).append(cid)
+    for half, rows in (("B", (6, 5, 4)), ("A", (3, 2, 1))):
+        st.markdown(f"**Половина игрока {half}**")
+        for row in rows:
+            st.caption(_row_label(row))
+            cols = st.columns(5, gap="small")
+            for col, letter in zip(cols, COLUMNS, strict=True):
+                cell = f"{letter}{row}"
+                with col.container(border=True):
+                    mark = marks.get(cell)
+                    label = cell
+                    if mark is not None:
+                        label += " ✅ можно" if mark[0] else " ⛔ нельзя"
+                    st.button(
+                        label,
+                        key=f"desk_cell_{cell}",
+                        help=(mark[1] if mark else None) or f"Клетка {cell}: {pick}",
+                        type="primary" if mark is not None and mark[0] else "secondary",
+                        width="stretch",
+                        on_click=_cell_clicked,
+                        args=(cell,),
+                    )
+                    for cid in by_cell.get(cell, []):
+                        st.text(card_text(props[cid], cid))
+                        sym = props[cid].get("symbiote")
+                        if sym and str(sym) in props:
+                            st.text("↳ симбиот: " + card_text(props[str(sym)], str(sym)))
+
+
+def _draw_zones(props: Mapping[str, Mapping[str, Any]], state: engine.GameState) -> None:
+    for player in ("A", "B"):
+        st.markdown(f"**Игрок {player}{' — активный' if state.active == player else ''}**")
+        for zone, label in ZONES:
+            if zone == "deck":
+                ids = [cid for cid in state.deck(player) if cid in props]
+            else:
+                ids = [
+                    cid
+                    for cid, p in props.items()
+                    if p.get("zone") == zone
+                    and (p.get("controller") if zone == "aux" else p.get("owner")) == player
+                ]
+            if not ids:
+                continue
+            st.caption(f"{label}: {len(ids)}")
+            for cid in ids:
+                st.text(card_text(props[cid], cid))
+
+
+def _draw_trace(steps: Sequence[engine.TraceStep], depth: int = 0) -> None:
+    for step in steps:
+        icon, word = KIND_VIEW.get(step.kind, ("•", step.kind))
+        head = (
+            f"{'  ' * depth}{icon} **{word}** — {clause_link(step.clause) if step.clause else 'без пункта'}"
+        )
+        if step.kind in ("forbidden", "conflict"):
+            st.error(head, icon=None)
+        elif step.kind == "undetermined":
+            st.warning(head, icon=None)
+        else:
+            st.markdown(head)
+        st.text(("    " * depth) + step.reason)
+        for change in step.changes:
+            st.text(("    " * depth) + "  → " + change)
+        if step.children:
+            _draw_trace(step.children, depth + 1)
+
+
+def _verdict_banner(outcome: engine.Outcome, action: engine.Action) -> None:
+    icon, word = VERDICT_VIEW.get(outcome.verdict, ("•", outcome.verdict))
+    forbidden = [clause_link(c) for c in outcome.forbidden_by]
+    text = f"{icon} **{word}**" + (f" — запрещено: {', '.join(forbidden)}" if forbidden else "")
+    {"legal": st.success, "illegal": st.error}.get(outcome.verdict, st.warning)(text, icon=None)
+    st.text(repr(action))
+
+
+# -- forms: setup ------------------------------------------------------------------------------------
+
+
+def _place_options(desk: dm.Desk) -> list[str]:
+    cells = [f"{c}{r}" for r in range(1, 7) for c in COLUMNS]
+    return [*cells, "aux", "hand", "deck", "graveyard", "exile", "host"]
+
+
+def _place_label(value: str) -> str:
+    if value == "host":
+        return "на карту (симбиот)"
+    return PLACE_RU.get(value, f"клетка {value}")
+
+
+def _setup_panel(desk: dm.Desk, clicked: str | None) -> None:
+    lib = _library()
+    st.markdown("**Позиция до начала действий**")
+    c1, c2, c3, c4 = st.columns(4)
+    phases = list(PHASE_RU)
+    g = _gen()
+    phase = c1.selectbox(
+        "Фаза",
+        phases,
+        index=phases.index(desk.phase),
+        format_func=lambda ph: PHASE_RU.get(ph, ph),
+        key=f"desk_phase_{g}",
+    )
+    active = c2.radio(
+        "Активный игрок",
+        ["A", "B"],
+        index=["A", "B"].index(desk.active),
+        key=f"desk_active_{g}",
+        horizontal=True,
+    )
+    turn = int(c3.number_input("Ход", min_value=1, max_value=999, value=desk.turn, key=f"desk_turn_{g}"))
+    seed = int(
+        c4.number_input(
+            "Зерно перемешивания", min_value=0, max_value=2**31, value=desk.seed, key=f"desk_seed_{g}"
+        )
+    )
+    if (str(phase), str(active), turn, seed) != (desk.phase, desk.active, desk.turn, desk.seed):
+        _set_desk(dataclasses.replace(desk, phase=str(phase), active=str(active), turn=turn, seed=seed))
+        st.rerun()
+
+    if clicked:
+        st.session_state["desk_add_at"] = clicked
+    with st.form("desk_add_form", clear_on_submit=False):
+        st.markdown("**Добавить карту** (клик по клетке поля выбирает её здесь)")
+        source = st.radio(
+            "Откуда",
+            ["library", "adhoc"],
+            horizontal=True,
+            key="desk_add_source",
+            format_func=lambda s: "из библиотеки" if s == "library" else "своя карта по шаблону",
+        )
+        a1, a2 = st.columns(2)
+        name = a1.selectbox("Карта из библиотеки", lib.names(), key="desk_add_name")
+        template = a2.selectbox("Шаблон своей карты", lib.templates(), key="desk_add_template")
+        b1, b2, b3 = st.columns(3)
+        adhoc_name = b1.text_input("Название своей карты", key="desk_add_adhoc_name", max_chars=80)
+        adhoc_life = b2.number_input(
+            "Жизнь своей карты", min_value=0, max_value=99, value=5, key="desk_add_life"
+        )
+        adhoc_incorporeal = b3.checkbox("Бестелесное", key="desk_add_incorporeal")
+        d1, d2, d3 = st.columns(3)
+        owner = d1.radio("Владелец", ["A", "B"], horizontal=True, key="desk_add_owner")
+        controller = d2.radio("Управляет", ["владелец", "A", "B"], horizontal=True, key="desk_add_controller")
+        cid = d3.text_input("id (латиницей; пусто — подберу)", key="desk_add_id", max_chars=40)
+        e1, e2 = st.columns(2)
+        at = e1.selectbox("Где", _place_options(desk), format_func=_place_label, key="desk_add_at")
+        ids = [str(c.get("id")) for c in desk.cards]
+        host = e2.selectbox("Хозяин (для симбиота)", ["", *ids], key="desk_add_host")
+        f1, f2, f3, f4, f5 = st.columns(5)
+        closed = f1.checkbox("Закрыта", key="desk_add_closed")
+        hidden = f2.checkbox("Скрыта", key="desk_add_hidden")
+        wounds = int(f3.number_input("Раны", min_value=0, max_value=99, key="desk_add_wounds"))
+        tokens = int(f4.number_input("Жетоны", min_value=0, max_value=99, key="desk_add_tokens"))
+        incarnated = f5.checkbox("Инкарнирована", key="desk_add_incarnated")
+        submitted = st.form_submit_button("Положить карту", type="primary")
+    if submitted:
+        if source == "adhoc":
+            if not adhoc_name.strip():
+                st.error("Укажите название своей карты.")
+                return
+            adhoc: dict[str, Any] = {
+                "template": str(template),
+                "name": adhoc_name.strip(),
+                "life": int(adhoc_life),
+            }
+            if adhoc_incorporeal:
+                adhoc["incorporeal"] = True
+            card: str | dict[str, Any] = adhoc
+            base = cid.strip() or "card"
+        else:
+            card = str(name)
+            base = cid.strip() or _latin_id(str(name))
+        new_id = cid.strip() if cid.strip() else dm.new_card_id(desk, base)
+        entry: dict[str, Any] = {"id": new_id, "card": card, "owner": owner}
+        if at == "host":
+            if not host:
+                st.error("Выберите хозяина для симбиота.")
+                return
+            entry["host"] = host
+        else:
+            entry["at"] = at
+        if controller in ("A", "B") and controller != owner:
+            entry["controller"] = controller
+        for key, value in (("closed", closed), ("hidden", hidden), ("incarnated", incarnated)):
+            if value:
+                entry[key] = True
+        if wounds:
+            entry["wounds"] = wounds
+        if tokens:
+            entry["tokens"] = tokens
+        _put(desk, entry, f"Карта {new_id} на столе.")
+
+    if desk.cards:
+        st.markdown("**Изменить или убрать карту**")
+        g1, g2 = st.columns([3, 1])
+        ids = [str(c.get("id")) for c in desk.cards]
+        chosen = g1.selectbox("Карта", ids, key="desk_edit_pick")
+        entry_now = next(c for c in desk.cards if c.get("id") == chosen)
+        if g2.button("Убрать карту", key="desk_remove"):
+            try:
+                _set_desk(dm.remove_card(desk, str(chosen), lib))
+                _flash("success", f"Карта {chosen} убрана.")
+            except (dm.DeskError, engine.SetupError) as exc:
+                _flash("error", f"Карта не убрана: {exc}")
+            st.rerun()
+        with st.form(f"desk_edit_form_{chosen}"):
+            places = _place_options(desk)
+            now_at = "host" if entry_now.get("host") else str(entry_now.get("at", "a1"))
+            h1, h2, h3 = st.columns(3)
+            new_at = h1.selectbox(
+                "Где",
+                places,
+                index=places.index(now_at) if now_at in places else 0,
+                format_func=_place_label,
+                key=f"desk_edit_at_{chosen}",
+            )
+            host_options = ["", *[i for i in ids if i != chosen]]
+            now_host = str(entry_now.get("host") or "")
+            new_host = h2.selectbox(
+                "Хозяин",
+                host_options,
+                index=host_options.index(now_host) if now_host in host_options else 0,
+                key=f"desk_edit_host_{chosen}",
+            )
+            ctrl_options = ["A", "B"]
+            new_ctrl = h3.radio(
+                "Управляет",
+                ctrl_options,
+                index=ctrl_options.index(str(entry_now.get("controller") or entry_now["owner"])),
+                horizontal=True,
+                key=f"desk_edit_ctrl_{chosen}",
+            )
+            i1, i2, i3, i4 = st.columns(4)
+            new_closed = i1.checkbox(
+                "Закрыта", value=bool(entry_now.get("closed")), key=f"desk_edit_closed_{chosen}"
+            )
+            new_hidden = i2.checkbox(
+                "Скрыта", value=bool(entry_now.get("hidden")), key=f"desk_edit_hidden_{chosen}"
+            )
+            new_wounds = int(
+                i3.number_input(
+                    "Раны",
+                    min_value=0,
+                    max_value=99,
+                    value=int(entry_now.get("wounds", 0)),
+                    key=f"desk_edit_wounds_{chosen}",
+                )
+            )
+            new_tokens = int(
+                i4.number_input(
+                    "Жетоны",
+                    min_value=0,
+                    max_value=99,
+                    value=int(entry_now.get("tokens", 0)),
+                    key=f"desk_edit_tokens_{chosen}",
+                )
+            )
+            if st.form_submit_button("Сохранить карту"):
+                edited = {k: v for k, v in entry_now.items() if k not in ("at", "host", "controller")}
+                if new_at == "host":
+                    edited["host"] = new_host
+                else:
+                    edited["at"] = new_at
+                if new_ctrl != entry_now["owner"]:
+                    edited["controller"] = new_ctrl
+                for key, value in (("closed", new_closed), ("hidden", new_hidden)):
+                    edited.pop(key, None)
+                    if value:
+                        edited[key] = True
+                for key, num in (("wounds", new_wounds), ("tokens", new_tokens)):
+                    edited.pop(key, None)
+                    if num:
+                        edited[key] = num
+                _put(desk, edited, f"Карта {chosen} изменена.")
+
+
+def _latin_id(name: str) -> str:
+    table = str.maketrans(
+        {
+            "а": "a",
+            "б": "b",
+            "в": "v",
+            "г": "g",
+            "д": "d",
+            "е": "e",
+            "ё": "e",
+            "ж": "zh",
+            "з": "z",
+            "и": "i",
+            "й": "i",
+            "к": "k",
+            "л": "l",
+            "м": "m",
+            "н": "n",
+            "о": "o",
+            "п": "p",
+            "р": "r",
+            "с": "s",
+            "т": "t",
+            "у": "u",
+            "ф": "f",
+            "х": "h",
+            "ц": "c",
+            "ч": "ch",
+            "ш": "sh",
+            "щ": "sch",
+            "ъ": "",
+            "ы": "y",
+            "ь": "",
+            "э": "e",
+            "ю": "yu",
+            "я": "ya",
+            " ": "_",
+        }
+    )
+    return name.lower().translate(table)
+
+
+def _put(desk: dm.Desk, entry: Mapping[str, Any], ok: str) -> None:
+    try:
+        _set_desk(dm.put_card(desk, entry, _library()))
+    except (dm.DeskError, engine.SetupError) as exc:
+        _flash("error", f"Расклад не изменился: {exc}")
+    else:
+        _flash("success", ok)
+    st.rerun()
+
+
+# -- forms: actions ----------------------------------------------------------------------------------
+
+
+def _card_label(props: Mapping[str, Mapping[str, Any]], cid: str) -> str:
+    if not cid:
+        return "—"
+    p = props.get(cid, {})
+    where = p.get("cell") or PLACE_RU.get(str(p.get("zone")), p.get("zone"))
+    return f"{p.get('name', cid)} [{cid}] ({where}, владелец {p.get('owner')})"
+
+
+def _legal_map(state: engine.GameState, kind: str, fixed: Mapping[str, object]) -> list[engine.OptionVerdict]:
+    try:
+        return list(engine.legal_options(state, kind, **dict(fixed)))
+    except (ValueError, TypeError, KeyError):
+        return []
+
+
+def _action_panel(
+    desk: dm.Desk, rp: dm.Replay, props: Mapping[str, Mapping[str, Any]], clicked: str | None
+) -> dict[str, tuple[bool, str]]:
+    """The action picker; returns the cell marks for the grid (legal/refused cells of the chosen action)."""
+    state = rp.current
+    pending = state.pending
+    if pending is not None:
+        _pending_panel(desk, pending)
+        return {}
+    kinds = [k for k in engine.ACTION_SPECS if k != "choose"]
+    kind = st.selectbox(
+        "Действие", kinds, format_func=lambda k: f"{engine.ACTION_SPECS[k].label} ({k})", key="desk_kind"
+    )
+    spec = engine.ACTION_SPECS[str(kind)]
+    args: dict[str, object] = {}
+    card_ids = list(props)
+    first_card = next((a.name for a in spec.args if a.type == "card" and a.required), None)
+    verdicts: list[engine.OptionVerdict] = []
+    cell_arg = next((a.name for a in spec.args if a.type in ("cell", "place")), None)
+    if clicked and cell_arg:
+        st.session_state[f"desk_arg_{kind}_{cell_arg}"] = clicked
+    elif clicked:
+        on_cell = [cid for cid, p in props.items() if p.get("cell") == clicked and not p.get("host")]
+        target = next(
+            (
+                a.name
+                for a in spec.args
+                if a.type == "card" and not st.session_state.get(f"desk_arg_{kind}_{a.name}")
+            ),
+            first_card,
+        )
+        if on_cell and target:
+            st.session_state[f"desk_arg_{kind}_{target}"] = on_cell[0]
+    marks: dict[str, tuple[bool, str]] = {}
+    for arg in spec.args:
+        key = f"desk_arg_{kind}_{arg.name}"
+        label = arg.label + ("" if arg.required else " (необязательно)")
+        hints: dict[str, tuple[bool, str]] = {}
+        for ov in verdicts:
+            offered = ov.args.get(arg.name)
+            if isinstance(offered, str):
+                why = f"п. {ov.clause}: {ov.reason}" if ov.clause else ov.reason
+                hints[offered] = (ov.legal, why)
+        if arg.type == "card":
+            options = ["", *card_ids]
+
+            def fmt(cid: str, hints: Mapping[str, tuple[bool, str]] = hints) -> str:
+                base = _card_label(props, cid)
+                if cid in hints:
+                    base += " — ✅ можно" if hints[cid][0] else " — ⛔ нельзя"
+                return base
+
+            if st.session_state.get(key) not in options:
+                st.session_state.pop(key, None)
+            value: object = st.selectbox(label, options, format_func=fmt, key=key)
+            if value:
+                args[arg.name] = value
+        elif arg.type in ("cell", "place"):
+            cells = [f"{c}{r}" for r in range(1, 7) for c in COLUMNS]
+            options = ["", *cells, *(["aux"] if arg.type == "place" else [])]
+            for c, h in hints.items():
+                marks[c] = h
+
+            def fmt_cell(c: str, hints: Mapping[str, tuple[bool, str]] = hints) -> str:
+                if not c:
+                    return "—"
+                shown = PLACE_RU.get(c, c)
+                if c in hints:
+                    shown += " — ✅ можно" if hints[c][0] else " — ⛔ нельзя"
+                return shown
+
+            if st.session_state.get(key) not in options:
+                st.session_state.pop(key, None)
+            value = st.selectbox(label + " (или клик по клетке поля)", options, format_func=fmt_cell, key=key)
+            if value:
+                args[arg.name] = value
+        elif arg.type == "player":
+            value = st.radio(label, ["", "A", "B"], horizontal=True, key=key, format_func=lambda p: p or "—")
+            if value:
+                args[arg.name] = value
+        elif arg.type == "int":
+            args[arg.name] = int(st.number_input(label, min_value=0, max_value=99, value=1, key=key))
+        elif arg.type == "bool":
+            args[arg.name] = st.checkbox(label, value=bool(arg.default), key=key)
+        elif arg.type == "cells":
+            cells = [f"{c}{r}" for r in range(1, 7) for c in COLUMNS]
+            picked = st.multiselect(label, cells, key=key)
+            if picked:
+                args[arg.name] = list(picked)
+        else:
+            choices = _enum_choices(arg.type)
+            if choices:
+                default = str(arg.default) if arg.default in choices else ""
+                opts = ["", *choices]
+                value = st.selectbox(
+                    label, opts, index=opts.index(default), key=key, format_func=lambda v: v or "—"
+                )
+            else:
+                value = st.text_input(label, key=key, max_chars=80)
+            if value:
+                args[arg.name] = value
+        if arg.name == first_card and arg.name in args:
+            verdicts = _legal_map(state, str(kind), {arg.name: args[arg.name]})
+            if verdicts:
+                legal = sum(1 for v in verdicts if v.legal)
+                st.caption(
+                    f"Движок предлагает {len(verdicts)} вариантов, из них можно: {legal} (отмечены ✅)."
+                )
+    if st.button("Применить действие", type="primary", key="desk_apply"):
+        _apply(desk, rp, str(kind), args)
+    return marks
+
+
+def _enum_choices(arg_type: str) -> list[str]:
+    lib = engine.library if hasattr(engine, "library") else None
+    mapping = {
+        "kind": list(getattr(lib, "DAMAGE_KINDS", ("strike", "ranged", "poison", "magic", "influence"))),
+        "type": list(getattr(lib, "CARD_TYPES", ("creature", "artifact", "terrain"))),
+        "subtype": list(getattr(lib, "SUBTYPES", ("ground", "flyer", "companion", "parasite"))),
+        "position": ["top", "bottom"],
+    }
+    return mapping.get(arg_type, [])
+
+
+def _apply(desk: dm.Desk, rp: dm.Replay, kind: str, args: Mapping[str, object]) -> None:
+    try:
+        action = engine.parse_action(kind, dict(args))
+        new_desk = dm.with_action(desk, action)
+    except (engine.ActionError, dm.DeskError) as exc:
+        _flash("error", f"Действие не применено, стол не изменился: {exc}")
+        st.rerun()
+        return
+    _set_desk(new_desk)
+    st.rerun()
+
+
+def _pending_panel(desk: dm.Desk, pending: engine.Pending) -> None:
+    with st.container(border=True):
+        st.markdown(f"❔ **Нужен выбор** — решает игрок {pending.who}, {clause_link(pending.clause)}")
+        st.text(pending.question)
+        keys = [o.key for o in pending.options]
+        labels = {o.key: o.label for o in pending.options}
+        choice = st.radio("Вариант", keys, format_func=lambda k: labels.get(k, k), key="desk_choice")
+        if st.button("Ответить", type="primary", key="desk_choose"):
+            rp = _replay(desk)
+            if isinstance(rp, dm.Replay):
+                _apply(desk, rp, "choose", {"option": choice})
+
+
+# -- the page ----------------------------------------------------------------------------------------
+
+
+def _load_panel(desk: dm.Desk) -> None:
+    with st.expander("Открыть сценарий, файл стола или начать заново", expanded=not desk.cards):
+        files = _scenario_files()
+        if files:
+            paths = [f[0] for f in files]
+            titles = {f[0]: f"{f[1]}: {f[2]}" for f in files}
+            picked = st.selectbox(
+                "Сценарии из библиотеки",
+                paths,
+                format_func=lambda p: titles.get(p, p),
+                key="desk_library_pick",
+            )
+            if st.button("Открыть сценарий", key="desk_library_open"):
+                path = ROOT / str(picked)
+                try:
+                    text = path.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as exc:
+                    _flash("error", f"Файл {picked} не читается: {exc}")
+                else:
+                    _load_scenario_text(text, str(picked))
+                st.rerun()
+        upload = st.file_uploader(
+            "Свой файл: сценарий (.yaml) или стол (.json)",
+            type=["yaml", "yml", "json"],
+            key="desk_upload",
+            max_upload_size=1,
+        )
+        if upload is not None and st.button("Открыть файл", key="desk_upload_open"):
+            _load_upload(upload.name, upload.getvalue())
+            st.rerun()
+        if st.button("Новый пустой стол", key="desk_new"):
+            _set_desk(dm.Desk(), loaded=True)
+            st.rerun()
+
+
+def _history_panel(desk: dm.Desk, rp: dm.Replay) -> None:
+    c1, c2, c3, c4 = st.columns(4)
+    if c1.button("↶ Отменить", key="desk_undo", disabled=desk.cursor == 0):
+        _set_desk(dm.undo(desk))
+        st.rerun()
+    if c2.button("↷ Вернуть", key="desk_redo", disabled=desk.cursor >= len(desk.actions)):
+        _set_desk(dm.redo(desk))
+        st.rerun()
+    if c3.button("⟲ К исходной позиции", key="desk_restart", disabled=desk.cursor == 0):
+        _set_desk(dm.restart(desk))
+        st.rerun()
+    if c4.button(
+        "✎ Править расклад",
+        key="desk_clear",
+        disabled=not desk.started,
+        help="Забыть действия и вернуться к раскладке карт",
+    ):
+        _set_desk(dm.clear_actions(desk))
+        st.rerun()
+    st.caption(f"Действий применено: {desk.cursor} из {len(desk.actions)}.")
+
+
+def _trace_panel(rp: dm.Replay) -> None:
+    if not rp.outcomes:
+        st.info("Действий ещё не было: выберите действие и примените его.")
+        return
+    _verdict_banner(rp.outcomes[-1], rp.actions[-1])
+    _draw_trace(rp.outcomes[-1].trace)
+    if len(rp.outcomes) > 1:
+        with st.expander(f"Все шаги ({len(rp.outcomes)})"):
+            for i, (action, outcome) in enumerate(zip(rp.actions, rp.outcomes, strict=True), 1):
+                icon, word = VERDICT_VIEW.get(outcome.verdict, ("•", outcome.verdict))
+                st.markdown(f"{i}. {icon} **{word}**")
+                st.text(repr(action))
+                _draw_trace(outcome.trace, 1)
+
+
+def _expectations_panel(desk: dm.Desk) -> None:
+    if not desk.scenario_text:
+        return
+    try:
+        sc = scenario_mod.load_scenario_text(
+            desk.scenario_text, desk.scenario_name, index=_rules(), library=_library()
+        )
+        result = scenario_mod.run_scenario(sc, _rules(), _library())
+    except scenario_mod.ScenarioError as exc:
+        st.error(f"Сценарий не проверен: {exc}")
+        return
+    held = sum(1 for s in result.steps for e in s.expectations if e.ok)
+    total = sum(len(s.expectations) for s in result.steps)
+    head = "✅ Все ожидания сценария выполняются" if result.ok else "⛔ Не все ожидания сценария выполняются"
+    with st.expander(f"{head}: {held} из {total}", expanded=not result.ok):
+        st.text(f"Файл: {desk.scenario_name}")
+        for step in result.steps:
+            icon = "✅" if step.status in ("ok", "xfail") and not step.failed else "⛔"
+            st.markdown(f"**Шаг {step.number}** {icon} — вердикт: {step.verdict or '—'}")
+            st.text(repr(step.action))
+            for e in step.expectations:
+                st.text(
+                    ("✅ выполнено: " if e.ok else "⛔ не выполнено: ")
+                    + e.what
+                    + (f" ({e.detail})" if e.detail else "")
+                )
+            if step.pending_unanswered is not None:
+                st.text(f"⛔ выбор не дан: {step.pending_unanswered.question}")
+            if step.error:
+                st.text(f"⛔ ошибка: {step.error}")
+
+
+def _save_panel(desk: dm.Desk, rp: dm.Replay) -> None:
+    rules_label = getattr(_rules(), "version_label", None)
+    st.markdown("**Сохранить и поделиться**")
+    title = st.text_input(
+        "Вопрос (заголовок сценария)", value=desk.title, key=f"desk_title_{_gen()}", max_chars=300
+    )
+    if title != desk.title:
+        _set_desk(dataclasses.replace(desk, title=title))
+        desk = _desk()
+    yaml_text = dm.to_scenario_yaml(desk, rp, rules=rules_label)
+    c1, c2 = st.columns(2)
+    c1.download_button(
+        "Скачать сценарий (YAML)",
+        data=yaml_text,
+        file_name="stol-sudi.yaml",
+        mime="application/x-yaml",
+        key="desk_save_yaml",
+    )
+    c2.download_button(
+        "Скачать файл стола (открывается точно таким же)",
+        data=dm.to_file_text(desk),
+        file_name="stol-sudi.json",
+        mime="application/json",
+        key="desk_save_json",
+    )
+    token = dm.encode(desk)
+    base = str(getattr(st.context, "url", "") or "").split("?")[0]
+    st.caption("Ссылка на этот стол (скопируйте и отправьте другому судье):")
+    st.code(f"{base}?desk={token}", language=None, wrap_lines=True)
+    with st.expander("Записать решение в журнал"):
+        journal_page.ruling_form(
+            "desk_ruling",
+            prefill={
+                "title": desk.title,
+                "clauses": dm.cited_clauses(rp),
+                "verdict": rp.outcomes[-1].verdict if rp.outcomes else "",
+                "rules_version": rules_label or "",
+                "scenario_yaml": yaml_text,
+                "trace_json": dm.trace_json(rp),
+            },
+        )
+
+
+def render() -> None:
+    st.set_page_config(layout="wide")  # the 5×6 field needs the width; other pages keep theirs
+    st.title("Стол судьи")
+    _load_from_url()
+    _show_flash()
+    desk = _desk()
+    _load_panel(desk)
+    rp = _replay(desk)
+    if isinstance(rp, str):
+        st.error(rp)
+        if st.button("Начать с пустого стола", key="desk_reset_broken"):
+            _set_desk(dm.Desk(), loaded=True)
+            st.rerun()
+        return
+    state = rp.current
+    props = _props(state)
+    turn = f", ход {state.turn}" if state.phase == "battle" else ""
+    st.caption(
+        f"{PHASE_RU.get(state.phase, state.phase)}{turn}; активный игрок {state.active}. Карт: {len(props)}."
+    )
+    if desk.title:
+        st.text("Вопрос: " + desk.title)
+    clicked = st.session_state.pop("desk_clicked_cell", None)
+    board, side = st.columns([3, 2], gap="medium")
+    with side:
+        tab_act, tab_setup = st.tabs(["Действие и разбор", "Расклад"])
+        with tab_setup:
+            if desk.started:
+                st.info("Расклад меняется до первого действия. «✎ Править расклад» забудет действия.")
+            else:
+                _setup_panel(desk, clicked)
+        with tab_act:
+            marks = _action_panel(desk, rp, props, clicked)
+            _history_panel(desk, rp)
+            _trace_panel(rp)
+        st.divider()
+        _draw_zones(props, state)
+    with board:
+        _draw_grid(props, marks, "выбрать её для действия или для новой карты")
+    _expectations_panel(desk)
+    _save_panel(desk, rp)
+    token = dm.encode(desk)
+    if st.query_params.get("desk") != token:
+        st.session_state["desk_url_token"] = token
+        st.query_params["desk"] = token
+
+
+if __name__ == "__main__":
+    render()

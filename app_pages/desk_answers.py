@@ -1,0 +1,157 @@
+"""«Готовые ответы» for the search page: scenarios and journal rulings whose question matches a query.
+
+A player's question often has a ruling already. This module ranks the scenario library (its titles,
+sources and answers, run once per process through the engine for their verdicts and clauses) and the
+rulings journal against the query with the same word-form matching the journal uses, and renders the
+best few beside the clause hits. Text from files and judges is shown with st.text only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import urllib.parse
+from collections.abc import Sequence
+from pathlib import Path
+
+import streamlit as st
+
+from engine import journal as jr
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO_DIRS = (("official", "официальный пример"), ("rulings", "разбор"))
+VERDICT_RU = {"legal": "✅ законно", "illegal": "⛔ запрещено", "undetermined": "❓ не определено текстом"}
+MIN_SCORE = 0.5
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """One ready answer: a scenario of the library or a journal ruling."""
+
+    kind: str  # "scenario" | "ruling"
+    title: str
+    detail: str  # where it comes from: «разбор», «решение № 3, стол 7»
+    verdict: str  # legal | illegal | undetermined | "" (a ruling recorded without the engine)
+    clauses: tuple[str, ...]
+    link: str  # a path inside the app, built only from ids we listed ourselves
+    score: float
+
+
+@dataclasses.dataclass(frozen=True)
+class ScenarioDigest:
+    path: str  # relative to the project, e.g. scenarios/official/karlik_und.yaml
+    group: str
+    title: str
+    text: str  # title, source and answer, for matching
+    verdict: str
+    clauses: tuple[str, ...]
+
+
+def _digest(path: Path, group: str) -> ScenarioDigest | None:
+    from engine import scenario as scenario_mod
+
+    try:
+        sc = scenario_mod.load_scenario(path)
+        result = scenario_mod.run_scenario(sc)
+    except (scenario_mod.ScenarioError, ValueError, OSError):
+        return None
+    verdict = ""
+    decisive: dict[str, None] = {}
+    for step in result.steps:
+        if step.verdict:
+            verdict = step.verdict
+        if step.outcome is None:
+            continue
+        for t in step.outcome.steps():
+            if t.clause and t.kind in ("forbidden", "undetermined", "conflict", "effect", "allowed"):
+                decisive.setdefault(t.clause, None)
+    words = " ".join(x for x in (sc.title, sc.source or "", sc.answer or "") if x)
+    return ScenarioDigest(
+        path=str(path.relative_to(ROOT)),
+        group=group,
+        title=sc.title,
+        text=words,
+        verdict=verdict,
+        clauses=tuple(c for c in decisive if not c.startswith("A"))[:8],
+    )
+
+
+@st.cache_resource(show_spinner="Прогоняю сценарии библиотеки…")
+def scenario_digests() -> tuple[ScenarioDigest, ...]:
+    """Every library scenario with its verdict and clauses (immutable; built once per process)."""
+    out = []
+    for folder, group in SCENARIO_DIRS:
+        for path in sorted((ROOT / "scenarios" / folder).glob("*.y*ml")):
+            d = _digest(path, group)
+            if d is not None:
+                out.append(d)
+    return tuple(out)
+
+
+def _score(
+    query_words: Sequence[str], query_stems: Sequence[str], title: str, body: str, clauses: Sequence[str]
+) -> float:
+    title_stems = set(jr.stems(title))
+    body_stems = set(jr.stems(body))
+    total = 0.0
+    for word, stem in zip(query_words, query_stems, strict=True):
+        if word[0].isdigit():
+            total += 2.0 if any(c == word or c.startswith(word + ".") for c in clauses) else 0.0
+        else:
+            total += 2.0 if stem in title_stems else 1.0 if stem in body_stems else 0.0
+    return total / (2.0 * len(query_stems)) if query_stems else 0.0
+
+
+def find_answers(
+    query: str, rulings: Sequence[jr.Ruling], digests: Sequence[ScenarioDigest], top: int = 5
+) -> list[Answer]:
+    """Scenarios and rulings matching the query, best first (ties: rulings, the judges' own, first)."""
+    query_words = jr.words(query)
+    query_stems = jr.stems(query)
+    if not query_stems:
+        return []
+    found: list[Answer] = []
+    for d in digests:
+        score = _score(query_words, query_stems, d.title, d.text, d.clauses)
+        if score >= MIN_SCORE:
+            link = "/desk?scn=" + urllib.parse.quote(d.path)
+            found.append(Answer("scenario", d.title, d.group, d.verdict, d.clauses, link, score))
+    for hit in jr.search_rulings(rulings, query, top=top * 2):
+        if hit.score < MIN_SCORE:
+            continue
+        cur = hit.ruling.current
+        where = f"решение № {hit.ruling.id}" + (f", стол {cur.table_no}" if cur.table_no else "")
+        where += f", {cur.event}" if cur.event else ""
+        found.append(
+            Answer(
+                "ruling", cur.title, where, cur.verdict, cur.clauses, f"/journal?r={hit.ruling.id}", hit.score
+            )
+        )
+    found.sort(key=lambda a: (-a.score, a.kind != "ruling", a.title))
+    return found[:top]
+
+
+def render_answers(query: str) -> None:
+    """The «Готовые ответы» block of the search page; silent when nothing matches or on any storage error."""
+    if not query.strip():
+        return
+    try:
+        rulings = jr.Journal().rulings()
+        problem = ""
+    except jr.JournalError as exc:
+        rulings, problem = [], str(exc)
+    answers = find_answers(query, rulings, scenario_digests())
+    if not answers and not problem:
+        return
+    with st.container(border=True):
+        st.markdown("**Готовые ответы: сценарии и решения судей**")
+        for a in answers:
+            icon = "📘" if a.kind == "scenario" else "🧑‍⚖️"
+            verdict = VERDICT_RU.get(a.verdict, "вердикт не записан")
+            links = ", ".join(
+                f"[п. {c}](/?p={urllib.parse.quote(c)})" for c in a.clauses if c.replace(".", "").isdigit()
+            )
+            open_word = "открыть на столе судьи" if a.kind == "scenario" else "открыть в журнале"
+            st.markdown(f"{icon} {verdict} · [{open_word}]({a.link})" + (f" · {links}" if links else ""))
+            st.text(f"{a.title} ({a.detail})")
+        if problem:
+            st.text("Журнал решений недоступен: " + problem)
