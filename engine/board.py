@@ -14,6 +14,7 @@ CELLS: tuple[str, ...] = tuple(f"{c}{r}" for r in ROWS for c in COLUMNS)
 _CELL_SET = frozenset(CELLS)
 PLAYER_NAMES = {"A": "игрок A", "B": "игрок B"}
 PLAYER_CAP = {"A": "Игрок A", "B": "Игрок B"}
+PLAYER_GEN = {"A": "игрока A", "B": "игрока B"}
 
 
 def other(player: str) -> str:

@@ -10,6 +10,7 @@ from engine.rules import general, replacement, squad, symbiotes
 
 P = board.PLAYER_NAMES
 PC = board.PLAYER_CAP
+G = board.PLAYER_GEN
 
 
 def _card(ctx: context.Ctx, action: actions.Action, arg: str = "card") -> state.CardState | None:
@@ -39,10 +40,10 @@ def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
         return
     player = action.get("player") or ctx.active
     if player != ctx.active:
-        ctx.forbid("", f"сейчас очередь {P[ctx.active]}; ход {P[player]} начнётся после end_turn")
+        ctx.forbid("", f"сейчас очередь {G[ctx.active]}; ход {G[player]} начнётся после end_turn")
         return
     if ctx.started:
-        ctx.forbid("", f"ход {ctx.turn} ({P[player]}) уже начат")
+        ctx.forbid("", f"ход {ctx.turn} ({G[player]}) уже начат")
         return
     ctx.started = True
     ctx.step("", "effect", f"начинается ход {ctx.turn} игрока {player}")
@@ -73,7 +74,7 @@ def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
             "A8",
             "effect",
             f"в начале хода противника {card.label} получает особенности изгнанного им "
-            f"{ctx.c(key).label} до конца хода {P[card.controller]}",
+            f"{ctx.c(key).label} до конца хода {G[card.controller]}",
             f"{card.label}: особенности {key}",
         )
 
@@ -85,7 +86,7 @@ def do_end_turn(ctx: context.Ctx, action: actions.Action) -> None:
     for card in list(ctx.cards.values()):
         if card.borrowed and card.controller == player:
             ctx.update(card.id, borrowed=None)
-            ctx.step("A8", "effect", f"конец хода {P[player]}: {card.label} теряет взятые особенности")
+            ctx.step("A8", "effect", f"конец хода {G[player]}: {card.label} теряет взятые особенности")
         if card.turn_uses:
             ctx.update(card.id, turn_uses=0)
     kept = [m for m in ctx.marks if m.until_turn > ctx.turn]
@@ -96,7 +97,7 @@ def do_end_turn(ctx: context.Ctx, action: actions.Action) -> None:
     ctx.active = board.other(player)
     ctx.turn += 1
     ctx.started = False
-    ctx.step("", "effect", f"ход {P[player]} окончен; следующий ход ({ctx.turn}) — {P[ctx.active]}")
+    ctx.step("", "effect", f"ход {G[player]} окончен; следующий ход ({ctx.turn}) — {G[ctx.active]}")
 
 
 def _may_act(ctx: context.Ctx, card: state.CardState, what: str) -> bool:
@@ -104,7 +105,7 @@ def _may_act(ctx: context.Ctx, card: state.CardState, what: str) -> bool:
         ctx.forbid(
             "A7",
             f"{what} заявляет активный игрок своими существами; {card.label} под контролем "
-            f"{P[card.controller]}, а ход {P[ctx.active]}",
+            f"{G[card.controller]}, а ход {G[ctx.active]}",
         )
         return False
     if not card.is_creature:
@@ -400,7 +401,7 @@ def do_mark_cells(ctx: context.Ctx, action: actions.Action) -> None:
     limit = int(ab.get("cells", 3))
     if ctx.active == card.controller:
         ctx.forbid(
-            "A8", f"«{ab.get('name', '')}» выбирается в начале хода противника, а сейчас ход {P[ctx.active]}"
+            "A8", f"«{ab.get('name', '')}» выбирается в начале хода противника, а сейчас ход {G[ctx.active]}"
         )
         return
     if len(cells) > limit or card.cell is None or not board.straight_line(card.cell, cells):
@@ -418,6 +419,6 @@ def do_mark_cells(ctx: context.Ctx, action: actions.Action) -> None:
         "A8",
         "effect",
         f"«{ab.get('name', '')}» {card.label}: отмечены клетки {', '.join(cells)} до конца "
-        f"следующего хода {P[card.controller]}",
+        f"следующего хода {G[card.controller]}",
         f"отмечены: {', '.join(cells)}",
     )

@@ -120,7 +120,7 @@ def place_in_play(
     )
     ctx.change(
         f"{card.label} → {where}, {'закрыта' if closed else 'открыта'}, "
-        f"{'скрыта' if hidden else 'вскрыта'}, под контролем: {board.PLAYER_NAMES[controller]}"
+        f"{'скрыта' if hidden else 'вскрыта'}, под контролем: {board.PLAYER_GEN[controller]}"
     )
     squad.sync_markers(ctx)
 

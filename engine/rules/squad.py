@@ -13,6 +13,7 @@ from engine.rules.registry import rule
 
 P = board.PLAYER_NAMES
 PC = board.PLAYER_CAP
+G = board.PLAYER_GEN
 
 
 @rule("535.1.1")
@@ -47,7 +48,7 @@ def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> str | 
         if present:
             return (
                 f"{card.label} «не может быть взята в отряд с» {', '.join(ab.get('cards'))}, а в отряде "
-                f"{P[player]} есть {', '.join(c.label for c in present)}"
+                f"{G[player]} есть {', '.join(c.label for c in present)}"
             )
     return None
 
@@ -92,7 +93,7 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.forbid("535.2", f"набор карты в отряд — в подфазу Набора, а сейчас {state.PHASE_RU[ctx.phase]}")
         return
     if card.in_play:
-        ctx.forbid("535.3", f"{card.label} уже в отряде {P[card.controller]}")
+        ctx.forbid("535.3", f"{card.label} уже в отряде {G[card.controller]}")
         return
     at = action.get("at")
     flyer = ctx.is_flyer_like(card)
@@ -108,7 +109,7 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
     squad = [*ctx.squad(by), card]
     bad = squad_conflicts(squad)
     if bad:
-        ctx.forbid("535.9", f"отряд {P[by]} нелегален: {bad}")
+        ctx.forbid("535.9", f"отряд {G[by]} нелегален: {bad}")
         return
     ctx.allow("535.2", f"набор {card.label} в отряд в подфазу Набора — это взятие карты в отряд")
     general.place_in_play(ctx, card.id, cell=at, host=None, controller=by, closed=False, hidden=True)
@@ -150,7 +151,7 @@ def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
     ctx.step(
         "535.8",
         "effect",
-        f"{PC[by]} становится игроком, контролирующим {card.label}; {P[old]} перестаёт её контролировать",
+        f"{PC[by]} становится игроком, контролирующим {card.label}; {G[old]} перестаёт её контролировать",
         f"{card.label}: контролирует {P[by]}",
     )
     ctx.step(
@@ -189,7 +190,7 @@ def do_lose_control(ctx: context.Ctx, action: actions.Action) -> None:
             "535.8.1",
             "effect",
             f"{PC[p]} потерял контроль над {card.label}, но карта не может быть "
-            f"взята в отряд {P[o]} ({bad}): {P[p]} продолжает её контролировать",
+            f"взята в отряд {G[o]} ({bad}): {P[p]} продолжает её контролировать",
         )
         ctx.step(
             "535.8.1",
@@ -204,7 +205,7 @@ def do_lose_control(ctx: context.Ctx, action: actions.Action) -> None:
     ctx.step(
         "535.8",
         "effect",
-        f"{PC[p]} потерял контроль над {card.label}: противник, {P[o]}, "
+        f"{PC[p]} потерял контроль над {card.label}: противник, {G[o]}, "
         "автоматически становится контролирующим игроком",
         f"{card.label}: контролирует {P[o]}",
     )
@@ -239,11 +240,11 @@ def cell_problems(
                 )
             )
     elif where == "own_half" and board.half_of(cell) != player:
-        out.append((cl, f"клетка {cell} не на половине {P[player]}"))
+        out.append((cl, f"клетка {cell} не на половине {G[player]}"))
     elif where == "own_first_row" and board.row_rank(player, cell) != 1:
-        out.append((cl, f"клетка {cell} не в первом ряду {P[player]} (A4)"))
+        out.append((cl, f"клетка {cell} не в первом ряду {G[player]} (A4)"))
     elif where == "own_third_row" and board.row_rank(player, cell) != 3:
-        out.append((cl, f"клетка {cell} не в третьем ряду {P[player]} (A4)"))
+        out.append((cl, f"клетка {cell} не в третьем ряду {G[player]} (A4)"))
     return out
 
 
@@ -421,7 +422,7 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         if chosen is not None:
             c = ctx.get(chosen)
             if c is None or chosen not in deck:
-                ctx.forbid("535.5", f"{chosen} нет в колоде {P[p]}: по умолчанию вызывают из своей колоды")
+                ctx.forbid("535.5", f"{chosen} нет в колоде {G[p]}: по умолчанию вызывают из своей колоды")
                 return
             if library.fold(c.name) != library.fold(str(name)):
                 ctx.forbid("535.5.1", f"особенность {by.label} вызывает «{name}», а {c.label} — другая карта")
@@ -431,7 +432,7 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
             chosen = ctx.ask(
                 p,
                 "535.5.1",
-                f"Какую карту «{name}» вызвать из колоды {P[p]}?",
+                f"Какую карту «{name}» вызвать из колоды {G[p]}?",
                 [(cid, ctx.c(cid).label) for cid in found] + [("none", "не нашёл (не захотел найти)")],
             )
             if chosen == "none":
@@ -459,7 +460,7 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
             return
         if found_id is None:
             _pay(ctx, by, "summon")
-            ctx.step("535.5.1.1", "not_applied", f"в колоде {P[p]} нет подходящей карты: вызов не состоялся")
+            ctx.step("535.5.1.1", "not_applied", f"в колоде {G[p]} нет подходящей карты: вызов не состоялся")
             return
         chosen = found_id
     card = ctx.c(str(chosen))
@@ -491,13 +492,13 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.decks[p].insert(0, card.id)
         ctx.step("535.5.1.2", "effect", f"вызов не удался: {card.label} возвращается в колоду")
     else:
-        ctx.step("535.5", "effect", f"{card.label} вызван: открыт, вскрыт, под контролем {P[p]}")
+        ctx.step("535.5", "effect", f"{card.label} вызван: открыт, вскрыт, под контролем {G[p]}")
     ctx.shuffle(p)
     ctx.step(
         "535.5.1.3",
         "effect",
-        f"колода {P[p]} перемешана",
-        f"колода {P[p]}: перемешана (seed {ctx.base.seed})",
+        f"колода {G[p]} перемешана",
+        f"колода {G[p]}: перемешана (seed {ctx.base.seed})",
     )
 
 
@@ -516,14 +517,14 @@ def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
     if card.zone != "graveyard" or card.owner != p:
         ctx.forbid(
             "535.6",
-            f"возрождают со своего кладбища, а {card.label}: {state.ZONE_RU[card.zone]} {P[card.owner]}",
+            f"возрождают со своего кладбища, а {card.label}: {state.ZONE_RU[card.zone]} {G[card.owner]}",
         )
         return
     name = ab.get("card")
     if name and library.fold(str(name)) != library.fold(card.name):
         ctx.forbid("535.6", f"особенность {by.label} возрождает «{name}», а не {card.label}")
         return
-    ctx.allow("535.6", f"{card.label} на кладбище {P[p]}; возрождает {by.label}")
+    ctx.allow("535.6", f"{card.label} на кладбище {G[p]}; возрождает {by.label}")
     result = _place(
         ctx,
         card,
@@ -540,7 +541,7 @@ def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
         return
     _pay(ctx, by, "resurrect")
     if result == "ok":
-        ctx.step("535.6", "effect", f"{card.label} возрождён: открыт, вскрыт, под контролем {P[p]}")
+        ctx.step("535.6", "effect", f"{card.label} возрождён: открыт, вскрыт, под контролем {G[p]}")
 
 
 def incarnation_x(card: state.CardState) -> tuple[int, int, library.Ability] | None:
@@ -581,7 +582,7 @@ def incarnation_tokens(ctx: context.Ctx, player: str) -> None:
         ctx.step(
             "535.7.1",
             "effect",
-            f"в начале хода {P[player]} {card.label} на кладбище получает жетон инкарнации "
+            f"в начале хода {G[player]} {card.label} на кладбище получает жетон инкарнации "
             f"({card.tokens + 1} из {x}); эффект правил",
             f"{card.label}: жетонов {card.tokens} → {card.tokens + 1}",
         )
@@ -605,7 +606,7 @@ def _incarnation_problems(ctx: context.Ctx, card: state.CardState) -> tuple[list
         return probs, []
     free = [c for c in board.row_cells(p, 3) if ctx.occupant(c) is None]
     if not free:
-        probs.append(("535.7", f"в третьем ряду {P[p]} нет свободной клетки"))
+        probs.append(("535.7", f"в третьем ряду {G[p]} нет свободной клетки"))
     return probs, free
 
 
@@ -676,10 +677,10 @@ def try_incarnate(ctx: context.Ctx, cid: str, retry: bool) -> bool:
                     [(c, c) for c in free],
                 )
             )
-            ctx.step("535.7", "allowed", f"{cell} — свободная клетка в третьем ряду {P[p]} (A4)")
+            ctx.step("535.7", "allowed", f"{cell} — свободная клетка в третьем ряду {G[p]} (A4)")
             general.place_in_play(ctx, cid, cell=cell, host=None, controller=p, closed=True, hidden=False)
         ctx.update(cid, incarnated=True)
-        ctx.step("535.7", "effect", f"{card.label} в зоне битвы: закрыт, вскрыт, под контролем {P[p]}")
+        ctx.step("535.7", "effect", f"{card.label} в зоне битвы: закрыт, вскрыт, под контролем {G[p]}")
     return True
 
 

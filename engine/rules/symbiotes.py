@@ -106,7 +106,7 @@ def reveal_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) ->
                     "211.1",
                     "forbidden",
                     f"{s.label} — компаньон: на Шаге рассадки помещается только на существ своего отряда, "
-                    f"а {h.label} под контролем {board.PLAYER_NAMES[h.controller]}",
+                    f"а {h.label} под контролем {board.PLAYER_GEN[h.controller]}",
                 )
             )
     elif s.subtype == "parasite":
@@ -128,8 +128,8 @@ def reveal_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) ->
                         "211.2",
                         "forbidden",
                         f"{h.label} стоит на {h.cell} — не в первом ряду половины "
-                        f"{board.PLAYER_NAMES[h.controller]} "
-                        f"и не на половине {board.PLAYER_NAMES[s.controller]} (A4)",
+                        f"{board.PLAYER_GEN[h.controller]} "
+                        f"и не на половине {board.PLAYER_GEN[s.controller]} (A4)",
                     )
                 )
     return out
@@ -386,7 +386,7 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.forbid(
             "A12",
             f"особенность «в конце хода» {card.label} заявляется в ход его игрока "
-            f"({board.PLAYER_NAMES[card.controller]}), а сейчас ход {board.PLAYER_NAMES[ctx.active]}",
+            f"({board.PLAYER_GEN[card.controller]}), а сейчас ход {board.PLAYER_GEN[ctx.active]}",
         )
         return
     if not card.is_symbiote:
@@ -398,7 +398,7 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
         return
     ctx.allow("211.8.1", f"{card.label} — симбиот ({_sub(card)}): может быть помещён на карту")
     if h.controller != card.controller or h.id == card.host:
-        ctx.forbid("A8", f"{h.label} — не другое существо {board.PLAYER_NAMES[card.controller]}")
+        ctx.forbid("A8", f"{h.label} — не другое существо {board.PLAYER_GEN[card.controller]}")
         return
     rng = int(ab.get("range", 1))
     if card.cell is None or h.cell is None or board.distance(card.cell, h.cell) > rng:
