@@ -18,8 +18,11 @@ RULES_PAGES = [
     st.Page(common.GRAPH_PAGE, title="Граф", icon="🕸️", url_path="graph"),
     st.Page(common.RULES_PAGE, title="Правила", icon="📚", url_path="rules"),
 ]
-# Part 2 puts «Стол судьи» and «Журнал» here.
-JUDGE_PAGES: list[st.Page] = []
+# Part 2: the judge's desk and the rulings journal.
+JUDGE_PAGES: list[st.Page] = [
+    st.Page("app_pages/desk.py", title="Стол судьи", icon=":material/grid_on:", url_path="desk"),
+    st.Page("app_pages/journal.py", title="Журнал решений", icon=":material/edit_note:", url_path="journal"),
+]
 
 sections = {"Правила игры": RULES_PAGES}
 if JUDGE_PAGES:
