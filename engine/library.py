@@ -40,6 +40,16 @@ DAMAGE_RU = types.MappingProxyType(
     }
 )
 
+DAMAGE_GEN = types.MappingProxyType(
+    {
+        "strike": "удара",
+        "ranged": "дальней атаки",
+        "poison": "отравления",
+        "magic": "магического удара",
+        "influence": "воздействия",
+    }
+)
+
 # Ability kind -> {parameter: expected python type(s)}. Parameters are optional unless listed in
 # ABILITY_REQUIRED. Meanings are documented in engine/data/cards.yaml's header.
 ABILITY_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = types.MappingProxyType(

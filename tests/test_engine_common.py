@@ -27,11 +27,11 @@ def position(
     return gs
 
 
-def act(gs: engine.GameState, kind: str, **args: object) -> engine.Outcome:
+def act(gs: engine.GameState, kind: str, /, **args: object) -> engine.Outcome:
     return engine.apply(gs, engine.parse_action(kind, args))
 
 
-def run(gs: engine.GameState, kind: str, *answers: str, **args: object) -> engine.Outcome:
+def run(gs: engine.GameState, kind: str, /, *answers: str, **args: object) -> engine.Outcome:
     """Apply and answer the pending choices in order; fails if a choice is left."""
     out = act(gs, kind, **args)
     for answer in answers:

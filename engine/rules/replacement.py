@@ -160,7 +160,6 @@ def run(ctx: context.Ctx, ev: Event) -> list[Event]:
                 f"эффект замещения применяется к результату другого замещения: {chosen.label}",
             )
         ev.applied.add(chosen.key)
-        ev.noted.add(chosen.key)
         ev.replaced = True
         gen = _apply(ctx, ev, chosen)
         if gen is not None:
@@ -179,6 +178,9 @@ def _pick(ctx: context.Ctx, ev: Event, fresh: list[Effect]) -> Effect | None:
             "state_check",
             f"эффекты замещения могут применить оба игрока: выбирает активный, {board.PLAYER_NAMES[who]}",
         )
+    elif len(fresh) == 1:
+        # one optional effect («может»): whether to apply it is the card text's choice
+        who, clause = fresh[0].player, "A8"
     else:
         who, clause = fresh[0].player, "534.4.1"
         if len(fresh) > 1:
@@ -219,7 +221,7 @@ def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
             "534.5",
             "effect",
             f"меняется только число ран: они по-прежнему считаются полученными от "
-            f"{library.DAMAGE_RU[ev.dmg]}{' ' + src.label if src else ''}",
+            f"{library.DAMAGE_GEN[ev.dmg]}{' ' + src.label if src else ''}",
         )
         ctx.assume(
             "A9",
@@ -374,7 +376,7 @@ def execute_wound(ctx: context.Ctx, ev: Event) -> None:
         target = ctx.c(ev.target)
         ev.base_amount = ev.amount
         with ctx.group(
-            "", "effect", f"{target.label} получает {ev.amount} ран ({library.DAMAGE_RU[ev.dmg]})"
+            "", "effect", f"{target.label} получает ран: {ev.amount} ({library.DAMAGE_RU[ev.dmg]})"
         ):
             note_inherited(ctx, ev)
             generated = run(ctx, ev)
