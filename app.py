@@ -13,10 +13,10 @@ from app_pages import common
 st.set_page_config(page_title="Берсерк: помощник судьи", page_icon="⚖️", layout="centered")
 
 RULES_PAGES = [
-    st.Page(common.ROOT_PAGE, title="Поиск", icon="🔎", url_path="search", default=True),
-    st.Page(common.CLAUSE_PAGE, title="Пункт", icon="📄", url_path="clause"),
-    st.Page(common.GRAPH_PAGE, title="Граф", icon="🕸️", url_path="graph"),
-    st.Page(common.RULES_PAGE, title="Правила", icon="📚", url_path="rules"),
+    st.Page(common.ROOT_PAGE, title="Поиск", icon=":material/search:", url_path="search", default=True),
+    st.Page(common.CLAUSE_PAGE, title="Пункт", icon=":material/description:", url_path="clause"),
+    st.Page(common.GRAPH_PAGE, title="Граф", icon=":material/account_tree:", url_path="graph"),
+    st.Page(common.RULES_PAGE, title="Правила", icon=":material/menu_book:", url_path="rules"),
 ]
 # Part 2: the judge's desk and the rulings journal.
 JUDGE_PAGES: list[st.Page] = [
@@ -35,5 +35,5 @@ st.query_params.from_dict(st.query_params.to_dict())
 
 problem = common.base_rules().problem
 if problem:
-    st.error(common.escape_md(problem), icon="❌")
+    st.error(common.escape_md(problem), icon=common.ICON_ERROR)
 page.run()

@@ -25,9 +25,9 @@ def _breadcrumb(index: RulesIndex, cid: str) -> None:
         if index.has(ancestor):
             title = index.section_title(ancestor) if "." not in ancestor else None
             label = common.clause_label(index, ancestor, title or None)
-            common.clause_link(index, ancestor, label="⬆️ " + label)
+            common.clause_link(index, ancestor, label=label, icon=":material/arrow_upward:")
         else:
-            st.caption(f"⬆️ {common.escape_md(ancestor)} — нет в загруженном тексте правил")
+            st.caption(f":material/block: {common.escape_md(ancestor)} — нет в загруженном тексте правил")
 
 
 def _section_caption(index: RulesIndex, cid: str) -> str:
@@ -40,14 +40,14 @@ def _section_caption(index: RulesIndex, cid: str) -> str:
 
 def _render_text(para: Paragraph) -> None:
     if para.cut_off:
-        st.warning("Обрыв: текст пункта в источнике обрывается, продолжения нет.", icon="✂️")
-    st.markdown(common.text_md(para.text))
-    if para.bullets:
-        st.markdown("\n".join(f"- {common.escape_md(b.strip())}" for b in para.bullets))
+        st.warning(
+            "Обрыв: текст пункта в источнике обрывается, продолжения нет.", icon=":material/content_cut:"
+        )
+    common.show_text(para.full_text)
     for example in para.examples:
         with st.container(border=True):
-            st.markdown("💡 **Пример**")
-            st.markdown(common.text_md(example))
+            st.markdown(":material/lightbulb: **Пример**")
+            common.show_text(example)
 
 
 def _render_citation(index: RulesIndex, cid: str) -> None:
@@ -61,7 +61,7 @@ def _render_links(index: RulesIndex, cid: str) -> None:
     if children:
         st.subheader("Подпункты")
         for child in children:
-            common.clause_link(index, child)
+            common.clause_link(index, child, icon=":material/subdirectory_arrow_right:")
     cites = index.cites(cid)
     st.subheader("Ссылается на")
     if not cites:
@@ -71,7 +71,7 @@ def _render_links(index: RulesIndex, cid: str) -> None:
         if citation.target in seen:
             continue
         seen.add(citation.target)
-        common.clause_link(index, citation.target, icon="➡️")
+        common.clause_link(index, citation.target, icon=":material/arrow_forward:")
     cited_by = index.cited_by(cid)
     st.subheader("На него ссылаются")
     if not cited_by:
@@ -81,7 +81,7 @@ def _render_links(index: RulesIndex, cid: str) -> None:
         if citation.source in seen:
             continue
         seen.add(citation.source)
-        common.clause_link(index, citation.source, icon="⬅️")
+        common.clause_link(index, citation.source, icon=":material/arrow_back:")
 
 
 def _render_graph(index: RulesIndex, cid: str) -> None:
@@ -103,16 +103,16 @@ def _render_missing(index: RulesIndex, cid: str) -> None:
             f"Нет в тексте: пункта {common.escape_md(cid)} нет в загруженных правилах "
             f"({common.escape_md(common.version_text(index))}). На него ссылаются, "
             "но проверить ссылку по этому тексту нельзя.",
-            icon="⛔",
+            icon=common.ICON_ABSENT,
         )
         st.subheader("На него ссылаются")
         for citation in index.cited_by(cid):
-            common.clause_link(index, citation.source, icon="⬅️")
+            common.clause_link(index, citation.source, icon=":material/arrow_back:")
             st.caption(common.escape_md(common.short(citation.sentence, 200)))
         return
     st.warning(
         f"Не найдено: пункта «{common.escape_md(cid)}» нет в загруженных правилах.",
-        icon="❓",
+        icon=":material/help:",
     )
     nearest = index.nearest_ids(cid, 5)
     if nearest:
@@ -131,8 +131,7 @@ def render_clause(index: RulesIndex, cid: str) -> None:
     _breadcrumb(index, cid)
     st.title(f"п. {common.escape_md(cid)}")
     st.caption(
-        common.escape_md(_section_caption(index, cid))
-        + f" · {common.escape_md(common.version_text(index))}"
+        common.escape_md(_section_caption(index, cid)) + f" · {common.escape_md(common.version_text(index))}"
     )
     _render_text(para)
     _render_citation(index, cid)
@@ -149,7 +148,7 @@ def _open_number() -> None:
 
 
 def render_picker(index: RulesIndex) -> None:
-    st.title("📄 Пункт правил")
+    st.title("Пункт правил")
     common.rules_caption(index)
     st.text_input("Номер пункта", key=NUMBER_KEY, on_change=_open_number, placeholder="например: 211.4")
     wanted = st.session_state.pop("clause_open_request", None)

@@ -49,6 +49,14 @@ HOW_LABELS: Mapping[str, str] = {
 }
 
 
+# Icons come from the Material Symbols font Streamlit ships (no emoji font needed, no request).
+ICON_ABSENT = ":material/block:"
+ICON_WARNING = ":material/warning:"
+ICON_ERROR = ":material/error:"
+ICON_OK = ":material/check_circle:"
+ICON_INFO = ":material/info:"
+
+
 @dataclass(frozen=True)
 class SharedRules:
     """The rules every session starts with, and why they may not be the ones asked for."""
@@ -120,20 +128,25 @@ def version_text(index: RulesIndex) -> str:
 # Safe text ---------------------------------------------------------------------------------
 
 # Every ASCII punctuation character may be backslash-escaped in CommonMark; escaping all of them
-# defuses links, images, emphasis, HTML, autolinks («http\:», «www\.»), Streamlit's
-# «:color[...]» directives and «$» maths in rules text that may come from an uploaded file.
+# defuses links, images, emphasis, HTML, Streamlit's «:color[...]» directives and «$» maths in
+# rules text that may come from an uploaded file.
 _MD_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")
+# GFM turns bare «www.x», «http://x» and «a@b.c» into links after escapes are resolved, so an
+# invisible word joiner (U+2060) goes where those patterns need adjacent characters.
+_AUTOLINK = re.compile(r"(?i)www(?=\.)|(?:https?|ftp|mailto|xmpp)(?=:)|@")
+_JOINER = "\u2060"
 
 
 def escape_md(text: str) -> str:
     """Text that Streamlit's Markdown shows literally, whatever it contains."""
+    text = _AUTOLINK.sub(lambda m: m.group(0) + _JOINER, text)
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
-def text_md(text: str) -> str:
-    """Plain multi-line text as Markdown paragraphs, each line kept as written."""
-    lines = [escape_md(line.strip()) for line in text.splitlines()]
-    return "\n\n".join(line for line in lines if line)
+def show_text(text: str) -> None:
+    """Rules text as plain text: no Markdown or HTML is parsed at all."""
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    st.text("\n".join(line for line in lines if line))
 
 
 def marked_md(spans: Sequence[tuple[str, bool]]) -> str:
@@ -175,7 +188,7 @@ def search_params(index: RulesIndex, query: str) -> dict[str, str]:
 def clause_label(index: RulesIndex, cid: str, text: str | None = None) -> str:
     """«211.3 — Если в результате…»; an absent clause says so in words, not by colour."""
     if index.is_absent(cid) and not index.has(cid):
-        return f"⛔ {escape_md(cid)} — нет в загруженном тексте правил"
+        return f"{escape_md(cid)} — нет в загруженном тексте правил"
     para = index.get(cid)
     if text is None and para is not None:
         text = short(para.text, 70)
@@ -184,10 +197,11 @@ def clause_label(index: RulesIndex, cid: str, text: str | None = None) -> str:
 
 def clause_link(index: RulesIndex, cid: str, label: str | None = None, icon: str | None = None) -> None:
     """A link to the clause view on the app's root (`/?p=cid&v=version`)."""
+    absent = index.is_absent(cid) and not index.has(cid)
     st.page_link(
         ROOT_PAGE,
         label=label if label is not None else clause_label(index, cid),
-        icon=icon,
+        icon=ICON_ABSENT if absent else icon,
         query_params=clause_params(index, cid),
         width="stretch",
     )
@@ -202,7 +216,7 @@ def version_notice(index: RulesIndex) -> None:
     st.warning(
         f"Ссылка сделана по правилам «{escape_md(wanted)}», а сейчас загружены «{escape_md(loaded)}». "
         "Текст и номера пунктов могут отличаться.",
-        icon="⚠️",
+        icon=ICON_WARNING,
     )
 
 

@@ -41,11 +41,11 @@ def section_graph(index: RulesIndex, section: str) -> Any:
 
 def main() -> None:
     index = common.current_index()
-    st.title("🕸️ Граф ссылок")
+    st.title("Граф ссылок")
     common.rules_caption(index)
     sections = index.sections()
     if not sections:
-        st.info("В загруженных правилах нет разделов.", icon="ℹ️")
+        st.info("В загруженных правилах нет разделов.", icon=common.ICON_INFO)
         return
     wanted = str(st.query_params.get(common.SECTION_PARAM, ""))
     # The URL decides (a shared link, the back button); the box writes its choice into the URL.

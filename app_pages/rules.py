@@ -100,10 +100,12 @@ def _render_upload() -> None:
     if isinstance(result, tuple) and len(result) == 2:
         kind, message = result
         if kind == "ok":
-            st.success(common.escape_md(str(message)), icon="✅")
+            st.success(common.escape_md(str(message)), icon=common.ICON_OK)
         else:
-            st.error(common.escape_md(str(message)), icon="❌")
-    if common.has_upload() and st.button("Вернуться к общим правилам", key=FORGET_KEY, icon="↩️"):
+            st.error(common.escape_md(str(message)), icon=common.ICON_ERROR)
+    if common.has_upload() and st.button(
+        "Вернуться к общим правилам", key=FORGET_KEY, icon=":material/undo:"
+    ):
         common.forget_upload()
         st.session_state.pop(_RESULT_KEY, None)
         st.rerun()
@@ -120,9 +122,7 @@ def _render_loaded(index: RulesIndex) -> None:
     cols[0].metric("Пунктов", report.paragraphs)
     cols[1].metric("Заголовков", report.headings)
     cols[2].metric("Примеров", report.examples)
-    rows = [
-        {"Файл": s.name, "Пунктов": s.paragraphs, "Кодировка": s.encoding} for s in index.sources
-    ]
+    rows = [{"Файл": s.name, "Пунктов": s.paragraphs, "Кодировка": s.encoding} for s in index.sources]
     st.dataframe(rows, hide_index=True, width="stretch")
 
 
@@ -142,25 +142,36 @@ def _render_integrity(index: RulesIndex) -> None:
     st.subheader("Целостность текста")
     report = index.integrity()
     _id_list(
-        index, report.absent_cited, "⛔", "Упомянуты, но отсутствуют в тексте",
+        index,
+        report.absent_cited,
+        common.ICON_ABSENT,
+        "Упомянуты, но отсутствуют в тексте",
         "Все упомянутые пункты есть в тексте.",
     )
     _id_list(
-        index, report.cut_off, "✂️", "Обрываются на полуслове", "Оборванных пунктов нет.",
+        index,
+        report.cut_off,
+        ":material/content_cut:",
+        "Обрываются на полуслове",
+        "Оборванных пунктов нет.",
     )
     _id_list(
-        index, report.gaps, "🕳️", "Пропуски в нумерации (пунктов нет)", "Пропусков в нумерации нет.",
+        index,
+        report.gaps,
+        ":material/format_list_numbered:",
+        "Пропуски в нумерации (пунктов нет)",
+        "Пропусков в нумерации нет.",
     )
-    st.markdown(f"♊ **Номера, встречающиеся дважды: {len(report.duplicates)}**")
+    st.markdown(f":material/content_copy: **Номера, встречающиеся дважды: {len(report.duplicates)}**")
     for dup in report.duplicates:
         places = "; ".join(f"{name}, строка {line}" for name, line in dup.places)
         st.markdown(f"- {common.escape_md(dup.id)}: {common.escape_md(places)}")
     for warning in report.warnings:
-        st.warning(common.escape_md(warning), icon="⚠️")
+        st.warning(common.escape_md(warning), icon=common.ICON_WARNING)
 
 
 def main() -> None:
-    st.title("📚 Правила")
+    st.title("Правила")
     # The upload is handled first (it may change this judge's rules) but drawn last.
     loaded = st.container()
     _render_upload()

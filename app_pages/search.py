@@ -51,7 +51,7 @@ def _render_hit(index: RulesIndex, hit: Hit) -> None:
         title = f"**{common.escape_md(hit.id)}**"
         if hit.title:
             title += f" · {common.escape_md(hit.title)}"
-        common.clause_link(index, hit.id, label=title, icon="📄")
+        common.clause_link(index, hit.id, label=title, icon=":material/description:")
         if hit.spans:
             st.markdown(common.marked_md(hit.spans))
         elif hit.snippet:
@@ -64,7 +64,7 @@ def _render_hit(index: RulesIndex, hit: Hit) -> None:
 def render_search(index: RulesIndex) -> None:
     query = str(st.query_params.get(common.QUERY_PARAM, "")).strip()
     _sync_box_from_url(query)
-    st.title("🔎 Поиск по правилам")
+    st.title("Поиск по правилам")
     common.rules_caption(index)
     st.text_input(
         "Номер пункта, слова, жаргон или название карты",
@@ -83,13 +83,13 @@ def render_search(index: RulesIndex) -> None:
     try:
         hits = index.search(query, top=_TOP)
     except rules_index.QueryError as err:
-        st.warning(common.escape_md(str(err)), icon="⚠️")
+        st.warning(common.escape_md(str(err)), icon=common.ICON_WARNING)
         return
     if not hits:
         st.info(
             f"По запросу «{common.escape_md(query)}» в правилах ничего не найдено. "
             "Попробуйте другое слово или номер пункта.",
-            icon="🔍",
+            icon=common.ICON_INFO,
         )
         return
     st.caption(f"Найдено пунктов: {len(hits)} (лучшие сверху)")

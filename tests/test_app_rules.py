@@ -1,0 +1,258 @@
+"""The rules browser pages under AppTest: what a judge sees and follows, page by page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+ROOT_PAGE = "app_pages/search.py"
+VERSION = "РП 4.1-2"
+
+
+def run_app(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params.update(params)
+    return at.run()
+
+
+def open_page(page: str, **params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30).run()
+    at.query_params.clear()
+    at.query_params.update(params)
+    return at.switch_page(page).run()
+
+
+def link_params(link: object) -> dict[str, str]:
+    query = parse_qs(link.proto.query_string)  # type: ignore[attr-defined]
+    return {k: v[0] for k, v in query.items()}
+
+
+def follow(at: AppTest, link: object) -> AppTest:
+    """What the browser does on a click: rerun the link's page with the link's parameters."""
+    page = link.proto.page  # type: ignore[attr-defined]
+    assert page == "", f"the link leads to /{page}, not to the app's root"
+    at.query_params.clear()
+    at.query_params.update(link_params(link))
+    return at.switch_page(ROOT_PAGE).run()
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [t.value for t in at.title]
+    parts += [t.value for t in at.text]
+    parts += [e.value for e in at.error] + [w.value for w in at.warning] + [s.value for s in at.success]
+    return "\n".join(parts).replace("\\", "")
+
+
+def clause_links(at: AppTest) -> list[str]:
+    return [link_params(link).get("p", "") for link in at.page_link]
+
+
+# Every page renders ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("page", "params", "title"),
+    [
+        (ROOT_PAGE, {}, "Поиск по правилам"),
+        (ROOT_PAGE, {"p": "211.3.1"}, "п. 211.3.1"),
+        ("app_pages/clause.py", {}, "Пункт правил"),
+        ("app_pages/graph.py", {}, "Граф ссылок"),
+        ("app_pages/rules.py", {}, "Правила"),
+    ],
+)
+def test_every_page_renders_without_exception(page: str, params: dict[str, str], title: str) -> None:
+    at = open_page(page, **params)
+    assert not at.exception, at.exception
+    assert any(title in t.value.replace("\\", "") for t in at.title), [t.value for t in at.title]
+
+
+def test_clause_link_on_root_opens_the_clause_with_its_example_and_parent() -> None:
+    at = run_app(p="211.3.1")
+    assert not at.exception
+    body = texts(at)
+    assert "Если симбиот меняет хозяина" in body
+    assert "Пример" in body and "Карлик Унд является паразитом Вайла" in body
+    # the section path leads up to 211.3 and the section heading, each a link on the root
+    assert {"211", "211.3"} <= set(clause_links(at))
+    assert [c.value for c in at.code] == [f"п. 211.3.1 ({VERSION})"]
+
+
+def test_following_a_citation_from_534_7_lands_on_536_shown_as_absent() -> None:
+    at = run_app(p="534.7")
+    assert not at.exception
+    to_536 = [link for link in at.page_link if link_params(link).get("p") == "536"]
+    assert len(to_536) == 1
+    assert "нет в загруженном тексте" in to_536[0].value  # said in words before the click
+    assert link_params(to_536[0]).get("v") == VERSION
+    at = follow(at, to_536[0])
+    assert not at.exception
+    assert len(at.error) == 1 and "Нет в тексте" in at.error[0].value
+    assert at.error[0].icon == ":material/block:"
+    # the clause that cites it is offered to go back to
+    assert "534.7" in clause_links(at)
+
+
+def test_unknown_clause_offers_the_nearest_numbers() -> None:
+    at = run_app(p="211.12")
+    assert not at.exception
+    assert "Не найдено" in at.warning[0].value
+    assert "211.11" in clause_links(at)
+
+
+def test_link_made_on_other_rules_says_so() -> None:
+    at = run_app(p="211.4", v="РП 3.0")
+    assert not at.exception
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert any("РП 3.0" in w and VERSION in w for w in warnings), warnings
+    same = run_app(p="211.4", v=VERSION)
+    assert not same.warning
+
+
+# Search -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("211.3.1", "211.3.1"),
+        ("Карлик Унд", "211.3.1"),
+        ("маркер контроля", "535.1.1"),
+    ],
+)
+def test_search_returns_the_expected_clause_first(query: str, expected: str) -> None:
+    at = run_app()
+    at.text_input(key="search_box").input(query).run()
+    assert not at.exception, at.exception
+    assert clause_links(at)[0] == expected
+    # the query went into the URL, so the search is a link another judge can open
+    assert at.query_params.get("q") == query
+
+
+def test_search_link_on_root_fills_the_box_and_marks_matched_words() -> None:
+    at = run_app(q="паразит")
+    assert not at.exception
+    assert at.text_input(key="search_box").value == "паразит"
+    assert clause_links(at), "no hits for «паразит»"
+    assert any("**" in m.value for m in at.markdown), "matched words are not marked"
+    assert any("Как нашлось" in c.value for c in at.caption)
+
+
+def test_bad_query_gets_a_russian_message() -> None:
+    at = run_app(q="!!!")
+    assert not at.exception
+    assert at.warning or at.info
+
+
+# Rules page: uploads ----------------------------------------------------------------------------
+
+GOOD_RULES = (
+    "900. Пробный раздел.\n\n"
+    "900.1. Первый пункт пробных правил, ссылается на 900.2.\n\n"
+    "900.2. Второй пункт. [ссылка](http://evil.example/) ![x](http://evil.example/x.png) "
+    "<b>жирный</b> :red[красный] www.evil.example $x^2$\n\n"
+    "РП 9.9 от 01.01.2030"
+)
+
+
+def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    at.file_uploader(key="rules_upload").set_value((name, data, "text/plain"))
+    return at.run()
+
+
+def loaded_version(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if "Версия" in m.value).replace("\\", "")
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "reason"),
+    [
+        ("rules.txt", b"\x00\x01\x02binary" * 10, "не похож на текст"),
+        ("rules.txt", "Просто текст без номеров пунктов.".encode(), "rules.txt"),
+        ("rules.txt", b"", "пуст"),
+    ],
+)
+def test_bad_upload_keeps_the_previous_rules(name: str, data: bytes, reason: str) -> None:
+    at = open_page("app_pages/rules.py")
+    before = loaded_version(at)
+    at = upload(at, name, data)
+    assert not at.exception, at.exception
+    assert len(at.error) == 1
+    message = at.error[0].value.replace("\\", "")
+    assert reason in message and "Остались прежние правила" in message
+    assert loaded_version(at) == before
+    # the other pages still read the embedded rules
+    at.query_params.update({"p": "211.3.1"})
+    at.switch_page(ROOT_PAGE).run()
+    assert "Если симбиот меняет хозяина" in texts(at)
+
+
+def test_good_upload_is_for_this_judge_only_and_a_bad_one_after_it_keeps_it() -> None:
+    at = open_page("app_pages/rules.py")
+    at = upload(at, "my_rules.txt", GOOD_RULES.encode())
+    assert not at.exception, at.exception
+    assert at.success and "РП 9.9" in loaded_version(at)
+    at = upload(at, "broken.txt", b"\x00\x00")
+    assert at.error and "РП 9.9" in loaded_version(at)
+    # this judge's clause view reads the upload; a link made on the seeds says so
+    at.query_params.clear()
+    at.query_params.update({"p": "900.2", "v": VERSION})
+    at.switch_page(ROOT_PAGE).run()
+    assert not at.exception
+    assert any(VERSION in w.value.replace("\\", "") for w in at.warning)
+    # another judge (another session) still has the embedded rules
+    other = run_app(p="900.2")
+    assert "Не найдено" in other.warning[0].value
+    assert "РП 9.9" not in texts(other)
+
+
+def test_uploaded_text_is_shown_as_text_not_markup() -> None:
+    at = open_page("app_pages/rules.py")
+    upload(at, "my_rules.txt", GOOD_RULES.encode())
+    at.query_params.clear()
+    at.query_params.update({"p": "900.2"})
+    at.switch_page(ROOT_PAGE).run()
+    assert not at.exception, at.exception
+    # the clause text is a plain-text element: nothing in it is parsed
+    assert any("[ссылка](http://evil.example/)" in t.value for t in at.text)
+    assert not any("evil" in m.value for m in at.markdown)
+    assert not any(m.proto.allow_html for m in at.markdown)
+    # a search snippet is Markdown (matched words in bold): all punctuation is escaped there and
+    # bare addresses are broken up, so no link, image, HTML, directive or formula is read
+    at.query_params.clear()
+    at.query_params.update({"q": "жирный"})
+    at.switch_page(ROOT_PAGE).run()
+    snippet = next(m.value for m in at.markdown if "evil" in m.value)
+    plain = re.sub(r"\\.", "", snippet).replace("**", "")
+    assert not re.search(r"[!-/:-@\[-`{-~]", plain), snippet
+    assert "www\u2060" in snippet and "http\u2060" in snippet
+
+
+def test_upload_size_limit_is_checked() -> None:
+    from app_pages import rules
+
+    big = ("900.1. " + "слово " * 2_000_000).encode()
+    assert "больше" in (rules.check_upload([("big.txt", big)]) or "")
+    assert rules.check_upload([("ok.txt", b"900.1. text")]) is None
+
+
+# Graph page --------------------------------------------------------------------------------------
+
+
+def test_graph_page_draws_a_section_with_absent_clauses_named() -> None:
+    at = open_page("app_pages/graph.py", s="534")
+    assert not at.exception
+    assert at.selectbox(key="graph_section").value == "534"
+    charts = at.get("graphviz_chart")
+    assert len(charts) == 1
+    dot = charts[0].proto.spec
+    assert '"536"' in dot and "нет в тексте" in dot
+    assert '"211.3"' not in dot  # one section at a time
+    assert "536" in clause_links(at)
+    at.selectbox(key="graph_section").set_value("211").run()
+    assert at.query_params.get("s") == "211"
+    assert '"211.3"' in at.get("graphviz_chart")[0].proto.spec

@@ -1,0 +1,212 @@
+"""The rules browser in a real browser (Debian chromium via playwright), as a judge uses it.
+
+Screenshots of every page land in tests/artifacts/ (ignored by git) for a human to review.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests import helpers
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+SEARCH_LABEL = "Номер пункта, слова, жаргон или название карты"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_executable: str) -> Iterator[object]:
+    with playwright_sync.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Visit:
+    """One judge's browser tab, with every request it makes written down."""
+
+    def __init__(self, browser: object, viewport: dict[str, int], base: str) -> None:
+        self.context = browser.new_context(viewport=viewport, locale="ru-RU")  # type: ignore[attr-defined]
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.base = base
+        self.requests: list[str] = []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.width = viewport["width"]
+
+    def params(self) -> dict[str, str]:
+        return {k: v[0] for k, v in parse_qs(urlsplit(self.page.url).query).items()}
+
+    def wait_params(self, **expected: str) -> None:
+        self.page.wait_for_function(
+            "([k, v]) => new URLSearchParams(location.search).get(k) === v",
+            arg=next(iter(expected.items())),
+        )
+        for key, value in expected.items():
+            assert self.params().get(key) == value, self.page.url
+
+    def heading(self, text: str) -> None:
+        self.page.get_by_role("heading", name=text, exact=True).first.wait_for()
+
+    def settle(self) -> None:
+        """Wait until the script run ends (Streamlit shows a running indicator meanwhile)."""
+        self.page.wait_for_timeout(300)
+        self.page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
+
+    def shot(self, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.settle()
+        self.page.screenshot(path=str(ARTIFACTS / f"rules_{name}_{self.width}.png"), full_page=True)
+
+    def fits_width(self) -> None:
+        overflow = self.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"the page is {overflow}px wider than a {self.width}px screen"
+
+    def assert_local_only(self) -> None:
+        web = ("http", "https", "ws", "wss")
+        outside = [
+            u for u in self.requests if urlsplit(u).scheme in web and urlsplit(u).hostname != "127.0.0.1"
+        ]
+        assert not outside, f"requests left the machine: {outside}"
+        assert self.requests, "no request was recorded at all"
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def search_and_follow(v: Visit, tag: str) -> None:
+    page = v.page
+    page.goto(v.base + "/")
+    v.heading("Поиск по правилам")
+    box = page.get_by_label(SEARCH_LABEL)
+    box.fill("Карлик Унд")
+    box.press("Enter")
+    v.wait_params(q="Карлик Унд")
+    first = page.locator('[data-testid="stPageLink"] a').first
+    first.wait_for()
+    assert re.search(r"(?m)^211\.3\.1 · ", first.inner_text()), first.inner_text()
+    v.fits_width()
+    v.shot(f"search_{tag}")
+
+    first.click()
+    v.heading("п. 211.3.1")
+    v.wait_params(p="211.3.1")
+    assert v.params().get("v") == "РП 4.1-2"
+    page.get_by_text("Карлик Унд является паразитом Вайла противника", exact=False).wait_for()
+    page.get_by_text("Пример", exact=True).wait_for()
+    page.get_by_text("п. 211.3.1 (РП 4.1-2)").first.wait_for()
+    v.fits_width()
+    v.shot(f"clause_{tag}")
+
+    page.get_by_role("link", name=re.compile(r"211\.3 — Если в результате")).click()
+    v.heading("п. 211.3")
+    v.wait_params(p="211.3")
+
+    page.go_back()
+    v.heading("п. 211.3.1")
+    v.wait_params(p="211.3.1")
+    page.go_back()
+    v.heading("Поиск по правилам")
+    v.wait_params(q="Карлик Унд")
+    assert page.get_by_label(SEARCH_LABEL).input_value() == "Карлик Унд"
+
+
+def other_pages(v: Visit, tag: str) -> None:
+    page = v.page
+    page.goto(v.base + "/?p=534.7")
+    v.heading("п. 534.7")
+    page.get_by_role("link", name=re.compile(r"\b536 — нет в загруженном тексте")).click()
+    v.heading("п. 536")
+    page.get_by_text("Нет в тексте: пункта 536", exact=False).wait_for()
+    v.fits_width()
+    v.shot(f"absent_{tag}")
+
+    page.goto(v.base + "/graph?s=535")
+    v.heading("Граф ссылок")
+    page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
+    assert "нет в тексте" in page.locator('[data-testid="stGraphVizChart"] svg').first.text_content()
+    v.fits_width()
+    v.shot(f"graph_{tag}")
+
+    page.goto(v.base + "/clause")
+    v.heading("Пункт правил")
+    v.fits_width()
+    v.shot(f"picker_{tag}")
+
+    page.goto(v.base + "/rules")
+    v.heading("Правила")
+    page.get_by_text("Упомянуты, но отсутствуют в тексте", exact=False).wait_for()
+    v.fits_width()
+    v.shot(f"rules_{tag}")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone390"])
+def test_search_open_clause_follow_parent_and_go_back(
+    browser: object, app_server: str, viewport: dict[str, int]
+) -> None:
+    v = Visit(browser, viewport, app_server)
+    tag = "phone" if viewport is PHONE else "desktop"
+    try:
+        search_and_follow(v, tag)
+        other_pages(v, tag)
+        v.assert_local_only()
+    finally:
+        v.close()
+
+
+HOSTILE = (
+    "900. Пробный раздел.\n\n"
+    "900.1. Пункт со ссылкой на 900.2.\n\n"
+    "900.2. Пункт-ловушка [ссылка](http://evil.example/) ![картинка](http://evil.example/x.png) "
+    "<b>жирный</b> <img src=http://evil.example/y.png> www.evil.example\n\n"
+    "РП 9.9 от 01.01.2030"
+)
+
+
+def test_uploaded_rules_are_shown_as_text_and_only_to_this_judge(
+    browser: object, app_server: str, tmp_path: Path
+) -> None:
+    rules_file = tmp_path / "hostile.txt"
+    rules_file.write_text(HOSTILE, encoding="utf-8")
+    v = Visit(browser, DESKTOP, app_server)
+    try:
+        page = v.page
+        page.goto(v.base + "/rules")
+        v.heading("Правила")
+        page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(rules_file))
+        page.get_by_text("Загружены правила РП 9.9", exact=False).wait_for()
+        # in-app navigation keeps the session (and so the upload)
+        page.locator('[data-testid="stSidebarNav"] a', has_text="Поиск").click()
+        box = page.get_by_label(SEARCH_LABEL)
+        box.fill("900.2")
+        box.press("Enter")
+        page.locator('[data-testid="stPageLink"] a').first.click()
+        v.heading("п. 900.2")
+        page.get_by_text("жирный", exact=False).first.wait_for()
+        v.shot("hostile_upload")
+        assert page.locator('a[href*="evil"]').count() == 0
+        assert page.locator('img[src*="evil"]').count() == 0
+        assert page.locator("b", has_text="жирный").count() == 0
+        v.assert_local_only()
+    finally:
+        v.close()
+    # another judge opening the same link gets the embedded rules, and is told it is absent
+    other = Visit(browser, DESKTOP, app_server)
+    try:
+        other.page.goto(other.base + "/?p=900.2&v=РП+9.9")
+        other.heading("п. 900.2")
+        other.page.get_by_text("Не найдено", exact=False).wait_for()
+        other.page.get_by_text("Ссылка сделана по правилам «РП 9.9»", exact=False).wait_for()
+    finally:
+        other.close()
