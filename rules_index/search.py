@@ -30,7 +30,7 @@ B = 0.4
 # Field weights: words of the rule itself count more than words of its example.
 FIELD_WEIGHT = {"text": 1.0, "example": 0.45}
 # How much each kind of match is worth relative to the word itself.
-WEIGHT = {"form": 1.0, "prefix": 0.75, "typo": 0.7, "jargon": 0.95, "broader": 0.6, "card": 1.3}
+WEIGHT = {"form": 1.0, "prefix": 0.75, "typo": 0.7, "jargon": 0.95, "broader": 0.6, "card": 2.0}
 NUMBER_BONUS = 1000.0
 SNIPPET_CHARS = 240
 
@@ -78,6 +78,7 @@ class SearchIndex:
         tables = tables or load_tables()
         analyzer = Analyzer(tables)
         stemmer = analyzer.stemmer()
+        memo: dict[str, str] = {}
         self._analyzer = analyzer
         self._paragraphs = tuple(paragraphs)
         self._titles = titles
@@ -93,8 +94,10 @@ class SearchIndex:
         found: list[dict[str, str]] = []
         vocab: dict[str, str] = {}
         for d, p in enumerate(paragraphs):
-            doc_pieces = [_Piece(d, "text", p.full_text, tuple(analyzer.tokens(p.full_text, stemmer)))]
-            doc_pieces += [_Piece(d, "example", e, tuple(analyzer.tokens(e, stemmer))) for e in p.examples]
+            doc_pieces = [_Piece(d, "text", p.full_text, tuple(analyzer.tokens(p.full_text, stemmer, memo)))]
+            doc_pieces += [
+                _Piece(d, "example", e, tuple(analyzer.tokens(e, stemmer, memo))) for e in p.examples
+            ]
             length = 0.0
             seen: set[str] = set()
             first_form: dict[str, str] = {}
@@ -125,7 +128,10 @@ class SearchIndex:
         for d, doc_pieces in enumerate(pieces):
             for piece in doc_pieces:
                 keys = [t.key for t in piece.tokens]
+                present = set(keys)
                 for seq, name in card_seqs:
+                    if seq[0] not in present:
+                        continue
                     n = _count_seq(keys, seq)
                     if n:
                         # A card named in an example is as telling as one in the rule text.
@@ -167,6 +173,7 @@ class SearchIndex:
         self._n = n_docs
         self._avgdl = (sum(lengths) / n_docs) or 1.0
         self._lengths = tuple(lengths)
+        self._max_idf = math.log(1 + (n_docs + 0.5) / 0.5)
         self._postings = MappingProxyType({k: MappingProxyType(v) for k, v in postings.items()})
         self._idf = MappingProxyType(
             {k: math.log(1 + (n_docs - len(v) + 0.5) / (len(v) + 0.5)) for k, v in postings.items()}
@@ -228,16 +235,23 @@ class SearchIndex:
                 how.setdefault(d, {})[wi] = (alt, qw.word)
 
         # Coverage: a clause that matches every query word beats one that repeats a single word.
+        # Coverage by word weight: missing a rare word costs more than missing a common one.
         if words:
+            weights = [max((self._idf.get(a.key, 0.0) for a in qw.alts), default=0.0) for qw in words]
+            total = sum(weights) or 1.0
             for d in scores:
-                coverage = len(how[d]) / len(words)
+                coverage = sum(weights[wi] for wi in how[d]) / total
                 scores[d] *= 0.25 + 0.75 * coverage * coverage
 
         extra: dict[int, list[Match]] = {}
         top_score = max(scores.values(), default=0.0)
+        total_idf = sum(self._idf.get(k, self._max_idf) for k in term_keys) or 1.0
         for term_set, term, clause in self._matched_terms(term_keys):
-            # Squared: «что такое хозяин» is about the term; «хозяин умер, что с симбиотом» is not.
-            share = (len(term_set) / max(1, len(term_keys))) ** 2
+            # How much of the query the term is, by word weight (a rare word outside the term
+            # means the question is about something else), squared: «что такое хозяин» is
+            # about the term; «хозяина изгнали, что с симбиотом» is not.
+            covered = sum(self._idf.get(k, self._max_idf) for k in term_keys if k in term_set)
+            share = (covered / total_idf) ** 2
             d = self._first[clause]
             scores[d] = scores.get(d, 0.0) + share * (top_score + 1.0)
             extra.setdefault(d, []).append(Match(term, "term", clause))
@@ -330,6 +344,7 @@ class SearchIndex:
                     used[i] = True
                 label = " ".join(t.surface for t in content[start : start + len(seq)])
                 words.append(_QWord(label, (_Alt("card:" + name, "card", WEIGHT["card"], name),)))
+                term_keys.append("card:" + name)  # a question about a card is not about a term
         for seq, means, means_keys in self._jargon:
             for start in _find_all(exact if seq[0].startswith("=") else keys, seq):
                 if any(used[start : start + len(seq)]):

@@ -20,7 +20,9 @@ TOKEN_RE = re.compile(r"[0-9a-zа-я]+(?:'[0-9a-zа-я]+)*")
 
 def normalize(text: str) -> str:
     """Lower case, «ё» → «е», typographic apostrophes → «'»; same length as the input."""
-    lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    lowered = text.lower()
+    if len(lowered) != len(text):  # rare letters whose lower case is longer («İ»)
+        lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
     return lowered.translate(_APOSTROPHES)
 
 
@@ -44,8 +46,16 @@ class Analyzer:
         """A fresh stemmer per build or query: Snowball stemmer objects are not thread-safe."""
         return Stemmer.Stemmer("russian")
 
-    def key(self, word: str, stemmer: Stemmer.Stemmer) -> str:
-        """Search key of a normalised word: its family, or its Snowball stem."""
+    def key(self, word: str, stemmer: Stemmer.Stemmer, memo: dict[str, str] | None = None) -> str:
+        """Search key of a normalised word: its family, or its Snowball stem.
+
+        `memo` is a cache owned by the caller (one build or one query), never shared.
+        """
+        if memo is not None:
+            found = memo.get(word)
+            if found is None:
+                found = memo[word] = self.key(word, stemmer)
+            return found
         for prefix, family in self._prefixes:
             if word.startswith(prefix):
                 return family
@@ -53,11 +63,13 @@ class Analyzer:
             return word
         return str(stemmer.stemWord(word))
 
-    def tokens(self, text: str, stemmer: Stemmer.Stemmer) -> Iterator[Token]:
+    def tokens(
+        self, text: str, stemmer: Stemmer.Stemmer, memo: dict[str, str] | None = None
+    ) -> Iterator[Token]:
         """Word tokens of a text with offsets into it (the text need not be normalised)."""
         for m in TOKEN_RE.finditer(normalize(text)):
             surface = m.group()
-            yield Token(m.start(), m.end(), surface, self.key(surface, stemmer))
+            yield Token(m.start(), m.end(), surface, self.key(surface, stemmer, memo))
 
     def keys(self, text: str, stemmer: Stemmer.Stemmer, content_only: bool = True) -> tuple[str, ...]:
         """Keys of a short text (a term, a card name, a slang form), stopwords dropped."""
