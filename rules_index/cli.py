@@ -63,6 +63,13 @@ def _build_parser() -> _Parser:
         help="файл или папка с правилами (.txt/.md/.rst); можно повторять. "
         "По умолчанию — встроенные РП 4.1-2",
     )
+    common.add_argument(
+        "--jargon",
+        action="append",
+        default=argparse.SUPPRESS,
+        metavar="YAML",
+        help="свой файл жаргона (как rules_index/data/jargon.yaml); можно повторять",
+    )
     common.add_argument("-h", "--help", action="help", help="показать эту справку")
     parser = _Parser(
         prog="python -m rules_index",
@@ -125,7 +132,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return EXIT_BAD_INPUT
     try:
         corpus = getattr(args, "corpus", None)
-        index = load_paths(corpus) if corpus else load_default()
+        jargon = getattr(args, "jargon", None) or ()
+        index = load_paths(corpus, jargon=jargon) if corpus else load_default(jargon=jargon)
         handler = _COMMANDS[args.command]
         return handler(index, args, out, err)
     except (CorpusError, QueryError) as e:
@@ -188,7 +196,9 @@ def _cmd_show(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Tex
     data = index.show(cid)
     if data is None:
         nearest = index.nearest_ids(cid)
-        print(f"Ошибка: нет такого пункта: {cid}. Ближайшие: {', '.join(nearest)}.", file=err)
+        gap = " (пропуск в нумерации: подпункты есть, самого пункта в тексте нет)"
+        note = gap if cid in index.integrity().gaps else ""
+        print(f"Ошибка: нет такого пункта: {cid}{note}. Ближайшие: {', '.join(nearest)}.", file=err)
         if args.json:
             _dump({"error": f"нет такого пункта: {cid}", "nearest": nearest}, out)
         return EXIT_BAD_INPUT

@@ -26,6 +26,7 @@ from rules_index.parser import (
 )
 from rules_index.search import SearchIndex
 from rules_index.sources import SUFFIXES, decode, to_source_lines
+from rules_index.tables import Tables, load_tables
 
 CORPUS_DIR = Path(__file__).resolve().parent / "data" / "corpus"
 
@@ -50,7 +51,9 @@ class RulesIndex:
     _graph: Any
     _search: SearchIndex
 
-    def __init__(self, parsed: Sequence[ParsedSource], encodings: Sequence[str]) -> None:
+    def __init__(
+        self, parsed: Sequence[ParsedSource], encodings: Sequence[str], tables: Tables | None = None
+    ) -> None:
         paragraphs = tuple(p for src in parsed for p in src.paragraphs)
         by_id: dict[str, Paragraph] = {}
         places: dict[str, list[tuple[str, int]]] = {}
@@ -140,7 +143,7 @@ class RulesIndex:
         set_(self, "_sources", sources)
         set_(self, "_integrity", integrity)
         set_(self, "_graph", nx.freeze(graph))
-        set_(self, "_search", SearchIndex(paragraphs, MappingProxyType(titles)))
+        set_(self, "_search", SearchIndex(paragraphs, MappingProxyType(titles), tables))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("RulesIndex неизменяем после построения")
@@ -355,10 +358,13 @@ def to_dot(graph: Any) -> str:
 # Loading ------------------------------------------------------------------------------------
 
 
-def load_default() -> RulesIndex:
-    """The embedded corpus (the seed fragments, РП 4.1-2); only its .txt files are rules."""
+def load_default(*, jargon: Sequence[str | Path] = ()) -> RulesIndex:
+    """The embedded corpus (the seed fragments, РП 4.1-2); only its .txt files are rules.
+
+    `jargon`: a judge's own jargon YAML files, added to rules_index/data/jargon.yaml.
+    """
     files = sorted(CORPUS_DIR.glob("*.txt"))
-    return load_texts([(f.name, f.read_bytes()) for f in files])
+    return load_texts([(f.name, f.read_bytes()) for f in files], jargon=jargon)
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
@@ -382,7 +388,9 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
-def load_paths(paths: Sequence[str | Path], *, progress: Progress | None = None) -> RulesIndex:
+def load_paths(
+    paths: Sequence[str | Path], *, progress: Progress | None = None, jargon: Sequence[str | Path] = ()
+) -> RulesIndex:
     """Files and folders indexed together; raises CorpusError with a Russian message."""
     files = expand_paths(paths)
     texts: list[tuple[str, bytes]] = []
@@ -391,10 +399,15 @@ def load_paths(paths: Sequence[str | Path], *, progress: Progress | None = None)
             texts.append((str(f), f.read_bytes()))
         except OSError as err:
             raise CorpusError(f"Файл «{f}» не читается: {err.strerror or err}.") from None
-    return load_texts(texts, progress=progress)
+    return load_texts(texts, progress=progress, jargon=jargon)
 
 
-def load_texts(files: Sequence[tuple[str, bytes]], *, progress: Progress | None = None) -> RulesIndex:
+def load_texts(
+    files: Sequence[tuple[str, bytes]],
+    *,
+    progress: Progress | None = None,
+    jargon: Sequence[str | Path] = (),
+) -> RulesIndex:
     """(file name, raw bytes) pairs, e.g. uploads, indexed together; raises CorpusError."""
     if not files:
         raise CorpusError("Не передано ни одного файла правил.")
@@ -414,7 +427,7 @@ def load_texts(files: Sequence[tuple[str, bytes]], *, progress: Progress | None 
         raise CorpusError(
             f"В {names} не найдено ни одного пронумерованного пункта (строки вида «211.3. Текст»)."
         )
-    index = RulesIndex(parsed, encodings)
+    index = RulesIndex(parsed, encodings, load_tables(extra_jargon=jargon))
     if progress is not None:
         progress(1.0)
     return index

@@ -6,6 +6,7 @@ sees the change at the next load.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,17 +87,29 @@ def _strings(path: Path, i: int, entry: dict[str, object], key: str, required: b
     return tuple(str(v) for v in items)
 
 
-def load_tables(data_dir: Path = DATA_DIR) -> Tables:
-    """Read all five tables; raises CorpusError (Russian, naming the file and entry) on bad data."""
-    jargon_path = data_dir / "jargon.yaml"
-    jargon = tuple(
+def _jargon(path: Path) -> list[JargonEntry]:
+    return [
         JargonEntry(
-            _strings(jargon_path, i, e, "slang", True),
-            _strings(jargon_path, i, e, "means", True)[0],
+            _strings(path, i, e, "slang", True),
+            _strings(path, i, e, "means", True)[0],
             bool(e.get("keep", False)),
         )
-        for i, e in enumerate(_entries(jargon_path))
-    )
+        for i, e in enumerate(_entries(path))
+    ]
+
+
+def load_tables(data_dir: Path = DATA_DIR, extra_jargon: Sequence[str | Path] = ()) -> Tables:
+    """Read all five tables, plus a judge's own jargon files (same format as jargon.yaml).
+
+    Raises CorpusError (Russian, naming the file and entry) on bad data.
+    """
+    jargon_list = _jargon(data_dir / "jargon.yaml")
+    for extra in extra_jargon:
+        path = Path(extra)
+        if not path.is_file():
+            raise CorpusError(f"Файл жаргона «{path}» не найден.")
+        jargon_list.extend(_jargon(path))
+    jargon = tuple(jargon_list)
     terms_path = data_dir / "terms.yaml"
     terms: list[TermEntry] = []
     for i, e in enumerate(_entries(terms_path)):

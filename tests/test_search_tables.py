@@ -1,0 +1,114 @@
+"""The search's data tables: a judge can extend the jargon; bad tables fail clearly."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rules_index
+from rules_index import CorpusError, QueryError
+from rules_index.cli import main
+from rules_index.tables import DATA_DIR, load_tables
+
+
+def test_a_judges_jargon_file_extends_the_search(tmp_path: Path) -> None:
+    extra = tmp_path / "мой_жаргон.yaml"
+    extra.write_text("- slang: [дракончик, дракончики]\n  means: бестелесное существо\n", encoding="utf-8")
+    plain = rules_index.load_default()
+    assert plain.search("дракончик") == []
+    ix = rules_index.load_default(jargon=[extra])
+    hit = ix.search("дракончики", 1)[0]
+    assert hit.id == "211.5"
+    assert hit.matched[0].how == "jargon" and hit.matched[0].word == "дракончики"
+    out = io.StringIO()
+    assert main(["search", "дракончик", "--jargon", str(extra)], out=out, err=io.StringIO()) == 0
+    assert "211.5" in out.getvalue() and "жаргон" in out.getvalue()
+
+
+def test_package_jargon_table_is_data(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data, ignore=shutil.ignore_patterns("corpus"))
+    with (data / "jargon.yaml").open("a", encoding="utf-8") as f:
+        f.write("- slang: [кракозябра]\n  means: маркер контроля\n")
+    tables = load_tables(data)
+    assert any(e.slang == ("кракозябра",) for e in tables.jargon)
+    assert len(tables.jargon) == len(load_tables().jargon) + 1
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "needle"),
+    [
+        ("jargon.yaml", "- slang: [a\n", "ошибка YAML"),
+        ("jargon.yaml", "- means: хозяин\n", "нет ключа «slang»"),
+        ("terms.yaml", "- term: хозяин\n  clause: 211.10\n", "в кавычках"),
+        ("cards.yaml", "name: Вайл\n", "ожидается список"),
+    ],
+)
+def test_bad_tables_raise_russian_errors(tmp_path: Path, name: str, content: str, needle: str) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data, ignore=shutil.ignore_patterns("corpus"))
+    (data / name).write_text(content, encoding="utf-8")
+    with pytest.raises(CorpusError) as err:
+        load_tables(data)
+    assert needle in str(err.value) and name in str(err.value)
+
+
+def test_missing_jargon_file_is_a_clear_cli_error() -> None:
+    err = io.StringIO()
+    assert main(["search", "хост", "--jargon", "/нет/такого.yaml"], out=io.StringIO(), err=err) == 2
+    assert "не найден" in err.getvalue()
+
+
+def test_terms_and_cards_point_to_existing_clauses() -> None:
+    ix = rules_index.load_default()
+    tables = load_tables()
+    for term in tables.terms:
+        assert ix.has(term.clause), term
+    # Every card of the table is named in some clause of the embedded rules.
+    for card in tables.cards:
+        assert ix.search(card.name, 1), card.name
+
+
+SEEDS = rules_index.load_default()
+
+
+@settings(max_examples=200, deadline=None)
+@given(query=st.text(max_size=120))
+def test_search_returns_hits_or_raises_query_error(query: str) -> None:
+    try:
+        hits = SEEDS.search(query, 5)
+    except QueryError as e:
+        assert str(e)
+        return
+    assert len(hits) <= 5
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert len({h.id for h in hits}) == len(hits)
+    for h in hits:
+        assert SEEDS.has(h.id)
+        assert "".join(t for t, _ in h.spans) == h.snippet
+
+
+def test_concurrent_searches_agree() -> None:
+    queries = ["хост", "Карлика Унда", "211.1", "симбеот на летающее", "«маркер контроля»"]
+    expected = {q: [h.id for h in SEEDS.search(q)] for q in queries}
+    errors: list[str] = []
+
+    def worker() -> None:
+        for _ in range(30):
+            for q in queries:
+                got = [h.id for h in SEEDS.search(q)]
+                if got != expected[q]:
+                    errors.append(q)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
