@@ -952,7 +952,7 @@ def render() -> None:
         _draw_grid(props, marks, "выбрать её для действия или для новой карты")
     _expectations_panel(desk)
     _save_panel(desk, rp)
-    token = dm.encode(desk)
+    token = dm.encode(_desk())
     if st.query_params.get("desk") != token:
         st.session_state["desk_url_token"] = token
         st.query_params["desk"] = token

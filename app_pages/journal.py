@@ -54,31 +54,46 @@ def ruling_form(
         pre["clauses"] = list(cur.clauses)
         pre["note"] = ""
     label = "Сохранить правку" if amend_of is not None else "Записать решение"
+    shown = dict(pre)
+    shown["clauses"] = ", ".join(str(c) for c in pre.get("clauses", []))
+    for name in (
+        "title",
+        "decision",
+        "clauses",
+        "event",
+        "round",
+        "table_no",
+        "players",
+        "judge",
+        "outcome",
+        "rules_version",
+    ):
+        # A field follows the prefill (the desk's title, its cited clauses) until the judge edits it;
+        # what the judge typed is never overwritten.
+        key = f"{prefix}_{name}"
+        value = str(shown.get(name, "") or "")
+        last = st.session_state.get(f"{key}__prefill", "")
+        if st.session_state.get(key, "") in ("", last) and value != last:
+            st.session_state[key] = value
+        st.session_state[f"{key}__prefill"] = value
     with st.form(key=f"{prefix}_form", clear_on_submit=False):
-        title = st.text_input("Вопрос (о чём спор)", value=str(pre.get("title", "")), key=f"{prefix}_title")
-        decision = st.text_area(
-            "Решение судьи (своими словами)", value=str(pre.get("decision", "")), key=f"{prefix}_decision"
-        )
+        title = st.text_input("Вопрос (о чём спор)", key=f"{prefix}_title")
+        decision = st.text_area("Решение судьи (своими словами)", key=f"{prefix}_decision")
         clauses_text = st.text_input(
             "Пункты правил через запятую",
-            value=", ".join(str(c) for c in pre.get("clauses", [])),
             key=f"{prefix}_clauses",
             help="Например: 211.3.1, 535.8. Допущения движка: A1, A2 …",
         )
         col1, col2, col3 = st.columns(3)
-        event = col1.text_input("Турнир", value=str(pre.get("event", "")), key=f"{prefix}_event")
-        round_ = col2.text_input("Тур", value=str(pre.get("round", "")), key=f"{prefix}_round")
-        table_no = col3.text_input("Стол", value=str(pre.get("table_no", "")), key=f"{prefix}_table_no")
+        event = col1.text_input("Турнир", key=f"{prefix}_event")
+        round_ = col2.text_input("Тур", key=f"{prefix}_round")
+        table_no = col3.text_input("Стол", key=f"{prefix}_table_no")
         col4, col5 = st.columns(2)
-        players = col4.text_input("Игроки", value=str(pre.get("players", "")), key=f"{prefix}_players")
-        judge = col5.text_input("Судья", value=str(pre.get("judge", "")), key=f"{prefix}_judge")
+        players = col4.text_input("Игроки", key=f"{prefix}_players")
+        judge = col5.text_input("Судья", key=f"{prefix}_judge")
         col6, col7 = st.columns(2)
-        outcome = col6.text_input(
-            "Итог (что сделали за столом)", value=str(pre.get("outcome", "")), key=f"{prefix}_outcome"
-        )
-        rules_version = col7.text_input(
-            "Версия правил", value=str(pre.get("rules_version", "")), key=f"{prefix}_rules_version"
-        )
+        outcome = col6.text_input("Итог (что сделали за столом)", key=f"{prefix}_outcome")
+        rules_version = col7.text_input("Версия правил", key=f"{prefix}_rules_version")
         verdict = str(pre.get("verdict", ""))
         scenario_yaml = str(pre.get("scenario_yaml", ""))
         trace_json = str(pre.get("trace_json", ""))
