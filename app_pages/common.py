@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import rules_index
-from rules_index import Paragraph, RulesIndex
+from rules_index import RulesIndex
 
 # The page served at the app's root: it shows a search (?q=) or a clause (?p=).
 ROOT_PAGE = "app_pages/search.py"
@@ -191,7 +191,8 @@ def clause_label(index: RulesIndex, cid: str, text: str | None = None) -> str:
         return f"{escape_md(cid)} — нет в загруженном тексте правил"
     para = index.get(cid)
     if text is None and para is not None:
-        text = short(para.text, 70)
+        # short enough that a link fits one line on a 390 px phone
+        text = short(para.text, 36)
     return f"**{escape_md(cid)}**" + (f" — {escape_md(text)}" if text else "")
 
 
@@ -222,7 +223,3 @@ def version_notice(index: RulesIndex) -> None:
 
 def rules_caption(index: RulesIndex) -> None:
     st.caption(f"Правила: {escape_md(version_text(index))} · {escape_md(current_origin())}")
-
-
-def paragraph_by_id(index: RulesIndex, cid: str) -> Paragraph | None:
-    return index.get(cid.strip())

@@ -65,9 +65,18 @@ class Visit:
         self.page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
 
     def shot(self, name: str) -> None:
+        """The whole page: Streamlit scrolls inside its main pane, so grow the window to fit it."""
         ARTIFACTS.mkdir(exist_ok=True)
         self.settle()
+        size = self.page.viewport_size or {"width": self.width, "height": 900}
+        tall = self.page.evaluate(
+            "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+            " return m ? m.scrollHeight : document.body.scrollHeight; }"
+        )
+        self.page.set_viewport_size({"width": size["width"], "height": max(int(tall), size["height"])})
+        self.page.wait_for_timeout(300)
         self.page.screenshot(path=str(ARTIFACTS / f"rules_{name}_{self.width}.png"), full_page=True)
+        self.page.set_viewport_size(size)
 
     def fits_width(self) -> None:
         overflow = self.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
