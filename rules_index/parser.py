@@ -17,7 +17,7 @@ from rules_index.sources import SourceLine
 ID_PATTERN = r"[1-9]\d{0,3}(?:\.\d{1,4})*"
 ID_RE = re.compile(rf"^{ID_PATTERN}$")
 _ENTRY = re.compile(rf"^\s*({ID_PATTERN})(\.?)(?=\s|$|[А-ЯЁA-Z«\"“(])\s*(.*)$")
-_EXAMPLE = re.compile(r"^\s*примеры?\s*[:.]\s*(.*)$", re.IGNORECASE)
+_EXAMPLE = re.compile(r"^\s*примеры?(?:\s*\d+)?\s*[:.]\s*(.*)$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*[●•]\s*")
 _BULLET_SPLIT = re.compile(r"\s*[●•]\s*")
 # Two bullets glued on one line: «на свободную клетку;не более 1 карты на клетку».
@@ -111,7 +111,7 @@ def parse_lines(name: str, lines: list[SourceLine]) -> ParsedSource:
         if not line.strip():
             continue
         entry = _ENTRY.match(line)
-        if entry and (entry.group(2) or "." in entry.group(1) or src.heading):
+        if entry and _is_entry(entry.group(1), bool(entry.group(2)), src.heading, drafts):
             cid, _, rest = entry.groups()
             drafts.append(_Draft(cid, src.number, src.heading or "." not in cid))
             if rest.strip():
@@ -145,6 +145,25 @@ def parse_lines(name: str, lines: list[SourceLine]) -> ParsedSource:
             current.text_lines.append(line.strip())
     paragraphs = tuple(_finish(name, d) for d in drafts)
     return ParsedSource(name, paragraphs, "\n".join(preamble), version)
+
+
+def _is_entry(cid: str, dotted: bool, heading: bool, drafts: list[_Draft]) -> bool:
+    """Whether a line starting with a number opens a new entry.
+
+    «211.3.1 Текст» and «211. Симбиоты.» do; so does a numbered markup heading. A small bare
+    number inside a section of hundreds («1. первое» under 535.9) is a list item of the
+    paragraph, not a new section.
+    """
+    if heading:
+        return True
+    if "." in cid:
+        return True
+    if not dotted:
+        return False
+    if not drafts:
+        return True
+    current_top = int(drafts[-1].id.split(".")[0])
+    return int(cid) >= 100 or current_top < 100
 
 
 def _finish(name: str, draft: _Draft) -> Paragraph:

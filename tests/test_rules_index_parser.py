@@ -215,3 +215,14 @@ def test_rst_markup_is_stripped_and_underlined_numbers_are_sections() -> None:
     assert ix.get("535.1").text == "Ещё ссылка."  # type: ignore[union-attr]
     assert ix.get("535").is_heading  # type: ignore[union-attr]
     assert ix.get("211.1").line == 7  # type: ignore[union-attr]
+
+
+def test_numbered_list_inside_a_clause_is_not_a_section() -> None:
+    ix = load("535. Раздел.\n535.9. Если так, то:\n1. первое;\n2. второе.\n536. Другой.\n536.1. Текст.")
+    assert [p.id for p in ix.paragraphs] == ["535", "535.9", "536", "536.1"]
+    assert ix.get("535.9").text == "Если так, то:\n1. первое;\n2. второе."  # type: ignore[union-attr]
+
+
+def test_numbered_example_heading() -> None:
+    ix = load("100. Раздел.\n100.1. Правило.\nПример 1: первый случай.\nПРИМЕРЫ. Второй случай.")
+    assert ix.get("100.1").examples == ("первый случай.", "Второй случай.")  # type: ignore[union-attr]
