@@ -7,14 +7,16 @@ Adjacency includes diagonals (assumption A1).
 
 from __future__ import annotations
 
+import types
+
 PLAYERS: tuple[str, str] = ("A", "B")
 COLUMNS = "abcde"
 ROWS = (1, 2, 3, 4, 5, 6)
 CELLS: tuple[str, ...] = tuple(f"{c}{r}" for r in ROWS for c in COLUMNS)
 _CELL_SET = frozenset(CELLS)
-PLAYER_NAMES = {"A": "игрок A", "B": "игрок B"}
-PLAYER_CAP = {"A": "Игрок A", "B": "Игрок B"}
-PLAYER_GEN = {"A": "игрока A", "B": "игрока B"}
+PLAYER_NAMES = types.MappingProxyType({"A": "игрок A", "B": "игрок B"})
+PLAYER_CAP = types.MappingProxyType({"A": "Игрок A", "B": "Игрок B"})
+PLAYER_GEN = types.MappingProxyType({"A": "игрока A", "B": "игрока B"})
 
 
 def other(player: str) -> str:

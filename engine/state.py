@@ -7,26 +7,31 @@ mapping is a read-only view.
 from __future__ import annotations
 
 import dataclasses
+import types
 from collections.abc import Mapping
 
 from engine import library
 
 PHASES = ("recruit", "placement", "reveal", "battle")
-PHASE_RU = {
-    "recruit": "подфаза Набора",
-    "placement": "Шаг рассадки",
-    "reveal": "подфаза Вскрытия",
-    "battle": "бой",
-}
+PHASE_RU = types.MappingProxyType(
+    {
+        "recruit": "подфаза Набора",
+        "placement": "Шаг рассадки",
+        "reveal": "подфаза Вскрытия",
+        "battle": "бой",
+    }
+)
 ZONES = ("battle", "aux", "deck", "hand", "graveyard", "exile")
-ZONE_RU = {
-    "battle": "поле боя",
-    "aux": "вспомогательная зона",
-    "deck": "колода",
-    "hand": "рука",
-    "graveyard": "кладбище",
-    "exile": "изгнание",
-}
+ZONE_RU = types.MappingProxyType(
+    {
+        "battle": "поле боя",
+        "aux": "вспомогательная зона",
+        "deck": "колода",
+        "hand": "рука",
+        "graveyard": "кладбище",
+        "exile": "изгнание",
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

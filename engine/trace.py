@@ -7,6 +7,7 @@ objects.
 from __future__ import annotations
 
 import dataclasses
+import types
 from typing import Any
 
 from engine import state as state_mod
@@ -21,18 +22,22 @@ KINDS = (
     "assumption",
     "conflict",
 )
-KIND_RU = {
-    "allowed": "разрешено",
-    "forbidden": "запрещено",
-    "effect": "эффект",
-    "state_check": "проверка состояния",
-    "not_applied": "не применено",
-    "undetermined": "не определено",
-    "assumption": "допущение",
-    "conflict": "противоречие",
-}
+KIND_RU = types.MappingProxyType(
+    {
+        "allowed": "разрешено",
+        "forbidden": "запрещено",
+        "effect": "эффект",
+        "state_check": "проверка состояния",
+        "not_applied": "не применено",
+        "undetermined": "не определено",
+        "assumption": "допущение",
+        "conflict": "противоречие",
+    }
+)
 VERDICTS = ("legal", "illegal", "undetermined")
-VERDICT_RU = {"legal": "законно", "illegal": "незаконно", "undetermined": "не определено текстом правил"}
+VERDICT_RU = types.MappingProxyType(
+    {"legal": "законно", "illegal": "незаконно", "undetermined": "не определено текстом правил"}
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

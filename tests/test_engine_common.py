@@ -164,3 +164,163 @@ def test_engine_imports_without_streamlit() -> None:
 
     code = "import sys, engine; assert 'streamlit' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---- random streams (property tests and the benchmark) -----------------------------------
+
+PHOENIX = {
+    "name": "Феникс",
+    "type": "creature",
+    "subtype": "ground",
+    "life": 4,
+    "abilities": [{"kind": "incarnation", "x": 2}],
+}
+CALLER = {
+    "name": "Зовущий",
+    "type": "creature",
+    "subtype": "ground",
+    "life": 6,
+    "abilities": [{"kind": "summon", "search": "top_card"}, {"kind": "resurrect"}],
+}
+SYMBIOTE_CALLER = {
+    "name": "Кукловод",
+    "type": "creature",
+    "subtype": "ground",
+    "life": 6,
+    "abilities": [{"kind": "summon", "card": "Клещ", "places_on": "enemy_creature"}],
+}
+
+
+def full_board(seed: int = 0) -> engine.GameState:
+    """A busy position: the seven example cards, templates, decks, a graveyard."""
+    cards = [
+        spec("vail", "Вайл", "B", at="c4"),
+        spec("und", "Карлик Унд", "A", host="vail"),
+        spec("mnogo", "Многоликий", "A", at="b3"),
+        spec("suged", "Сугед", "A", host="mnogo"),
+        spec("slua", "Выкормыш слуа", "B", at="b4"),
+        spec("bul", "Бул'Багур", "A", at="d2"),
+        spec("vozhak", "Вожак сатиров", "B", at="d5"),
+        spec("orc", ORC, "B", at="e4"),
+        spec("orc2", ORC, "A", at="a3"),
+        spec("harpy", FLYER, "B", at="aux"),
+        spec("ghost", GHOST, "A", at="e2"),
+        spec("caller", CALLER, "A", at="c2"),
+        spec("puppet", SYMBIOTE_CALLER, "B", at="a5"),
+        spec("phoenix", PHOENIX, "A", at="graveyard", tokens=1),
+        spec("dead", ORC, "B", at="graveyard"),
+        spec("tick", PARASITE, "B", at="deck"),
+        spec("dA1", ORC, "A", at="deck"),
+        spec("dA2", FLYER, "A", at="deck"),
+        spec("dA3", COMPANION, "A", at="deck"),
+        spec("dB1", ORC, "B", at="deck"),
+        spec("dB2", "Вайл", "B", at="deck"),
+    ]
+    return position(*cards, seed=seed)
+
+
+KINDS = (
+    "move",
+    "relocate",
+    "attach",
+    "attack",
+    "wound",
+    "heal",
+    "destroy",
+    "exile",
+    "return_to_deck",
+    "take_control",
+    "lose_control",
+    "summon",
+    "resurrect",
+    "change_type",
+    "set_incorporeal",
+    "end_turn",
+    "start_turn",
+    "mark_cells",
+    "choose",
+)
+
+
+def random_action(gs: engine.GameState, rng: Any) -> engine.Action:
+    """A random action, legal or not, with arguments drawn from the position."""
+    from engine import board as board_mod
+
+    ids = list(gs.cards)
+    if gs.pending is not None and rng.random() < 0.9:
+        return engine.parse_action("choose", {"option": rng.choice(gs.pending.options).key})
+    kind = rng.choice(KINDS)
+    if kind in ("exile", "return_to_deck", "destroy") and rng.random() < 0.6:
+        kind = rng.choice(("move", "attack", "start_turn", "end_turn", "summon", "resurrect"))
+    card = rng.choice(ids)
+    other = rng.choice(ids)
+    cell = rng.choice(board_mod.CELLS)
+    # most of the time, plausible arguments: the active player's creatures, nearby cells and targets
+    if rng.random() < 0.7:
+        mine = [c for c in gs.cards.values() if c.in_play and c.controller == gs.active and c.cell]
+        if mine:
+            me = rng.choice(mine)
+            card = me.id
+            near = board_mod.neighbours(me.cell or "a1")
+            cell = rng.choice(near)
+            close = [
+                c.id for c in gs.cards.values() if c.in_play and c.cell in (*near, me.cell) and c.id != me.id
+            ]
+            if close:
+                other = rng.choice(close)
+        if kind == "resurrect":
+            dead = [c.id for c in gs.cards.values() if c.zone == "graveyard"]
+            if dead:
+                other = rng.choice(dead)
+    args: dict[str, object]
+    if kind in ("move", "relocate"):
+        args = {"card": card, "to": cell}
+        if kind == "relocate" and rng.random() < 0.2:
+            args["symbiote_alone"] = True
+    elif kind == "attach":
+        args = {"card": card, "host": other}
+    elif kind == "attack":
+        args = {"attacker": card, "target": other}
+    elif kind == "wound":
+        args = {
+            "card": card,
+            "amount": rng.randint(0, 4),
+            "kind": rng.choice(("strike", "ranged", "poison", "magic", "influence")),
+        }
+        if rng.random() < 0.7:
+            args["source"] = other
+    elif kind == "heal":
+        args = {"card": card, "amount": rng.randint(0, 3)}
+    elif kind in ("destroy", "exile"):
+        args = {"card": card}
+        if rng.random() < 0.5:
+            args["by"] = other
+    elif kind == "return_to_deck":
+        args = {"card": card, "position": rng.choice(("top", "bottom"))}
+    elif kind == "take_control":
+        args = {"card": card, "by": rng.choice("AB")}
+    elif kind == "lose_control":
+        args = {"card": card}
+    elif kind == "summon":
+        args = {"by": rng.choice(("caller", "puppet", card))}
+        if rng.random() < 0.7:
+            args["cell"] = cell
+        if rng.random() < 0.3:
+            args["host"] = other
+    elif kind == "resurrect":
+        args = {"by": rng.choice(("caller", card)), "card": other}
+        if rng.random() < 0.8:
+            args["cell"] = cell
+    elif kind == "change_type":
+        args = {"card": card, "subtype": rng.choice(("ground", "flyer", "companion", "parasite"))}
+        if rng.random() < 0.2:
+            args = {"card": card, "type": "artifact"}
+    elif kind == "set_incorporeal":
+        args = {"card": card, "value": rng.random() < 0.5}
+    elif kind == "mark_cells":
+        args = {"card": rng.choice(("bul", card)), "cells": [cell]}
+    elif kind == "choose":
+        args = {"option": rng.choice(("1", "2", "none", card, cell))}
+    else:
+        args = {}
+    return engine.parse_action(kind, args)

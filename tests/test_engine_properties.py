@@ -1,0 +1,103 @@
+"""Property tests over random action streams, legal and illegal (hypothesis)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine import board
+from tests.test_engine_common import full_board, random_action
+
+ZONES = {"battle", "aux", "deck", "hand", "graveyard", "exile"}
+
+
+def check_invariants(gs: engine.GameState) -> None:
+    cards = gs.cards
+    hosts = Counter(c.host for c in cards.values() if c.host is not None)
+    # at most one symbiote per creature
+    assert all(n == 1 for n in hosts.values()), hosts
+    cells: dict[str, str] = {}
+    for c in cards.values():
+        assert c.zone in ZONES
+        if c.host is not None:
+            h = cards[c.host]
+            # a symbiote shares its host's cell; no symbiote on a flyer, a symbiote or a non-creature
+            assert c.zone == "battle" and c.cell == h.cell and h.zone == "battle", (c.id, h.id)
+            assert h.type == "creature" and h.subtype == "ground", (c.id, h.id, h.type, h.subtype)
+            assert c.is_symbiote, c.id
+        elif c.zone == "battle":
+            # every card in exactly one place: one card per cell
+            assert board.is_cell(c.cell), c.id
+            assert c.cell not in cells, (c.id, cells.get(c.cell or ""))
+            cells[c.cell or ""] = c.id
+        else:
+            assert c.cell is None, c.id
+        # the control marker exactly when owner and controller differ
+        assert c.marker == (c.owner != c.controller), c.id
+        # incarnation tokens only in graveyards
+        assert c.tokens == 0 or c.zone == "graveyard", c.id
+        if not c.in_play:
+            assert c.controller == c.owner, c.id
+        if c.zone == "deck":
+            assert c.id in gs.deck(c.owner), c.id
+    for player in ("A", "B"):
+        deck = gs.deck(player)
+        assert len(deck) == len(set(deck))
+        assert all(cards[cid].zone == "deck" and cards[cid].owner == player for cid in deck)
+
+
+def snapshot(gs: engine.GameState) -> tuple[object, ...]:
+    return (dict(gs.cards), gs.decks, gs.phase, gs.active, gs.turn, gs.started, gs.marks, gs.pending)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rng=st.randoms(use_true_random=False), seed=st.integers(0, 1000))
+def test_random_streams_keep_the_invariants(rng: random.Random, seed: int) -> None:
+    gs = full_board(seed)
+    check_invariants(gs)
+    for _ in range(60):
+        action = random_action(gs, rng)
+        before = snapshot(gs)
+        out = engine.apply(gs, action)
+        # apply never mutates its input
+        assert snapshot(gs) == before
+        assert out.verdict in ("legal", "illegal", "undetermined")
+        if out.verdict == "illegal":
+            # an illegal action changes nothing
+            assert out.state is gs
+            assert any(s.kind == "forbidden" for s in out.steps())
+        check_invariants(out.state)
+        gs = out.state
+
+
+@settings(max_examples=25, deadline=None)
+@given(rng=st.randoms(use_true_random=False))
+def test_choose_replay_is_deterministic(rng: random.Random) -> None:
+    """The same stream from the same position gives the same states (choices replay, shuffles seeded)."""
+    actions = []
+    gs = full_board(3)
+    for _ in range(40):
+        action = random_action(gs, rng)
+        actions.append(action)
+        gs = engine.apply(gs, action).state
+    again = full_board(3)
+    for action in actions:
+        again = engine.apply(again, action).state
+    assert snapshot(again) == snapshot(gs)
+
+
+def test_tracing_off_gives_the_same_states() -> None:
+    rng = random.Random(5)
+    gs = full_board()
+    for _ in range(300):
+        action = random_action(gs, rng)
+        a = engine.apply(gs, action)
+        b = engine.apply(gs, action, tracing=False)
+        assert a.verdict == b.verdict and snapshot(a.state) == snapshot(b.state)
+        if a.verdict != "illegal":
+            assert b.trace == ()
+        gs = a.state
