@@ -171,6 +171,7 @@ def render_result(result: scenario.ScenarioResult) -> str:
     lines = [f"== {s.name}", f"Вопрос: {s.title}"]
     if s.source:
         lines.append(f"Источник: {s.source}")
+    lines.extend(f"Внимание: {note}" for note in result.notes)
     for step in result.steps:
         lines.append("")
         lines.append(f"Шаг {step.number} (строка {step.line}): {step.action!r}")

@@ -34,6 +34,7 @@ from engine.scenario_yaml import (
     YScalar,
     YSeq,
     read_yaml,
+    too_large,
 )
 
 if TYPE_CHECKING:
@@ -288,6 +289,7 @@ class StepResult:
 class ScenarioResult:
     scenario: Scenario
     steps: list[StepResult]
+    notes: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -318,6 +320,7 @@ class ScenarioResult:
             "title": self.scenario.title,
             "ok": self.ok,
             "xfail": [s.number for s in self.xfailed],
+            "notes": list(self.notes),
             "steps": [s.to_dict() for s in self.steps],
         }
 
@@ -355,17 +358,9 @@ def load_scenario(
     name = str(path)
     p = Path(path)
     try:
-        if p.stat().st_size > MAX_BYTES:
-            raise ScenarioError(
-                [
-                    Problem(
-                        name,
-                        None,
-                        None,
-                        f"файл слишком большой: {p.stat().st_size} байт, допускается не больше {MAX_BYTES}",
-                    )
-                ]
-            )
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise ScenarioError([Problem(name, None, None, too_large(size))])
         raw = p.read_bytes()
     except FileNotFoundError:
         raise ScenarioError([Problem(name, None, None, "файл не найден")]) from None
@@ -559,6 +554,8 @@ class _Reader:
         setup = engine.Setup(phase=phase, active=active, seed=seed, turn=turn, cards=cards)
         self._build(setup, card_lines, root)
         steps = self._steps(root.get("steps"), root.key_line("steps"), setup, card_lines)
+        if root.get("steps") is not None and not steps and not self.problems:
+            self.fail(root.key_line("steps"), "steps", "нужен хотя бы один шаг")
         self.raise_if_failed()
         assert title is not None
         return Scenario(
@@ -964,18 +961,28 @@ def run_scenario(
     A step whose choice the file leaves unanswered stops the run (the rest is not run). An
     engine failure on a step is reported as that step's error, never raised.
     """
-    del index  # clause ids were checked when the scenario was loaded
+    notes = _version_notes(s, index)
     try:
         state = engine.build_state(s.setup, library)
     except engine.SetupError as exc:  # loaded scenarios were built once already
-        return ScenarioResult(s, [_broken_step(s, f"расстановка не собирается: {exc}")])
+        return ScenarioResult(s, [_broken_step(s, f"расстановка не собирается: {exc}")], notes)
     results: list[StepResult] = []
     for step in s.steps:
         result, state, stop = _run_step(state, step)
         results.append(result)
         if stop:
             break
-    return ScenarioResult(s, results)
+    return ScenarioResult(s, results, notes)
+
+
+def _version_notes(s: Scenario, index: RulesIndex | None) -> list[str]:
+    """A scenario judged under other rules still runs, with a note saying so."""
+    if s.rules is None or index is None or not index.version_label:
+        return []
+    loaded = {index.version_label, index.version or ""}
+    if s.rules.strip() in loaded:
+        return []
+    return [f"сценарий решён по правилам «{s.rules}», а загружены «{index.version or index.version_label}»"]
 
 
 def _broken_step(s: Scenario, error: str) -> StepResult:

@@ -1,0 +1,150 @@
+"""The scenario runner: choices, xfail/xpass, engine failures and notes, as a judge relies on them."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+import rules_index
+from engine import scenario
+
+
+@pytest.fixture(scope="module")
+def index() -> rules_index.RulesIndex:
+    return rules_index.load_default()
+
+
+@pytest.fixture(scope="module")
+def library() -> engine.CardLibrary:
+    return engine.load_library()
+
+
+CHOICE = """\
+title: "Кому достанется компаньон, если хозяев двое?"
+rules: "РП 4.1-2"
+setup:
+  phase: reveal
+  active: A
+  cards:
+    - {id: comp, card: "Компаньон", owner: A, at: c2}
+    - {id: g1, card: "Наземное существо", owner: A, at: b2}
+    - {id: g2, card: "Вайл", owner: A, at: d2}
+steps:
+  - end_reveal: {}
+    CHOICES
+    expect:
+      asked: [{clause: "211.7", who: A}]
+      cards:
+        comp: {host: g2}
+  - move: {card: g2, to: d3}
+    expect: {verdict: legal, cards: {comp: {cell: d3}}}
+"""
+
+
+def run(text: str, index: rules_index.RulesIndex, library: engine.CardLibrary) -> scenario.ScenarioResult:
+    s = scenario.load_scenario_text(text, "x.yaml", index=index, library=library)
+    return scenario.run_scenario(s, index, library)
+
+
+def test_choice_answered_by_key_or_label(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
+    result = run(CHOICE.replace("CHOICES", "choices: [g2]"), index, library)
+    assert result.ok, [e for st in result.steps for e in st.expectations if not e.ok]
+    assert [st.verdict for st in result.steps] == ["legal", "legal"]
+    assert result.notes == []
+    label = "«Вайл» (g2) на d2"
+    result = run(CHOICE.replace("CHOICES", f'choices: ["{label}"]'), index, library)
+    assert result.ok
+
+
+def test_unanswered_choice_stops_and_names_who_and_clause(
+    index: rules_index.RulesIndex, library: engine.CardLibrary
+) -> None:
+    result = run(CHOICE.replace("    CHOICES\n", ""), index, library)
+    assert not result.ok
+    assert len(result.steps) == 1  # the second step never ran
+    step = result.steps[0]
+    assert step.pending_unanswered is not None
+    assert step.pending_unanswered.who == "A" and step.pending_unanswered.clause == "211.7"
+    failed = [e for e in step.expectations if not e.ok]
+    assert "ждёт ответа игрок A по п. 211.7" in failed[0].detail
+    assert "g1" in failed[0].detail and "g2" in failed[0].detail
+
+
+def test_wrong_and_extra_answers_fail(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
+    result = run(CHOICE.replace("CHOICES", "choices: [g3]"), index, library)
+    assert not result.ok
+    assert any("такого варианта нет" in e.detail for e in result.steps[0].expectations)
+    result = run(CHOICE.replace("CHOICES", "choices: [g2, g1]"), index, library)
+    assert not result.ok
+    assert any("лишние ответы: g1" in e.detail for e in result.steps[0].expectations)
+
+
+def test_wrong_expectation_fails_with_what_was_found(
+    index: rules_index.RulesIndex, library: engine.CardLibrary
+) -> None:
+    text = CHOICE.replace("CHOICES", "choices: [g2]").replace("comp: {host: g2}", "comp: {host: g1}")
+    result = run(text, index, library)
+    assert not result.ok
+    bad = [e for e in result.steps[0].expectations if not e.ok]
+    assert [(e.what, e.detail) for e in bad] == [("карта comp: host = g1", "получено: g2")]
+
+
+def test_xfail_is_reported_apart_and_xpass_fails(
+    index: rules_index.RulesIndex, library: engine.CardLibrary
+) -> None:
+    wrong = CHOICE.replace("CHOICES", "choices: [g2]\n    xfail: 'движок кладёт не туда'").replace(
+        "comp: {host: g2}", "comp: {host: g1}"
+    )
+    result = run(wrong, index, library)
+    assert result.ok  # the file does not fail the suite …
+    assert [s.status for s in result.steps] == ["xfail", "ok"]  # … but the step is not a pass
+    assert result.to_dict()["xfail"] == [1]
+    right = CHOICE.replace("CHOICES", "choices: [g2]\n    xfail: 'движок кладёт не туда'")
+    result = run(right, index, library)
+    assert not result.ok
+    assert result.steps[0].status == "xpass"
+
+
+def test_illegal_step_is_checked_to_leave_the_position(
+    index: rules_index.RulesIndex, library: engine.CardLibrary
+) -> None:
+    text = (
+        CHOICE.replace("CHOICES", "choices: [g2]")
+        .replace("to: d3}", "to: e6}")
+        .replace(
+            "{verdict: legal, cards: {comp: {cell: d3}}}", "{verdict: illegal, cards: {comp: {cell: d2}}}"
+        )
+    )
+    result = run(text, index, library)
+    assert result.ok
+    checks = [e.what for e in result.steps[1].expectations]
+    assert "запрещённое действие не изменило позицию" in checks
+
+
+def test_engine_failure_is_a_step_error_not_a_crash(
+    index: rules_index.RulesIndex, library: engine.CardLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = scenario.load_scenario_text(
+        CHOICE.replace("CHOICES", "choices: [g2]"), "x.yaml", index=index, library=library
+    )
+
+    def broken(state: engine.GameState, action: engine.Action) -> engine.Outcome:
+        raise KeyError("comp")
+
+    monkeypatch.setattr(engine, "apply", broken)
+    result = scenario.run_scenario(s, index, library)
+    assert not result.ok
+    assert result.steps[0].error is not None and "KeyError" in result.steps[0].error
+    assert len(result.steps) == 1
+
+
+def test_other_rules_version_is_noted(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
+    result = run(CHOICE.replace("CHOICES", "choices: [g2]").replace("РП 4.1-2", "РП 3.0"), index, library)
+    assert result.ok
+    assert result.notes and "РП 3.0" in result.notes[0]
+
+
+def test_empty_steps_is_an_error(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
+    text = CHOICE.split("steps:")[0] + "steps: []\n"
+    with pytest.raises(scenario.ScenarioError, match="нужен хотя бы один шаг"):
+        scenario.load_scenario_text(text, "x.yaml", index=index, library=library)
