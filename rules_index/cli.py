@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, NoReturn, TextIO
 
 from rules_index.errors import CorpusError, QueryError
@@ -151,7 +152,7 @@ def _dump(data: object, out: TextIO) -> None:
     out.write("\n")
 
 
-_HOW = {
+_HOW: Mapping[str, str] = MappingProxyType({
     "number": "номер",
     "exact": "точно",
     "form": "словоформа",
@@ -160,7 +161,7 @@ _HOW = {
     "card": "карта",
     "term": "термин",
     "phrase": "фраза",
-}
+})
 
 
 def _cmd_search(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -280,9 +281,7 @@ def _cmd_graph(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Te
     return EXIT_OK
 
 
-_COMMANDS = {
-    "search": _cmd_search,
-    "show": _cmd_show,
-    "check": _cmd_check,
-    "graph": _cmd_graph,
-}
+_Handler = Callable[[RulesIndex, argparse.Namespace, TextIO, TextIO], int]
+_COMMANDS: Mapping[str, _Handler] = MappingProxyType(
+    {"search": _cmd_search, "show": _cmd_show, "check": _cmd_check, "graph": _cmd_graph}
+)

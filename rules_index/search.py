@@ -28,9 +28,11 @@ MAX_QUERY = 500
 K1 = 1.2
 B = 0.4
 # Field weights: words of the rule itself count more than words of its example.
-FIELD_WEIGHT = {"text": 1.0, "example": 0.45}
+FIELD_WEIGHT: Mapping[str, float] = MappingProxyType({"text": 1.0, "example": 0.45})
 # How much each kind of match is worth relative to the word itself.
-WEIGHT = {"form": 1.0, "prefix": 0.75, "typo": 0.7, "jargon": 0.95, "broader": 0.6, "card": 2.0}
+WEIGHT: Mapping[str, float] = MappingProxyType(
+    {"form": 1.0, "prefix": 0.75, "typo": 0.7, "jargon": 0.95, "broader": 0.6, "card": 2.0}
+)
 NUMBER_BONUS = 1000.0
 SNIPPET_CHARS = 240
 
