@@ -24,7 +24,7 @@ CHOICE_ARGS: Mapping[str, tuple[str, ...]] = types.MappingProxyType(
         "attack": ("attacker", "target"),
         "summon": ("cell", "host"),
         "resurrect": ("card", "cell", "host"),
-        "take_control": ("card",),
+        "take_control": ("card", "by"),
         "lose_control": ("card",),
         "destroy": ("card",),
         "exile": ("card",),
@@ -52,6 +52,8 @@ def _candidates(gs: state.GameState, kind: str, arg: str, fixed: Mapping[str, ob
     in_play = [c for c in cards.values() if c.in_play]
     if arg == "option":
         return [o.key for o in gs.pending.options] if gs.pending else []
+    if kind == "take_control" and arg == "by":
+        return list(board.PLAYERS)
     if arg in ("cell", "to"):
         return list(board.CELLS)
     if arg == "at":
