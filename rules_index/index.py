@@ -64,6 +64,9 @@ class RulesIndex:
         warnings: list[str] = []
         if len(set(versions)) > 1:
             warnings.append("Файлы корпуса из разных версий правил: " + ", ".join(sorted(set(versions))))
+        for src in parsed:
+            if not src.paragraphs:
+                warnings.append(f"В файле «{src.name}» не найдено ни одного пронумерованного пункта.")
         duplicates = tuple(
             Duplicate(cid, tuple(where)) for cid, where in places.items() if len(where) > 1
         )

@@ -137,6 +137,7 @@ SAMPLE = "211. Симбиоты.\n211.1. Симбиот — существо.\n2
         (SAMPLE.replace("\n", "\r\n").encode("utf-8"), "utf-8"),
         (SAMPLE.replace("’", "'").encode("cp1251"), "cp1251"),
         (SAMPLE.replace("’", "'").replace("\n", "\r\n").encode("cp1251"), "cp1251"),
+        (SAMPLE.encode("utf-16"), "utf-16"),
     ],
 )
 def test_encodings_and_line_endings(data: bytes, encoding: str) -> None:
@@ -226,3 +227,9 @@ def test_numbered_list_inside_a_clause_is_not_a_section() -> None:
 def test_numbered_example_heading() -> None:
     ix = load("100. Раздел.\n100.1. Правило.\nПример 1: первый случай.\nПРИМЕРЫ. Второй случай.")
     assert ix.get("100.1").examples == ("первый случай.", "Второй случай.")  # type: ignore[union-attr]
+
+
+def test_a_file_without_entries_among_others_is_a_warning() -> None:
+    ix = rules_index.load_texts([("a.txt", b"100. X.\n100.1. Y."), ("readme.txt", "Просто текст.".encode())])
+    assert [p.id for p in ix.paragraphs] == ["100", "100.1"]
+    assert any("readme.txt" in w for w in ix.integrity().warnings)

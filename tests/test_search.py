@@ -172,3 +172,9 @@ def test_search_on_another_corpus(tmp_path: object) -> None:
     other = rules_index.load_texts([("r.txt", text.encode())])
     assert [h.id for h in other.search("дракон")] == ["100.1"]
     assert other.search("хозяин") == []  # terms of clauses this corpus lacks are ignored
+
+
+def test_a_missing_number_offers_the_nearest_clauses(ix: RulesIndex) -> None:
+    hits = ix.search("534.2", 3)
+    assert [h.id for h in hits] == ["534.4", "534.5", "534.6"]
+    assert all(h.matched[0].how == "number" for h in hits)
