@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
+import types
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -113,7 +114,9 @@ CARD_PROPS = (
     "alive",
 )
 VERDICTS = ("legal", "illegal", "undetermined")
-VERDICT_RU = {"legal": "законно", "illegal": "запрещено", "undetermined": "не определено правилами"}
+VERDICT_RU: Mapping[str, str] = types.MappingProxyType(
+    {"legal": "законно", "illegal": "запрещено", "undetermined": "не определено правилами"}
+)
 TRACE_KINDS = (
     "allowed",
     "forbidden",
@@ -134,7 +137,9 @@ CARD_ID_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]{0,39}$")
 MAX_STEPS = 500
 MAX_CARDS = 200
 
-_TYPE_RU = {str: "строка", int: "целое число", bool: "да/нет (true/false)"}
+_TYPE_RU: Mapping[type, str] = types.MappingProxyType(
+    {str: "строка", int: "целое число", bool: "да/нет (true/false)"}
+)
 
 
 # --- the loaded scenario ----------------------------------------------------------------

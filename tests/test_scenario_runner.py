@@ -148,3 +148,17 @@ def test_empty_steps_is_an_error(index: rules_index.RulesIndex, library: engine.
     text = CHOICE.split("steps:")[0] + "steps: []\n"
     with pytest.raises(scenario.ScenarioError, match="нужен хотя бы один шаг"):
         scenario.load_scenario_text(text, "x.yaml", index=index, library=library)
+
+
+def test_scenario_modules_hold_no_mutable_state() -> None:
+    import types
+
+    from engine import cli, scenario_yaml
+
+    for module in (scenario, scenario_yaml, cli):
+        for name, value in vars(module).items():
+            if name.startswith("__"):
+                continue
+            assert not isinstance(value, list | set | dict | bytearray | types.SimpleNamespace), (
+                f"{module.__name__}.{name}"
+            )
