@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import streamlit as st
+import yaml
 
 from engine import journal as jr
 
@@ -34,6 +35,7 @@ class Answer:
     clauses: tuple[str, ...]
     link: str  # a path inside the app, built only from ids we listed ourselves
     score: float
+    steps: tuple[str, ...] = ()  # a scenario's verdict per step
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,23 +44,23 @@ class ScenarioDigest:
     group: str
     title: str
     text: str  # title, source and answer, for matching
-    verdict: str
+    verdict: str  # the first step that is not legal decides the headline; else legal
     clauses: tuple[str, ...]
+    steps: tuple[str, ...] = ()
 
 
-def _digest(path: Path, group: str) -> ScenarioDigest | None:
+def _digest(path: Path, group: str, index: object, library: object) -> ScenarioDigest | None:
     from engine import scenario as scenario_mod
 
     try:
-        sc = scenario_mod.load_scenario(path)
-        result = scenario_mod.run_scenario(sc)
+        sc = scenario_mod.load_scenario(path, index=index, library=library)  # type: ignore[arg-type]
+        result = scenario_mod.run_scenario(sc, index, library)  # type: ignore[arg-type]
     except (scenario_mod.ScenarioError, ValueError, OSError):
         return None
-    verdict = ""
+    verdicts = tuple(step.verdict or "" for step in result.steps)
+    verdict = next((v for v in verdicts if v in ("illegal", "undetermined")), "legal" if verdicts else "")
     decisive: dict[str, None] = {}
     for step in result.steps:
-        if step.verdict:
-            verdict = step.verdict
         if step.outcome is None:
             continue
         for t in step.outcome.steps():
@@ -72,16 +74,21 @@ def _digest(path: Path, group: str) -> ScenarioDigest | None:
         text=words,
         verdict=verdict,
         clauses=tuple(c for c in decisive if not c.startswith("A"))[:8],
+        steps=verdicts,
     )
 
 
 @st.cache_resource(show_spinner="Прогоняю сценарии библиотеки…")
 def scenario_digests() -> tuple[ScenarioDigest, ...]:
     """Every library scenario with its verdict and clauses (immutable; built once per process)."""
+    import engine
+    from app_pages import common
+
+    index, library = common.base_rules().index, engine.load_library()
     out = []
     for folder, group in SCENARIO_DIRS:
         for path in sorted((ROOT / "scenarios" / folder).glob("*.y*ml")):
-            d = _digest(path, group)
+            d = _digest(path, group, index, library)
             if d is not None:
                 out.append(d)
     return tuple(out)
@@ -101,12 +108,28 @@ def _score(
     return total / (2.0 * len(query_stems)) if query_stems else 0.0
 
 
+@st.cache_resource(show_spinner=False)
+def stopwords() -> frozenset[str]:
+    """Question words the search ignores (rules_index/data/stopwords.yaml, shared with the rules search)."""
+    path = ROOT / "rules_index" / "data" / "stopwords.yaml"
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return frozenset()
+    return (
+        frozenset(str(w).lower().replace("ё", "е") for w in data) if isinstance(data, list) else frozenset()
+    )
+
+
 def find_answers(
-    query: str, rulings: Sequence[jr.Ruling], digests: Sequence[ScenarioDigest], top: int = 5
+    query: str,
+    rulings: Sequence[jr.Ruling],
+    digests: Sequence[ScenarioDigest],
+    top: int = 5,
+    stop: frozenset[str] = frozenset(),
 ) -> list[Answer]:
     """Scenarios and rulings matching the query, best first (ties: rulings, the judges' own, first)."""
-    query_words = jr.words(query)
-    query_stems = jr.stems(query)
+    query_words, query_stems = jr.query_terms(query, stop)
     if not query_stems:
         return []
     found: list[Answer] = []
@@ -114,8 +137,8 @@ def find_answers(
         score = _score(query_words, query_stems, d.title, d.text, d.clauses)
         if score >= MIN_SCORE:
             link = "/desk?scn=" + urllib.parse.quote(d.path)
-            found.append(Answer("scenario", d.title, d.group, d.verdict, d.clauses, link, score))
-    for hit in jr.search_rulings(rulings, query, top=top * 2):
+            found.append(Answer("scenario", d.title, d.group, d.verdict, d.clauses, link, score, d.steps))
+    for hit in jr.search_rulings(rulings, query, top=top * 2, stopwords=stop):
         if hit.score < MIN_SCORE:
             continue
         cur = hit.ruling.current
@@ -139,7 +162,7 @@ def render_answers(query: str) -> None:
         problem = ""
     except jr.JournalError as exc:
         rulings, problem = [], str(exc)
-    answers = find_answers(query, rulings, scenario_digests())
+    answers = find_answers(query, rulings, scenario_digests(), stop=stopwords())
     if not answers and not problem:
         return
     with st.container(border=True):
@@ -147,6 +170,8 @@ def render_answers(query: str) -> None:
         for a in answers:
             icon = "📘" if a.kind == "scenario" else "🧑‍⚖️"
             verdict = VERDICT_RU.get(a.verdict, "вердикт не записан")
+            if len(a.steps) > 1:
+                verdict += " · шаги: " + " ".join(VERDICT_RU.get(v, "•").split()[0] for v in a.steps)
             links = ", ".join(
                 f"[п. {c}](/?p={urllib.parse.quote(c)})" for c in a.clauses if c.replace(".", "").isdigit()
             )

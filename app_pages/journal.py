@@ -228,7 +228,10 @@ def render() -> None:
             st.error(str(exc))
             return
         if query.strip():
-            found = [h.ruling for h in jr.search_rulings(all_rulings, query, top=100)]
+            from app_pages import desk_answers
+
+            stop = desk_answers.stopwords()
+            found = [h.ruling for h in jr.search_rulings(all_rulings, query, top=100, stopwords=stop)]
             st.caption(f"Найдено: {len(found)} из {len(all_rulings)}.")
         else:
             found = all_rulings

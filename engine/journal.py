@@ -487,11 +487,19 @@ def stems(text: str, stemmer: Stemmer.Stemmer | None = None) -> list[str]:
     return [w if w[0].isdigit() else st.stemWord(w) for w in words(text)]
 
 
-def search_rulings(rulings: Sequence[Ruling], query: str, top: int = 20) -> list[RulingHit]:
+def query_terms(query: str, stopwords: frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
+    """The query's words and their stems, question words («можно», «ли» …) left out."""
+    stemmer = Stemmer.Stemmer("russian")
+    kept = [w for w in words(query) if w not in stopwords]
+    return kept, [w if w[0].isdigit() else stemmer.stemWord(w) for w in kept]
+
+
+def search_rulings(
+    rulings: Sequence[Ruling], query: str, top: int = 20, stopwords: frozenset[str] = frozenset()
+) -> list[RulingHit]:
     """Rank rulings against a query: pure text matching, shared with the search page's «answers»."""
     stemmer = Stemmer.Stemmer("russian")
-    query_words = words(query)
-    query_stems = stems(query, stemmer)
+    query_words, query_stems = query_terms(query, stopwords)
     if not query_stems:
         return []
     hits: list[RulingHit] = []

@@ -1,0 +1,79 @@
+"""«Готовые ответы» on the search page: matching scenarios and journal rulings beside the clauses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app_pages import desk_answers as da
+from engine import journal as jr
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = "<script>x</script> Сугед [ссылка](javascript:alert(1)) летающее"
+
+
+@pytest.fixture()
+def journal_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "rulings.sqlite3"
+    monkeypatch.setenv(jr.ENV_VAR, str(path))
+    return path
+
+
+def test_scenarios_are_ranked_with_verdicts_and_clauses() -> None:
+    digests = da.scenario_digests()
+    official = [d for d in digests if d.path.startswith("scenarios/official/")]
+    assert len(official) == len(list((ROOT / "scenarios" / "official").glob("*.yaml")))
+    answers = da.find_answers("Карлик Унд паразит Вайла контроль", [], digests, stop=da.stopwords())
+    assert answers, "сценарий о Карлике Унде должен найтись"
+    best = answers[0]
+    assert best.kind == "scenario" and "Карлик Унд" in best.title
+    assert best.link == "/desk?scn=scenarios/official/211.3.1_karlik_und.yaml"
+    assert "211.3.1" in best.clauses and best.verdict in ("legal", "illegal", "undetermined")
+    assert (
+        da.find_answers("можно ли", [], digests, stop=da.stopwords()) == []
+    )  # question words alone match nothing
+
+
+def test_rulings_rank_beside_scenarios(journal_file: Path) -> None:
+    book = jr.Journal(journal_file)
+    rid = book.record(
+        jr.RulingInput(
+            title="Может ли Сугед пересесть на летающее существо?",
+            decision="Нет: симбиот не помещается на летающее (211.4).",
+            clauses=("211.4",),
+            table_no="5",
+            verdict="illegal",
+        )
+    )
+    answers = da.find_answers("Сугед летающее", book.rulings(), da.scenario_digests(), stop=da.stopwords())
+    rulings = [a for a in answers if a.kind == "ruling"]
+    assert (
+        rulings and rulings[0].link == f"/journal?r={rid}" and rulings[0].detail == f"решение № {rid}, стол 5"
+    )
+    assert answers[0].score >= answers[-1].score
+
+
+def test_search_page_shows_answers_safely(journal_file: Path) -> None:
+    jr.Journal(journal_file).record(jr.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["q"] = "Сугед летающее"
+    at.run()
+    assert not at.exception, at.exception
+    heads = [m.value for m in at.markdown if m.value == "**Готовые ответы: сценарии и решения судей**"]
+    assert heads
+    texts = [t.value for t in at.text]
+    assert any(t.startswith(HOSTILE) for t in texts)  # the judge's title as plain text
+    assert all("<script>" not in m.value for m in at.markdown)
+    assert any("[открыть в журнале](/journal?r=1)" in m.value for m in at.markdown)
+
+
+def test_corrupt_journal_does_not_break_the_search_page(journal_file: Path) -> None:
+    journal_file.write_bytes(b"garbage" * 1000)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["q"] = "Карлик Унд паразит"
+    at.run()
+    assert not at.exception
+    assert any(t.value.startswith("Журнал решений недоступен:") for t in at.text)
+    assert journal_file.read_bytes() == b"garbage" * 1000
