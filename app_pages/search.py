@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 import rules_index
-from app_pages import clause, common
+from app_pages import clause, common, desk_answers
 from rules_index import Hit, RulesIndex
 
 BOX_KEY = "search_box"
@@ -80,6 +80,7 @@ def render_search(index: RulesIndex) -> None:
         )
         return
     common.version_notice(index)
+    desk_answers.render_answers(query)  # scenarios and journal rulings that answer the question
     try:
         hits = index.search(query, top=_TOP)
     except rules_index.QueryError as err:
