@@ -493,7 +493,8 @@ class SearchIndex:
             spans.append((piece.text[pos:end], False))
         prefix = "ПРИМЕР: " if piece.kind == "example" else ""
         ellipsis_start = "…" if start > sentence_start else ""
-        ellipsis_end = "…" if end < len(piece.text) and piece.text[end:end + 1] not in ("", "\n", " ") else ""
+        # «…» where the snippet stops inside a sentence.
+        ellipsis_end = "…" if end < len(piece.text) and piece.text[end - 1] not in ".!?;:…)»”\"" else ""
         spans = [(prefix + ellipsis_start, False), *spans, (ellipsis_end, False)]
         merged: list[tuple[str, bool]] = []
         for text, mark in spans:
