@@ -1229,15 +1229,19 @@ def dump_scenario(
     doc["setup"] = setup_doc
     out_steps: list[dict[str, object]] = []
     for i, action in enumerate(steps):
+        verdict = outcomes[i].verdict if outcomes is not None and i < len(outcomes) else None
         if action.kind == "choose" and out_steps:
             option = action.to_dict()["choose"].get("option")
             choices = out_steps[-1].setdefault("choices", [])
             assert isinstance(choices, list)
             choices.append(str(option))
+            if verdict is not None:
+                # The step's verdict is the one after its last answer (as run_scenario reads it).
+                out_steps[-1]["expect"] = {"verdict": verdict}
             continue
         entry: dict[str, object] = dict(action.to_dict())
-        if outcomes is not None and i < len(outcomes):
-            entry["expect"] = {"verdict": outcomes[i].verdict}
+        if verdict is not None:
+            entry["expect"] = {"verdict": verdict}
         out_steps.append(entry)
     doc["steps"] = out_steps
     return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=110)

@@ -162,3 +162,24 @@ def test_scenario_modules_hold_no_mutable_state() -> None:
             assert not isinstance(value, list | set | dict | bytearray | types.SimpleNamespace), (
                 f"{module.__name__}.{name}"
             )
+
+
+def test_dump_folds_answers_into_their_step(
+    index: rules_index.RulesIndex, library: engine.CardLibrary
+) -> None:
+    s = scenario.load_scenario_text(
+        CHOICE.replace("CHOICES", "choices: [g2]"), "x.yaml", index=index, library=library
+    )
+    state = engine.build_state(s.setup, library)
+    actions, outcomes = [], []
+    for act in (s.steps[0].action, engine.parse_action("choose", {"option": "g2"}), s.steps[1].action):
+        out = engine.apply(state, act)
+        actions.append(act)
+        outcomes.append(out)
+        state = out.state
+    text = scenario.dump_scenario(s.setup, actions, "Вопрос?", outcomes=outcomes)
+    again = scenario.load_scenario_text(text, "dump.yaml", index=index, library=library)
+    assert [st.action.kind for st in again.steps] == ["end_reveal", "move"]
+    assert again.steps[0].choices == ("g2",)
+    assert again.steps[0].expect is not None and again.steps[0].expect.verdict == outcomes[1].verdict
+    assert scenario.run_scenario(again, index, library).ok
