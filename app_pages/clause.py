@@ -93,7 +93,9 @@ def _render_graph(index: RulesIndex, cid: str) -> None:
         "Сплошная серая стрелка — подпункт, пунктирная синяя — ссылка в тексте; "
         "пунктирная рамка с надписью «нет в тексте» — пункт, которого нет в загруженных правилах."
     )
-    st.graphviz_chart(index.to_dot(graph), width="stretch")
+    # A few nodes drawn at their own size; a bigger neighbourhood shrinks to the screen's width.
+    small = graph.number_of_nodes() <= 3
+    st.graphviz_chart(index.to_dot(graph), width="content" if small else "stretch")
 
 
 def _render_missing(index: RulesIndex, cid: str) -> None:

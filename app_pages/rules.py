@@ -118,12 +118,18 @@ def _render_loaded(index: RulesIndex) -> None:
         f"**Откуда:** {common.escape_md(common.current_origin())}"
     )
     report = index.integrity()
-    cols = st.columns(3)
-    cols[0].metric("Пунктов", report.paragraphs)
-    cols[1].metric("Заголовков", report.headings)
-    cols[2].metric("Примеров", report.examples)
-    rows = [{"Файл": s.name, "Пунктов": s.paragraphs, "Кодировка": s.encoding} for s in index.sources]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    st.markdown(
+        f"**Пунктов:** {report.paragraphs} (из них заголовков разделов: {report.headings}) · "
+        f"**примеров:** {report.examples}"
+    )
+    st.markdown("**Файлы:**")
+    st.markdown(
+        "\n".join(
+            f"- {common.escape_md(s.name)} — пунктов: {s.paragraphs}, "
+            f"кодировка {common.escape_md(s.encoding)}"
+            for s in index.sources
+        )
+    )
 
 
 def _id_list(index: RulesIndex, ids: Sequence[str], icon: str, what: str, none: str) -> None:
@@ -131,11 +137,12 @@ def _id_list(index: RulesIndex, ids: Sequence[str], icon: str, what: str, none: 
     if not ids:
         st.caption(none)
         return
-    for cid in ids:
-        if index.has(cid) or index.is_absent(cid):
-            common.clause_link(index, cid)
-        else:
-            st.markdown(f"- {common.escape_md(cid)}")
+    linked = [cid for cid in ids if index.has(cid) or index.is_absent(cid)]
+    for cid in linked:
+        common.clause_link(index, cid)
+    rest = [cid for cid in ids if cid not in linked]
+    if rest:
+        st.markdown(common.escape_md(", ".join(rest)))
 
 
 def _render_integrity(index: RulesIndex) -> None:

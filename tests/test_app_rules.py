@@ -256,3 +256,30 @@ def test_graph_page_draws_a_section_with_absent_clauses_named() -> None:
     at.selectbox(key="graph_section").set_value("211").run()
     assert at.query_params.get("s") == "211"
     assert '"211.3"' in at.get("graphviz_chart")[0].proto.spec
+
+
+# The «Пункт» page and the --corpus option ----------------------------------------------------------
+
+
+def test_number_typed_on_the_clause_page_opens_that_clause_on_the_root() -> None:
+    at = open_page("app_pages/clause.py")
+    assert {"211", "535"} <= set(clause_links(at))  # the sections, each a link
+    at.text_input(key="clause_number").input("п. 211.4").run()
+    assert not at.exception, at.exception
+    assert at.query_params.get("p") == "211.4"
+    assert any(t.value.replace("\\", "") == "п. 211.4" for t in at.title)
+    assert "Симбиота можно помещать только на наземное существо" in texts(at)
+
+
+def test_corpus_option_after_the_double_dash() -> None:
+    from app_pages import common
+
+    assert common.corpus_argument(["--corpus", "/rules/dir"]) == "/rules/dir"
+    assert common.corpus_argument([]) is None
+    seeds = common.shared_rules(
+        str(Path(__file__).resolve().parent.parent / "rules_index" / "data" / "corpus")
+    )
+    assert seeds.problem is None and seeds.index.has("211.3.1")
+    missing = common.shared_rules("/nonexistent/rules.txt")
+    assert missing.problem is not None and "/nonexistent/rules.txt" in missing.problem
+    assert "встроенные правила" in missing.problem and missing.index.has("211.3.1")
