@@ -24,6 +24,7 @@ class ArgSpec:
     required: bool
     label: str
     default: Any = None
+    choices: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -91,8 +92,8 @@ ACTION_SPECS: Mapping[str, ActionSpec] = types.MappingProxyType(
                 "change_type",
                 "Сменить тип или подтип",
                 _A("card", "card", True, "карта"),
-                _A("type", "type", False, "новый тип"),
-                _A("subtype", "subtype", False, "новый подтип"),
+                _A("type", "type", False, "новый тип", None, library.CARD_TYPES),
+                _A("subtype", "subtype", False, "новый подтип", None, library.SUBTYPES),
             ),
             _spec(
                 "set_incorporeal",
@@ -113,7 +114,7 @@ ACTION_SPECS: Mapping[str, ActionSpec] = types.MappingProxyType(
                 "return_to_deck",
                 "Вернуть в колоду",
                 _A("card", "card", True, "карта"),
-                _A("position", "position", False, "top или bottom", "top"),
+                _A("position", "position", False, "top или bottom", "top", ("top", "bottom")),
             ),
             _spec(
                 "take_control",
@@ -150,7 +151,7 @@ ACTION_SPECS: Mapping[str, ActionSpec] = types.MappingProxyType(
                 _A("card", "card", True, "кому"),
                 _A("amount", "int", True, "сколько"),
                 _A("source", "card", False, "источник"),
-                _A("kind", "kind", False, "вид", "strike"),
+                _A("kind", "kind", False, "вид", "strike", library.DAMAGE_KINDS),
             ),
             _spec(
                 "heal",

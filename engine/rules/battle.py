@@ -65,7 +65,7 @@ def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
         else:
             key = ctx.ask(
                 card.controller,
-                "",
+                "A8",
                 f"Особенности какого изгнанного существа берёт {card.label}?",
                 [(c.id, c.label) for c in exiled],
             )
@@ -331,12 +331,11 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
             "", f"{card.label} уже {library.TYPE_RU[new_type]} {library.SUBTYPE_RU.get(new_sub or '', '')}"
         )
         return
-    if card.is_symbiote or new_sub in library.SYMBIOTE_SUBTYPES:
+    if card.is_symbiote:
         ctx.undet(
             "211.4",
-            f"211.4 говорит только о хозяине, сменившем тип; что происходит, когда сам {card.label} "
-            "становится или перестаёт быть симбиотом без особенности, помещающей его на карту, "
-            "в нашем тексте не сказано (см. 211.8.1)",
+            f"211.4 говорит только о хозяине, сменившем тип; что происходит, когда сам симбиот {card.label} "
+            "меняет тип или подтип, в нашем тексте не сказано",
         )
         ctx.keep_state = True
         return
@@ -356,6 +355,12 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.update(card.id, zone="aux", cell=None)
         ctx.assume("A5", f"{card.label} стал летающим и переходит во вспомогательную зону")
     symbiotes.check_hosts(ctx)
+    if new_sub in library.SYMBIOTE_SUBTYPES:
+        ctx.undet(
+            "211.4",
+            f"{card.label} сам стал симбиотом без хозяина посреди боя: что с ним происходит дальше, в нашем "
+            "тексте не сказано (211.7 говорит только о подфазе Вскрытия)",
+        )
 
 
 def do_set_incorporeal(ctx: context.Ctx, action: actions.Action) -> None:

@@ -237,17 +237,14 @@ def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
         return None
     # replace_heal_with_wound: a replacing ability (534.7) picks a target.
     near = [
-        c
-        for c in ctx.cards.values()
-        if c.in_play
-        and c.is_creature
-        and c.id != card.id
-        and c.cell
-        and card.cell
-        and board.adjacent(c.cell, card.cell)
+        c for c in ctx.cards.values() if c.in_play and c.is_creature and symbiotes.cards_adjacent(c, card)
     ]
     if card.cell:
-        ctx.assume("A1", f"стоящие рядом с {card.label} ({card.cell}) — соседние клетки, включая диагонали")
+        ctx.assume(
+            "A1",
+            f"стоящие рядом с {card.label} ({card.cell}) — на соседних клетках, включая диагонали; его "
+            "хозяин или симбиот тоже стоит рядом (211.9)",
+        )
     if not near:
         ctx.step(
             "534.7",

@@ -719,12 +719,12 @@ def on_death_triggers(ctx: context.Ctx, cid: str) -> None:
             if card.cell is None:
                 continue
             for other in list(ctx.cards.values()):
+                other = ctx.c(other.id)
                 if (
                     other.in_play
                     and other.is_creature
                     and other.controller != card.controller
-                    and other.cell
-                    and board.adjacent(other.cell, card.cell)
+                    and symbiotes.cards_adjacent(other, ctx.c(cid))
                 ):
                     replacement.execute_wound(
                         ctx,

@@ -517,9 +517,13 @@ def attack_with_host(ctx: context.Ctx, attacker: state.CardState, target: state.
     return False
 
 
-def same_cell_adjacent(a: state.CardState, b: state.CardState) -> bool:
-    """211.9: a symbiote and its host count as adjacent cards on one cell."""
-    return a.host == b.id or b.host == a.id
+@rule("211.9")
+def cards_adjacent(a: state.CardState, b: state.CardState) -> bool:
+    """Cards standing next to each other: neighbouring cells (A1), or a symbiote and its host,
+    which occupy one cell and count as adjacent (211.9)."""
+    if a.id == b.id or a.zone != "battle" or b.zone != "battle" or a.cell is None or b.cell is None:
+        return False
+    return a.host == b.id or b.host == a.id or board.adjacent(a.cell, b.cell)
 
 
 @rule("211.10")
