@@ -9,6 +9,7 @@ a small file expand without bound), no duplicate keys.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import yaml
 import yaml.constructor
@@ -140,45 +141,76 @@ def read_yaml(text: str, file: str) -> YNode | None:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = int(mark.line) + 1 if mark is not None else None
-        what = exc.problem or exc.context or "ошибка разметки"
-        hint = "проверьте отступы, кавычки и двоеточия"
-        raise _error(file, line, None, f"это не корректный YAML ({what}); {hint}") from None
+        start = int(exc.context_mark.line) + 1 if exc.context_mark is not None else None
+        raw = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        what = _explain(raw)
+        if start is not None and line is not None and start != line:
+            # The problem shows where the parser gave up; the construct began earlier.
+            if line > len(text.splitlines()):
+                line = start
+            else:
+                what += f" (начало — строка {start})"
+        key = _key_on_line(text, line) or _key_on_line(text, start)
+        raise _error(file, line, key, f"это не корректный YAML: {what} (разборщик: {raw})") from None
     except yaml.YAMLError as exc:
-        raise ScenarioError([Problem(file, None, None, f"это не корректный YAML ({exc})")]) from None
+        raise _error(file, None, None, f"это не корректный YAML ({exc})") from None
     if node is None:
         return None
-    return _convert(node, file, set())
+    return _convert(node, file, set(), None)
 
 
-def _convert(node: yaml.nodes.Node, file: str, seen: set[int]) -> YNode:
+# PyYAML's problems, said in Russian with what to check (first match wins).
+_PROBLEMS = (
+    ("expected a single document", "в файле больше одного документа (---): один файл — один сценарий"),
+    ("mapping values are not allowed", "двоеточие там, где значение не ожидается: возьмите текст в кавычки"),
+    ("could not find expected ':'", "не найдено двоеточие после ключа: проверьте отступ и кавычки"),
+    ("expected ',' or ']'", "список в [ ] не закрыт или пропущена запятая"),
+    ("expected ',' or '}'", "словарь в { } не закрыт или пропущена запятая"),
+    ("'\\t'", "табуляция: для отступов используйте пробелы"),
+    ("quoted scalar", "кавычка не закрыта"),
+    ("expected <block end>", "неверный отступ: элементы одного уровня пишутся с одинаковым отступом"),
+    ("undefined alias", "ссылка *имя без якоря &имя (ссылки в сценариях не поддерживаются)"),
+    ("cannot start any token", "символ, с которого не может начинаться значение: возьмите его в кавычки"),
+)
+
+
+def _explain(raw: str) -> str:
+    for needle, russian in _PROBLEMS:
+        if needle in raw:
+            return russian
+    return "проверьте отступы, кавычки, скобки и двоеточия"
+
+
+def _key_on_line(text: str, line: int | None) -> str | None:
+    """The key written on a line, if any (a broken line still usually starts with its key)."""
+    if line is None:
+        return None
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    found = re.match(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:", lines[line - 1])
+    return found.group(1) if found else None
+
+
+def _convert(node: yaml.nodes.Node, file: str, seen: set[int], key: str | None) -> YNode:
+    """Located values from a node; `key` is the mapping key the node sits under (for errors)."""
     line = _line(node)
     if node.tag not in _STANDARD_TAGS:
-        raise ScenarioError(
-            [
-                Problem(
-                    file,
-                    line,
-                    None,
-                    f"недопустимый тег YAML «{node.tag}»: сценарий содержит только обычные значения"
-                    " (строки, числа, да/нет, списки, словари)",
-                )
-            ]
-        )
+        what = "сценарий содержит только обычные значения (строки, числа, да/нет, списки, словари)"
+        raise _error(file, line, key, f"недопустимый тег YAML «{node.tag}»: {what}")
     if id(node) in seen:
-        raise ScenarioError(
-            [Problem(file, line, None, "ссылки YAML (&якорь и *ссылка) в сценариях не поддерживаются")]
-        )
+        raise _error(file, line, key, "ссылки YAML (&якорь и *ссылка) в сценариях не поддерживаются")
     seen.add(id(node))
     if isinstance(node, yaml.nodes.ScalarNode):
         constructor = yaml.constructor.SafeConstructor()
         try:
             value = constructor.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as exc:
-            raise ScenarioError([Problem(file, line, None, f"непонятное значение: {exc.problem}")]) from None
+            raise _error(file, line, key, f"непонятное значение: {exc.problem}") from None
         plain = node.style is None
         return YScalar(value=value, tag=str(node.tag), text=str(node.value), plain=plain, line=line)
     if isinstance(node, yaml.nodes.SequenceNode):
-        return YSeq(items=tuple(_convert(child, file, seen) for child in node.value), line=line)
+        return YSeq(items=tuple(_convert(child, file, seen, key) for child in node.value), line=line)
     assert isinstance(node, yaml.nodes.MappingNode)
     items: list[tuple[str, int, YNode]] = []
     names: set[str] = set()
@@ -187,10 +219,10 @@ def _convert(node: yaml.nodes.Node, file: str, seen: set[int]) -> YNode:
         if key_node.tag == "tag:yaml.org,2002:merge":
             raise _error(file, key_line, "<<", "слияние словарей (<<) в сценариях не поддерживается")
         if not isinstance(key_node, yaml.nodes.ScalarNode):
-            raise ScenarioError([Problem(file, key_line, None, "ключ словаря должен быть простым словом")])
-        key = str(key_node.value)
-        if key in names:
-            raise ScenarioError([Problem(file, key_line, key, "ключ повторяется в одном словаре")])
-        names.add(key)
-        items.append((key, key_line, _convert(value_node, file, seen)))
+            raise _error(file, key_line, key, "ключ словаря должен быть простым словом")
+        name = str(key_node.value)
+        if name in names:
+            raise _error(file, key_line, name, "ключ повторяется в одном словаре")
+        names.add(name)
+        items.append((name, key_line, _convert(value_node, file, seen, name)))
     return YMap(items=tuple(items), line=line)

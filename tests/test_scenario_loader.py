@@ -129,16 +129,20 @@ def test_card_name_matching_folds_apostrophe_and_case(
 
 def test_bad_yaml_names_file_and_line(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
     err = error_of("title: x\nsetup: {cards: [\nsteps: []\n", index, library)
-    assert "x.yaml, строка" in str(err)
-    assert "не корректный YAML" in str(err)
-    assert err.line is not None
+    assert str(err).startswith(
+        "x.yaml, строка 2, ключ «setup»: это не корректный YAML: список в [ ] не закрыт"
+    )
+    err = error_of("title: x\nsource: Вопрос: почему?\n", index, library)
+    assert err.line == 2 and err.key == "source" and "возьмите текст в кавычки" in str(err)
+    err = error_of("title: x\nsetup:\n\tphase: battle\n", index, library)
+    assert err.line == 3 and "табуляция" in str(err)
 
 
 def test_python_tag_is_refused(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
     text = GOOD.replace('source: "ПРИМЕР к 211.3.1"', "source: !!python/object/apply:os.system ['echo hi']")
     err = error_of(text, index, library)
     assert "недопустимый тег YAML" in str(err)
-    assert err.line == 2
+    assert err.line == 2 and err.key == "source"
 
 
 def test_custom_tag_is_refused(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
