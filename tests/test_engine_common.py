@@ -324,3 +324,39 @@ def random_action(gs: engine.GameState, rng: Any) -> engine.Action:
     else:
         args = {}
     return engine.parse_action(kind, args)
+
+
+def test_bad_library_and_assumption_files_give_russian_errors(tmp_path: Any) -> None:
+    bad = tmp_path / "cards.yaml"
+    bad.write_text(
+        "cards:\n  - {name: Икс, type: creature, subtype: ground, life: 3, abilities: [{kind: fly}]}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(engine.LibraryError, match=r"Икс.*неизвестный вид особенности «fly»"):
+        engine.load_library(bad)
+    bad.write_text("cards:\n  - {name: Икс, type: creature, subtype: ground}\n", encoding="utf-8")
+    with pytest.raises(engine.LibraryError, match="жизнь"):
+        engine.load_library(bad)
+    bad.write_text("cards: [", encoding="utf-8")
+    with pytest.raises(engine.LibraryError, match=r"cards.yaml"):
+        engine.load_library(bad)
+    ass = tmp_path / "assumptions.yaml"
+    ass.write_text("B1: текст\n", encoding="utf-8")
+    with pytest.raises(engine.LibraryError, match="B1"):
+        engine.load_assumptions(ass)
+
+
+def test_aux_zone_template_is_summoned_to_aux() -> None:
+    caller = {
+        "name": "Зовущий",
+        "type": "creature",
+        "subtype": "ground",
+        "life": 5,
+        "abilities": [{"kind": "summon", "search": "top_card"}],
+    }
+    gs = position(
+        spec("c", caller, "A", at="c2"), spec("t", "Существо во вспомогательной зоне", "A", at="deck")
+    )
+    out = act(gs, "summon", by="c")
+    assert out.verdict == "legal" and props(out.state, "t")["zone"] == "aux"
+    assert "535.4" in out.clauses()
