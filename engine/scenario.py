@@ -112,6 +112,7 @@ CARD_PROPS = (
     "life",
     "tokens",
     "alive",
+    "incarnated",
 )
 VERDICTS = ("legal", "illegal", "undetermined")
 VERDICT_RU: Mapping[str, str] = types.MappingProxyType(
