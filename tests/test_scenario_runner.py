@@ -183,3 +183,13 @@ def test_dump_folds_answers_into_their_step(
     assert again.steps[0].choices == ("g2",)
     assert again.steps[0].expect is not None and again.steps[0].expect.verdict == outcomes[1].verdict
     assert scenario.run_scenario(again, index, library).ok
+
+
+def test_the_documented_example_runs(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    result = run(example, index, library)
+    assert result.ok, [e for st in result.steps for e in st.expectations if not e.ok]
+    assert [st.verdict for st in result.steps] == ["legal", "illegal"]
