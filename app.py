@@ -29,9 +29,11 @@ if JUDGE_PAGES:
     sections["Судейство"] = JUDGE_PAGES
 page = st.navigation(sections, position="sidebar")
 
-# Echo the run's query parameters into the address bar: a link clicked inside the app then
-# leaves a shareable URL (/?p=211.4) and a browser history step for the back button.
-st.query_params.from_dict(st.query_params.to_dict())
+# On the root (and the clause page), echo the run's query parameters into the address bar: a
+# link clicked inside the app then leaves a shareable URL (/?p=211.4) and a browser history step
+# for the back button. Other pages manage their own parameters (and may bind widgets to them).
+if page is RULES_PAGES[0] or page is RULES_PAGES[1]:
+    st.query_params.from_dict(st.query_params.to_dict())
 
 problem = common.base_rules().problem
 if problem:

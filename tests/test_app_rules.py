@@ -283,3 +283,39 @@ def test_corpus_option_after_the_double_dash() -> None:
     missing = common.shared_rules("/nonexistent/rules.txt")
     assert missing.problem is not None and "/nonexistent/rules.txt" in missing.problem
     assert "встроенные правила" in missing.problem and missing.index.has("211.3.1")
+
+
+def big_rules(sections: int = 30, per_section: int = 100) -> bytes:
+    """A generated rules text of sections × clauses, each clause citing the next one."""
+    lines = []
+    for s in range(100, 100 + sections):
+        lines.append(f"{s}. Раздел номер {s}.")
+        for k in range(1, per_section + 1):
+            lines.append(
+                f"{s}.{k}. Существо с особенностью {k} может переместиться на соседнюю клетку поля боя, "
+                f"если это не запрещено другими пунктами раздела (см. {s}.{k % per_section + 1})."
+            )
+    lines.append("РП 7.7 от 01.01.2030")
+    return "\n\n".join(lines).encode()
+
+
+def test_large_upload_is_parsed_with_progress_and_every_page_still_renders() -> None:
+    from app_pages import rules
+
+    data = big_rules()
+    assert len(data) > rules._PROGRESS_FROM_BYTES  # the progress bar path
+    at = open_page("app_pages/rules.py")
+    at = upload(at, "big_rules.txt", data)
+    assert not at.exception, at.exception
+    assert at.success and "пунктов 3030" in at.success[0].value.replace("\\", "")
+    at.query_params.clear()
+    at.query_params.update({"s": "115"})
+    at.switch_page("app_pages/graph.py").run()
+    assert not at.exception, at.exception
+    dot = at.get("graphviz_chart")[0].proto.spec
+    assert '"115.100"' in dot and '"116.1"' not in dot
+    at.query_params.clear()
+    at.query_params.update({"p": "115.7"})
+    at.switch_page(ROOT_PAGE).run()
+    assert not at.exception, at.exception
+    assert {"115", "115.8", "115.6"} <= set(clause_links(at))
