@@ -58,6 +58,7 @@ ACTION_SPECS: Mapping[str, ActionSpec] = types.MappingProxyType(
                 _A("card", "card", True, "симбиот"),
                 _A("host", "card", True, "хозяин"),
             ),
+            _spec("next_phase", "Перейти к следующей части подготовки (Набор → рассадка → Вскрытие)"),
             _spec("end_reveal", "Закончить подфазу Вскрытия"),
             _spec("start_turn", "Начать ход", _A("player", "player", False, "игрок (по умолчанию активный)")),
             _spec("end_turn", "Закончить ход"),

@@ -22,6 +22,7 @@ HANDLERS: Mapping[str, Handler] = types.MappingProxyType(
     {
         "recruit": squad.do_recruit,
         "place_symbiote": symbiotes.do_place_symbiote,
+        "next_phase": battle.do_next_phase,
         "end_reveal": symbiotes.do_end_reveal,
         "start_turn": battle.do_start_turn,
         "end_turn": battle.do_end_turn,

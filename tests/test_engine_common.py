@@ -131,6 +131,16 @@ def test_every_issue_action_kind_has_a_spec() -> None:
             assert arg.label and arg.type
 
 
+def test_next_phase_walks_the_preparation() -> None:
+    gs = position(spec("o", ORC, "A", at="hand"), phase="recruit")
+    placement = act(gs, "next_phase")
+    assert placement.state.phase == "placement"
+    reveal = act(placement.state, "next_phase")
+    assert reveal.state.phase == "reveal"
+    assert act(reveal.state, "next_phase").verdict == "illegal"
+    assert act(reveal.state, "end_reveal").state.phase == "battle"
+
+
 def test_illegal_action_returns_the_same_state() -> None:
     gs = position(spec("vail", "Вайл", "B", at="c4"), spec("und", "Карлик Унд", "A", host="vail"))
     out = act(gs, "move", card="und", to="c3")

@@ -34,6 +34,20 @@ def _battle(ctx: context.Ctx) -> bool:
     return True
 
 
+PHASE_ORDER = ("recruit", "placement", "reveal")
+
+
+def do_next_phase(ctx: context.Ctx, action: actions.Action) -> None:
+    """next_phase: подфаза Набора → Шаг рассадки → его подфаза Вскрытия (the order of 211.2, 535.3)."""
+    if ctx.phase not in ("recruit", "placement"):
+        hint = "закончите Вскрытие действием end_reveal" if ctx.phase == "reveal" else "бой уже идёт"
+        ctx.forbid("", f"сейчас {state.PHASE_RU[ctx.phase]}: {hint}")
+        return
+    old = ctx.phase
+    ctx.phase = PHASE_ORDER[PHASE_ORDER.index(old) + 1]
+    ctx.step("", "effect", f"{state.PHASE_RU[old]} окончен(а): начинается {state.PHASE_RU[ctx.phase]}")
+
+
 def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
     """start_turn: incarnation tokens (535.7.1) and Многоликий's choice happen at turn start."""
     if not _battle(ctx):
