@@ -193,3 +193,34 @@ def test_the_documented_example_runs(index: rules_index.RulesIndex, library: eng
     result = run(example, index, library)
     assert result.ok, [e for st in result.steps for e in st.expectations if not e.ok]
     assert [st.verdict for st in result.steps] == ["legal", "illegal"]
+
+
+ISSUE_EXAMPLE = """\
+title: "Может ли Вайл атаковать не Карлика Унда после смены контроля?"   # the question
+source: "ПРИМЕР к 211.3.1"        # where the case comes from
+rules: "РП 4.1-2"                 # optional: the rules version it is judged under
+seed: 7                           # optional: for shuffles
+setup:
+  phase: battle                   # recruit | placement | reveal | battle
+  active: A                       # players are A and B
+  cards:                          # deck cards are listed top first
+    - {id: vail, card: "Вайл", owner: B, at: c4}
+    - {id: und, card: "Карлик Унд", owner: A, host: vail}
+    - {id: orc, card: {name: "Орк", type: creature, subtype: ground, life: 5}, owner: B, at: d4}
+steps:
+  - take_control: {card: vail, by: A}
+    expect:
+      verdict: legal              # legal | illegal | undetermined
+      fired: ["535.8", "535.1.1"] # these clauses appear in the trace (a subset)
+      cards:
+        und: {subtype: parasite, host: vail, controller: A}
+        vail: {controller: A, control_marker: true}
+  - attack: {attacker: vail, target: orc}
+    expect: {verdict: illegal, forbidden_by: ["211.3.1"]}
+"""
+
+
+def test_the_issue_example_runs_verbatim(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
+    result = run(ISSUE_EXAMPLE, index, library)
+    assert result.ok, [e for st in result.steps for e in st.expectations if not e.ok]
+    assert result.scenario.setup.seed == 7
