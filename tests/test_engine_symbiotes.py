@@ -288,16 +288,31 @@ def test_211_8_1_example_mnogolikiy_as_parasite_is_legal() -> None:
 
 
 def test_become_parasite_only_once_per_battle() -> None:
+    raiser = {
+        "name": "Некромант",
+        "type": "creature",
+        "subtype": "ground",
+        "life": 5,
+        "abilities": [{"kind": "resurrect"}],
+    }
     gs = position(
         spec("slua", "Выкормыш слуа", "A", at="c3"),
         spec("foe", ORC, "B", at="c4"),
-        spec("foe2", ORC, "B", at="d4"),
+        spec("foe2", ORC, "B", at="b4"),
+        spec("n", raiser, "A", at="a2"),
         active="B",
     )
     first = act(act(gs, "attack", attacker="foe", target="slua").state, "attach", card="slua", host="foe")
     assert first.verdict == "legal"
     freed = act(first.state, "destroy", card="foe")
     assert props(freed.state, "slua")["zone"] == "graveyard"  # 211.4: the host died, so did the parasite
+    assert props(freed.state, "slua")["subtype"] == "ground"  # back to its printed card
+    back = act(freed.state, "resurrect", by="n", card="slua", cell="b3")
+    assert back.verdict == "legal", back.trace
+    attacked = act(back.state, "attack", attacker="foe2", target="slua")
+    assert attacked.verdict == "legal"
+    second = act(attacked.state, "attach", card="slua", host="foe2")
+    assert second.verdict == "illegal" and "1 раз за бой" in second.steps()[0].reason
 
 
 # ---- 211.9 / 211.10 / 211.11 -----------------------------------------------------------
