@@ -55,7 +55,7 @@ def send(
             ctx.decks[card.owner].insert(0, cid)
     ctx.change(
         f"{card.label}: {state.ZONE_RU.get(card.zone, card.zone)} → {state.ZONE_RU[zone]} "
-        f"({board.PLAYER_NAMES[card.owner]})"
+        f"{board.PLAYER_GEN[card.owner]}"
     )
     if was_in_play:
         symbiotes.host_left(ctx, cid)
