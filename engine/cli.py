@@ -171,6 +171,8 @@ def render_result(result: scenario.ScenarioResult) -> str:
     lines = [f"== {s.name}", f"Вопрос: {s.title}"]
     if s.source:
         lines.append(f"Источник: {s.source}")
+    if s.answer:
+        lines.append(f"Ответ судьи: {s.answer}")
     lines.extend(f"Внимание: {note}" for note in result.notes)
     for step in result.steps:
         lines.append("")

@@ -324,6 +324,8 @@ class ScenarioResult:
         return {
             "file": self.scenario.name,
             "title": self.scenario.title,
+            "source": self.scenario.source,
+            "answer": self.scenario.answer,
             "ok": self.ok,
             "xfail": [s.number for s in self.xfailed],
             "notes": list(self.notes),
