@@ -94,8 +94,9 @@ def render_search(index: RulesIndex) -> None:
         )
         return
     st.caption(f"Найдено пунктов: {len(hits)} (лучшие сверху)")
-    for hit in hits:
-        _render_hit(index, hit)
+    with st.container(key="search_hits"):
+        for hit in hits:
+            _render_hit(index, hit)
 
 
 def main() -> None:

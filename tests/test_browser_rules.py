@@ -102,7 +102,7 @@ def search_and_follow(v: Visit, tag: str) -> None:
     box.fill("Карлик Унд")
     box.press("Enter")
     v.wait_params(q="Карлик Унд")
-    first = page.locator('[data-testid="stPageLink"] a').first
+    first = page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
     first.wait_for()
     assert re.search(r"(?m)^211\.3\.1 · ", first.inner_text()), first.inner_text()
     v.fits_width()
@@ -200,7 +200,7 @@ def test_uploaded_rules_are_shown_as_text_and_only_to_this_judge(
         box = page.get_by_label(SEARCH_LABEL)
         box.fill("900.2")
         box.press("Enter")
-        page.locator('[data-testid="stPageLink"] a').first.click()
+        page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first.click()
         v.heading("п. 900.2")
         page.get_by_text("жирный", exact=False).first.wait_for()
         v.shot("hostile_upload")
