@@ -9,8 +9,12 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from engine import library
+
+if TYPE_CHECKING:
+    from engine import setup as setup_mod
 
 PHASES = ("recruit", "placement", "reveal", "battle")
 PHASE_RU = types.MappingProxyType(
@@ -167,7 +171,7 @@ class GameState:
     def deck(self, player: str) -> tuple[str, ...]:
         return self.decks[0] if player == "A" else self.decks[1]
 
-    def to_setup(self) -> object:
+    def to_setup(self) -> setup_mod.Setup:
         """This position as a Setup (see engine.setup.to_setup)."""
         from engine import setup  # setup imports state: the cycle is broken here
 

@@ -155,7 +155,7 @@ def test_to_setup_round_trips() -> None:
         spec("d1", ORC, "A", at="deck"),
         spec("d2", "Сугед", "A", at="deck"),
     )
-    again = engine.build_state(gs.to_setup())  # type: ignore[arg-type]
+    again = engine.build_state(gs.to_setup())
     assert again.cards == gs.cards and again.decks == gs.decks
 
 
