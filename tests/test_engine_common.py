@@ -370,3 +370,13 @@ def test_aux_zone_template_is_summoned_to_aux() -> None:
     out = act(gs, "summon", by="c")
     assert out.verdict == "legal" and props(out.state, "t")["zone"] == "aux"
     assert "535.4" in out.clauses()
+
+
+def test_outcome_to_dict_is_json() -> None:
+    import json
+
+    gs = position(spec("vozhak", "Вожак сатиров", "A", at="c2"), spec("orc", ORC, "B", at="c3"))
+    out = act(gs, "heal", card="vozhak", amount=1)
+    data = json.loads(json.dumps(out.to_dict(), ensure_ascii=False))
+    assert data["verdict"] == "legal" and data["pending"]["who"] == "A"
+    assert {o["key"] for o in data["pending"]["options"]} == {"1", "none"}
