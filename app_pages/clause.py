@@ -144,7 +144,7 @@ def render_clause(index: RulesIndex, cid: str) -> None:
 
 def _open_number() -> None:
     """The number box on the «Пункт» page: open that clause on the app's root."""
-    number = str(st.session_state.get(NUMBER_KEY, "")).strip().removeprefix("п.").strip().rstrip(".")
+    number = common.clause_id(str(st.session_state.get(NUMBER_KEY, "")))
     if number:
         st.session_state["clause_open_request"] = number
 
@@ -172,7 +172,7 @@ def main() -> None:
     index = common.current_index()
     cid = st.query_params.get(common.CLAUSE_PARAM)
     if cid:
-        render_clause(index, str(cid).strip())
+        render_clause(index, common.clause_id(str(cid)))
     else:
         render_picker(index)
 

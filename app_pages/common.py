@@ -171,6 +171,14 @@ def short(text: str, limit: int = 90) -> str:
 # Links ------------------------------------------------------------------------------------
 
 
+def clause_id(raw: str) -> str:
+    """A clause id as people write it in a link or a box: «п. 211.4.» means 211.4."""
+    cid = raw.strip()
+    for prefix in ("п.", "П.", "п ", "пункт"):
+        cid = cid.removeprefix(prefix).strip()
+    return cid.rstrip(".").strip()
+
+
 def clause_params(index: RulesIndex, cid: str) -> dict[str, str]:
     params = {CLAUSE_PARAM: cid}
     if index.version_label:

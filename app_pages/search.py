@@ -103,7 +103,7 @@ def main() -> None:
     index = common.current_index()
     cid = st.query_params.get(common.CLAUSE_PARAM)
     if cid:
-        clause.render_clause(index, str(cid).strip())
+        clause.render_clause(index, common.clause_id(str(cid)))
     else:
         render_search(index)
 

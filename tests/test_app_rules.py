@@ -325,3 +325,20 @@ def test_large_upload_is_parsed_with_progress_and_every_page_still_renders() -> 
     at.switch_page(ROOT_PAGE).run()
     assert not at.exception, at.exception
     assert {"115", "115.8", "115.6"} <= set(clause_links(at))
+
+
+@pytest.mark.parametrize(
+    "cid", ["  ", "211..3", "<b>x</b>", "[a](http://evil.example)", "9" * 400, "211.3.1.", "п.211.4"]
+)
+def test_odd_clause_links_get_a_message_not_a_traceback(cid: str) -> None:
+    at = run_app(p=cid)
+    assert not at.exception, at.exception
+    assert at.warning or at.title
+
+
+@pytest.mark.parametrize(
+    ("raw", "cid"), [("211.3.1.", "211.3.1"), ("п.211.4", "211.4"), (" п. 535.8 ", "535.8")]
+)
+def test_clause_links_accept_the_ways_judges_write_numbers(raw: str, cid: str) -> None:
+    at = run_app(p=raw)
+    assert [t.value.replace("\\", "") for t in at.title] == [f"п. {cid}"]

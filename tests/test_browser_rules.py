@@ -219,3 +219,27 @@ def test_uploaded_rules_are_shown_as_text_and_only_to_this_judge(
         other.page.get_by_text("Ссылка сделана по правилам «РП 9.9»", exact=False).wait_for()
     finally:
         other.close()
+
+
+def test_make_run_with_a_corpus_option(browser: object, tmp_path: Path) -> None:
+    """`make run ARGS="--corpus PATH"` serves those rules; a bad path says so and keeps the embedded ones."""
+    rules_file = tmp_path / "rules.txt"
+    rules_file.write_text(HOSTILE, encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent
+    with helpers.running_app(root, [f"ARGS=--corpus {rules_file}"]) as url:
+        v = Visit(browser, PHONE, url)
+        try:
+            v.page.goto(url + "/?p=900.1")
+            v.heading("п. 900.1")
+            v.page.get_by_text("РП 9.9 от 01.01.2030", exact=False).first.wait_for()
+        finally:
+            v.close()
+    with helpers.running_app(root, [f"ARGS=--corpus {tmp_path / 'missing.txt'}"]) as url:
+        v = Visit(browser, PHONE, url)
+        try:
+            v.page.goto(url + "/?p=211.3.1")
+            v.heading("п. 211.3.1")
+            v.page.get_by_text("Правила из --corpus не загружены", exact=False).wait_for()
+            v.page.get_by_text("Показаны встроенные правила", exact=False).wait_for()
+        finally:
+            v.close()
