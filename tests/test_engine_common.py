@@ -225,6 +225,8 @@ def full_board(seed: int = 0) -> engine.GameState:
         spec("dA3", COMPANION, "A", at="deck"),
         spec("dB1", ORC, "B", at="deck"),
         spec("dB2", "Вайл", "B", at="deck"),
+        *(spec(f"fa{i}", ORC, "A", at=cell) for i, cell in enumerate(("a1", "b1", "e1", "a2", "b2", "e3"))),
+        *(spec(f"fb{i}", ORC, "B", at=cell) for i, cell in enumerate(("a6", "b6", "c6", "e6", "e5", "c5"))),
     ]
     return position(*cards, seed=seed)
 
