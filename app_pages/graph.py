@@ -26,6 +26,9 @@ def _choose() -> None:
     chosen = st.session_state.get(SECTION_KEY)
     if isinstance(chosen, str):
         st.query_params[common.SECTION_PARAM] = chosen
+        label = common.current_index().version_label
+        if label:
+            st.query_params[common.VERSION_PARAM] = label
 
 
 def section_graph(index: RulesIndex, section: str) -> Any:
@@ -43,6 +46,7 @@ def main() -> None:
     index = common.current_index()
     st.title("Граф ссылок")
     common.rules_caption(index)
+    common.version_notice(index)
     sections = index.sections()
     if not sections:
         st.info("В загруженных правилах нет разделов.", icon=common.ICON_INFO)

@@ -48,9 +48,8 @@ def _match_notes(hit: Hit) -> str:
 
 def _render_hit(index: RulesIndex, hit: Hit) -> None:
     with st.container(border=True):
-        title = f"**{common.escape_md(hit.id)}**"
-        if hit.title:
-            title += f" · {common.escape_md(hit.title)}"
+        section = hit.title or f"раздел {hit.id.split('.')[0]}"
+        title = f"**{common.escape_md(hit.id)}** · {common.escape_md(section)}"
         common.clause_link(index, hit.id, label=title, icon=":material/description:")
         if hit.spans:
             st.markdown(common.marked_md(hit.spans))

@@ -261,6 +261,7 @@ def test_graph_page_draws_a_section_with_absent_clauses_named() -> None:
     assert "536" in clause_links(at)
     at.selectbox(key="graph_section").set_value("211").run()
     assert at.query_params.get("s") == "211"
+    assert at.query_params.get("v") == VERSION  # a graph link carries the rules version too
     assert '"211.3"' in at.get("graphviz_chart")[0].proto.spec
 
 
