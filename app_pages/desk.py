@@ -16,6 +16,7 @@ from typing import Any
 import streamlit as st
 
 import engine
+from app_pages import common
 from app_pages import desk_model as dm
 from app_pages import journal as journal_page
 from engine import scenario as scenario_mod
@@ -134,7 +135,9 @@ def _flash(level: str, text: str) -> None:
 
 def _show_flash() -> None:
     for level, text in st.session_state.pop("desk_flash", []):
-        {"error": st.error, "success": st.success, "warning": st.warning}.get(level, st.info)(text, icon=None)
+        # Messages carry file names, card names and parser text: escaped, so they show as written.
+        show = {"error": st.error, "success": st.success, "warning": st.warning}.get(level, st.info)
+        show(common.escape_md(text), icon=None)
 
 
 def _replay(desk: dm.Desk) -> dm.Replay | str:
@@ -248,6 +251,29 @@ def card_text(p: Mapping[str, Any], cid: str) -> str:
     return " · ".join(str(x) for x in parts if x)
 
 
+def card_block(p: Mapping[str, Any], cid: str, symbiote: bool = False) -> str:
+    """The same facts as card_text, one short line each, for a narrow grid cell."""
+    kind = SUBTYPE_RU.get(str(p.get("subtype")), "") if p.get("type") == "creature" else ""
+    kind = kind or TYPE_RU.get(str(p.get("type")), str(p.get("type")))
+    lines = [("↳ симбиот: " if symbiote else "") + f"{p.get('name')} [{cid}]", kind]
+    if p.get("incorporeal"):
+        lines.append("бестелесное")
+    lines.append(f"владелец {p.get('owner')}")
+    if p.get("control_marker"):
+        lines.append(f"🚩 маркер: управляет {p.get('controller')}")
+    lines.append(
+        ("закрыта" if p.get("closed") else "открыта") + ", " + ("скрыта" if p.get("hidden") else "вскрыта")
+    )
+    if p.get("type") == "creature":
+        life = p.get("life")
+        lines.append(f"раны {p.get('wounds', 0)}/{life if life is not None else '?'}")
+    if p.get("tokens"):
+        lines.append(f"жетоны {p.get('tokens')}")
+    if p.get("alive") is False:
+        lines.append("погибло")
+    return "\n".join(str(x) for x in lines if x)
+
+
 def _row_label(row: int) -> str:
     if row <= 3:
         return f"ряд {row} — {4 - row}-й ряд игрока A"
@@ -289,15 +315,16 @@ def _draw_grid(
                         args=(cell,),
                     )
                     for cid in by_cell.get(cell, []):
-                        st.text(card_text(props[cid], cid))
+                        st.text(card_block(props[cid], cid))
                         sym = props[cid].get("symbiote")
                         if sym and str(sym) in props:
-                            st.text("↳ симбиот: " + card_text(props[str(sym)], str(sym)))
+                            st.text(card_block(props[str(sym)], str(sym), symbiote=True))
 
 
 def _draw_zones(props: Mapping[str, Mapping[str, Any]], state: engine.GameState) -> None:
     for player in ("A", "B"):
         st.markdown(f"**Игрок {player}{' — активный' if state.active == player else ''}**")
+        shown = 0
         for zone, label in ZONES:
             if zone == "deck":
                 ids = [cid for cid in state.deck(player) if cid in props]
@@ -310,9 +337,12 @@ def _draw_zones(props: Mapping[str, Mapping[str, Any]], state: engine.GameState)
                 ]
             if not ids:
                 continue
+            shown += 1
             st.caption(f"{label}: {len(ids)}")
             for cid in ids:
                 st.text(card_text(props[cid], cid))
+        if not shown:
+            st.caption("вспомогательная зона, рука, колода, кладбище и изгнание пусты")
 
 
 def _draw_trace(steps: Sequence[engine.TraceStep], depth: int = 0) -> None:
@@ -845,7 +875,7 @@ def _expectations_panel(desk: dm.Desk) -> None:
         )
         result = scenario_mod.run_scenario(sc, _rules(), _library())
     except scenario_mod.ScenarioError as exc:
-        st.error(f"Сценарий не проверен: {exc}")
+        st.error(common.escape_md(f"Сценарий не проверен: {exc}"))
         return
     held = sum(1 for s in result.steps for e in s.expectations if e.ok)
     total = sum(len(s.expectations) for s in result.steps)
@@ -920,7 +950,7 @@ def render() -> None:
     _load_panel(desk)
     rp = _replay(desk)
     if isinstance(rp, str):
-        st.error(rp)
+        st.error(common.escape_md(rp))
         if st.button("Начать с пустого стола", key="desk_reset_broken"):
             _set_desk(dm.Desk(), loaded=True)
             st.rerun()
@@ -934,8 +964,9 @@ def render() -> None:
     if desk.title:
         st.text("Вопрос: " + desk.title)
     clicked = st.session_state.pop("desk_clicked_cell", None)
-    board, side = st.columns([3, 2], gap="medium")
-    with side:
+    board = st.container()  # drawn last (it needs the chosen action's marks) but shown on top
+    work, side = st.columns([3, 2], gap="medium")
+    with work:
         tab_act, tab_setup = st.tabs(["Действие и разбор", "Расклад"])
         with tab_setup:
             if desk.started:
@@ -946,7 +977,8 @@ def render() -> None:
             marks = _action_panel(desk, rp, props, clicked)
             _history_panel(desk, rp)
             _trace_panel(rp)
-        st.divider()
+    with side:
+        st.markdown("**Зоны вне поля**")
         _draw_zones(props, state)
     with board:
         _draw_grid(props, marks, "выбрать её для действия или для новой карты")

@@ -13,6 +13,7 @@ from typing import Any
 
 import streamlit as st
 
+from app_pages import common
 from engine import journal as jr
 
 _CLAUSE_RE = re.compile(r"^(?:\d+(?:\.\d+)*|A\d+)$")
@@ -137,9 +138,10 @@ def ruling_form(
             st.session_state["journal_open_request"] = rid
             st.success(f"Решение записано в журнал под № {rid}.")
     except jr.RulingInputError as exc:
-        st.error(str(exc))
+        st.error(common.escape_md(str(exc)))
     except (jr.JournalError, KeyError) as exc:
-        st.error(str(exc) if isinstance(exc, jr.JournalError) else f"Решения № {exc} в журнале нет.")
+        message = str(exc) if isinstance(exc, jr.JournalError) else f"Решения № {exc} в журнале нет."
+        st.error(common.escape_md(message))
         _offer_unsaved_copy(prefix, data)
 
 
@@ -225,7 +227,7 @@ def render() -> None:
         try:
             all_rulings = book.rulings()
         except jr.JournalError as exc:
-            st.error(str(exc))
+            st.error(common.escape_md(str(exc)))
             return
         if query.strip():
             from app_pages import desk_answers

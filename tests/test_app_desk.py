@@ -3,6 +3,7 @@ load every official example, save and reopen a desk, record a ruling and find it
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,11 @@ JOURNAL = "app_pages/journal.py"
 OFFICIAL = sorted((ROOT / "scenarios" / "official").glob("*.yaml"))
 ADD = "FormSubmitter:desk_add_form-Положить карту"
 HOSTILE = "<img src=x onerror=alert(1)> **Орк** [x](javascript:alert(1))"
+
+
+def plain(markdown: str) -> str:
+    """What Markdown shows for text escaped with common.escape_md."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
 
 
 @pytest.fixture(autouse=True)
@@ -74,7 +80,7 @@ def _marks(at: AppTest) -> list[str]:
 def test_vail_under_control_cannot_attack_another_creature() -> None:
     at = _open()
     at = _add_library(at, "Вайл", "B", at_="c4", cid="vail")
-    assert [s.value for s in at.success] == ["Карта vail на столе."]
+    assert [plain(s.value) for s in at.success] == ["Карта vail на столе."]
     at = _add_library(at, "Карлик Унд", "A", host="vail", cid="und")
     # An ad-hoc creature with a hostile name, placed by clicking cell d4.
     at.button(key="desk_cell_d4").click().run()
@@ -86,14 +92,14 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
     at = at.button(key=ADD).click().run()
     assert not at.error, [e.value for e in at.error]
     texts = _texts(at)
-    assert any(t.startswith("Вайл [vail] · наземное") and "владелец B" in t for t in texts)
-    assert any(t.startswith("↳ симбиот: Карлик Унд [und] · симбиот-паразит") for t in texts)
+    assert any(t.startswith("Вайл [vail]\nназемное\nвладелец B") for t in texts)
+    assert any(t.startswith("↳ симбиот: Карлик Унд [und]\nсимбиот-паразит\nвладелец A") for t in texts)
     assert any(t.startswith(HOSTILE + " [orc]") for t in texts)  # shown as text, verbatim
     assert all("<img" not in m for m in _marks(at))
 
     at = _apply(at, "take_control", card="vail", by="A")
     assert any(s.icon == "✅" and s.value.startswith("**Законно**") for s in at.success)
-    assert any("🚩 маркер контроля: управляет A" in t for t in _texts(at) if t.startswith("Вайл"))
+    assert any("🚩 маркер: управляет A" in t for t in _texts(at) if t.startswith("Вайл [vail]"))
 
     at = _apply(at, "attack", attacker="vail", target="orc")
     banner = [e.value for e in at.error if e.icon == "⛔" and e.value.startswith("**Запрещено**")]
@@ -151,7 +157,7 @@ def test_library_scenario_opens_from_a_link_and_bad_links_are_refused() -> None:
     at = _open(scn=rel)
     assert any(s.value.startswith("Загружен сценарий") for s in at.success)
     bad = _open(scn="../../etc/passwd")
-    assert [e.value for e in bad.error] == ["Такого сценария в библиотеке нет; стол не изменился."]
+    assert [plain(e.value) for e in bad.error] == ["Такого сценария в библиотеке нет; стол не изменился."]
     broken = _open(desk="AAAA-broken")
     assert any(e.value.startswith("Ссылка на стол не открылась") for e in broken.error)
 
@@ -199,3 +205,38 @@ def test_record_a_ruling_from_the_desk_and_find_it_again(_journal: Path) -> None
     at.text_input(key="journal_query").input("вайла контроля").run()
     assert at.selectbox(key="journal_pick").value == 1
     assert "Может ли Вайл атаковать после смены контроля?" in _texts(at)
+
+
+def test_pending_choices_are_asked_on_screen() -> None:
+    at = _open()
+    desk = dm.Desk(title="Вожак сатиров лечится")
+    desk = dm.put_card(desk, {"id": "vozhak", "card": "Вожак сатиров", "owner": "A", "at": "c3"})
+    orc = {
+        "id": "orc",
+        "card": {"template": "Наземное существо", "name": "Орк", "life": 6},
+        "owner": "B",
+        "at": "c4",
+    }
+    at.session_state["desk"] = dm.put_card(desk, orc)
+    at.run()
+    at.selectbox(key="desk_kind").set_value("heal").run()
+    at.selectbox(key="desk_arg_heal_card").set_value("vozhak").run()
+    at.number_input(key="desk_arg_heal_amount").set_value(2).run()
+    at = at.button(key="desk_apply").click().run()
+    asked = []
+    for _ in range(3):
+        questions = [m.value for m in at.markdown if m.value.startswith("❔ **Нужен выбор**")]
+        if not questions:
+            break
+        asked.append(questions[0])
+        choice = at.radio(key="desk_choice")
+        wanted = "orc" if "orc" in choice.options else choice.options[0]
+        choice.set_value(wanted)
+        at = at.button(key="desk_choose").click().run()
+        assert not at.exception, at.exception
+    assert asked and any("[п. 534.7](/?p=534.7)" in q for q in asked), asked
+    final = dm.replay(at.session_state["desk"]).current
+    from engine import card_props
+
+    assert card_props(final, "orc")["wounds"] == 2 and card_props(final, "vozhak")["wounds"] == 0
+    assert [next(iter(a)) for a in at.session_state["desk"].actions].count("choose") == len(asked)

@@ -1,0 +1,159 @@
+"""«Стол судьи» in a real browser (Debian chromium via playwright): build a position by clicking,
+apply actions, read the trace, follow a clause link into the rules browser.
+
+Screenshots land in tests/artifacts/ (ignored by git) for a human to review.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import helpers
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def page(chromium_executable: str, app_server: str) -> Iterator[Any]:
+    with playwright_sync.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="ru-RU")
+        pg = context.new_page()
+        pg.set_default_timeout(TIMEOUT_MS)
+        pg.base = app_server
+        yield pg
+        context.close()
+        browser.close()
+
+
+def settle(pg: Any) -> None:
+    """Wait until the script run ends (Streamlit shows a running indicator meanwhile)."""
+    pg.wait_for_timeout(400)
+    pg.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
+    pg.wait_for_timeout(200)
+
+
+def shot(pg: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    settle(pg)
+    pg.screenshot(path=str(ARTIFACTS / f"desk_{name}.png"), full_page=True)
+
+
+def pick(pg: Any, label: str, option: str) -> None:
+    """Choose an option of a Streamlit selectbox by typing into it and picking the exact line."""
+    box = pg.get_by_test_id("stSelectbox").filter(has=pg.get_by_text(label, exact=True)).first
+    box.click()
+    box.locator("input").fill(option)
+    pg.get_by_role("option").filter(has_text=option).first.click()
+    settle(pg)
+
+
+def radio(pg: Any, label: str, option: str) -> None:
+    group = pg.get_by_test_id("stRadio").filter(has=pg.get_by_text(label, exact=True)).first
+    group.get_by_text(option, exact=True).click()
+    settle(pg)
+
+
+def click_cell(pg: Any, cell: str) -> None:
+    pg.locator(f".st-key-desk_cell_{cell} button").first.click()
+    settle(pg)
+
+
+def put_card(pg: Any, name: str, owner: str, cid: str, cell: str = "", host: str = "") -> None:
+    pg.get_by_role("tab", name="Расклад").click()
+    pick(pg, "Карта из библиотеки", name)
+    radio(pg, "Владелец", owner)
+    pg.get_by_label("id (латиницей; пусто — подберу)").fill(cid)
+    if cell:
+        click_cell(pg, cell)  # the click fills «Где» in the form
+        pg.get_by_role("tab", name="Расклад").click()
+    if host:
+        pick(pg, "Где", "на карту (симбиот)")
+        pick(pg, "Хозяин (для симбиота)", host)
+    pg.get_by_role("button", name="Положить карту").click()
+    settle(pg)
+    pg.get_by_text(f"Карта {cid} на столе.").wait_for()
+
+
+def test_build_by_clicking_apply_read_trace_follow_clause(page: Any) -> None:
+    pg = page
+    pg.goto(pg.base + "/desk")
+    pg.get_by_role("heading", name="Стол судьи").first.wait_for()
+    settle(pg)
+    put_card(pg, "Вайл", "B", "vail", cell="c4")
+    put_card(pg, "Карлик Унд", "A", "und", host="vail")
+    put_card(pg, "Многоликий", "B", "many", cell="d4")
+    assert pg.get_by_text("↳ симбиот: Карлик Унд [und]").count() == 1
+    shot(pg, "1_position")
+
+    pg.get_by_role("tab", name="Действие и разбор").click()
+    pick(pg, "Действие", "take_control")
+    pick(pg, "карта", "[vail]")
+    radio(pg, "игрок", "A")
+    pg.get_by_role("button", name="Применить действие").click()
+    settle(pg)
+    pg.get_by_text("Законно", exact=True).first.wait_for()
+    assert pg.get_by_text("маркер: управляет A").count() >= 1
+
+    pick(pg, "Действие", "attack")
+    pick(pg, "атакующий", "[vail]")
+    click_cell(pg, "d4")  # a click on a card's cell fills the next card argument: the target
+    pg.get_by_role("tab", name="Действие и разбор").click()
+    pg.get_by_role("button", name="Применить действие").click()
+    settle(pg)
+    pg.get_by_text("Запрещено", exact=True).first.wait_for()
+    link = pg.get_by_role("link", name="п. 211.3.1").first
+    link.wait_for()
+    shot(pg, "2_forbidden_trace")
+
+    href = link.get_attribute("href") or ""
+    assert href.endswith("/?p=211.3.1") or "p=211.3.1" in href
+    if link.get_attribute("target") == "_blank":  # the desk stays open in its own tab
+        with pg.context.expect_page() as info:
+            link.click()
+        clause_page = info.value
+    else:
+        link.click()
+        pg.wait_for_url("**p=211.3.1**")
+        clause_page = pg
+    clause_page.wait_for_load_state()
+    clause_page.get_by_text("211.3.1").first.wait_for()
+    settle(clause_page)
+    assert "p=211.3.1" in clause_page.url
+    clause_page.screenshot(path=str(ARTIFACTS / "desk_3_clause.png"), full_page=True)
+
+
+def upload(pg: Any, name: str, data: bytes) -> None:
+    pg.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": name, "mimeType": "application/octet-stream", "buffer": data}]
+    )
+    settle(pg)
+    pg.get_by_role("button", name="Открыть файл").click()
+    settle(pg)
+
+
+def test_uploaded_files_bad_refused_desk_file_reopens(page: Any) -> None:
+    from app_pages import desk_model as dm
+
+    pg = page
+    pg.goto(pg.base + "/desk")
+    pg.get_by_role("heading", name="Стол судьи").first.wait_for()
+    settle(pg)
+    upload(pg, "<b>плохой</b>.yaml", b"title: [unclosed\nsetup: !!python/object:os.system {}\n")
+    pg.get_by_text("Сценарий не загружен, стол не изменился.", exact=False).first.wait_for()
+    assert pg.locator("b", has_text="плохой").count() == 0  # the file name is not markup
+    shot(pg, "4_bad_upload")
+    desk = dm.put_card(dm.Desk(title="Файл стола"), {"id": "vail", "card": "Вайл", "owner": "B", "at": "e6"})
+    upload(pg, "stol.json", dm.to_file_text(desk).encode("utf-8"))
+    pg.get_by_text("Открыт стол из файла «stol.json».").wait_for()
+    pg.get_by_text("Вопрос: Файл стола").wait_for()
+    assert pg.get_by_text("Вайл [vail]").count() >= 1
