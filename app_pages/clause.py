@@ -123,8 +123,14 @@ def _render_missing(index: RulesIndex, cid: str) -> None:
             common.clause_link(index, near)
 
 
+def _new_search() -> None:
+    # On a phone the navigation hides behind the menu button; the way back to the box stays here.
+    st.page_link(common.ROOT_PAGE, label="Новый поиск", icon=":material/search:")
+
+
 def render_clause(index: RulesIndex, cid: str) -> None:
     """The clause view: everything a judge needs to read and cite `cid`."""
+    _new_search()
     common.version_notice(index)
     para = index.get(cid)
     if para is None:

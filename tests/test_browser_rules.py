@@ -140,6 +140,9 @@ def other_pages(v: Visit, tag: str) -> None:
     page.get_by_text("Нет в тексте: пункта 536", exact=False).wait_for()
     v.fits_width()
     v.shot(f"absent_{tag}")
+    page.get_by_role("link", name=re.compile("Новый поиск")).click()
+    v.heading("Поиск по правилам")
+    assert v.params() == {}
 
     page.goto(v.base + "/graph?s=535")
     v.heading("Граф ссылок")
