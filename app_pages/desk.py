@@ -8,6 +8,7 @@ names) is shown with st.text or as widget option labels, never as Markdown or HT
 from __future__ import annotations
 
 import dataclasses
+import types
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -32,41 +33,51 @@ ZONES = (
     ("graveyard", "Кладбище"),
     ("exile", "Изгнание"),
 )
-SUBTYPE_RU = {
-    "ground": "наземное",
-    "flyer": "летающее",
-    "companion": "симбиот-компаньон",
-    "parasite": "симбиот-паразит",
-}
-TYPE_RU = {"creature": "существо", "artifact": "артефакт", "terrain": "местность"}
-KIND_VIEW = {  # trace step kind -> (icon, Russian word); meaning never rests on colour alone
-    "allowed": ("✅", "разрешено"),
-    "forbidden": ("⛔", "запрещено"),
-    "effect": ("⚙️", "эффект"),
-    "state_check": ("🔎", "проверка состояния"),
-    "not_applied": ("➖", "не применено"),
-    "undetermined": ("❓", "не определено текстом"),
-    "assumption": ("📌", "допущение"),
-    "conflict": ("⚠️", "противоречие правил"),
-}
-VERDICT_VIEW = {
-    "legal": ("✅", "Законно"),
-    "illegal": ("⛔", "Запрещено"),
-    "undetermined": ("❓", "Не определено текстом правил"),
-}
-PHASE_RU = {
-    "recruit": "подфаза Набора",
-    "placement": "Шаг рассадки",
-    "reveal": "подфаза Вскрытия",
-    "battle": "бой",
-}
-PLACE_RU = {
-    "aux": "вспомогательная зона",
-    "deck": "колода",
-    "hand": "рука",
-    "graveyard": "кладбище",
-    "exile": "изгнание",
-}
+SUBTYPE_RU = types.MappingProxyType(
+    {
+        "ground": "наземное",
+        "flyer": "летающее",
+        "companion": "симбиот-компаньон",
+        "parasite": "симбиот-паразит",
+    }
+)
+TYPE_RU = types.MappingProxyType({"creature": "существо", "artifact": "артефакт", "terrain": "местность"})
+KIND_VIEW = types.MappingProxyType(
+    {  # trace step kind -> (icon, Russian word); meaning never rests on colour alone
+        "allowed": ("✅", "разрешено"),
+        "forbidden": ("⛔", "запрещено"),
+        "effect": ("⚙️", "эффект"),
+        "state_check": ("🔎", "проверка состояния"),
+        "not_applied": ("➖", "не применено"),
+        "undetermined": ("❓", "не определено текстом"),
+        "assumption": ("📌", "допущение"),
+        "conflict": ("⚠️", "противоречие правил"),
+    }
+)
+VERDICT_VIEW = types.MappingProxyType(
+    {
+        "legal": ("✅", "Законно"),
+        "illegal": ("⛔", "Запрещено"),
+        "undetermined": ("❓", "Не определено текстом правил"),
+    }
+)
+PHASE_RU = types.MappingProxyType(
+    {
+        "recruit": "подфаза Набора",
+        "placement": "Шаг рассадки",
+        "reveal": "подфаза Вскрытия",
+        "battle": "бой",
+    }
+)
+PLACE_RU = types.MappingProxyType(
+    {
+        "aux": "вспомогательная зона",
+        "deck": "колода",
+        "hand": "рука",
+        "graveyard": "кладбище",
+        "exile": "изгнание",
+    }
+)
 
 
 # -- shared, read-only resources (immutable after build: safe to share between sessions) -----------

@@ -9,6 +9,7 @@ best few beside the clause hits. Text from files and judges is shown with st.tex
 from __future__ import annotations
 
 import dataclasses
+import types
 import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +21,9 @@ from engine import journal as jr
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIRS = (("official", "официальный пример"), ("rulings", "разбор"))
-VERDICT_RU = {"legal": "✅ законно", "illegal": "⛔ запрещено", "undetermined": "❓ не определено текстом"}
+VERDICT_RU = types.MappingProxyType(
+    {"legal": "✅ законно", "illegal": "⛔ запрещено", "undetermined": "❓ не определено текстом"}
+)
 MIN_SCORE = 0.5
 
 
@@ -47,6 +50,7 @@ class ScenarioDigest:
     verdict: str  # the first step that is not legal decides the headline; else legal
     clauses: tuple[str, ...]
     steps: tuple[str, ...] = ()
+    fired: frozenset[str] = frozenset()  # every clause in any step's trace
 
 
 def _digest(path: Path, group: str, index: object, library: object) -> ScenarioDigest | None:
@@ -75,6 +79,7 @@ def _digest(path: Path, group: str, index: object, library: object) -> ScenarioD
         verdict=verdict,
         clauses=tuple(c for c in decisive if not c.startswith("A"))[:8],
         steps=verdicts,
+        fired=frozenset(result.fired_clauses()),
     )
 
 
@@ -180,3 +185,32 @@ def render_answers(query: str) -> None:
             st.text(f"{a.title} ({a.detail})")
         if problem:
             st.text("Журнал решений недоступен: " + problem)
+
+
+def clause_usage(cid: str, digests: Sequence[ScenarioDigest]) -> tuple[list[ScenarioDigest], list[str]]:
+    """The library scenarios in which clause `cid` fires, and the engine handlers that implement it."""
+    import engine
+
+    scenarios = [d for d in digests if cid in d.fired]
+    return scenarios, list(engine.handlers_by_clause().get(cid, []))
+
+
+def render_clause_usage(cid: str) -> None:
+    """For the clause page: «Сценарии» (each opens on the desk) and «Обработчики движка» of a clause."""
+    from app_pages import common
+
+    scenarios, handlers = clause_usage(cid, scenario_digests())
+    st.subheader("Сценарии и движок")
+    if scenarios:
+        st.caption(f"Пункт срабатывает в сценариях библиотеки: {len(scenarios)}")
+        for d in scenarios:
+            verdict = VERDICT_RU.get(d.verdict, "")
+            link = "/desk?scn=" + urllib.parse.quote(d.path)
+            st.markdown(f"📘 [{common.escape_md(d.title)}]({link}) · {d.group} · {verdict}")
+    else:
+        st.caption("Ни один сценарий библиотеки не задействует этот пункт.")
+    if handlers:
+        st.caption("Обработчики движка, которые его применяют (engine/rules/):")
+        st.code("\n".join(handlers), language=None)
+    else:
+        st.caption("Движок этот пункт не применяет.")

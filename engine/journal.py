@@ -25,6 +25,7 @@ import json
 import os
 import re
 import sqlite3
+import types
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -53,22 +54,24 @@ TEXT_FIELDS: tuple[str, ...] = (
     "trace_json",
     "note",
 )
-FIELD_LABELS: Mapping[str, str] = {
-    "title": "Вопрос",
-    "decision": "Решение судьи",
-    "outcome": "Итог",
-    "event": "Турнир",
-    "table_no": "Стол",
-    "round": "Тур",
-    "players": "Игроки",
-    "judge": "Судья",
-    "rules_version": "Версия правил",
-    "verdict": "Вердикт движка",
-    "clauses": "Пункты правил",
-    "scenario_yaml": "Сценарий",
-    "trace_json": "Трассировка",
-    "note": "Причина правки",
-}
+FIELD_LABELS: Mapping[str, str] = types.MappingProxyType(
+    {
+        "title": "Вопрос",
+        "decision": "Решение судьи",
+        "outcome": "Итог",
+        "event": "Турнир",
+        "table_no": "Стол",
+        "round": "Тур",
+        "players": "Игроки",
+        "judge": "Судья",
+        "rules_version": "Версия правил",
+        "verdict": "Вердикт движка",
+        "clauses": "Пункты правил",
+        "scenario_yaml": "Сценарий",
+        "trace_json": "Трассировка",
+        "note": "Причина правки",
+    }
+)
 MAX_FIELD_CHARS = 200_000  # a whole scenario with its trace fits; a pasted book does not.
 
 _SCHEMA = """

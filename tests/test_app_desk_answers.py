@@ -77,3 +77,27 @@ def test_corrupt_journal_does_not_break_the_search_page(journal_file: Path) -> N
     assert not at.exception
     assert any(t.value.startswith("Журнал решений недоступен:") for t in at.text)
     assert journal_file.read_bytes() == b"garbage" * 1000
+
+
+def test_clause_usage_lists_scenarios_and_handlers() -> None:
+    scenarios, handlers = da.clause_usage("211.3.1", da.scenario_digests())
+    assert "scenarios/official/211.3.1_karlik_und.yaml" in [d.path for d in scenarios]
+    assert any(h.startswith("symbiotes.") for h in handlers)
+    none, no_handlers = da.clause_usage("999.9", da.scenario_digests())
+    assert none == [] and no_handlers == []
+
+
+def test_clause_usage_renders(tmp_path: Path) -> None:
+    script = tmp_path / "usage_page.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from app_pages import desk_answers\n"
+        "desk_answers.render_clause_usage('211.3.1')\n",
+        encoding="utf-8",
+    )
+    at = AppTest.from_file(str(script), default_timeout=60).run()
+    assert not at.exception, at.exception
+    links = [m.value for m in at.markdown if m.value.startswith("📘 [")]
+    assert any("(/desk?scn=scenarios/official/211.3.1_karlik_und.yaml)" in v for v in links)
+    assert "symbiotes.host_lock" in at.code[0].value

@@ -314,3 +314,19 @@ def test_search_finds_word_forms_and_clause_numbers(tmp_path: Path) -> None:
     assert j.search("   ") == []
     hit = j.search("Вайл атаковать")[0]
     assert hit.ruling.id == vail and hit.score == 1.0 and hit.matched == ("вайл", "атаковать")
+
+
+def test_journal_and_desk_modules_hold_no_mutable_state() -> None:
+    """Many judges share one process: module globals must be constants, never per-user state."""
+    import types
+
+    from app_pages import desk, desk_answers, desk_model
+    from app_pages import journal as journal_page
+
+    for module in (journal, desk_model, desk, desk_answers, journal_page):
+        for name, value in vars(module).items():
+            if name.startswith("__"):
+                continue
+            assert not isinstance(value, list | set | dict | bytearray | types.SimpleNamespace), (
+                f"{module.__name__}.{name}"
+            )
