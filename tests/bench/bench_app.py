@@ -69,9 +69,13 @@ def main() -> None:
         f"search page, first render (warm): median {ms(statistics.median(warm))} ms, "
         f"worst {ms(max(warm))} ms over {len(warm)} sessions   target ≤ 2000 ms"
     )
+    # The first search of a process also loads what the page's other blocks read once (the
+    # scenario library behind «Готовые ответы»); it is reported apart from the steady state.
+    first, rest = reruns[0], reruns[1:]
+    print(f"search rerun, first in the process (one-off loading): {ms(first)} ms")
     print(
-        f"search rerun (type a query, Enter): median {ms(statistics.median(reruns))} ms, "
-        f"worst {ms(max(reruns))} ms over {len(reruns)} queries   target ≤ 150 ms"
+        f"search rerun (type a query, Enter): median {ms(statistics.median(rest))} ms, "
+        f"worst {ms(max(rest))} ms over {len(rest)} queries   target ≤ 150 ms"
     )
 
 
