@@ -82,6 +82,7 @@ def _render_links(index: RulesIndex, cid: str) -> None:
             continue
         seen.add(citation.source)
         common.clause_link(index, citation.source, icon=":material/arrow_back:")
+        st.caption(common.escape_md(common.short(citation.sentence, 200)))
 
 
 def _render_graph(index: RulesIndex, cid: str) -> None:
