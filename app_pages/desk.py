@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import urllib.parse
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -761,8 +761,14 @@ def _action_panel(
                 st.caption(
                     f"Движок предлагает {len(verdicts)} вариантов, из них можно: {legal} (отмечены ✅)."
                 )
-    if st.button("Применить действие", type="primary", key="desk_apply"):
-        _apply(desk, rp, str(kind), args)
+    arg_types = tuple((a.name, a.type) for a in spec.args)
+    st.button(
+        "Применить действие",
+        type="primary",
+        key="desk_apply",
+        on_click=_apply_from_widgets,
+        args=(str(kind), arg_types),
+    )
     return marks
 
 
@@ -777,16 +783,38 @@ def _enum_choices(arg_type: str) -> list[str]:
     return mapping.get(arg_type, [])
 
 
-def _apply(desk: dm.Desk, rp: dm.Replay, kind: str, args: Mapping[str, object]) -> None:
+def _apply_action(kind: str, args: Mapping[str, object]) -> None:
+    """Apply one action to this judge's desk; a malformed action leaves the desk as it was."""
     try:
         action = engine.parse_action(kind, dict(args))
-        new_desk = dm.with_action(desk, action)
+        new_desk = dm.with_action(_desk(), action)
     except (engine.ActionError, dm.DeskError) as exc:
         _flash("error", f"Действие не применено, стол не изменился: {exc}")
-        st.rerun()
         return
     _set_desk(new_desk)
-    st.rerun()
+
+
+def _apply_from_widgets(kind: str, arg_types: tuple[tuple[str, str], ...]) -> None:
+    """«Применить действие» callback: it runs before the script, so one run draws the new desk."""
+    args: dict[str, object] = {}
+    for name, arg_type in arg_types:
+        value = st.session_state.get(f"desk_arg_{kind}_{name}")
+        if value is None or value == "" or value == []:
+            continue
+        args[name] = (
+            int(value) if arg_type == "int" else list(value) if isinstance(value, list | tuple) else value
+        )
+    _apply_action(kind, args)
+
+
+def _choose_from_widget() -> None:
+    choice = st.session_state.get("desk_choice")
+    if choice is not None:
+        _apply_action("choose", {"option": choice})
+
+
+def _edit_desk(change: Callable[[dm.Desk], dm.Desk]) -> None:
+    _set_desk(change(_desk()))
 
 
 def _pending_panel(desk: dm.Desk, pending: engine.Pending) -> None:
@@ -795,11 +823,8 @@ def _pending_panel(desk: dm.Desk, pending: engine.Pending) -> None:
         st.text(pending.question)
         keys = [o.key for o in pending.options]
         labels = {o.key: o.label for o in pending.options}
-        choice = st.radio("Вариант", keys, format_func=lambda k: labels.get(k, k), key="desk_choice")
-        if st.button("Ответить", type="primary", key="desk_choose"):
-            rp = _replay(desk)
-            if isinstance(rp, dm.Replay):
-                _apply(desk, rp, "choose", {"option": choice})
+        st.radio("Вариант", keys, format_func=lambda k: labels.get(k, k), key="desk_choice")
+        st.button("Ответить", type="primary", key="desk_choose", on_click=_choose_from_widget)
 
 
 # -- the page ----------------------------------------------------------------------------------------
@@ -842,23 +867,29 @@ def _load_panel(desk: dm.Desk) -> None:
 
 def _history_panel(desk: dm.Desk, rp: dm.Replay) -> None:
     c1, c2, c3, c4 = st.columns(4)
-    if c1.button("↶ Отменить", key="desk_undo", disabled=desk.cursor == 0):
-        _set_desk(dm.undo(desk))
-        st.rerun()
-    if c2.button("↷ Вернуть", key="desk_redo", disabled=desk.cursor >= len(desk.actions)):
-        _set_desk(dm.redo(desk))
-        st.rerun()
-    if c3.button("⟲ К исходной позиции", key="desk_restart", disabled=desk.cursor == 0):
-        _set_desk(dm.restart(desk))
-        st.rerun()
-    if c4.button(
+    c1.button("↶ Отменить", key="desk_undo", disabled=desk.cursor == 0, on_click=_edit_desk, args=(dm.undo,))
+    c2.button(
+        "↷ Вернуть",
+        key="desk_redo",
+        disabled=desk.cursor >= len(desk.actions),
+        on_click=_edit_desk,
+        args=(dm.redo,),
+    )
+    c3.button(
+        "⟲ К исходной позиции",
+        key="desk_restart",
+        disabled=desk.cursor == 0,
+        on_click=_edit_desk,
+        args=(dm.restart,),
+    )
+    c4.button(
         "✎ Править расклад",
         key="desk_clear",
         disabled=not desk.started,
         help="Забыть действия и вернуться к раскладке карт",
-    ):
-        _set_desk(dm.clear_actions(desk))
-        st.rerun()
+        on_click=_edit_desk,
+        args=(dm.clear_actions,),
+    )
     st.caption(f"Действий применено: {desk.cursor} из {len(desk.actions)}.")
 
 
