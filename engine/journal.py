@@ -316,7 +316,7 @@ class Journal:
                 f"переменной {ENV_VAR}. {self._where()}"
             )
         if not write:
-            return
+            raise FileNotFoundError(self.path)  # an empty file holds no rulings yet
         # An empty file (or a new one): make it a journal. Several processes may race here; the
         # exclusive transaction lets one win, and the others see its tables afterwards.
         conn.execute("PRAGMA journal_mode = WAL")

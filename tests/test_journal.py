@@ -330,3 +330,12 @@ def test_journal_and_desk_modules_hold_no_mutable_state() -> None:
             assert not isinstance(value, list | set | dict | bytearray | types.SimpleNamespace), (
                 f"{module.__name__}.{name}"
             )
+
+
+def test_empty_file_reads_as_empty_journal_and_becomes_one(tmp_path: Path) -> None:
+    path = tmp_path / "rulings.sqlite3"
+    path.write_bytes(b"")
+    j = Journal(path)
+    assert j.rulings() == [] and j.count() == 0 and j.get(1) is None
+    rid = j.record(_ruling())
+    assert [r.id for r in j.rulings()] == [rid]
