@@ -397,35 +397,68 @@ def _place_label(value: str) -> str:
     return PLACE_RU.get(value, f"клетка {value}")
 
 
+def _setup_changed(field: str, key: str) -> None:
+    value = st.session_state.get(key)
+    if value is None:
+        return
+    desk = _desk()
+    if desk.started:
+        return
+    if field == "phase":
+        desk = dataclasses.replace(desk, phase=str(value))
+    elif field == "active":
+        desk = dataclasses.replace(desk, active=str(value))
+    elif field == "turn":
+        desk = dataclasses.replace(desk, turn=int(value))
+    else:
+        desk = dataclasses.replace(desk, seed=int(value))
+    _set_desk(desk)
+
+
 def _setup_panel(desk: dm.Desk, clicked: str | None) -> None:
     lib = _library()
     st.markdown("**Позиция до начала действий**")
     c1, c2, c3, c4 = st.columns(4)
     phases = list(PHASE_RU)
     g = _gen()
-    phase = c1.selectbox(
+    # Each widget writes to the desk only when the judge changes it (on_change), so a desk that
+    # arrives from a file or a link is never overwritten by the widgets' previous values.
+    c1.selectbox(
         "Фаза",
         phases,
         index=phases.index(desk.phase),
         format_func=lambda ph: PHASE_RU.get(ph, ph),
         key=f"desk_phase_{g}",
+        on_change=_setup_changed,
+        args=("phase", f"desk_phase_{g}"),
     )
-    active = c2.radio(
+    c2.radio(
         "Активный игрок",
         ["A", "B"],
         index=["A", "B"].index(desk.active),
         key=f"desk_active_{g}",
         horizontal=True,
+        on_change=_setup_changed,
+        args=("active", f"desk_active_{g}"),
     )
-    turn = int(c3.number_input("Ход", min_value=1, max_value=999, value=desk.turn, key=f"desk_turn_{g}"))
-    seed = int(
-        c4.number_input(
-            "Зерно перемешивания", min_value=0, max_value=2**31, value=desk.seed, key=f"desk_seed_{g}"
-        )
+    c3.number_input(
+        "Ход",
+        min_value=1,
+        max_value=999,
+        value=desk.turn,
+        key=f"desk_turn_{g}",
+        on_change=_setup_changed,
+        args=("turn", f"desk_turn_{g}"),
     )
-    if (str(phase), str(active), turn, seed) != (desk.phase, desk.active, desk.turn, desk.seed):
-        _set_desk(dataclasses.replace(desk, phase=str(phase), active=str(active), turn=turn, seed=seed))
-        st.rerun()
+    c4.number_input(
+        "Зерно перемешивания",
+        min_value=0,
+        max_value=2**31,
+        value=desk.seed,
+        key=f"desk_seed_{g}",
+        on_change=_setup_changed,
+        args=("seed", f"desk_seed_{g}"),
+    )
 
     if clicked:
         st.session_state["desk_add_at"] = clicked
@@ -698,6 +731,10 @@ def _action_panel(
                 hints[offered] = (ov.legal, why)
         if arg.type == "card":
             options = ["", *card_ids]
+            for hinted, mark in hints.items():  # a legal (or refused) host or target: mark its cell too
+                cell = props.get(hinted, {}).get("cell")
+                if cell and (str(cell) not in marks or mark[0]):
+                    marks[str(cell)] = (mark[0], f"{_card_label(props, hinted)}: {mark[1]}")
 
             def fmt(cid: str, hints: Mapping[str, tuple[bool, str]] = hints) -> str:
                 base = _card_label(props, cid)

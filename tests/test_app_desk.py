@@ -115,15 +115,34 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
     assert any(e.icon == "⛔" and e.value.startswith("**Запрещено**") for e in at.error)
 
 
-def test_legal_targets_are_marked_with_icon_and_word() -> None:
+def test_legal_hosts_are_marked_with_icon_and_word() -> None:
     at = _open()
-    at = _add_library(at, "Вайл", "B", at_="c4", cid="vail")
-    at = _add_library(at, "Карлик Унд", "A", at_="aux", cid="und")
+    desk = dm.Desk(phase="battle")
+    for entry in (
+        {"id": "vail", "card": "Вайл", "owner": "B", "at": "c4"},
+        {"id": "own", "card": "Вайл", "owner": "A", "at": "c2"},
+        {"id": "und", "card": "Карлик Унд", "owner": "A", "at": "b3"},
+    ):
+        desk = dm.put_card(desk, entry)
+    at.session_state["desk"] = desk
+    at.run()
+    at.selectbox(key="desk_phase_0").set_value("reveal").run()  # the judge sets the reveal subphase
+    assert at.session_state["desk"].phase == "reveal"
     at.selectbox(key="desk_kind").set_value("place_symbiote").run()
     at.selectbox(key="desk_arg_place_symbiote_card").set_value("und").run()
     host = at.selectbox(key="desk_arg_place_symbiote_host")
-    labels = [host.format_func(o) for o in host.options]
-    assert any("[vail]" in label and ("✅ можно" in label or "⛔ нельзя" in label) for label in labels)
+    labels = list(host.options)  # AppTest lists the options as the judge reads them
+    assert [x for x in labels if "[vail]" in x][0].endswith(" — ✅ можно"), at.button(key="desk_cell_c4").help
+    assert [x for x in labels if "[own]" in x][0].endswith(" — ⛔ нельзя")
+    # The hosts' cells on the field say the same, by icon and word.
+    assert at.button(key="desk_cell_c4").label == "c4 ✅ можно"
+    assert at.button(key="desk_cell_c2").label == "c2 ⛔ нельзя"
+    assert "211.1" in (at.button(key="desk_cell_c2").help or "")
+    assert at.button(key="desk_cell_a1").label == "a1"
+    # Clicking the legal host's cell fills the host and the action applies.
+    host.set_value("vail").run()
+    at = at.button(key="desk_apply").click().run()
+    assert any(s.icon == "✅" and s.value.startswith("**Законно**") for s in at.success)
 
 
 @pytest.mark.parametrize("path", OFFICIAL, ids=[p.stem for p in OFFICIAL])

@@ -43,9 +43,18 @@ def settle(pg: Any) -> None:
 
 
 def shot(pg: Any, name: str) -> None:
+    """The whole page: Streamlit scrolls inside its main pane, so grow the window to fit it first."""
     ARTIFACTS.mkdir(exist_ok=True)
     settle(pg)
+    size = pg.viewport_size or {"width": 1400, "height": 1000}
+    tall = pg.evaluate(
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return m ? m.scrollHeight : document.body.scrollHeight; }"
+    )
+    pg.set_viewport_size({"width": size["width"], "height": max(int(tall), size["height"])})
+    pg.wait_for_timeout(300)
     pg.screenshot(path=str(ARTIFACTS / f"desk_{name}.png"), full_page=True)
+    pg.set_viewport_size(size)
 
 
 def pick(pg: Any, label: str, option: str) -> None:
