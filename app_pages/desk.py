@@ -867,27 +867,56 @@ def _pending_panel(desk: dm.Desk, pending: engine.Pending) -> None:
 # -- the page ----------------------------------------------------------------------------------------
 
 
+def _short_title(path: str, title: str) -> str:
+    """«211.3.1 · Остаются ли Карлик Унд паразитом…»: the clause from the file name, the question cut."""
+    clause = Path(path).stem.split("_", 1)[0]
+    question = title.split(": ", 1)[-1]
+    return f"{clause} · {question[:40].rstrip()}{'…' if len(question) > 40 else ''}"
+
+
+def _open_library_pick(key: str) -> None:
+    """Open the library scenario chosen in widget `key` (a path we listed ourselves, never typed)."""
+    picked = st.session_state.get(key)
+    known = {f[0] for f in _scenario_files()}
+    if picked not in known:
+        return
+    try:
+        text = (ROOT / str(picked)).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        _flash("error", f"Файл {picked} не читается: {exc}")
+    else:
+        _load_scenario_text(text, str(picked))
+    if key == "desk_official_pick":
+        st.session_state[key] = None  # a pill opens its scenario; it does not stay pressed
+
+
 def _load_panel(desk: dm.Desk) -> None:
     with st.expander("Открыть сценарий, файл стола или начать заново", expanded=not desk.cards):
         files = _scenario_files()
+        official = [f[0] for f in files if f[0].startswith("scenarios/official/")]
+        titles = {f[0]: f"{f[1]}: {f[2]}" for f in files}
+        if official:
+            st.pills(
+                "Официальные примеры из правил (один щелчок открывает)",
+                official,
+                format_func=lambda p: _short_title(str(p), titles.get(str(p), str(p))),
+                key="desk_official_pick",
+                on_change=_open_library_pick,
+                args=("desk_official_pick",),
+            )
         if files:
-            paths = [f[0] for f in files]
-            titles = {f[0]: f"{f[1]}: {f[2]}" for f in files}
-            picked = st.selectbox(
-                "Сценарии из библиотеки",
-                paths,
+            st.selectbox(
+                "Все сценарии библиотеки: официальные примеры и разборы",
+                [f[0] for f in files],
                 format_func=lambda p: titles.get(p, p),
                 key="desk_library_pick",
             )
-            if st.button("Открыть сценарий", key="desk_library_open"):
-                path = ROOT / str(picked)
-                try:
-                    text = path.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError) as exc:
-                    _flash("error", f"Файл {picked} не читается: {exc}")
-                else:
-                    _load_scenario_text(text, str(picked))
-                st.rerun()
+            st.button(
+                "Открыть сценарий",
+                key="desk_library_open",
+                on_click=_open_library_pick,
+                args=("desk_library_pick",),
+            )
         upload = st.file_uploader(
             "Свой файл: сценарий (.yaml) или стол (.json)",
             type=["yaml", "yml", "json"],
