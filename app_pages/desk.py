@@ -21,6 +21,7 @@ from app_pages import common
 from app_pages import desk_model as dm
 from app_pages import journal as journal_page
 from engine import scenario as scenario_mod
+from rules_index import RulesIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIRS = (("official", "Официальный пример"), ("rulings", "Разбор"))
@@ -88,11 +89,9 @@ def _library() -> engine.CardLibrary:
     return engine.load_library()
 
 
-@st.cache_resource(show_spinner="Загружаю правила…")
-def _rules() -> Any:
-    import rules_index
-
-    return rules_index.load_default()
+def _rules() -> RulesIndex:
+    """The process-wide rules (built once by the rules browser's cache), for validating scenarios."""
+    return common.base_rules().index
 
 
 @st.cache_data(show_spinner=False)
@@ -1007,7 +1006,7 @@ def _expectations_panel(desk: dm.Desk) -> None:
 
 
 def _save_panel(desk: dm.Desk, rp: dm.Replay) -> None:
-    rules_label = getattr(_rules(), "version_label", None)
+    rules_label = _rules().version_label
     st.markdown("**Сохранить и поделиться**")
     title = st.text_input(
         "Вопрос (заголовок сценария)", value=desk.title, key=f"desk_title_{_gen()}", max_chars=300
