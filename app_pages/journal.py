@@ -214,9 +214,13 @@ def _show_ruling(ruling: jr.Ruling) -> None:
 def render() -> None:
     st.title("Журнал решений")
     book = open_journal()
-    st.caption(f"Файл журнала: {book.path} (другой файл — переменная окружения {jr.ENV_VAR}).")
-    if "r" in st.query_params and str(st.query_params["r"]).isdigit():
-        st.session_state["journal_open_request"] = int(str(st.query_params["r"]))
+    where = f"Файл журнала: {book.path} (другой файл — переменная окружения {jr.ENV_VAR})."
+    st.caption(common.escape_md(where))
+    wanted = str(st.query_params.get("r", ""))
+    if wanted.isdigit() and st.session_state.get("journal_r_seen") != wanted:
+        # A link /journal?r=3 opens ruling 3 once; afterwards the judge picks freely.
+        st.session_state["journal_r_seen"] = wanted
+        st.session_state["journal_open_request"] = int(wanted)
     tab_find, tab_new = st.tabs(["Найти и открыть", "Записать решение"])
     with tab_new:
         ruling_form("journal_new")

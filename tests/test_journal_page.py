@@ -45,7 +45,7 @@ def _record(at: AppTest, title: str, decision: str, clauses: str, judge: str = "
 def test_record_a_ruling_and_find_it_again(journal_file: Path) -> None:
     at = _page()
     assert not at.exception
-    assert str(journal_file) in at.caption[0].value
+    assert str(journal_file) in plain(at.caption[0].value)
     at = _record(at, HOSTILE_TITLE, "Нет: атаковать можно только Карлика Унда.", "п. 211.3.1, 535.8")
     assert not at.exception and not at.error
     assert at.success[0].value == "Решение записано в журнал под № 1."
@@ -119,3 +119,16 @@ def test_bad_clause_id_is_refused_with_a_message(journal_file: Path) -> None:
         "«DROP» не похоже на номер пункта правил (ожидается вида 211.3.1) или допущения (A1)."
     ]
     assert not journal_file.exists()
+
+
+def test_link_opens_a_ruling_once(journal_file: Path) -> None:
+    book = jr.Journal(journal_file)
+    first = book.record(jr.RulingInput(title="Первый спор", decision="Да."))
+    book.record(jr.RulingInput(title="Второй спор", decision="Нет."))
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.query_params["r"] = str(first)
+    at.run()
+    assert at.selectbox(key="journal_pick").value == first
+    at.selectbox(key="journal_pick").set_value(first + 1).run()
+    assert at.selectbox(key="journal_pick").value == first + 1  # the link does not pin the choice
+    assert "Второй спор" in [t.value for t in at.text]
