@@ -331,6 +331,33 @@ def _draw_grid(
                             st.text(card_block(props[str(sym)], str(sym), symbiote=True))
 
 
+def _draw_table(props: Mapping[str, Mapping[str, Any]], marks: Mapping[str, tuple[bool, str]]) -> None:
+    """The field as a 6×5 text table that keeps its shape on a narrow screen (rows 6→1, B on top)."""
+    rows: dict[str, list[str]] = {}
+    for row in (6, 5, 4, 3, 2, 1):
+        label = f"{row} ({'B' if row >= 4 else 'A'}: {row - 3 if row >= 4 else 4 - row}-й ряд)"
+        line = []
+        for letter in COLUMNS:
+            cell = f"{letter}{row}"
+            parts = []
+            mark = marks.get(cell)
+            if mark is not None:
+                parts.append("✅ можно" if mark[0] else "⛔ нельзя")
+            for cid, p in props.items():
+                if p.get("zone") == "battle" and p.get("cell") == cell:
+                    flag = " 🚩" + str(p.get("controller")) if p.get("control_marker") else ""
+                    prefix = "↳ " if p.get("host") else ""
+                    wounds = f"{p.get('wounds', 0)}/{p.get('life')}"
+                    parts.append(f"{prefix}{p.get('name')} [{cid}] {p.get('owner')}{flag} {wounds}")
+            line.append("; ".join(parts))
+        rows[label] = line
+    st.dataframe(
+        {"ряд": list(rows), **{c: [rows[r][i] for r in rows] for i, c in enumerate(COLUMNS)}},
+        hide_index=True,
+        key="desk_table",
+    )
+
+
 def _draw_zones(props: Mapping[str, Mapping[str, Any]], state: engine.GameState) -> None:
     for player in ("A", "B"):
         st.markdown(f"**Игрок {player}{' — активный' if state.active == player else ''}**")
@@ -1088,7 +1115,10 @@ def render() -> None:
         st.markdown("**Зоны вне поля**")
         _draw_zones(props, state)
     with board:
-        _draw_grid(props, marks, "выбрать её для действия или для новой карты")
+        if st.toggle("Компактное поле (для телефона: таблица 5×6 без кнопок)", key="desk_compact"):
+            _draw_table(props, marks)
+        else:
+            _draw_grid(props, marks, "выбрать её для действия или для новой карты")
     _expectations_panel(desk)
     _save_panel(desk, rp)
     token = dm.encode(_desk())

@@ -260,3 +260,16 @@ def test_pending_choices_are_asked_on_screen() -> None:
 
     assert card_props(final, "orc")["wounds"] == 2 and card_props(final, "vozhak")["wounds"] == 0
     assert [next(iter(a)) for a in at.session_state["desk"].actions].count("choose") == len(asked)
+
+
+def test_compact_table_keeps_the_field_shape() -> None:
+    rel = str(OFFICIAL[0].relative_to(ROOT))
+    at = _open(scn=rel)
+    at.toggle(key="desk_compact").set_value(True).run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["ряд", "a", "b", "c", "d", "e"]
+    rows = [str(r) for r in table["ряд"]]
+    assert rows[0].startswith("6 (B: 3-й ряд)") and rows[-1].startswith("1 (A: 3-й ряд)")
+    c4 = str(table.loc[table["ряд"].str.startswith("4 "), "c"].iloc[0])
+    assert "Вайл [vail] B 🚩A" in c4 and "↳ Карлик Унд [und]" in c4
