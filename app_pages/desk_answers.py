@@ -51,6 +51,8 @@ class ScenarioDigest:
     clauses: tuple[str, ...]
     steps: tuple[str, ...] = ()
     fired: frozenset[str] = frozenset()  # every clause in any step's trace
+    title_stems: frozenset[str] = frozenset()  # computed once, not per query
+    body_stems: frozenset[str] = frozenset()
 
 
 def _digest(path: Path, group: str, index: object, library: object) -> ScenarioDigest | None:
@@ -80,6 +82,8 @@ def _digest(path: Path, group: str, index: object, library: object) -> ScenarioD
         clauses=tuple(c for c in decisive if not c.startswith("A"))[:8],
         steps=verdicts,
         fired=frozenset(result.fired_clauses()),
+        title_stems=frozenset(jr.stems(sc.title)),
+        body_stems=frozenset(jr.stems(words)),
     )
 
 
@@ -100,10 +104,12 @@ def scenario_digests() -> tuple[ScenarioDigest, ...]:
 
 
 def _score(
-    query_words: Sequence[str], query_stems: Sequence[str], title: str, body: str, clauses: Sequence[str]
+    query_words: Sequence[str],
+    query_stems: Sequence[str],
+    title_stems: frozenset[str],
+    body_stems: frozenset[str],
+    clauses: Sequence[str],
 ) -> float:
-    title_stems = set(jr.stems(title))
-    body_stems = set(jr.stems(body))
     total = 0.0
     for word, stem in zip(query_words, query_stems, strict=True):
         if word[0].isdigit():
@@ -139,7 +145,7 @@ def find_answers(
         return []
     found: list[Answer] = []
     for d in digests:
-        score = _score(query_words, query_stems, d.title, d.text, d.clauses)
+        score = _score(query_words, query_stems, d.title_stems, d.body_stems, d.clauses)
         if score >= MIN_SCORE:
             link = "/desk?scn=" + urllib.parse.quote(d.path)
             found.append(Answer("scenario", d.title, d.group, d.verdict, d.clauses, link, score, d.steps))
