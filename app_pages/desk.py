@@ -178,7 +178,7 @@ def _load_scenario_text(text: str, name: str) -> None:
     try:
         sc = scenario_mod.load_scenario_text(text, name, index=_rules(), library=_library())
         desk = dm.from_scenario(sc, text, _library())
-    except (scenario_mod.ScenarioError, engine.SetupError, dm.DeskError) as exc:
+    except Exception as exc:  # invalid file (ScenarioError) or an engine fault: the desk stays as it was
         _flash("error", f"Сценарий не загружен, стол не изменился. {exc}")
         return
     _set_desk(desk, loaded=True)
@@ -708,7 +708,7 @@ def _card_label(props: Mapping[str, Mapping[str, Any]], cid: str) -> str:
 def _legal_map(state: engine.GameState, kind: str, fixed: Mapping[str, object]) -> list[engine.OptionVerdict]:
     try:
         return list(engine.legal_options(state, kind, **dict(fixed)))
-    except (ValueError, TypeError, KeyError):
+    except Exception:  # the marks are a help: without them the judge still picks and applies
         return []
 
 
@@ -1008,7 +1008,7 @@ def _expectations_panel(desk: dm.Desk) -> None:
             desk.scenario_text, desk.scenario_name, index=_rules(), library=_library()
         )
         result = scenario_mod.run_scenario(sc, _rules(), _library())
-    except scenario_mod.ScenarioError as exc:
+    except Exception as exc:  # a broken file or an engine fault: a message, never a traceback
         st.error(common.escape_md(f"Сценарий не проверен: {exc}"))
         return
     held = sum(1 for s in result.steps for e in s.expectations if e.ok)
@@ -1085,6 +1085,10 @@ def render() -> None:
     rp = _replay(desk)
     if isinstance(rp, str):
         st.error(common.escape_md(rp))
+        if desk.cursor:
+            st.button(
+                "↶ Отменить последнее действие", key="desk_undo_broken", on_click=_edit_desk, args=(dm.undo,)
+            )
         if st.button("Начать с пустого стола", key="desk_reset_broken"):
             _set_desk(dm.Desk(), loaded=True)
             st.rerun()

@@ -304,8 +304,14 @@ def replay(desk: Desk, library: engine.CardLibrary | None = None) -> Replay:
     actions = desk.parsed_actions()[: desk.cursor]
     states = [state]
     outcomes = []
-    for action in actions:
-        outcome = engine.apply(states[-1], action)
+    for number, action in enumerate(actions, 1):
+        try:
+            outcome = engine.apply(states[-1], action)
+        except Exception as exc:  # an engine fault must not become a traceback on the judge's screen
+            raise DeskError(
+                f"действие {number} ({action!r}): движок не смог его применить "
+                f"({type(exc).__name__}: {exc}); отмените это действие и сообщите разработчикам"
+            ) from exc
         outcomes.append(outcome)
         states.append(outcome.state)
     return Replay(states=tuple(states), outcomes=tuple(outcomes), actions=tuple(actions))

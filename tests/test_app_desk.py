@@ -273,3 +273,26 @@ def test_compact_table_keeps_the_field_shape() -> None:
     assert rows[0].startswith("6 (B: 3-й ряд)") and rows[-1].startswith("1 (A: 3-й ряд)")
     c4 = str(table.loc[table["ряд"].str.startswith("4 "), "c"].iloc[0])
     assert "Вайл [vail] B 🚩A" in c4 and "↳ Карлик Унд [und]" in c4
+
+
+def test_an_engine_fault_is_a_message_with_a_way_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine
+
+    at = _open()
+    at = _add_library(at, "Вайл", "B", at_="c4", cid="vail")
+    real_apply = engine.apply
+
+    def faulty(state: object, action: object) -> object:
+        if getattr(action, "kind", "") == "destroy":
+            raise RuntimeError("сбой для проверки")
+        return real_apply(state, action)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "apply", faulty)
+    at.selectbox(key="desk_kind").set_value("destroy").run()
+    at.selectbox(key="desk_arg_destroy_card").set_value("vail").run()
+    at = at.button(key="desk_apply").click().run()
+    assert not at.exception
+    assert any("движок не смог его применить" in plain(e.value) for e in at.error)
+    at = at.button(key="desk_undo_broken").click().run()
+    assert not at.exception and at.session_state["desk"].cursor == 0
+    assert any(t.startswith("Вайл [vail]") for t in _texts(at))
