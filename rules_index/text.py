@@ -7,14 +7,18 @@ stemmer alone splits «инкарнация» and «инкарнирующий»
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import Stemmer
 
 from rules_index.tables import Tables
 
-_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'", "′": "'", "ё": "е", "Ё": "е"})
+# Read-only: str.maketrans returns a dict, and module globals are shared by every judge.
+_APOSTROPHES: Mapping[int, str] = MappingProxyType(
+    str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'", "′": "'", "ё": "е", "Ё": "е"})
+)
 TOKEN_RE = re.compile(r"[0-9a-zа-я]+(?:'[0-9a-zа-я]+)*")
 
 
