@@ -564,38 +564,61 @@ def md_code(text: str, lang: str = "") -> str:
     return f"{fence}{lang}\n{text.rstrip()}\n{fence}"
 
 
-def _trace_lines(steps: object, depth: int = 0) -> list[str]:
+# Words for the printed trace (no icons: a printer may lack the glyphs).
+KIND_WORDS: Mapping[str, str] = types.MappingProxyType(
+    {
+        "allowed": "разрешено",
+        "forbidden": "ЗАПРЕЩЕНО",
+        "effect": "эффект",
+        "state_check": "проверка состояния",
+        "not_applied": "не применено",
+        "undetermined": "НЕ ОПРЕДЕЛЕНО текстом правил",
+        "assumption": "допущение",
+        "conflict": "противоречие правил",
+    }
+)
+VERDICT_WORDS: Mapping[str, str] = types.MappingProxyType(
+    {"legal": "законно", "illegal": "запрещено", "undetermined": "не определено текстом правил"}
+)
+
+
+def _trace_lines(steps: object, indent: str = "") -> list[str]:
     out: list[str] = []
     if not isinstance(steps, list):
         return out
     for step in steps:
         if not isinstance(step, Mapping):
             continue
-        clause = str(step.get("clause", ""))
+        clause = str(step.get("clause", "") or "")
         kind = str(step.get("kind", ""))
-        reason = str(step.get("reason", ""))
-        out.append(f"{'  ' * depth}- {md_text(f'п. {clause} [{kind}] {reason}')}")
-        out.extend(_trace_lines(step.get("children", []), depth + 1))
+        where = (clause if clause.startswith("A") else "п. " + clause) if clause else "без пункта"
+        head = f"{KIND_WORDS.get(kind, kind)}, {where}"
+        out.append(f"{indent}- **{md_text(head)}:** {md_text(str(step.get('reason', '')))}")
+        out.extend(_trace_lines(step.get("children", []), indent + "  "))
     return out
 
 
 def trace_markdown(trace_json: str) -> list[str]:
-    """The stored trace as a Markdown list; JSON of any other shape is shown as a code block."""
+    """The stored trace as Markdown: each action numbered with its verdict, its steps nested below.
+    JSON of another shape is shown as a code block, so nothing stored is ever hidden."""
     try:
         data = json.loads(trace_json)
     except json.JSONDecodeError:
         return [md_code(trace_json)]
     if isinstance(data, Mapping):
         data = data.get("trace", data.get("steps", []))
-    steps: list[object] = []
+    lines: list[str] = []
     if isinstance(data, list):
+        number = 0
         for item in data:
             if isinstance(item, Mapping) and "trace" in item:
-                steps.append({"clause": "", "kind": "действие", "reason": str(item.get("action", ""))})
-                steps.extend(item["trace"] if isinstance(item["trace"], list) else [])
+                number += 1
+                verdict = str(item.get("verdict", ""))
+                said = VERDICT_WORDS.get(verdict, verdict)
+                lines.append(f"{number}. {md_text(str(item.get('action', '')))} — **{md_text(said)}**")
+                lines.extend(_trace_lines(item["trace"], " " * (len(str(number)) + 2)))
             else:
-                steps.append(item)
-    lines = _trace_lines(steps)
+                lines.extend(_trace_lines([item]))
     return lines or [md_code(json.dumps(data, ensure_ascii=False, indent=2), "json")]
 
 
@@ -610,7 +633,10 @@ def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
     for name in ("event", "round", "table_no", "players", "judge", "outcome", "verdict", "rules_version"):
         value = getattr(cur, name)
         if value:
-            facts.append((FIELD_LABELS[name], value))
+            shown = (
+                f"{VERDICT_WORDS[value]} ({value})" if name == "verdict" and value in VERDICT_WORDS else value
+            )
+            facts.append((FIELD_LABELS[name], shown))
     if cur.clauses:
         label = f" ({cur.rules_version})" if cur.rules_version else ""
         facts.append((FIELD_LABELS["clauses"], ", ".join(f"п. {c}" for c in cur.clauses) + label))
@@ -632,7 +658,7 @@ def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
 
 def journal_markdown(rulings: Sequence[Ruling], title: str = "Журнал решений") -> str:
     """All given rulings as one Markdown document, each starting on a new printed page."""
-    head = [f"# {md_text(title)}", "", f"Решений: {len(rulings)}. Выгружено {human_time(now_iso())}.", ""]
+    head = [f"# {md_text(title)}", "", f"Решений: {len(rulings)}. Выгружено {human_time(now_iso())}.", "", ""]
     body = [ruling_markdown(r) for r in sorted(rulings, key=lambda r: r.id)]
     # A horizontal rule between rulings; printed Markdown viewers break pages poorly, a rule reads well.
     return "\n".join(head) + "\n---\n\n".join(body)

@@ -195,8 +195,8 @@ def test_export_one_and_all_reads_well(tmp_path: Path) -> None:
             first.id, first.created_at, first.updated_at, first.revisions[0].data, first.revisions[:1]
         )
     )
-    assert "- п. 211.3.1 \\[forbidden\\] Вайл может атаковать только Карлика Унда" in exported_first
-    assert "  - п. A1 \\[assumption\\] \\<b\\>рядом\\</b\\>" in exported_first
+    assert "- **ЗАПРЕЩЕНО, п. 211.3.1:** Вайл может атаковать только Карлика Унда" in exported_first
+    assert "  - **допущение, A1:** \\<b\\>рядом\\</b\\>" in exported_first
     assert "```yaml\ntitle: x\n```" in exported_first
 
 
@@ -339,3 +339,42 @@ def test_empty_file_reads_as_empty_journal_and_becomes_one(tmp_path: Path) -> No
     assert j.rulings() == [] and j.count() == 0 and j.get(1) is None
     rid = j.record(_ruling())
     assert [r.id for r in j.rulings()] == [rid]
+
+
+def test_desk_trace_prints_as_numbered_actions_with_verdicts() -> None:
+    trace = [
+        {
+            "action": "take_control: {card: vail, by: A}",
+            "verdict": "legal",
+            "trace": [
+                {
+                    "clause": "535.8",
+                    "kind": "effect",
+                    "reason": "A берёт Вайла под контроль",
+                    "changes": [],
+                    "children": [],
+                }
+            ],
+        },
+        {
+            "action": "attack: {attacker: vail, target: orc}",
+            "verdict": "illegal",
+            "trace": [
+                {
+                    "clause": "211.3.1",
+                    "kind": "forbidden",
+                    "reason": "только Карлика Унда",
+                    "changes": [],
+                    "children": [],
+                }
+            ],
+        },
+    ]
+    lines = journal.trace_markdown(json.dumps(trace, ensure_ascii=False))
+    assert lines == [
+        "1. take\\_control: {card: vail, by: A} — **законно**",
+        "   - **эффект, п. 535.8:** A берёт Вайла под контроль",
+        "2. attack: {attacker: vail, target: orc} — **запрещено**",
+        "   - **ЗАПРЕЩЕНО, п. 211.3.1:** только Карлика Унда",
+    ]
+    assert journal.trace_markdown("{не json") == ["```\n{не json\n```"]
