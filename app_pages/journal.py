@@ -182,7 +182,10 @@ def _show_ruling(ruling: jr.Ruling) -> None:
         st.markdown("**Пункты правил:** " + ", ".join(x for x in links if x) + jr.md_text(version))
     if cur.trace_json.strip():
         with st.expander("Трассировка движка"):
-            st.code(cur.trace_json, language="json")
+            # Escaped Markdown (engine.journal.md_text): names typed by judges cannot form markup.
+            st.markdown("\n".join(jr.trace_markdown(cur.trace_json)))
+            if st.toggle("Показать как JSON", key=f"journal_trace_json_{ruling.id}"):
+                st.code(cur.trace_json, language="json")
     if cur.scenario_yaml.strip():
         with st.expander("Сценарий (позиция со стола судьи)"):
             st.code(cur.scenario_yaml, language="yaml")

@@ -225,6 +225,9 @@ def test_record_a_ruling_from_the_desk_and_find_it_again(_journal: Path) -> None
     at.text_input(key="journal_query").input("вайла контроля").run()
     assert at.selectbox(key="journal_pick").value == 1
     assert "Может ли Вайл атаковать после смены контроля?" in _texts(at)
+    trace = [m.value for m in at.markdown if m.value.startswith("1. take")]
+    assert trace and trace[0].startswith("1. take\\_control: {card: vail, by: A} — **законно**")
+    assert "**эффект, п. 535.8:**" in trace[0]
 
 
 def test_pending_choices_are_asked_on_screen() -> None:
