@@ -31,16 +31,27 @@ class SourceLine:
 def decode(name: str, data: bytes) -> tuple[str, str]:
     """Return (text, encoding name) for a rules file, or raise CorpusError naming the file.
 
-    Accepts UTF-8 with or without BOM, UTF-16 with BOM, and Windows-1251 (recognised by its
-    share of Cyrillic letters, since any byte string decodes as cp1251).
+    Accepts UTF-8 with or without BOM, UTF-16 (with BOM, or without one when its zero bytes
+    say so), and the 8-bit Russian encodings Windows-1251 and KOI8-R (recognised by where
+    their letters fall, since any byte string decodes in both).
     """
     if not data.strip():
         raise CorpusError(f"Файл «{name}» пуст: в нём нет текста правил.")
+    text, encoding = _decode(name, data)
+    if not text.strip():
+        raise CorpusError(f"Файл «{name}» пуст: в нём нет текста правил.")
+    return text, encoding
+
+
+def _decode(name: str, data: bytes) -> tuple[str, str]:
     if data.startswith(b"\xef\xbb\xbf"):
         return _strict(name, data[3:], "utf-8", "UTF-8 с BOM"), "utf-8-sig"
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return _strict(name, data, "utf-16", "UTF-16"), "utf-16"
     if b"\x00" in data:
+        codec = _utf16_without_bom(data)
+        if codec is not None:
+            return _strict(name, data, codec, "UTF-16"), codec
         raise CorpusError(
             f"Файл «{name}» двоичный (в нём есть нулевые байты), а не текст правил: "
             "экспортируйте правила в .txt, .md или .rst."
@@ -48,19 +59,19 @@ def decode(name: str, data: bytes) -> tuple[str, str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        text = ""
         utf8_error = err
     else:
         _reject_control(name, text)
         return text, "utf-8"
-    if _looks_like_cp1251(data):
-        text = data.decode("cp1251", errors="replace")
+    codec = _eight_bit_cyrillic(data)
+    if codec is not None:
+        text = data.decode(codec)
         _reject_control(name, text)
-        return text, "cp1251"
+        return text, codec
     line = data[: utf8_error.start].count(b"\n") + 1
     raise CorpusError(
         f"Файл «{name}», строка {line}: не удалось определить кодировку. "
-        "Ожидается UTF-8 (с BOM или без) или Windows-1251; пересохраните файл в UTF-8."
+        "Ожидается UTF-8 (с BOM или без), Windows-1251 или KOI8-R; пересохраните файл в UTF-8."
     )
 
 
@@ -87,12 +98,37 @@ def _reject_control(name: str, text: str) -> None:
     )
 
 
-def _looks_like_cp1251(data: bytes) -> bool:
-    """Russian in Windows-1251: letters are bytes 0xC0-0xFF, and bytes 0x80-0xBF (punctuation,
-    «ё») are rare. UTF-8 misread has a 0x80-0xBF byte after every letter, so it fails this."""
-    letters = sum(1 for b in data if b >= 0xC0)
+def _utf16_without_bom(data: bytes) -> str | None:
+    """UTF-16 without a BOM: the zero bytes (high bytes of ASCII characters) all fall on odd
+    offsets (little-endian) or all on even ones (big-endian); a binary file mixes them."""
+    if len(data) % 2:
+        return None
+    zeros = [i % 2 for i, b in enumerate(data) if b == 0]
+    if all(zeros):
+        return "utf-16-le"
+    if not any(zeros):
+        return "utf-16-be"
+    return None
+
+
+def _eight_bit_cyrillic(data: bytes) -> str | None:
+    """Windows-1251 or KOI8-R for Russian text that is not UTF-8, or None.
+
+    In both, letters are bytes 0xC0-0xFF and bytes 0x80-0xBF (punctuation, «ё») are rare;
+    UTF-8 misread has a 0x80-0xBF byte after every letter, so it fails this. The two differ
+    in which half holds the lower case: 0xE0-0xFF in Windows-1251, 0xC0-0xDF in KOI8-R, and
+    Russian prose is mostly lower case.
+    """
+    upper = sum(1 for b in data if 0xC0 <= b < 0xE0)
+    lower = sum(1 for b in data if b >= 0xE0)
     others = sum(1 for b in data if 0x80 <= b < 0xC0)
-    return letters > 0 and others <= 0.15 * letters and 0x98 not in data
+    letters = upper + lower
+    if not letters or others > 0.15 * letters:
+        return None
+    if lower >= upper:
+        # 0x98 is the one byte Windows-1251 leaves undefined.
+        return "cp1251" if 0x98 not in data else None
+    return "koi8-r"
 
 
 def split_lines(text: str) -> list[str]:
@@ -108,7 +144,25 @@ def to_source_lines(name: str, text: str) -> list[SourceLine]:
         return _markdown(lines)
     if suffix == ".rst":
         return _rst(lines)
-    return [SourceLine(i + 1, line) for i, line in enumerate(lines)]
+    return _plain(lines)
+
+
+# In a plain-text export an underline is a line of «=» (any length) or of three or more «-»;
+# a lone «-» may be a dash.
+_TXT_UNDERLINE = re.compile(r"^\s*(?:=+|-{3,})\s*$")
+
+
+def _plain(lines: list[str]) -> list[SourceLine]:
+    """Plain text: an underline is not rule text; it makes the line above a heading."""
+    out: list[SourceLine] = []
+    for i, raw in enumerate(lines):
+        if _TXT_UNDERLINE.match(raw):
+            if out and out[-1].text.strip() and not out[-1].heading:
+                out[-1] = SourceLine(out[-1].number, out[-1].text, heading=True)
+            out.append(SourceLine(i + 1, ""))
+            continue
+        out.append(SourceLine(i + 1, raw))
+    return out
 
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$")

@@ -138,20 +138,42 @@ SAMPLE = "211. Симбиоты.\n211.1. Симбиот — существо.\n2
         (SAMPLE.replace("’", "'").encode("cp1251"), "cp1251"),
         (SAMPLE.replace("’", "'").replace("\n", "\r\n").encode("cp1251"), "cp1251"),
         (SAMPLE.encode("utf-16"), "utf-16"),
+        (SAMPLE.encode("utf-16-le"), "utf-16-le"),
+        (SAMPLE.encode("utf-16-be"), "utf-16-be"),
+        (SAMPLE.replace("’", "'").replace("—", "-").encode("koi8-r"), "koi8-r"),
     ],
 )
 def test_encodings_and_line_endings(data: bytes, encoding: str) -> None:
     ix = rules_index.load_texts([("r.txt", data)])
     assert [p.id for p in ix.paragraphs] == ["211", "211.1", "211.2"]
     assert ix.sources[0].encoding == encoding
-    assert ix.get("211.1").text == "Симбиот — существо."  # type: ignore[union-attr]
+    assert ix.get("211.1").text.replace("-", "—") == "Симбиот — существо."  # type: ignore[union-attr]
     assert ix.get("211.2").line == 3  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("encoding", ["cp1251", "koi8-r"])
+def test_the_seeds_in_an_8_bit_russian_encoding_parse_as_in_utf8(seeds: RulesIndex, encoding: str) -> None:
+    # «●», «–» and «’» have no code in these encodings (KOI8-R lacks «—» and «» too): an
+    # export writes «•», «-», «'» or «?» instead.
+    files = []
+    for f in sorted(CORPUS.glob("*.txt")):
+        text = f.read_text("utf-8").replace("●", "•").replace("–", "-").replace("’", "'")
+        files.append((f.name, text.encode(encoding, errors="replace")))
+    ix = rules_index.load_texts(files)
+    assert [s.encoding for s in ix.sources] == [encoding, encoding]
+    assert [p.id for p in ix.paragraphs] == [p.id for p in seeds.paragraphs]
+    assert ix.get("211.10").text == "Нельзя объявить движение симбиота."  # type: ignore[union-attr]
+    assert ix.version == "РП 4.1-2 от 09.11.2024"
+    assert ix.search("Бул'Багур", 1)[0].id == "534.5"
 
 
 @pytest.mark.parametrize(
     ("data", "needle"),
     [
         (b"", "пуст"),
+        (b"\xef\xbb\xbf", "пуст"),
+        (b"\xef\xbb\xbf \r\n", "пуст"),
+        (b"ab\x00\x00cd", "двоичный"),
         (b"   \n\n", "пуст"),
         (b"\x00\x01\x02binary\x00", "двоичный"),
         (bytes(range(128, 256)) * 4, "кодировк"),
@@ -216,6 +238,35 @@ def test_rst_markup_is_stripped_and_underlined_numbers_are_sections() -> None:
     assert ix.get("535.1").text == "Ещё ссылка."  # type: ignore[union-attr]
     assert ix.get("535").is_heading  # type: ignore[union-attr]
     assert ix.get("211.1").line == 7  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("underline", ["=", "==========================", "-", "---"])
+def test_markdown_underlined_numbered_line_of_either_kind_and_any_length_is_a_section(underline: str) -> None:
+    ix = load(f"Вступление.\n\n211. Симбиоты\n{underline}\n\n211.1. Текст.\n", name="r.md")
+    assert [p.id for p in ix.paragraphs] == ["211", "211.1"]
+    assert ix.get("211").is_heading and ix.get("211").text == "Симбиоты"  # type: ignore[union-attr]
+    assert ix.section_title("211.1") == "Симбиоты"
+    assert ix.sources[0].preamble == "Вступление."
+
+
+@pytest.mark.parametrize("underline", ["=", "-", "-----------------------------", "===="])
+def test_rst_underlined_numbered_line_of_either_kind_and_any_length_is_a_section(underline: str) -> None:
+    ix = load(f"211. Симбиоты\n{underline}\n\n211.1. Текст.\n", name="r.rst")
+    assert [p.id for p in ix.paragraphs] == ["211", "211.1"]
+    assert ix.get("211").is_heading and ix.get("211").text == "Симбиоты"  # type: ignore[union-attr]
+    assert underline not in ix.get("211.1").text  # type: ignore[union-attr]
+
+
+def test_plain_text_underlines_are_not_rule_text() -> None:
+    ix = load("Правила\n=======\n211. Симбиоты\n=\n211.1. Текст.\n\n212. Другой\n---\n212.1. Ещё.")
+    assert [(p.id, p.is_heading, p.text) for p in ix.paragraphs] == [
+        ("211", True, "Симбиоты"),
+        ("211.1", False, "Текст."),
+        ("212", True, "Другой"),
+        ("212.1", False, "Ещё."),
+    ]
+    assert ix.sources[0].preamble == "Правила"
+    assert ix.integrity().cut_off == ()
 
 
 def test_numbered_list_inside_a_clause_is_not_a_section() -> None:
