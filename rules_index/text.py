@@ -19,7 +19,9 @@ from rules_index.tables import Tables
 _APOSTROPHES: Mapping[int, str] = MappingProxyType(
     str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'", "′": "'", "ё": "е", "Ё": "е"})
 )
-TOKEN_RE = re.compile(r"[0-9a-zа-я]+(?:'[0-9a-zа-я]+)*")
+# A dotted number («535.5.1.2», «09.11.2024») is one token: the «5» inside a clause id is not
+# the word «5».
+TOKEN_RE = re.compile(r"\d+(?:\.\d+)+|[0-9a-zа-я]+(?:'[0-9a-zа-я]+)*")
 
 
 def normalize(text: str) -> str:

@@ -178,3 +178,12 @@ def test_a_missing_number_offers_the_nearest_clauses(ix: RulesIndex) -> None:
     hits = ix.search("534.2", 3)
     assert [h.id for h in hits] == ["534.4", "534.5", "534.6"]
     assert all(h.matched[0].how == "number" for h in hits)
+
+
+def test_a_digit_inside_a_clause_id_is_not_a_word(ix: RulesIndex) -> None:
+    # 535.5.1.3 cites «535.5.1.2»: its «5» and «2» are parts of a number, not words.
+    assert ix.search("5") == []
+    assert ix.search("РП 4.1-2") == []
+    hits = ix.search("не более 1 карты на клетку", 3)
+    assert {h.id for h in hits} == {"535.5", "535.6", "535.7"}
+    assert all(any(m.word == "1" and m.how == "exact" for m in h.matched) for h in hits)
