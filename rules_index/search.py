@@ -317,10 +317,13 @@ class SearchIndex:
             if self._paragraphs[d].id != cid:
                 out.append((d, NUMBER_BONUS / 4))
         if not out:
-            # No such clause: offer the nearest existing numbers so the judge sees where it would be.
+            # No such clause: offer the nearest existing numbers of the same section so the
+            # judge sees where it would be («534.2» → 534.4). A number from no section of the
+            # corpus («2024», «1234.5») has no neighbours worth offering.
             wanted = id_key(cid)
+            same_section = [o for o in self._first if _shared(id_key(o), wanted) >= 1]
             near = sorted(
-                self._first,
+                same_section,
                 key=lambda other: (
                     -_shared(id_key(other), wanted),
                     abs(len(id_key(other)) - len(wanted)),

@@ -187,3 +187,10 @@ def test_a_digit_inside_a_clause_id_is_not_a_word(ix: RulesIndex) -> None:
     hits = ix.search("не более 1 карты на клетку", 3)
     assert {h.id for h in hits} == {"535.5", "535.6", "535.7"}
     assert all(any(m.word == "1" and m.how == "exact" for m in h.matched) for h in hits)
+
+
+def test_a_number_from_no_section_of_the_corpus_finds_nothing(ix: RulesIndex) -> None:
+    # A year or a stray number must not be dressed up as «nearest clauses» of other sections.
+    for q in ("2024", "1234.5678.1234", "999.1"):
+        assert ix.search(q) == [], q
+    assert [h.id for h in ix.search("211.12", 2)] == ["211.11", "211.10"]
