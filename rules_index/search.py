@@ -363,8 +363,10 @@ class SearchIndex:
         for i, t in enumerate(content):
             if used[i]:
                 continue
-            term_keys.append(t.key)
-            words.append(_QWord(t.surface, self._alternatives(t)))
+            alts = self._alternatives(t)
+            # A word the corpus lacks counts for terms as its closest match («хазяен» → хозяин).
+            term_keys.append(t.key if t.key in self._postings or not alts else alts[0].key)
+            words.append(_QWord(t.surface, alts))
         return words, term_keys
 
     def _alternatives(self, t: Token) -> tuple[_Alt, ...]:
@@ -391,7 +393,7 @@ class SearchIndex:
                 if t.key[:cut] in self._postings:
                     return (_Alt(t.key[:cut], "form", WEIGHT["prefix"]),)
         # Typos: one letter off in short words, two in long ones.
-        limit = 0 if len(t.surface) <= 3 else 1 if len(t.surface) <= 6 else 2
+        limit = 0 if len(t.surface) <= 3 else 1 if len(t.surface) <= 5 else 2
         if limit and not t.surface.isdigit():
             close = process.extract(
                 t.surface, self._vocab_words, scorer=Levenshtein.distance, score_cutoff=limit, limit=5

@@ -194,3 +194,23 @@ def test_a_number_from_no_section_of_the_corpus_finds_nothing(ix: RulesIndex) ->
     for q in ("2024", "1234.5678.1234", "999.1"):
         assert ix.search(q) == [], q
     assert [h.id for h in ix.search("211.12", 2)] == ["211.11", "211.10"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("хазяен", "211.2"), ("маркир кантроля", "535.1.1"), ("замищающая особеность", "534.7"),
+     ("вледелец карты", "535.1"), ("жетон инкорнацыи", "535.7.1")],
+)
+def test_two_letters_off_and_misspelt_terms_still_find_the_definition(
+    ix: RulesIndex, query: str, expected: str
+) -> None:
+    # «хазяен» is two letters off «хозяин» in a six-letter word.
+    hit = ix.search(query, 1)[0]
+    assert hit.id == expected
+    assert any(m.how == "typo" for m in hit.matched)
+    assert any(m.how == "term" and m.found == expected for m in hit.matched)
+
+
+def test_typo_tolerance_does_not_invent_matches(ix: RulesIndex) -> None:
+    for q in ("дракон", "гоблин", "кошка", "машина", "ксилофон"):
+        assert ix.search(q) == [], q
