@@ -14,14 +14,26 @@ COLUMNS = "abcde"
 ROWS = (1, 2, 3, 4, 5, 6)
 CELLS: tuple[str, ...] = tuple(f"{c}{r}" for r in ROWS for c in COLUMNS)
 _CELL_SET = frozenset(CELLS)
-PLAYER_NAMES = types.MappingProxyType({"A": "игрок A", "B": "игрок B"})
-PLAYER_CAP = types.MappingProxyType({"A": "Игрок A", "B": "Игрок B"})
-PLAYER_GEN = types.MappingProxyType({"A": "игрока A", "B": "игрока B"})
+# «игрок» in each grammatical case, so that a reason names a player in the case its sentence
+# needs: «под контролем игрока B», «игрок B перестаёт её контролировать», «ход переходит к игроку A».
+PLAYER_WORD = types.MappingProxyType(
+    {"nom": "игрок", "gen": "игрока", "dat": "игроку", "acc": "игрока", "ins": "игроком", "pre": "игроке"}
+)
 
 
 def other(player: str) -> str:
     """The opponent of `player`."""
     return "B" if player == "A" else "A"
+
+
+def player(name: str, case: str = "nom", *, cap: bool = False) -> str:
+    """Player `name` ("A" or "B") in a Russian grammatical case: player("B", "gen") -> "игрока B".
+
+    Cases: nom, gen, dat, acc, ins, pre. cap=True capitalises it for the start of a sentence.
+    Raises KeyError for an unknown case (a programming error, not user input).
+    """
+    word = PLAYER_WORD[case]
+    return f"{word.capitalize() if cap else word} {name}"
 
 
 def is_cell(name: object) -> bool:

@@ -144,7 +144,7 @@ class Ctx:
                 keys = ", ".join(o.key for o in opts)
                 raise BadChoice(f"Варианта «{answer}» нет среди предложенных: {keys} ({question})")
             label = next(o.label for o in opts if o.key == answer)
-            self.step(clause, "effect", f"{board.PLAYER_CAP[who]} выбирает: {label}")
+            self.step(clause, "effect", f"{board.player(who, cap=True)} выбирает: {label}")
             return answer
         raise NeedChoice(state.Pending(who=who, clause=clause, question=question, options=opts))
 

@@ -8,10 +8,6 @@ from __future__ import annotations
 from engine import actions, board, context, library, state
 from engine.rules import general, replacement, squad, symbiotes
 
-P = board.PLAYER_NAMES
-PC = board.PLAYER_CAP
-G = board.PLAYER_GEN
-
 
 def _card(ctx: context.Ctx, action: actions.Action, arg: str = "card") -> state.CardState | None:
     card = ctx.get(action.get(arg))
@@ -54,13 +50,17 @@ def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
         return
     player = action.get("player") or ctx.active
     if player != ctx.active:
-        ctx.forbid("", f"сейчас очередь {G[ctx.active]}; ход {G[player]} начнётся после end_turn")
+        ctx.forbid(
+            "",
+            f"сейчас очередь {board.player(ctx.active, 'gen')}; "
+            f"ход {board.player(player, 'gen')} начнётся после end_turn",
+        )
         return
     if ctx.started:
-        ctx.forbid("", f"ход {ctx.turn} ({G[player]}) уже начат")
+        ctx.forbid("", f"ход {ctx.turn} ({board.player(player, 'gen')}) уже начат")
         return
     ctx.started = True
-    ctx.step("", "effect", f"начинается ход {ctx.turn} игрока {player}")
+    ctx.step("", "effect", f"начинается ход {ctx.turn} {board.player(player, 'gen')}")
     squad.incarnation_tokens(ctx, player)
     for card in sorted(ctx.cards.values(), key=lambda c: c.id):
         if (
@@ -88,7 +88,7 @@ def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
             "A8",
             "effect",
             f"в начале хода противника {card.label} получает особенности изгнанного им "
-            f"{ctx.c(key).label} до конца хода {G[card.controller]}",
+            f"{ctx.c(key).label} до конца хода {board.player(card.controller, 'gen')}",
             f"{card.label}: особенности {key}",
         )
 
@@ -100,7 +100,11 @@ def do_end_turn(ctx: context.Ctx, action: actions.Action) -> None:
     for card in list(ctx.cards.values()):
         if card.borrowed and card.controller == player:
             ctx.update(card.id, borrowed=None)
-            ctx.step("A8", "effect", f"конец хода {G[player]}: {card.label} теряет взятые особенности")
+            ctx.step(
+                "A8",
+                "effect",
+                f"конец хода {board.player(player, 'gen')}: {card.label} теряет взятые особенности",
+            )
         if card.turn_uses:
             ctx.update(card.id, turn_uses=0)
     kept = [m for m in ctx.marks if m.until_turn > ctx.turn]
@@ -111,7 +115,12 @@ def do_end_turn(ctx: context.Ctx, action: actions.Action) -> None:
     ctx.active = board.other(player)
     ctx.turn += 1
     ctx.started = False
-    ctx.step("", "effect", f"ход {G[player]} окончен; следующий ход ({ctx.turn}) — {G[ctx.active]}")
+    ctx.step(
+        "",
+        "effect",
+        f"ход {board.player(player, 'gen')} окончен; следующий ход ({ctx.turn}) — "
+        f"{board.player(ctx.active, 'gen')}",
+    )
 
 
 def _may_act(ctx: context.Ctx, card: state.CardState, what: str) -> bool:
@@ -119,7 +128,7 @@ def _may_act(ctx: context.Ctx, card: state.CardState, what: str) -> bool:
         ctx.forbid(
             "A7",
             f"{what} заявляет активный игрок своими существами; {card.label} под контролем "
-            f"{G[card.controller]}, а ход {G[ctx.active]}",
+            f"{board.player(card.controller, 'gen')}, а ход {board.player(ctx.active, 'gen')}",
         )
         return False
     if not card.is_creature:
@@ -420,7 +429,9 @@ def do_mark_cells(ctx: context.Ctx, action: actions.Action) -> None:
     limit = int(ab.get("cells", 3))
     if ctx.active == card.controller:
         ctx.forbid(
-            "A8", f"«{ab.get('name', '')}» выбирается в начале хода противника, а сейчас ход {G[ctx.active]}"
+            "A8",
+            f"«{ab.get('name', '')}» выбирается в начале хода противника, а сейчас ход "
+            f"{board.player(ctx.active, 'gen')}",
         )
         return
     if len(cells) > limit or card.cell is None or not board.straight_line(card.cell, cells):
@@ -438,6 +449,6 @@ def do_mark_cells(ctx: context.Ctx, action: actions.Action) -> None:
         "A8",
         "effect",
         f"«{ab.get('name', '')}» {card.label}: отмечены клетки {', '.join(cells)} до конца "
-        f"следующего хода {G[card.controller]}",
+        f"следующего хода {board.player(card.controller, 'gen')}",
         f"отмечены: {', '.join(cells)}",
     )

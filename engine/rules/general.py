@@ -29,7 +29,7 @@ def send(
         ctx.assume(
             "A6",
             f"{card.label} уходит из зоны битвы и снова под контролем владельца, "
-            f"{board.PLAYER_NAMES[card.owner]}",
+            f"{board.player(card.owner, 'gen')}",
         )
     ctx.update(
         cid,
@@ -55,7 +55,7 @@ def send(
             ctx.decks[card.owner].insert(0, cid)
     ctx.change(
         f"{card.label}: {state.ZONE_RU.get(card.zone, card.zone)} → {state.ZONE_RU[zone]} "
-        f"{board.PLAYER_GEN[card.owner]}"
+        f"{board.player(card.owner, 'gen')}"
     )
     if was_in_play:
         symbiotes.host_left(ctx, cid)
@@ -120,7 +120,7 @@ def place_in_play(
     )
     ctx.change(
         f"{card.label} → {where}, {'закрыта' if closed else 'открыта'}, "
-        f"{'скрыта' if hidden else 'вскрыта'}, под контролем: {board.PLAYER_GEN[controller]}"
+        f"{'скрыта' if hidden else 'вскрыта'}, под контролем {board.player(controller, 'gen')}"
     )
     squad.sync_markers(ctx)
 

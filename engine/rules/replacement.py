@@ -176,7 +176,7 @@ def _pick(ctx: context.Ctx, ev: Event, fresh: list[Effect]) -> Effect | None:
         ctx.step(
             clause,
             "state_check",
-            f"эффекты замещения могут применить оба игрока: выбирает активный, {board.PLAYER_NAMES[who]}",
+            f"эффекты замещения могут применить оба игрока: выбирает активный, {board.player(who)}",
         )
     elif len(fresh) == 1:
         # one optional effect («может»): whether to apply it is the card text's choice
@@ -187,7 +187,7 @@ def _pick(ctx: context.Ctx, ev: Event, fresh: list[Effect]) -> Effect | None:
             ctx.step(
                 clause,
                 "state_check",
-                f"{board.PLAYER_CAP[who]} может применить несколько "
+                f"{board.player(who, cap=True)} может применить несколько "
                 "эффектов замещения: выбирает, какой применить",
             )
     options = [(f"{i + 1}", e.label) for i, e in enumerate(fresh)]

@@ -11,10 +11,6 @@ from engine import actions, board, context, library, state
 from engine.rules import general, replacement, symbiotes
 from engine.rules.registry import rule
 
-P = board.PLAYER_NAMES
-PC = board.PLAYER_CAP
-G = board.PLAYER_GEN
-
 
 @rule("535.1.1")
 def sync_markers(ctx: context.Ctx) -> bool:
@@ -28,8 +24,8 @@ def sync_markers(ctx: context.Ctx) -> bool:
             ctx.step(
                 "535.1.1",
                 "state_check",
-                f"{c.label}: маркер контроля {what} (владелец — {P[c.owner]}, контролирует — "
-                f"{P[c.controller]}); "
+                f"{c.label}: маркер контроля {what} (владелец — {board.player(c.owner)}, контролирует — "
+                f"{board.player(c.controller)}); "
                 "это эффект правил игры, стек не используется",
                 f"{c.label}: маркер контроля {what}",
             )
@@ -48,7 +44,7 @@ def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> str | 
         if present:
             return (
                 f"{card.label} «не может быть взята в отряд с» {', '.join(ab.get('cards'))}, а в отряде "
-                f"{G[player]} есть {', '.join(c.label for c in present)}"
+                f"{board.player(player, 'gen')} есть {', '.join(c.label for c in present)}"
             )
     return None
 
@@ -93,7 +89,7 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.forbid("535.2", f"набор карты в отряд — в подфазу Набора, а сейчас {state.PHASE_RU[ctx.phase]}")
         return
     if card.in_play:
-        ctx.forbid("535.3", f"{card.label} уже в отряде {G[card.controller]}")
+        ctx.forbid("535.3", f"{card.label} уже в отряде {board.player(card.controller, 'gen')}")
         return
     at = action.get("at")
     flyer = ctx.is_flyer_like(card)
@@ -109,11 +105,11 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
     squad = [*ctx.squad(by), card]
     bad = squad_conflicts(squad)
     if bad:
-        ctx.forbid("535.9", f"отряд {G[by]} нелегален: {bad}")
+        ctx.forbid("535.9", f"отряд {board.player(by, 'gen')} нелегален: {bad}")
         return
     ctx.allow("535.2", f"набор {card.label} в отряд в подфазу Набора — это взятие карты в отряд")
     general.place_in_play(ctx, card.id, cell=at, host=None, controller=by, closed=False, hidden=True)
-    ctx.step("535.3", "effect", f"{PC[by]} взял {card.label} в отряд и контролирует её")
+    ctx.step("535.3", "effect", f"{board.player(by, cap=True)} взял {card.label} в отряд и контролирует её")
     ctx.undet(
         "535.3",
         "набор карт в отряд осуществляется по п. 403.2, которого нет в нашем тексте: "
@@ -135,7 +131,7 @@ def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
         )
         return
     if card.controller == by:
-        ctx.forbid("535.8", f"{PC[by]} уже контролирует {card.label}")
+        ctx.forbid("535.8", f"{board.player(by, cap=True)} уже контролирует {card.label}")
         return
     bad = join_problem(ctx, card, by)
     if bad:
@@ -143,7 +139,7 @@ def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
             "A13",
             "отряд игрока — карты под его контролем в зоне битвы; [текст] 535.9 сравнивается по названиям",
         )
-        ctx.forbid("535.9", f"{P[by]} не может взять под контроль: {bad}")
+        ctx.forbid("535.9", f"{board.player(by)} не может взять под контроль: {bad}")
         return
     old = card.controller
     ctx.allow("535.2", "взятие карты противника под свой контроль — это взятие карты в отряд")
@@ -151,13 +147,15 @@ def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
     ctx.step(
         "535.8",
         "effect",
-        f"{PC[by]} становится игроком, контролирующим {card.label}; {G[old]} перестаёт её контролировать",
-        f"{card.label}: контролирует {P[by]}",
+        f"{board.player(by, cap=True)} становится игроком, контролирующим {card.label}; "
+        f"{board.player(old)} перестаёт её контролировать",
+        f"{card.label}: контролирует {board.player(by)}",
     )
     ctx.step(
         "535.1",
         "state_check",
-        f"владелец {card.label} остаётся прежним — {P[card.owner]}: никакие эффекты не меняют владельца",
+        f"владелец {card.label} остаётся прежним — {board.player(card.owner)}: "
+        "никакие эффекты не меняют владельца",
     )
     sync_markers(ctx)
     s = ctx.symbiote_of(card.id)
@@ -189,27 +187,27 @@ def do_lose_control(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.step(
             "535.8.1",
             "effect",
-            f"{PC[p]} потерял контроль над {card.label}, но карта не может быть "
-            f"взята в отряд {G[o]} ({bad}): {P[p]} продолжает её контролировать",
+            f"{board.player(p, cap=True)} потерял контроль над {card.label}, но карта не может быть "
+            f"взята в отряд {board.player(o, 'gen')} ({bad}): {board.player(p)} продолжает её контролировать",
         )
         ctx.step(
             "535.8.1",
             "conflict",
             "535.8.1 говорит «пока какой-либо другой эффект не предпишет этой карте сменить владельца», но "
             "по 535.1 никакие эффекты не могут изменить владельца. Движок держится 535.1: владелец "
-            f"{card.label} — {P[card.owner]} и не меняется",
+            f"{card.label} — {board.player(card.owner)} и не меняется",
         )
-        ctx.step("535.1", "state_check", f"владелец {card.label} — {P[card.owner]}")
+        ctx.step("535.1", "state_check", f"владелец {card.label} — {board.player(card.owner)}")
         return
     ctx.update(card.id, controller=o)
     ctx.step(
         "535.8",
         "effect",
-        f"{PC[p]} потерял контроль над {card.label}: противник, {G[o]}, "
+        f"{board.player(p, cap=True)} потерял контроль над {card.label}: противник, {board.player(o)}, "
         "автоматически становится контролирующим игроком",
-        f"{card.label}: контролирует {P[o]}",
+        f"{card.label}: контролирует {board.player(o)}",
     )
-    ctx.step("535.1", "state_check", f"владелец {card.label} остаётся прежним — {P[card.owner]}")
+    ctx.step("535.1", "state_check", f"владелец {card.label} остаётся прежним — {board.player(card.owner)}")
     sync_markers(ctx)
 
 
@@ -240,11 +238,11 @@ def cell_problems(
                 )
             )
     elif where == "own_half" and board.half_of(cell) != player:
-        out.append((cl, f"клетка {cell} не на половине {G[player]}"))
+        out.append((cl, f"клетка {cell} не на половине {board.player(player, 'gen')}"))
     elif where == "own_first_row" and board.row_rank(player, cell) != 1:
-        out.append((cl, f"клетка {cell} не в первом ряду {G[player]} (A4)"))
+        out.append((cl, f"клетка {cell} не в первом ряду {board.player(player, 'gen')} (A4)"))
     elif where == "own_third_row" and board.row_rank(player, cell) != 3:
-        out.append((cl, f"клетка {cell} не в третьем ряду {G[player]} (A4)"))
+        out.append((cl, f"клетка {cell} не в третьем ряду {board.player(player, 'gen')} (A4)"))
     return out
 
 
@@ -264,7 +262,7 @@ def _place(
     """Put a summoned / resurrected / incarnating card in play. Returns ok, illegal or failed."""
     bad = join_problem(ctx, card, player)
     if bad:
-        ctx.forbid("535.9", f"{P[player]} не может {verb} карту: {bad}")
+        ctx.forbid("535.9", f"{board.player(player)} не может {verb} карту: {bad}")
         return "illegal"
     places_on = ab.get("places_on") if ab else None
     want_cell = action.get("cell") if action else None
@@ -398,7 +396,7 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         return
     by, ab = src
     p = by.controller
-    ctx.allow("535.5.1", f"вызов осуществляет {by.label} ({P[p]})")
+    ctx.allow("535.5.1", f"вызов осуществляет {by.label} ({board.player(p)})")
     name = ab.get("card")
     if ab.get("trigger") and name:
         ans = ctx.ask(
@@ -418,11 +416,16 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
     deck = ctx.decks[p]
     chosen = action.get("card")
     if name:
-        ctx.step("535.5.1", "effect", f"{PC[p]} просматривает свою колоду в поисках «{name}»")
+        ctx.step(
+            "535.5.1", "effect", f"{board.player(p, cap=True)} просматривает свою колоду в поисках «{name}»"
+        )
         if chosen is not None:
             c = ctx.get(chosen)
             if c is None or chosen not in deck:
-                ctx.forbid("535.5", f"{chosen} нет в колоде {G[p]}: по умолчанию вызывают из своей колоды")
+                ctx.forbid(
+                    "535.5",
+                    f"{chosen} нет в колоде {board.player(p, 'gen')}: по умолчанию вызывают из своей колоды",
+                )
                 return
             if library.fold(c.name) != library.fold(str(name)):
                 ctx.forbid("535.5.1", f"особенность {by.label} вызывает «{name}», а {c.label} — другая карта")
@@ -432,7 +435,7 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
             chosen = ctx.ask(
                 p,
                 "535.5.1",
-                f"Какую карту «{name}» вызвать из колоды {G[p]}?",
+                f"Какую карту «{name}» вызвать из колоды {board.player(p, 'gen')}?",
                 [(cid, ctx.c(cid).label) for cid in found] + [("none", "не нашёл (не захотел найти)")],
             )
             if chosen == "none":
@@ -460,7 +463,11 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
             return
         if found_id is None:
             _pay(ctx, by, "summon")
-            ctx.step("535.5.1.1", "not_applied", f"в колоде {G[p]} нет подходящей карты: вызов не состоялся")
+            ctx.step(
+                "535.5.1.1",
+                "not_applied",
+                f"в колоде {board.player(p, 'gen')} нет подходящей карты: вызов не состоялся",
+            )
             return
         chosen = found_id
     card = ctx.c(str(chosen))
@@ -492,13 +499,15 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.decks[p].insert(0, card.id)
         ctx.step("535.5.1.2", "effect", f"вызов не удался: {card.label} возвращается в колоду")
     else:
-        ctx.step("535.5", "effect", f"{card.label} вызван: открыт, вскрыт, под контролем {G[p]}")
+        ctx.step(
+            "535.5", "effect", f"{card.label} вызван: открыт, вскрыт, под контролем {board.player(p, 'gen')}"
+        )
     ctx.shuffle(p)
     ctx.step(
         "535.5.1.3",
         "effect",
-        f"колода {G[p]} перемешана",
-        f"колода {G[p]}: перемешана (seed {ctx.base.seed})",
+        f"колода {board.player(p, 'gen')} перемешана",
+        f"колода {board.player(p, 'gen')}: перемешана (seed {ctx.base.seed})",
     )
 
 
@@ -517,14 +526,19 @@ def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
     if card.zone != "graveyard" or card.owner != p:
         ctx.forbid(
             "535.6",
-            f"возрождают со своего кладбища, а {card.label}: {state.ZONE_RU[card.zone]} {G[card.owner]}",
+            f"возрождают со своего кладбища ({board.player(p, 'gen')}), а {card.label} — "
+            + (
+                f"на кладбище {board.player(card.owner, 'gen')}"
+                if card.zone == "graveyard"
+                else f"не на кладбище ({state.ZONE_RU[card.zone]})"
+            ),
         )
         return
     name = ab.get("card")
     if name and library.fold(str(name)) != library.fold(card.name):
         ctx.forbid("535.6", f"особенность {by.label} возрождает «{name}», а не {card.label}")
         return
-    ctx.allow("535.6", f"{card.label} на кладбище {G[p]}; возрождает {by.label}")
+    ctx.allow("535.6", f"{card.label} на кладбище {board.player(p, 'gen')}; возрождает {by.label}")
     result = _place(
         ctx,
         card,
@@ -541,7 +555,11 @@ def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
         return
     _pay(ctx, by, "resurrect")
     if result == "ok":
-        ctx.step("535.6", "effect", f"{card.label} возрождён: открыт, вскрыт, под контролем {G[p]}")
+        ctx.step(
+            "535.6",
+            "effect",
+            f"{card.label} возрождён: открыт, вскрыт, под контролем {board.player(p, 'gen')}",
+        )
 
 
 def incarnation_x(card: state.CardState) -> tuple[int, int, library.Ability] | None:
@@ -582,7 +600,7 @@ def incarnation_tokens(ctx: context.Ctx, player: str) -> None:
         ctx.step(
             "535.7.1",
             "effect",
-            f"в начале хода {G[player]} {card.label} на кладбище получает жетон инкарнации "
+            f"в начале хода {board.player(player, 'gen')} {card.label} на кладбище получает жетон инкарнации "
             f"({card.tokens + 1} из {x}); эффект правил",
             f"{card.label}: жетонов {card.tokens} → {card.tokens + 1}",
         )
@@ -606,7 +624,7 @@ def _incarnation_problems(ctx: context.Ctx, card: state.CardState) -> tuple[list
         return probs, []
     free = [c for c in board.row_cells(p, 3) if ctx.occupant(c) is None]
     if not free:
-        probs.append(("535.7", f"в третьем ряду {G[p]} нет свободной клетки"))
+        probs.append(("535.7", f"в третьем ряду {board.player(p, 'gen')} нет свободной клетки"))
     return probs, free
 
 
@@ -677,10 +695,16 @@ def try_incarnate(ctx: context.Ctx, cid: str, retry: bool) -> bool:
                     [(c, c) for c in free],
                 )
             )
-            ctx.step("535.7", "allowed", f"{cell} — свободная клетка в третьем ряду {G[p]} (A4)")
+            ctx.step(
+                "535.7", "allowed", f"{cell} — свободная клетка в третьем ряду {board.player(p, 'gen')} (A4)"
+            )
             general.place_in_play(ctx, cid, cell=cell, host=None, controller=p, closed=True, hidden=False)
         ctx.update(cid, incarnated=True)
-        ctx.step("535.7", "effect", f"{card.label} в зоне битвы: закрыт, вскрыт, под контролем {G[p]}")
+        ctx.step(
+            "535.7",
+            "effect",
+            f"{card.label} в зоне битвы: закрыт, вскрыт, под контролем {board.player(p, 'gen')}",
+        )
     return True
 
 

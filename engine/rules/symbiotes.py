@@ -106,7 +106,7 @@ def reveal_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) ->
                     "211.1",
                     "forbidden",
                     f"{s.label} — компаньон: на Шаге рассадки помещается только на существ своего отряда, "
-                    f"а {h.label} под контролем {board.PLAYER_GEN[h.controller]}",
+                    f"а {h.label} под контролем {board.player(h.controller, 'gen')}",
                 )
             )
     elif s.subtype == "parasite":
@@ -128,8 +128,8 @@ def reveal_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) ->
                         "211.2",
                         "forbidden",
                         f"{h.label} стоит на {h.cell} — не в первом ряду половины "
-                        f"{board.PLAYER_GEN[h.controller]} "
-                        f"и не на половине {board.PLAYER_GEN[s.controller]} (A4)",
+                        f"{board.player(h.controller, 'gen')} "
+                        f"и не на половине {board.player(s.controller, 'gen')} (A4)",
                     )
                 )
     return out
@@ -291,8 +291,7 @@ def do_end_reveal(ctx: context.Ctx, action: actions.Action) -> None:
             ctx.step(
                 "211.7",
                 "state_check",
-                f"{s.label} без хозяина, а возможные хозяева есть: {board.PLAYER_NAMES[player]} "
-                "обязан выбрать",
+                f"{s.label} без хозяина, а возможные хозяева есть: {board.player(player)} обязан выбрать",
             )
             key = ctx.ask(
                 player,
@@ -322,9 +321,7 @@ def do_end_reveal(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.assume("A11", "вскрыты остальные скрытые карты: " + ", ".join(others))
     ctx.phase = "battle"
     ctx.started = False
-    ctx.assume(
-        "A11", f"подфаза Вскрытия окончена, начинается бой; первым ходит {board.PLAYER_NAMES[ctx.active]}"
-    )
+    ctx.assume("A11", f"подфаза Вскрытия окончена, начинается бой; первым ходит {board.player(ctx.active)}")
 
 
 def attach_ability(ctx: context.Ctx, card: state.CardState) -> library.Ability | None:
@@ -386,7 +383,7 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.forbid(
             "A12",
             f"особенность «в конце хода» {card.label} заявляется в ход его игрока "
-            f"({board.PLAYER_GEN[card.controller]}), а сейчас ход {board.PLAYER_GEN[ctx.active]}",
+            f"({board.player(card.controller, 'gen')}), а сейчас ход {board.player(ctx.active, 'gen')}",
         )
         return
     if not card.is_symbiote:
@@ -398,7 +395,7 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
         return
     ctx.allow("211.8.1", f"{card.label} — симбиот ({_sub(card)}): может быть помещён на карту")
     if h.controller != card.controller or h.id == card.host:
-        ctx.forbid("A8", f"{h.label} — не другое существо {board.PLAYER_GEN[card.controller]}")
+        ctx.forbid("A8", f"{h.label} — не другое существо {board.player(card.controller, 'gen')}")
         return
     rng = int(ab.get("range", 1))
     if card.cell is None or h.cell is None or board.distance(card.cell, h.cell) > rng:
@@ -472,8 +469,8 @@ def host_lock(ctx: context.Ctx, actor: state.CardState, what: str, target: str |
         ctx.forbid(
             "211.3.1",
             reason + f"; смена хозяина или контроля не отключает особенности симбиота "
-            f"(паразит {s.label} под контролем {board.PLAYER_NAMES[s.controller]}, хозяин — "
-            f"{board.PLAYER_NAMES[actor.controller]})",
+            f"(паразит {s.label} под контролем {board.player(s.controller, 'gen')}, хозяин — "
+            f"под контролем {board.player(actor.controller, 'gen')})",
         )
     else:
         ctx.forbid("A8", reason + " (текст карты)")

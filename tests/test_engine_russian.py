@@ -1,0 +1,100 @@
+"""The Russian of trace reasons, changes and questions: players named in the case their
+sentence needs, no English words, plural forms that agree with their numbers."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+import engine
+from engine import board
+from tests.test_engine_common import act, full_board, position, random_action, spec
+
+
+def _texts(outcome: engine.Outcome) -> list[str]:
+    out: list[str] = []
+    for s in outcome.steps():
+        out.append(s.reason)
+        out.extend(s.changes)
+    if outcome.pending is not None:
+        out.append(outcome.pending.question)
+        out.extend(o.label for o in outcome.pending.options)
+    return out
+
+
+def _stream_texts(seeds: int = 6, length: int = 150) -> set[str]:
+    texts: set[str] = set()
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        gs = full_board(seed)
+        for _ in range(length):
+            out = engine.apply(gs, random_action(gs, rng))
+            texts.update(_texts(out))
+            gs = out.state
+    return texts
+
+
+@pytest.mark.parametrize(
+    ("case", "expected"),
+    [
+        ("nom", "игрок B"),
+        ("gen", "игрока B"),
+        ("dat", "игроку B"),
+        ("acc", "игрока B"),
+        ("ins", "игроком B"),
+        ("pre", "игроке B"),
+    ],
+)
+def test_player_is_declined_by_case(case: str, expected: str) -> None:
+    assert board.player("B", case) == expected
+    cap = expected.replace(" B", " A")
+    assert board.player("A", case, cap=True) == cap[0].upper() + cap[1:]
+
+
+def test_take_control_names_the_old_controller_in_the_nominative() -> None:
+    gs = position(spec("vail", "Вайл", "B", at="c4"))
+    out = act(gs, "take_control", card="vail", by="A")
+    reason = next(s.reason for s in out.steps() if s.clause == "535.8")
+    assert "Игрок A становится игроком, контролирующим «Вайл» (vail); игрок B перестаёт её контролировать" in (
+        reason
+    )
+
+
+def test_lose_control_names_the_opponent_in_the_nominative() -> None:
+    gs = position(spec("vail", "Вайл", "B", at="c4"))
+    out = act(gs, "lose_control", card="vail")
+    reason = next(s.reason for s in out.steps() if s.clause == "535.8")
+    assert "противник, игрок A, автоматически становится" in reason
+
+
+def test_host_lock_after_a_change_of_control_says_under_whose_control() -> None:
+    gs = position(spec("vail", "Вайл", "B", at="c4"), spec("und", "Карлик Унд", "A", host="vail"))
+    gs = act(gs, "take_control", card="vail", by="A").state
+    out = act(gs, "move", card="vail", to="c3")
+    reason = next(s.reason for s in out.steps() if s.clause == "211.3.1" and s.kind == "forbidden")
+    assert "под контролем игрока A, хозяин — под контролем игрока A" in reason
+
+
+def test_a_card_leaving_play_returns_to_its_owner_in_the_genitive() -> None:
+    gs = position(spec("vail", "Вайл", "B", at="c4"))
+    gs = act(gs, "take_control", card="vail", by="A").state
+    out = act(gs, "destroy", card="vail")
+    reasons = [s.reason for s in out.steps() if s.clause == "A6"]
+    assert reasons == ["«Вайл» (vail) уходит из зоны битвы и снова под контролем владельца, игрока B"]
+
+
+# Player names in a case their sentence does not take, as the engine once wrote them.
+WRONG_CASE = (
+    r"под контролем:? игрок [AB]\b",
+    r"под контролем: ",
+    r"игрока [AB],? (перестаёт|становится|продолжает|выбирает|обязан|потерял|не может)",
+    r"владельца, игрок [AB]\b",
+    r"противник, игрока [AB]",
+)
+
+
+def test_no_player_in_the_wrong_case_in_any_trace() -> None:
+    bad = sorted(t for t in _stream_texts() if any(re.search(p, t) for p in WRONG_CASE))
+    assert not bad, bad[:10]
