@@ -36,6 +36,18 @@ def player(name: str, case: str = "nom", *, cap: bool = False) -> str:
     return f"{word.capitalize() if cap else word} {name}"
 
 
+def plural(n: int, one: str, few: str, many: str) -> str:
+    """`n` with the Russian noun form its number takes: plural(2, "шаг", "шага", "шагов") -> "2 шага"."""
+    tens, units = n % 100, n % 10
+    if units == 1 and tens != 11:
+        form = one
+    elif 2 <= units <= 4 and not 12 <= tens <= 14:
+        form = few
+    else:
+        form = many
+    return f"{n} {form}"
+
+
 def is_cell(name: object) -> bool:
     return isinstance(name, str) and name in _CELL_SET
 

@@ -57,9 +57,8 @@ def test_take_control_names_the_old_controller_in_the_nominative() -> None:
     gs = position(spec("vail", "Вайл", "B", at="c4"))
     out = act(gs, "take_control", card="vail", by="A")
     reason = next(s.reason for s in out.steps() if s.clause == "535.8")
-    assert "Игрок A становится игроком, контролирующим «Вайл» (vail); игрок B перестаёт её контролировать" in (
-        reason
-    )
+    wanted = "Игрок A становится игроком, контролирующим «Вайл» (vail); игрок B перестаёт её контролировать"
+    assert wanted in reason
 
 
 def test_lose_control_names_the_opponent_in_the_nominative() -> None:
@@ -98,3 +97,31 @@ WRONG_CASE = (
 def test_no_player_in_the_wrong_case_in_any_trace() -> None:
     bad = sorted(t for t in _stream_texts() if any(re.search(p, t) for p in WRONG_CASE))
     assert not bad, bad[:10]
+
+
+def test_no_english_words_in_any_trace() -> None:
+    ids = set(full_board().cards)
+    allowed = {"A", "B", "choose", "end_turn", "end_reveal", "aux"}
+    leaks: set[str] = set()
+    for text in _stream_texts():
+        for word in re.findall(r"\b[A-Za-z_][A-Za-z_0-9]*\b", text):
+            if word in ids or word in allowed or board.is_cell(word) or re.fullmatch(r"A\d+", word):
+                continue
+            leaks.add(f"{word}: {text}")
+    assert not leaks, sorted(leaks)[:10]
+
+
+@pytest.mark.parametrize(
+    ("n", "expected"),
+    [(1, "1 шаг"), (2, "2 шага"), (5, "5 шагов"), (11, "11 шагов"), (21, "21 шаг"), (22, "22 шага")],
+)
+def test_plural_agrees_with_the_number(n: int, expected: str) -> None:
+    assert board.plural(n, "шаг", "шага", "шагов") == expected
+
+
+def test_movement_and_replacing_ability_counts_read_as_russian() -> None:
+    gs = position(spec("vail", "Вайл", "A", at="c2"))
+    out = act(gs, "move", card="vail", to="c3")
+    assert any("(1 шаг, запас 1)" in s.reason for s in out.steps() if s.clause == "A7")
+    far = act(gs, "move", card="vail", to="c4")
+    assert any("c4 в 2 шагах от c2" in s.reason for s in far.steps())

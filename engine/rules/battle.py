@@ -89,7 +89,7 @@ def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
             "effect",
             f"в начале хода противника {card.label} получает особенности изгнанного им "
             f"{ctx.c(key).label} до конца хода {board.player(card.controller, 'gen')}",
-            f"{card.label}: особенности {key}",
+            f"{card.label}: взяты особенности {ctx.c(key).label}",
         )
 
 
@@ -168,7 +168,9 @@ def do_move(ctx: context.Ctx, action: actions.Action) -> None:
     dist = board.distance(card.cell, to)
     if dist > card.card.move:
         ctx.forbid(
-            "A7", f"{to} в {dist} шагах от {card.cell}, а запас движения {card.label} — {card.card.move}"
+            "A7",
+            f"{to} в {board.plural(dist, 'шаге', 'шагах', 'шагах')} от {card.cell}, "
+            f"а запас движения {card.label} — {card.card.move}",
         )
         return
     if symbiotes.cannot_enter(ctx, card, to):
@@ -178,8 +180,8 @@ def do_move(ctx: context.Ctx, action: actions.Action) -> None:
         return
     ctx.assume(
         "A7",
-        f"движение {card.label} с {card.cell} на свободную клетку {to} ({dist} шаг(ов), "
-        f"запас {card.card.move})",
+        f"движение {card.label} с {card.cell} на свободную клетку {to} "
+        f"({board.plural(dist, 'шаг', 'шага', 'шагов')}, запас {card.card.move})",
     )
     old = card.cell
     ctx.update(card.id, cell=to)
@@ -350,9 +352,7 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
     elif new_sub is None:
         new_sub = card.subtype if card.type == "creature" else "ground"
     if new_type == card.type and new_sub == card.subtype:
-        ctx.forbid(
-            "", f"{card.label} уже {library.TYPE_RU[new_type]} {library.SUBTYPE_RU.get(new_sub or '', '')}"
-        )
+        ctx.forbid("", f"{card.label} уже: {_type_ru(new_type, new_sub)}")
         return
     if card.is_symbiote:
         ctx.undet(
@@ -372,7 +372,7 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.keep_state = True
         return
     ctx.update(card.id, type=new_type, subtype=new_sub)
-    what = library.TYPE_RU[new_type] + (f" ({library.SUBTYPE_RU[new_sub]})" if new_sub else "")
+    what = _type_ru(new_type, new_sub)
     ctx.step("", "effect", f"{card.label} становится: {what}", f"{card.label}: {what}")
     if to_aux and card.zone == "battle":
         ctx.update(card.id, zone="aux", cell=None)
@@ -384,6 +384,11 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
             f"{card.label} сам стал симбиотом без хозяина посреди боя: что с ним происходит дальше, в нашем "
             "тексте не сказано (211.7 говорит только о подфазе Вскрытия)",
         )
+
+
+def _type_ru(card_type: str, subtype: str | None) -> str:
+    """«существо (наземное)», «артефакт»."""
+    return library.TYPE_RU[card_type] + (f" ({library.SUBTYPE_RU[subtype]})" if subtype else "")
 
 
 def do_set_incorporeal(ctx: context.Ctx, action: actions.Action) -> None:
@@ -410,7 +415,7 @@ def do_set_incorporeal(ctx: context.Ctx, action: actions.Action) -> None:
         "",
         "effect",
         f"{card.label} {'становится бестелесным' if value else 'перестаёт быть бестелесным'}",
-        f"{card.label}: бестелесный = {value}",
+        f"{card.label}: {'бестелесный' if value else 'небестелесный'}",
     )
     if value:
         symbiotes.became_incorporeal(ctx, card.id)

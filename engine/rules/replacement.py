@@ -265,7 +265,7 @@ def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
         "effect",
         f"замещающая особенность {card.label}: лечение на {ev.amount} удалено; в стек помещена особенность, "
         f"которая ранит {victim.label} на {ev.amount} (воздействие)",
-        f"{card.label}: использовано {card.turn_uses + 1} раз за ход",
+        f"{card.label}: за этот ход использовано {board.plural(card.turn_uses + 1, 'раз', 'раза', 'раз')}",
     )
     ctx.step(
         "534.7.1",

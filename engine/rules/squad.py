@@ -507,7 +507,7 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         "535.5.1.3",
         "effect",
         f"колода {board.player(p, 'gen')} перемешана",
-        f"колода {board.player(p, 'gen')}: перемешана (seed {ctx.base.seed})",
+        f"колода {board.player(p, 'gen')}: перемешана (зерно случайности расклада {ctx.base.seed})",
     )
 
 

@@ -205,7 +205,7 @@ def check_hosts(ctx: context.Ctx) -> bool:
                 f"{h.label} больше не наземное существо ({what}): его симбиот {s.label} погибает",
             ):
                 ctx.update(s.id, host=None, cell=None)
-                general.die(ctx, s.id, None, f"хозяин стал: {what} (211.4)")
+                general.die(ctx, s.id, None, f"хозяин больше не наземное существо ({what}; 211.4)")
             changed = True
     return changed
 
