@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -189,8 +190,18 @@ def _cmd_search(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: T
     return EXIT_OK
 
 
+# «211.4», «211.4.», «п. 211.4», «П.211.4», «пункт 211.4», «§ 211.4».
+_ID_ARG = re.compile(r"^\s*(?:(?:пп?|пункт[а-яё]*|§)\.?\s*)?(?P<id>[0-9.]+?)\.?\s*$", re.IGNORECASE)
+
+
+def _clause_id(raw: str) -> str:
+    """The clause id a judge typed, without «п.» or a final period (as typed if it is none)."""
+    found = _ID_ARG.match(raw)
+    return found.group("id") if found else raw.strip()
+
+
 def _cmd_show(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cid = str(args.id).strip().removeprefix("п.").strip().rstrip(".")
+    cid = _clause_id(str(args.id))
     if not is_valid_id(cid):
         print(f"Ошибка: «{args.id}» — не номер пункта (ожидается вида 211.3.1).", file=err)
         return EXIT_BAD_INPUT
@@ -225,6 +236,9 @@ def _render_show(index: RulesIndex, cid: str, data: dict[str, Any]) -> str:
             lines.append("(!) Текст пункта обрывается на полуслове — в источнике он неполон.")
         for example in data["examples"]:
             lines.append(f"ПРИМЕР: {example}")
+        for dup in data["duplicates"]:
+            where = f"«{dup['source']['file']}», строка {dup['source']['line']}"
+            lines.append(f"(!) Номер {cid} повторяется: {where}: {dup['text']}")
         if data["children"]:
             lines.append("Подпункты: " + ", ".join(data["children"]))
         if data["cites"]:
@@ -263,7 +277,7 @@ def _cmd_check(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Te
 def _cmd_graph(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     graph = index.graph
     if args.id:
-        cid = str(args.id).strip().rstrip(".")
+        cid = _clause_id(str(args.id))
         if cid not in graph:
             nearest = ", ".join(index.nearest_ids(cid))
             print(f"Ошибка: нет такого пункта: {cid}. Ближайшие: {nearest}.", file=err)

@@ -272,6 +272,12 @@ class RulesIndex:
             "heading": p.is_heading if p else False,
             "cut_off": p.cut_off if p else False,
             "version": self.version,
+            # Other entries numbered the same (a doubled id is kept, not hidden).
+            "duplicates": [
+                {"source": {"file": d.source, "line": d.line}, "text": d.full_text}
+                for d in self._paragraphs
+                if d.id == cid and d is not p
+            ],
         }
         return data
 

@@ -100,7 +100,12 @@ def test_graph_json_and_dot() -> None:
 def test_corpus_option_on_every_command(tmp_path: Path) -> None:
     f = tmp_path / "r.txt"
     f.write_text("100. Раздел.\n100.1. Текст см. 200.\n", encoding="utf-8")
-    for argv in (["check", "--json"], ["show", "100.1", "--json"], ["graph", "--format", "json"]):
+    for argv in (
+        ["check", "--json"],
+        ["show", "100.1", "--json"],
+        ["graph", "--format", "json"],
+        ["search", "текст", "--json"],
+    ):
         code, out, err = run(*argv, "--corpus", str(f))
         assert code == 0, err
         assert "211" not in out
@@ -108,16 +113,89 @@ def test_corpus_option_on_every_command(tmp_path: Path) -> None:
         assert (code2, out2) == (code, out)
 
 
+EVERY_COMMAND = (["search", "симбиот"], ["show", "211.4"], ["check"], ["graph"])
+
+
 @pytest.mark.parametrize(
-    ("content", "needle"),
-    [(b"", "пуст"), (b"\x00\x00\x00\x01", "двоичный"), (b"\xfd\xc0\x80\x81\x82\x83", "кодировк")],
+    ("name", "content", "needle"),
+    [
+        ("bad.txt", b"", "пуст"),
+        ("bad.txt", b"\x00\x00\x00\x01", "двоичный"),
+        ("bad.txt", b"\xfd\xc0\x80\x81\x82\x83", "кодировк"),
+        ("bad.txt", "Только преамбула, без номеров.".encode(), "ни одного пронумерованного"),
+        ("bad.docx", b"PK\x03\x04\x14\x00\x06\x00binary", "только .txt, .md и .rst"),
+    ],
 )
-def test_bad_corpus_exits_2_without_traceback(tmp_path: Path, content: bytes, needle: str) -> None:
-    f = tmp_path / "bad.txt"
+def test_bad_corpus_exits_2_on_every_command_without_traceback(
+    tmp_path: Path, name: str, content: bytes, needle: str
+) -> None:
+    f = tmp_path / name
     f.write_bytes(content)
-    for cmd in ("check", "graph"):
-        code, _, err = run(cmd, "--corpus", str(f))
-        assert code == 2 and needle in err and "bad.txt" in err and "Traceback" not in err
+    for argv in EVERY_COMMAND:
+        code, out, err = run(*argv, "--corpus", str(f))
+        assert code == 2, argv
+        assert needle in err and name in err and "Ошибка" in err, (argv, err)
+        assert "Traceback" not in err and out == ""
+
+
+def test_missing_corpus_or_a_folder_without_rules_exits_2_on_every_command(tmp_path: Path) -> None:
+    (tmp_path / "notes.docx").write_bytes(b"PK")
+    for argv in EVERY_COMMAND:
+        code, _, err = run(*argv, "--corpus", str(tmp_path / "нет.txt"))
+        assert code == 2 and "не найден" in err and "нет.txt" in err, argv
+        code, _, err = run(*argv, "--corpus", str(tmp_path))
+        assert code == 2 and "нет файлов правил" in err, argv
+
+
+def test_duplicate_ids_across_two_files_are_kept_shown_and_reported(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("100. Раздел.\n100.1. Первый текст.", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("100.1. Второй текст.\n100.2. Ещё.", encoding="utf-8")
+    code, out, _ = run("check", "--json", "--corpus", str(tmp_path))
+    assert code == 0
+    dup = json.loads(out)["duplicates"]
+    assert [d["id"] for d in dup] == ["100.1"]
+    assert [(Path(p["source"]).name, p["line"]) for p in dup[0]["places"]] == [("a.txt", 2), ("b.txt", 1)]
+    code, out, _ = run("show", "100.1", "--json", "--corpus", str(tmp_path))
+    data = json.loads(out)
+    assert data["text"] == "Первый текст."
+    assert [(Path(d["source"]["file"]).name, d["source"]["line"], d["text"]) for d in data["duplicates"]] == [
+        ("b.txt", 1, "Второй текст.")
+    ]
+    code, out, _ = run("show", "100.1", "--corpus", str(tmp_path))
+    assert "повторяется" in out and "Второй текст." in out
+    code, out, _ = run("search", "второй текст", "--json", "--corpus", str(tmp_path))
+    assert [h["id"] for h in json.loads(out)] == ["100.1"]
+
+
+@pytest.mark.parametrize("typed", ["211.4", "211.4.", "п. 211.4", "П.211.4", "пункт 211.4", "§ 211.4"])
+def test_show_accepts_the_forms_judges_type(typed: str) -> None:
+    code, out, err = run("show", typed, "--json")
+    assert code == 0, err
+    assert json.loads(out)["id"] == "211.4"
+
+
+def test_ids_are_strings_on_the_command_line(tmp_path: Path) -> None:
+    f = tmp_path / "r.txt"
+    f.write_text("211. Раздел.\n211.1. Один.\n211.10. Десять, см. 211.1.\n211.2. Два.", encoding="utf-8")
+    _, out, _ = run("show", "211.10", "--json", "--corpus", str(f))
+    assert json.loads(out)["text"] == "Десять, см. 211.1."
+    _, out, _ = run("show", "211.1", "--json", "--corpus", str(f))
+    data = json.loads(out)
+    assert data["text"] == "Один." and [c["source"] for c in data["cited_by"]] == ["211.10"]
+    _, out, _ = run("search", "211.1", "--json", "--corpus", str(f))
+    assert [h["id"] for h in json.loads(out)] == ["211.1", "211.10"]
+    _, out, _ = run("graph", "--format", "json", "--corpus", str(f))
+    edges = {(e["source"], e["target"], e["kind"]) for e in json.loads(out)["edges"]}
+    assert ("211.10", "211.1", "cites") in edges and ("211.1", "211.10", "parent") not in edges
+
+
+def test_queries_with_nothing_to_search() -> None:
+    code, out, err = run("search", "?!…", "--json")
+    assert code == 2 and out == "" and "нет ни слов, ни номера" in err
+    code, out, _ = run("search", "и в на", "--json")
+    assert code == 0 and json.loads(out) == []
+    code, out, _ = run("search", "что это")
+    assert code == 0 and "Ничего не найдено" in out
 
 
 def test_missing_corpus_and_bad_arguments() -> None:
