@@ -73,6 +73,11 @@ def test_yo_case_and_apostrophes(ix: RulesIndex) -> None:
     assert ids(ix, "своём третьем ряду", 3) == ids(ix, "своем третьем ряду", 3)
     assert first(ix, "своем третьем ряду") == "535.7"
     assert ids(ix, "ХОЗЯИН", 3) == ids(ix, "хозяин", 3)
+    # «Ё» in upper case folds like «ё»; the three spellings of Бул’Багур agree.
+    assert ids(ix, "СВОЁМ ТРЕТЬЕМ РЯДУ", 3) == ids(ix, "своем третьем ряду", 3)
+    assert ids(ix, "ВОЗРОЖДЁННЫЕ КАРТЫ", 3) == ids(ix, "возрожденные карты", 3)
+    spellings = ("Бул'Багур", "Бул’Багур", "булбагур", "БУЛ`БАГУР")
+    assert len({tuple(ids(ix, q, 3)) for q in spellings}) == 1
 
 
 @pytest.mark.parametrize(
