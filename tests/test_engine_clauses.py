@@ -174,6 +174,24 @@ def test_no_module_level_mutable_state() -> None:
         for name, value in vars(module).items():
             if name.startswith("__"):
                 continue
-            assert not isinstance(value, list | set | bytearray), f"{mod_name}.{name}"
-            assert not isinstance(value, dict), f"{mod_name}.{name}: use types.MappingProxyType"
-            assert not isinstance(value, types.SimpleNamespace), f"{mod_name}.{name}"
+            found = _mutable_inside(value)
+            assert found is None, f"{mod_name}.{name}: {found} (use tuples and types.MappingProxyType)"
+
+
+def _mutable_inside(value: object) -> str | None:
+    """A mutable container reachable through read-only ones (a dict inside a MappingProxyType)."""
+    import types
+
+    if isinstance(value, list | set | bytearray | dict | types.SimpleNamespace):
+        return type(value).__name__
+    if isinstance(value, types.MappingProxyType):
+        for k, v in value.items():
+            inner = _mutable_inside(v)
+            if inner is not None:
+                return f"[{k!r}] {inner}"
+    if isinstance(value, tuple | frozenset):
+        for v in value:
+            inner = _mutable_inside(v)
+            if inner is not None:
+                return inner
+    return None
