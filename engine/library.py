@@ -50,46 +50,53 @@ DAMAGE_GEN = types.MappingProxyType(
     }
 )
 
+
 # Ability kind -> {parameter: expected python type(s)}. Parameters are optional unless listed in
 # ABILITY_REQUIRED. Meanings are documented in engine/data/cards.yaml's header.
-ABILITY_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = types.MappingProxyType(
+def _read_only(
+    spec: Mapping[str, Mapping[str, tuple[type, ...]]],
+) -> Mapping[str, Mapping[str, tuple[type, ...]]]:
+    """The spec as read-only mappings all the way down (module constants are shared by all users)."""
+    return types.MappingProxyType(
+        {kind: types.MappingProxyType(dict(params)) for kind, params in spec.items()}
+    )
+
+
+ABILITY_KINDS = _read_only(
     {
-        kind: types.MappingProxyType(params)
-        for kind, params in {
-            "host_lock": {},
-            "wounds_only_from_host": {},
-            "place_on_own_creature": {"range": (int,)},
-            "become_parasite": {"once_per_battle": (bool,)},
-            "incarnation": {"x": (int,), "places_on": (str,)},
-            "cannot_join_with": {"cards": (list,)},
-            "aux_zone": {},
-            "summon": {
-                "card": (str,),
-                "search": (str,),
-                "where": (str,),
-                "trigger": (bool,),
-                "once_per_battle": (bool,),
-                "places_on": (str,),
-            },
-            "resurrect": {"card": (str,), "where": (str,), "once_per_battle": (bool,), "places_on": (str,)},
-            "wound_modifier": {
-                "delta": (int,),
-                "target": (str,),
-                "damage_kinds": (list,),
-                "own_strike": (bool,),
-                "source_flying": (bool,),
-                "name": (str,),
-            },
-            "lantern": {"cells": (int,), "name": (str,)},
-            "replace_destroy_with_exile": {},
-            "take_exiled_abilities": {},
-            "replace_heal_with_wound": {"per_turn": (int,), "damage_kind": (str,), "counts_as": (str,)},
-            "protection": {"from": (list,)},
-            "cannot_enter": {"cells": (list,), "half": (str,)},
-            "cannot_move": {},
-            "cannot_be_relocated": {},
-            "on_death": {"effect": (str,), "amount": (int,)},
-        }.items()
+        "host_lock": {},
+        "wounds_only_from_host": {},
+        "place_on_own_creature": {"range": (int,)},
+        "become_parasite": {"once_per_battle": (bool,)},
+        "incarnation": {"x": (int,), "places_on": (str,)},
+        "cannot_join_with": {"cards": (list,)},
+        "aux_zone": {},
+        "summon": {
+            "card": (str,),
+            "search": (str,),
+            "where": (str,),
+            "trigger": (bool,),
+            "once_per_battle": (bool,),
+            "places_on": (str,),
+        },
+        "resurrect": {"card": (str,), "where": (str,), "once_per_battle": (bool,), "places_on": (str,)},
+        "wound_modifier": {
+            "delta": (int,),
+            "target": (str,),
+            "damage_kinds": (list,),
+            "own_strike": (bool,),
+            "source_flying": (bool,),
+            "name": (str,),
+        },
+        "lantern": {"cells": (int,), "name": (str,)},
+        "replace_destroy_with_exile": {},
+        "take_exiled_abilities": {},
+        "replace_heal_with_wound": {"per_turn": (int,), "damage_kind": (str,), "counts_as": (str,)},
+        "protection": {"from": (list,)},
+        "cannot_enter": {"cells": (list,), "half": (str,)},
+        "cannot_move": {},
+        "cannot_be_relocated": {},
+        "on_death": {"effect": (str,), "amount": (int,)},
     }
 )
 ABILITY_REQUIRED: Mapping[str, tuple[str, ...]] = types.MappingProxyType(

@@ -156,8 +156,6 @@ def test_handlers_by_clause_names_real_functions() -> None:
 
 
 def test_no_module_level_mutable_state() -> None:
-    import types
-
     for path in [*ENGINE.glob("*.py"), *RULE_SOURCES]:
         if path.stem in ("scenario", "cli", "__main__", "journal") or path.stem.startswith("scenario"):
             continue
