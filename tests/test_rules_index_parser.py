@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,22 @@ def test_neither_seed_ends_in_newline_and_files_are_not_glued() -> None:
     ix = rules_index.load_default()
     assert ix.get("211.11").source == "211_simbioty.txt"  # type: ignore[union-attr]
     assert ix.get("534.4").source.startswith("534-535")  # type: ignore[union-attr]
+
+
+# sha256 of ../shared/seeds/000_6b0038ae6536258d.txt and 004_a6891a335d2b8411.txt.
+SEED_SHA256 = {
+    "211_simbioty.txt": "26bfe6dc999ed0da2217317024d8393502e1f03c41fc1b5b2a40dca01315eb89",
+    "534-535_zameshchenie_i_vzyatie_v_otryad.txt": (
+        "b9d151f25d6e56f54cb20382b8a69ac790448ac67ac88ed76274d0c0e3fd7d62"
+    ),
+}
+
+
+def test_embedded_corpus_is_the_seeds_byte_for_byte_with_a_note_on_origin() -> None:
+    got = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in CORPUS.glob("*.txt")}
+    assert got == SEED_SHA256
+    origin = (CORPUS / "ORIGIN.md").read_text(encoding="utf-8")
+    assert "РП 4.1-2 от 09.11.2024" in origin and "000_6b0038ae6536258d.txt" in origin
 
 
 def test_default_loader_ignores_non_txt_files_in_corpus_dir() -> None:
@@ -276,8 +293,14 @@ def test_numbered_list_inside_a_clause_is_not_a_section() -> None:
 
 
 def test_numbered_example_heading() -> None:
-    ix = load("100. Раздел.\n100.1. Правило.\nПример 1: первый случай.\nПРИМЕРЫ. Второй случай.")
+    ix = load(
+        "100. Раздел.\n100.1. Правило.\nПример 1: первый случай.\nПРИМЕРЫ. Второй случай.\n"
+        "100.2. Другое правило.\nПРИМЕР.\nТретий случай.\n● с пунктом.\n100.3. Примерно так."
+    )
     assert ix.get("100.1").examples == ("первый случай.", "Второй случай.")  # type: ignore[union-attr]
+    assert ix.get("100.2").examples == ("Третий случай.\n● с пунктом.",)  # type: ignore[union-attr]
+    assert ix.get("100.2").text == "Другое правило."  # type: ignore[union-attr]
+    assert ix.get("100.3").examples == ()  # type: ignore[union-attr]
 
 
 def test_a_file_without_entries_among_others_is_a_warning() -> None:
