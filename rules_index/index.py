@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import networkx as nx
 
@@ -31,6 +31,7 @@ from rules_index.tables import Tables, load_tables
 CORPUS_DIR = Path(__file__).resolve().parent / "data" / "corpus"
 
 Progress = Callable[[float], None]
+T = TypeVar("T")
 
 
 class RulesIndex:
@@ -56,97 +57,36 @@ class RulesIndex:
     ) -> None:
         paragraphs = tuple(p for src in parsed for p in src.paragraphs)
         by_id: dict[str, Paragraph] = {}
-        places: dict[str, list[tuple[str, int]]] = {}
         for p in paragraphs:
             by_id.setdefault(p.id, p)
-            places.setdefault(p.id, []).append((p.source, p.line))
-        versions = [s.version for s in parsed if s.version]
-        warnings: list[str] = []
-        if len(set(versions)) > 1:
-            warnings.append("Файлы корпуса из разных версий правил: " + ", ".join(sorted(set(versions))))
-        for src in parsed:
-            if not src.paragraphs:
-                warnings.append(f"В файле «{src.name}» не найдено ни одного пронумерованного пункта.")
-        duplicates = tuple(
-            Duplicate(cid, tuple(where)) for cid, where in places.items() if len(where) > 1
-        )
-        for d in duplicates:
-            where = "; ".join(f"«{s}», строка {n}" for s, n in d.places)
-            warnings.append(f"Пункт {d.id} встречается {len(d.places)} раза: {where}. Сохранены все.")
-
-        citations: list[Citation] = []
-        for p in paragraphs:
-            if by_id.get(p.id) is not p:
-                continue  # a duplicate's citations would double the edges of the first copy
-            for piece in (p.full_text, *p.examples):
-                for target, sentence in find_citations(piece):
-                    if target == p.id or any(c.source == p.id and c.target == target for c in citations):
-                        continue
-                    citations.append(Citation(p.id, target, sentence, target not in by_id))
+        citations = _citations(paragraphs, by_id)
         absent = sorted({c.target for c in citations if c.target_absent}, key=id_key)
-
+        sections = list(dict.fromkeys(p.id.split(".")[0] for p in paragraphs))
+        integrity = _integrity(parsed, paragraphs, by_id, absent)
         children: dict[str, list[str]] = {}
         for cid in by_id:
             parent = parent_of(cid)
             if parent is not None:
                 children.setdefault(parent, []).append(cid)
-
-        graph = nx.DiGraph()
-        for p in by_id.values():
-            graph.add_node(
-                p.id, absent=False, level=p.level, heading=p.is_heading, title=_short(p), cut_off=p.cut_off
-            )
-        for cid in absent:
-            graph.add_node(cid, absent=True, level=cid.count(".") + 1, heading=False, title="", cut_off=False)
-        for p in by_id.values():
-            if p.parent is not None and p.parent in by_id:
-                graph.add_edge(p.parent, p.id, kind="parent", sentence="")
-        for c in citations:
-            graph.add_edge(c.source, c.target, kind="cites", sentence=c.sentence)
-
-        sections: list[str] = []
-        for p in paragraphs:
-            top = p.id.split(".")[0]
-            if top not in sections:
-                sections.append(top)
-
-        sources = tuple(
-            SourceInfo(s.name, len(s.paragraphs), enc, s.preamble)
-            for s, enc in zip(parsed, encodings, strict=True)
-        )
-        integrity = Integrity(
-            version=versions[0] if versions else None,
-            paragraphs=len(paragraphs),
-            headings=sum(1 for p in paragraphs if p.is_heading),
-            examples=sum(len(p.examples) for p in paragraphs),
-            absent_cited=tuple(absent),
-            gaps=tuple(_gaps(by_id)),
-            cut_off=tuple(p.id for p in paragraphs if p.cut_off),
-            duplicates=duplicates,
-            warnings=tuple(warnings),
-        )
-        cites_from: dict[str, list[Citation]] = {}
-        cites_to: dict[str, list[Citation]] = {}
-        for c in citations:
-            cites_from.setdefault(c.source, []).append(c)
-            cites_to.setdefault(c.target, []).append(c)
-
-        titles = {top: _section_title(by_id.get(top)) for top in sections}
+        titles = MappingProxyType({top: _section_title(by_id.get(top)) for top in sections})
         set_ = object.__setattr__
         set_(self, "version", integrity.version)
         set_(self, "version_label", version_label(integrity.version))
         set_(self, "_paragraphs", paragraphs)
         set_(self, "_by_id", MappingProxyType(by_id))
-        set_(self, "_children", MappingProxyType({k: tuple(v) for k, v in children.items()}))
-        set_(self, "_cites", MappingProxyType({k: tuple(v) for k, v in cites_from.items()}))
-        set_(self, "_cited_by", MappingProxyType({k: tuple(v) for k, v in cites_to.items()}))
+        set_(self, "_children", _frozen_groups(children))
+        set_(self, "_cites", _frozen_groups(_group(citations, lambda c: c.source)))
+        set_(self, "_cited_by", _frozen_groups(_group(citations, lambda c: c.target)))
         set_(self, "_absent", frozenset(absent))
         set_(self, "_sections", tuple(sections))
-        set_(self, "_titles", MappingProxyType(titles))
-        set_(self, "_sources", sources)
+        set_(self, "_titles", titles)
+        set_(self, "_sources", tuple(
+            SourceInfo(s.name, len(s.paragraphs), enc, s.preamble)
+            for s, enc in zip(parsed, encodings, strict=True)
+        ))
         set_(self, "_integrity", integrity)
-        set_(self, "_graph", nx.freeze(graph))
-        set_(self, "_search", SearchIndex(paragraphs, MappingProxyType(titles), tables))
+        set_(self, "_graph", nx.freeze(_build_graph(by_id, absent, citations)))
+        set_(self, "_search", SearchIndex(paragraphs, titles, tables))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("RulesIndex неизменяем после построения")
@@ -280,6 +220,86 @@ class RulesIndex:
             ],
         }
         return data
+
+
+def _citations(paragraphs: Sequence[Paragraph], by_id: Mapping[str, Paragraph]) -> list[Citation]:
+    """Every reference in rule texts and examples, once per (source, target), in text order."""
+    citations: list[Citation] = []
+    seen: set[tuple[str, str]] = set()
+    for p in paragraphs:
+        if by_id.get(p.id) is not p:
+            continue  # a duplicate's citations would double the edges of the first copy
+        for piece in (p.full_text, *p.examples):
+            for target, sentence in find_citations(piece):
+                if target == p.id or (p.id, target) in seen:
+                    continue
+                seen.add((p.id, target))
+                citations.append(Citation(p.id, target, sentence, target not in by_id))
+    return citations
+
+
+def _integrity(
+    parsed: Sequence[ParsedSource],
+    paragraphs: Sequence[Paragraph],
+    by_id: Mapping[str, Paragraph],
+    absent: Sequence[str],
+) -> Integrity:
+    """What a judge should know about the corpus, with Russian warnings."""
+    places: dict[str, list[tuple[str, int]]] = {}
+    for p in paragraphs:
+        places.setdefault(p.id, []).append((p.source, p.line))
+    duplicates = tuple(Duplicate(cid, tuple(where)) for cid, where in places.items() if len(where) > 1)
+    versions = [s.version for s in parsed if s.version]
+    warnings: list[str] = []
+    if len(set(versions)) > 1:
+        warnings.append("Файлы корпуса из разных версий правил: " + ", ".join(sorted(set(versions))))
+    for src in parsed:
+        if not src.paragraphs:
+            warnings.append(f"В файле «{src.name}» не найдено ни одного пронумерованного пункта.")
+    for d in duplicates:
+        where = "; ".join(f"«{s}», строка {n}" for s, n in d.places)
+        warnings.append(f"Пункт {d.id} встречается {len(d.places)} раза: {where}. Сохранены все.")
+    return Integrity(
+        version=versions[0] if versions else None,
+        paragraphs=len(paragraphs),
+        headings=sum(1 for p in paragraphs if p.is_heading),
+        examples=sum(len(p.examples) for p in paragraphs),
+        absent_cited=tuple(absent),
+        gaps=tuple(_gaps(by_id)),
+        cut_off=tuple(p.id for p in paragraphs if p.cut_off),
+        duplicates=duplicates,
+        warnings=tuple(warnings),
+    )
+
+
+def _build_graph(
+    by_id: Mapping[str, Paragraph], absent: Sequence[str], citations: Sequence[Citation]
+) -> Any:
+    """Paragraphs and placeholders for absent cited ids; parent and citation edges."""
+    graph = nx.DiGraph()
+    for p in by_id.values():
+        graph.add_node(
+            p.id, absent=False, level=p.level, heading=p.is_heading, title=_short(p), cut_off=p.cut_off
+        )
+    for cid in absent:
+        graph.add_node(cid, absent=True, level=cid.count(".") + 1, heading=False, title="", cut_off=False)
+    for p in by_id.values():
+        if p.parent is not None and p.parent in by_id:
+            graph.add_edge(p.parent, p.id, kind="parent", sentence="")
+    for c in citations:
+        graph.add_edge(c.source, c.target, kind="cites", sentence=c.sentence)
+    return graph
+
+
+def _group(citations: Sequence[Citation], key: Callable[[Citation], str]) -> dict[str, list[Citation]]:
+    groups: dict[str, list[Citation]] = {}
+    for c in citations:
+        groups.setdefault(key(c), []).append(c)
+    return groups
+
+
+def _frozen_groups(groups: Mapping[str, Sequence[T]]) -> Mapping[str, tuple[T, ...]]:
+    return MappingProxyType({k: tuple(v) for k, v in groups.items()})
 
 
 def _short(p: Paragraph, limit: int = 80) -> str:
