@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
+import Stemmer
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
@@ -71,8 +72,32 @@ class _QWord:
     together: bool = False
 
 
+# (slang keys, meaning, meaning keys)
+_JargonRow = tuple[tuple[str, ...], str, tuple[str, ...]]
+
+
 class SearchIndex:
-    """Inverted index of one corpus; built once, read-only afterwards."""
+    """Inverted index of one corpus; built once, read-only afterwards (assigning raises)."""
+
+    _analyzer: Analyzer
+    _paragraphs: tuple[Paragraph, ...]
+    _titles: Mapping[str, str]
+    _first: Mapping[str, int]
+    _avgdl: float
+    _lengths: tuple[float, ...]
+    _max_idf: float
+    _postings: Mapping[str, Mapping[int, float]]
+    _idf: Mapping[str, float]
+    _pieces: tuple[tuple[_Piece, ...], ...]
+    _surfaces: tuple[frozenset[str], ...]
+    _found: tuple[Mapping[str, str], ...]
+    _vocab: Mapping[str, str]
+    _vocab_words: tuple[str, ...]
+    _keys_sorted: tuple[str, ...]
+    _cards: tuple[tuple[tuple[str, ...], str], ...]
+    _jargon: tuple[_JargonRow, ...]
+    _broader: Mapping[str, tuple[str, tuple[str, ...]]]
+    _terms: tuple[tuple[frozenset[str], str, str], ...]
 
     def __init__(
         self, paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None
@@ -80,117 +105,38 @@ class SearchIndex:
         tables = tables or load_tables()
         analyzer = Analyzer(tables)
         stemmer = analyzer.stemmer()
-        memo: dict[str, str] = {}
-        self._analyzer = analyzer
-        self._paragraphs = tuple(paragraphs)
-        self._titles = titles
         first: dict[str, int] = {}
         for i, p in enumerate(paragraphs):
             first.setdefault(p.id, i)
-        self._first = MappingProxyType(first)
-
-        pieces: list[list[_Piece]] = []
-        postings: dict[str, dict[int, float]] = {}
-        lengths: list[float] = []
-        surfaces: list[frozenset[str]] = []
-        found: list[dict[str, str]] = []
-        vocab: dict[str, str] = {}
-        for d, p in enumerate(paragraphs):
-            doc_pieces = [_Piece(d, "text", p.full_text, tuple(analyzer.tokens(p.full_text, stemmer, memo)))]
-            doc_pieces += [
-                _Piece(d, "example", e, tuple(analyzer.tokens(e, stemmer, memo))) for e in p.examples
-            ]
-            length = 0.0
-            seen: set[str] = set()
-            first_form: dict[str, str] = {}
-            for piece in doc_pieces:
-                w = FIELD_WEIGHT[piece.kind]
-                for t in piece.tokens:
-                    seen.add(t.surface)
-                    if t.surface in analyzer.stopwords:
-                        continue
-                    first_form.setdefault(t.key, t.surface)
-                    vocab.setdefault(t.surface, t.key)
-                    postings.setdefault(t.key, {})
-                    postings[t.key][d] = postings[t.key].get(d, 0.0) + w
-                    length += w
-            pieces.append(doc_pieces)
-            lengths.append(length)
-            surfaces.append(frozenset(seen))
-            found.append(first_form)
-
-        # Cards: every alias as a key sequence; a clause mentions a card where the sequence occurs.
-        card_seqs: list[tuple[tuple[str, ...], str]] = []
-        for card in tables.cards:
-            for alias in (card.name, *card.aliases):
-                seq = analyzer.keys(alias, stemmer)
-                if seq:
-                    card_seqs.append((seq, card.name))
-        card_seqs.sort(key=lambda sc: -len(sc[0]))
-        for d, doc_pieces in enumerate(pieces):
-            for piece in doc_pieces:
-                keys = [t.key for t in piece.tokens]
-                present = set(keys)
-                for seq, name in card_seqs:
-                    if seq[0] not in present:
-                        continue
-                    n = _count_seq(keys, seq)
-                    if n:
-                        # A card named in an example is as telling as one in the rule text.
-                        ck = "card:" + name
-                        postings.setdefault(ck, {})
-                        postings[ck][d] = postings[ck].get(d, 0.0) + n
-                        found[d].setdefault(ck, name)
-
-        # Jargon matches by stem, unless the slang stem is also a word of the rules («контроллер»
-        # and «контроля» share a stem): then only the listed slang forms themselves match.
-        jargon: list[tuple[tuple[str, ...], str, tuple[str, ...]]] = []
-        broader: dict[str, tuple[str, tuple[str, ...]]] = {}
-        for entry in tables.jargon:
-            means = analyzer.keys(entry.means, stemmer)
-            for slang in entry.slang:
-                seq = analyzer.keys(slang, stemmer)
-                if not seq or not means or seq == means:
-                    continue
-                if entry.keep:
-                    if len(seq) == 1:
-                        broader[seq[0]] = (entry.means, means)
-                    continue
-                if any(k in postings for k in seq):
-                    words_ = [normalize(w) for w in slang.split()]
-                    seq = tuple("=" + w for w in words_ if w not in analyzer.stopwords)
-                jargon.append((seq, entry.means, means))
-        jargon.sort(key=lambda j: -len(j[0]))
-
-        terms: list[tuple[frozenset[str], str, str]] = []
-        for term in tables.terms:
-            if term.clause not in first:
-                continue  # a term of a clause this corpus lacks
-            for wording in (term.term, *term.also):
-                keys_ = frozenset(analyzer.keys(wording, stemmer))
-                if keys_:
-                    terms.append((keys_, term.term, term.clause))
-
+        docs = _index_documents(paragraphs, analyzer, stemmer)
+        cards = _index_cards(tables, analyzer, stemmer, docs)
+        jargon, broader = _jargon_table(tables, analyzer, stemmer, docs.postings)
         n_docs = max(1, len(paragraphs))
-        self._n = n_docs
-        self._avgdl = (sum(lengths) / n_docs) or 1.0
-        self._lengths = tuple(lengths)
-        self._max_idf = math.log(1 + (n_docs + 0.5) / 0.5)
-        self._postings = MappingProxyType({k: MappingProxyType(v) for k, v in postings.items()})
-        self._idf = MappingProxyType(
-            {k: math.log(1 + (n_docs - len(v) + 0.5) / (len(v) + 0.5)) for k, v in postings.items()}
-        )
-        self._pieces = tuple(tuple(dp) for dp in pieces)
-        self._surfaces = tuple(surfaces)
-        self._found = tuple(MappingProxyType(f) for f in found)
-        self._vocab = MappingProxyType(vocab)
-        self._vocab_words = tuple(vocab)
-        self._keys_sorted = tuple(sorted(k for k in postings if not k.startswith("card:")))
-        self._cards = tuple(card_seqs)
-        self._jargon = tuple(jargon)
-        self._broader = MappingProxyType(broader)
-        self._terms = tuple(terms)
-        self._absent_ok = frozenset(first)
+        df = {k: len(v) for k, v in docs.postings.items()}
+        set_ = object.__setattr__
+        set_(self, "_analyzer", analyzer)
+        set_(self, "_paragraphs", tuple(paragraphs))
+        set_(self, "_titles", titles)
+        set_(self, "_first", MappingProxyType(first))
+        set_(self, "_avgdl", (sum(docs.lengths) / n_docs) or 1.0)
+        set_(self, "_lengths", tuple(docs.lengths))
+        set_(self, "_max_idf", math.log(1 + (n_docs + 0.5) / 0.5))
+        set_(self, "_postings", MappingProxyType({k: MappingProxyType(v) for k, v in docs.postings.items()}))
+        idf = {k: math.log(1 + (n_docs - n + 0.5) / (n + 0.5)) for k, n in df.items()}
+        set_(self, "_idf", MappingProxyType(idf))
+        set_(self, "_pieces", tuple(tuple(dp) for dp in docs.pieces))
+        set_(self, "_surfaces", tuple(docs.surfaces))
+        set_(self, "_found", tuple(MappingProxyType(f) for f in docs.found))
+        set_(self, "_vocab", MappingProxyType(docs.vocab))
+        set_(self, "_vocab_words", tuple(docs.vocab))
+        set_(self, "_keys_sorted", tuple(sorted(k for k in docs.postings if not k.startswith("card:"))))
+        set_(self, "_cards", tuple(cards))
+        set_(self, "_jargon", tuple(jargon))
+        set_(self, "_broader", MappingProxyType(broader))
+        set_(self, "_terms", tuple(_term_table(tables, analyzer, stemmer, first)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("SearchIndex неизменяем после построения")
 
     # Query analysis ---------------------------------------------------------------------
 
@@ -512,6 +458,116 @@ class SearchIndex:
                 merged.append((text, mark))
         snippet = "".join(t for t, _ in merged)
         return snippet, tuple(merged)
+
+
+@dataclass
+class _Docs:
+    """The inverted index while it is built (mutable only inside one SearchIndex build)."""
+
+    pieces: list[list[_Piece]] = field(default_factory=list)
+    postings: dict[str, dict[int, float]] = field(default_factory=dict)
+    lengths: list[float] = field(default_factory=list)
+    surfaces: list[frozenset[str]] = field(default_factory=list)
+    found: list[dict[str, str]] = field(default_factory=list)
+    vocab: dict[str, str] = field(default_factory=dict)
+
+    def add(self, key: str, d: int, weight: float) -> None:
+        posting = self.postings.setdefault(key, {})
+        posting[d] = posting.get(d, 0.0) + weight
+
+
+def _index_documents(paragraphs: Sequence[Paragraph], analyzer: Analyzer, stemmer: Stemmer.Stemmer) -> _Docs:
+    """Postings of every stem key, per paragraph: rule text (with bullets) and examples weighted."""
+    docs = _Docs()
+    memo: dict[str, str] = {}
+    for d, p in enumerate(paragraphs):
+        doc_pieces = [_Piece(d, "text", p.full_text, tuple(analyzer.tokens(p.full_text, stemmer, memo)))]
+        doc_pieces += [_Piece(d, "example", e, tuple(analyzer.tokens(e, stemmer, memo))) for e in p.examples]
+        length = 0.0
+        seen: set[str] = set()
+        first_form: dict[str, str] = {}
+        for piece in doc_pieces:
+            w = FIELD_WEIGHT[piece.kind]
+            for t in piece.tokens:
+                seen.add(t.surface)
+                if t.surface in analyzer.stopwords:
+                    continue
+                first_form.setdefault(t.key, t.surface)
+                docs.vocab.setdefault(t.surface, t.key)
+                docs.add(t.key, d, w)
+                length += w
+        docs.pieces.append(doc_pieces)
+        docs.lengths.append(length)
+        docs.surfaces.append(frozenset(seen))
+        docs.found.append(first_form)
+    return docs
+
+
+def _index_cards(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, docs: _Docs
+) -> list[tuple[tuple[str, ...], str]]:
+    """Card aliases as key sequences (longest first); a clause mentions a card where one occurs."""
+    card_seqs: list[tuple[tuple[str, ...], str]] = []
+    for card in tables.cards:
+        for alias in (card.name, *card.aliases):
+            seq = analyzer.keys(alias, stemmer)
+            if seq:
+                card_seqs.append((seq, card.name))
+    card_seqs.sort(key=lambda sc: -len(sc[0]))
+    for d, doc_pieces in enumerate(docs.pieces):
+        for piece in doc_pieces:
+            keys = [t.key for t in piece.tokens]
+            present = set(keys)
+            for seq, name in card_seqs:
+                n = _count_seq(keys, seq) if seq[0] in present else 0
+                if n:
+                    # A card named in an example is as telling as one in the rule text.
+                    docs.add("card:" + name, d, n)
+                    docs.found[d].setdefault("card:" + name, name)
+    return card_seqs
+
+
+def _jargon_table(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, postings: Mapping[str, object]
+) -> tuple[list[_JargonRow], dict[str, tuple[str, tuple[str, ...]]]]:
+    """(slang keys, meaning, meaning keys) rows, longest first; and «keep» slang as broader words.
+
+    Jargon matches by stem, unless the slang stem is also a word of the rules («контроллер»
+    and «контроля» share a stem): then only the listed slang forms themselves match.
+    """
+    jargon: list[_JargonRow] = []
+    broader: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for entry in tables.jargon:
+        means = analyzer.keys(entry.means, stemmer)
+        for slang in entry.slang:
+            seq = analyzer.keys(slang, stemmer)
+            if not seq or not means or seq == means:
+                continue
+            if entry.keep:
+                if len(seq) == 1:
+                    broader[seq[0]] = (entry.means, means)
+                continue
+            if any(k in postings for k in seq):
+                words_ = [normalize(w) for w in slang.split()]
+                seq = tuple("=" + w for w in words_ if w not in analyzer.stopwords)
+            jargon.append((seq, entry.means, means))
+    jargon.sort(key=lambda j: -len(j[0]))
+    return jargon, broader
+
+
+def _term_table(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, first: Mapping[str, int]
+) -> list[tuple[frozenset[str], str, str]]:
+    """(keys of a wording, term, defining clause) for the terms whose clause this corpus has."""
+    terms: list[tuple[frozenset[str], str, str]] = []
+    for term in tables.terms:
+        if term.clause not in first:
+            continue
+        for wording in (term.term, *term.also):
+            keys = frozenset(analyzer.keys(wording, stemmer))
+            if keys:
+                terms.append((keys, term.term, term.clause))
+    return terms
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:

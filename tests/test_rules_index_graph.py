@@ -104,6 +104,8 @@ def test_index_is_immutable_and_shared_safely(seeds: RulesIndex) -> None:
         seeds.version = "x"  # type: ignore[misc]
     with pytest.raises(nx.NetworkXError):
         seeds.graph.add_node("x")
+    with pytest.raises(AttributeError):
+        seeds._search._postings = {}  # type: ignore[misc]  # the search index is frozen too
     lst = seeds.paragraphs
     lst.clear()
     assert len(seeds.paragraphs) == 44
