@@ -142,17 +142,12 @@ class SearchIndex:
 
     def search(self, query: str, top: int = 10) -> list[Hit]:
         """Hits best first; raises QueryError for an empty or over-long query."""
-        if not isinstance(query, str) or not query.strip():
-            raise QueryError("Пустой запрос: введите номер пункта, слова правил или название карты.")
-        if len(query) > MAX_QUERY:
-            raise QueryError(f"Запрос слишком длинный: {len(query)} символов (не больше {MAX_QUERY}).")
-        if top < 1:
-            raise QueryError("Число результатов (top) должно быть не меньше 1.")
+        _check_query(query, top)
         stemmer = self._analyzer.stemmer()
-
         numbers, rest = self._numbers(query)
         phrases = [
-            keys for m in _PHRASE.finditer(rest)
+            (m.group(1).strip(), keys)
+            for m in _PHRASE.finditer(rest)
             if len(keys := self._analyzer.keys(m.group(1), stemmer, content_only=False)) >= 2
         ]
         tokens = list(self._analyzer.tokens(rest, stemmer))
@@ -160,28 +155,32 @@ class SearchIndex:
             raise QueryError("В запросе нет ни слов, ни номера пункта.")
         content = [t for t in tokens if t.surface not in self._analyzer.stopwords]
         words, term_keys = self._words(content)
+        scores, how = self._word_scores(words)
+        extra: dict[int, list[Match]] = {}
+        self._add_terms(term_keys, scores, extra)
+        for text, keys in phrases:
+            bonus = sum(self._idf.get(k, 0.0) for k in keys) * 1.5
+            for d, doc_pieces in enumerate(self._pieces):
+                if any(_count_seq([t.key for t in pc.tokens], keys) for pc in doc_pieces):
+                    scores[d] = scores.get(d, 0.0) + bonus
+                    extra.setdefault(d, []).append(Match(text, "phrase", "«…»"))
+        for cid in numbers:
+            for d, bonus in self._number_targets(cid):
+                scores[d] = scores.get(d, 0.0) + bonus
+                extra.setdefault(d, []).append(Match(cid, "number", self._paragraphs[d].id))
+        return self._ranked(scores, how, extra, top)
 
+    def _word_scores(
+        self, words: Sequence[_QWord]
+    ) -> tuple[dict[int, float], dict[int, dict[int, tuple[_Alt, str]]]]:
+        """BM25 per paragraph over each query word's best alternative, scaled by coverage;
+        and for each paragraph, which alternative matched each query word."""
         scores: dict[int, float] = {}
         how: dict[int, dict[int, tuple[_Alt, str]]] = {}
         for wi, qw in enumerate(words):
-            best: dict[int, tuple[float, _Alt]] = {}
-            share = 1 / len(qw.alts) if qw.together else 1.0
-            for alt in qw.alts:
-                posting = self._postings.get(alt.key)
-                if not posting:
-                    continue
-                idf = self._idf[alt.key]
-                for d, tf in posting.items():
-                    norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * self._lengths[d] / self._avgdl))
-                    s = alt.weight * idf * norm * share
-                    if qw.together and d in best:
-                        best[d] = (best[d][0] + s, best[d][1] if best[d][0] >= s else alt)
-                    elif d not in best or s > best[d][0]:
-                        best[d] = (s, alt)
-            for d, (s, alt) in best.items():
+            for d, (s, alt) in self._best_alternative(qw).items():
                 scores[d] = scores.get(d, 0.0) + s
                 how.setdefault(d, {})[wi] = (alt, qw.word)
-
         # Coverage: a clause that matches every query word beats one that repeats a single word.
         # Coverage by word weight: missing a rare word costs more than missing a common one.
         if words:
@@ -190,38 +189,57 @@ class SearchIndex:
             for d in scores:
                 coverage = sum(weights[wi] for wi in how[d]) / total
                 scores[d] *= 0.25 + 0.75 * coverage * coverage
+        return scores, how
 
-        extra: dict[int, list[Match]] = {}
+    def _best_alternative(self, qw: _QWord) -> dict[int, tuple[float, _Alt]]:
+        """BM25 of one query word per paragraph: its best alternative, or for a multi-word
+        jargon meaning (`together`) the sum over its words."""
+        best: dict[int, tuple[float, _Alt]] = {}
+        share = 1 / len(qw.alts) if qw.together else 1.0
+        for alt in qw.alts:
+            posting = self._postings.get(alt.key)
+            if not posting:
+                continue
+            idf = self._idf[alt.key]
+            for d, tf in posting.items():
+                norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * self._lengths[d] / self._avgdl))
+                s = alt.weight * idf * norm * share
+                if qw.together and d in best:
+                    best[d] = (best[d][0] + s, best[d][1] if best[d][0] >= s else alt)
+                elif d not in best or s > best[d][0]:
+                    best[d] = (s, alt)
+        return best
+
+    def _add_terms(
+        self, term_keys: Sequence[str], scores: dict[int, float], extra: dict[int, list[Match]]
+    ) -> None:
+        """Put the definition of a term the query names above the word hits, in proportion to
+        how much of the query the term is."""
         top_score = max(scores.values(), default=0.0)
         total_idf = sum(self._idf.get(k, self._max_idf) for k in term_keys) or 1.0
         for term_set, term, clause in self._matched_terms(term_keys):
-            # How much of the query the term is, by word weight (a rare word outside the term
-            # means the question is about something else), squared: «что такое хозяин» is
-            # about the term; «хозяина изгнали, что с симбиотом» is not.
+            # Share by word weight (a rare word outside the term means the question is about
+            # something else), squared: «что такое хозяин» is about the term; «хозяина
+            # изгнали, что с симбиотом» is not.
             covered = sum(self._idf.get(k, self._max_idf) for k in term_keys if k in term_set)
             share = (covered / total_idf) ** 2
             d = self._first[clause]
             scores[d] = scores.get(d, 0.0) + share * (top_score + 1.0)
             extra.setdefault(d, []).append(Match(term, "term", clause))
-        for phrase in phrases:
-            bonus = sum(self._idf.get(k, 0.0) for k in phrase) * 1.5
-            for d, doc_pieces in enumerate(self._pieces):
-                if any(_count_seq([t.key for t in pc.tokens], phrase) for pc in doc_pieces):
-                    scores[d] = scores.get(d, 0.0) + bonus
-                    extra.setdefault(d, []).append(Match(" ".join(phrase), "phrase", "«…»"))
-        for cid, exact in numbers:
-            for d, bonus in self._number_targets(cid, exact):
-                scores[d] = scores.get(d, 0.0) + bonus
-                extra.setdefault(d, []).append(Match(cid, "number", self._paragraphs[d].id))
 
-        order = sorted(scores, key=lambda d: (-scores[d], d))
+    def _ranked(
+        self,
+        scores: Mapping[int, float],
+        how: Mapping[int, Mapping[int, tuple[_Alt, str]]],
+        extra: Mapping[int, list[Match]],
+        top: int,
+    ) -> list[Hit]:
+        """Hits best first (ties in corpus order), one per id, at most `top`."""
         hits: list[Hit] = []
         seen_ids: set[str] = set()
-        for d in order:
-            if scores[d] <= 0:
-                continue
+        for d in sorted(scores, key=lambda d: (-scores[d], d)):
             p = self._paragraphs[d]
-            if p.id in seen_ids:
+            if scores[d] <= 0 or p.id in seen_ids:
                 continue
             seen_ids.add(p.id)
             hits.append(self._hit(d, scores[d], how.get(d, {}), extra.get(d, [])))
@@ -229,9 +247,9 @@ class SearchIndex:
                 break
         return hits
 
-    def _numbers(self, query: str) -> tuple[list[tuple[str, bool]], str]:
-        """Clause numbers in the query (id, whether to treat as exact) and the query without them."""
-        found: list[tuple[str, bool]] = []
+    def _numbers(self, query: str) -> tuple[list[str], str]:
+        """Clause numbers in the query and the query without them."""
+        found: list[str] = []
         rest = query
         for m in _NUMBER.finditer(query):
             cid = m.group("id")
@@ -242,11 +260,11 @@ class SearchIndex:
                 continue
             if not is_valid_id(cid):
                 continue
-            found.append((cid, True))
+            found.append(cid)
             rest = rest.replace(m.group(0), " ", 1)
         return found, rest
 
-    def _number_targets(self, cid: str, exact: bool) -> list[tuple[int, float]]:
+    def _number_targets(self, cid: str) -> list[tuple[int, float]]:
         """The clause itself first, then its subclauses, then clauses that cite it."""
         out: list[tuple[int, float]] = []
         if cid in self._first:
@@ -352,7 +370,7 @@ class SearchIndex:
                     alts.append(_Alt(key, "typo", WEIGHT["typo"] * (1.0 if dist <= 1 else 0.8)))
         return tuple(alts)
 
-    def _matched_terms(self, term_keys: list[str]) -> list[tuple[frozenset[str], str, str]]:
+    def _matched_terms(self, term_keys: Sequence[str]) -> list[tuple[frozenset[str], str, str]]:
         present = set(term_keys)
         matched = [(k, term, clause) for k, term, clause in self._terms if k <= present]
         # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone.
@@ -568,6 +586,15 @@ def _term_table(
             if keys:
                 terms.append((keys, term.term, term.clause))
     return terms
+
+
+def _check_query(query: object, top: int) -> None:
+    if not isinstance(query, str) or not query.strip():
+        raise QueryError("Пустой запрос: введите номер пункта, слова правил или название карты.")
+    if len(query) > MAX_QUERY:
+        raise QueryError(f"Запрос слишком длинный: {len(query)} символов (не больше {MAX_QUERY}).")
+    if top < 1:
+        raise QueryError("Число результатов (top) должно быть не меньше 1.")
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
