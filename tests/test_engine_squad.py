@@ -329,3 +329,58 @@ def test_tokens_only_in_graveyard_after_any_exit() -> None:
     gs = position(spec("p", PHOENIX, "A", at="graveyard", tokens=1))
     out = act(gs, "exile", card="p")
     assert props(out.state, "p")["tokens"] == 0
+
+
+# ---- review: refusals cite what governs them; symbiote incarnation; host lock ------------
+
+
+def test_recruit_refusals_cite_their_assumptions() -> None:
+    gs = position(spec("o", ORC, "A", at="hand"), spec("p", ORC, "A", at="b2"), phase="recruit")
+    no_cell = act(gs, "recruit", card="o")
+    assert no_cell.verdict == "illegal" and no_cell.forbidden_by == ["A5"]
+    taken = act(gs, "recruit", card="o", at="b2")
+    assert taken.verdict == "illegal" and taken.forbidden_by == ["A4"]
+
+
+def test_535_9_summon_refusal_names_a13_like_take_control() -> None:
+    caller = creature("Зовущий одиночку", {"kind": "summon", "card": "Одиночка"})
+    gs = position(
+        spec("c", caller, "A", at="c2"), spec("x", LONER, "A", at="deck"), spec("v", "Вайл", "A", at="a1")
+    )
+    out = act(gs, "summon", by="c", card="x", cell="d3")
+    assert out.forbidden_by == ["535.9"] and "A13" in out.clauses("assumption")
+
+
+def test_host_under_karlik_und_cannot_declare_a_summon() -> None:
+    gs = position(
+        spec("c", CALLER, "B", at="c4"),
+        spec("und", "Карлик Унд", "A", host="c"),
+        spec("o1", ORC, "B", at="deck"),
+        active="B",
+    )
+    out = act(gs, "summon", by="c", card="o1", cell="c5")
+    assert out.verdict == "illegal" and out.forbidden_by == ["A8"]
+    assert any("может заявлять только нападение" in s.reason for s in out.steps())
+
+
+SEED_TICK = creature(
+    "Клещ-семя", {"kind": "incarnation", "x": 1, "places_on": "enemy_creature"}, subtype="parasite", life=3
+)
+
+
+def test_535_7_2_incarnating_symbiote_without_a_host_waits_then_asks_for_one() -> None:
+    gs = battle(spec("t", SEED_TICK, "A", at="graveyard"), spec("o", ORC, "A", at="c2"))
+    start = act(gs, "start_turn")
+    assert props(start.state, "t")["zone"] == "graveyard" and props(start.state, "t")["tokens"] == 1
+    waits = [s for s in start.steps() if s.clause == "535.7.2"]
+    assert [s.kind for s in waits] == ["state_check"] and "нет карты" in waits[0].reason
+    assert not any("инкарнирует (" in s.reason for s in start.steps())
+    # nothing about the waiting card on an unrelated action
+    quiet = act(start.state, "wound", card="o", amount=1)
+    assert not [c for c in quiet.clauses() if c.startswith("535.7")]
+    # once an enemy creature is in play the rules stop being broken: the player picks the host
+    given = act(start.state, "lose_control", card="o")
+    assert given.pending is not None and given.pending.clause == "211.8"
+    assert [o.key for o in given.pending.options] == ["o"]
+    done = run(start.state, "lose_control", "o", card="o")
+    assert props(done.state, "t")["host"] == "o" and props(done.state, "t")["incarnated"] is True

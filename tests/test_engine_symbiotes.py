@@ -366,3 +366,21 @@ def test_211_11_symbiote_restriction_limits_its_host() -> None:
     out = act(gs, "move", card="h", to="c1")
     assert out.verdict == "illegal" and out.forbidden_by == ["211.11"]
     assert act(gs, "move", card="h", to="b1").verdict == "legal"
+
+
+def test_211_8_1_refusal_comes_before_the_timing_assumption() -> None:
+    # In the opponent's turn too, Многоликий with Сугед's ability is refused by the rule, not by A12.
+    gs = position(
+        spec("m", "Многоликий", "A", at="c2", borrowed="sug"),
+        spec("sug", "Сугед", "B", at="exile", exiled_by="m"),
+        spec("own", ORC, "A", at="c3"),
+        active="B",
+    )
+    out = act(gs, "attach", card="m", host="own")
+    assert out.verdict == "illegal" and out.forbidden_by == ["211.8.1"]
+
+
+def test_relocation_onto_an_occupied_cell_cites_one_card_per_cell() -> None:
+    gs = position(spec("a", ORC, "A", at="c2"), spec("b", ORC, "A", at="c3"))
+    out = act(gs, "relocate", card="a", to="c3")
+    assert out.verdict == "illegal" and out.forbidden_by == ["A4"]

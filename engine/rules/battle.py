@@ -208,7 +208,7 @@ def do_relocate(ctx: context.Ctx, action: actions.Action) -> None:
         return
     occ = ctx.occupant(to)
     if occ is not None:
-        ctx.forbid("A7", f"клетка {to} занята картой {occ.label}")
+        ctx.forbid("A4", f"клетка {to} занята картой {occ.label}: на клетке стоит не больше одной карты")
         return
     if symbiotes.cannot_enter(ctx, card, to):
         ctx.forbid("A8", f"{card.label} не может перемещаться на {to} (текст карты)")

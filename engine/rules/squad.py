@@ -11,6 +11,9 @@ from engine import actions, board, context, library, state
 from engine.rules import general, replacement, symbiotes
 from engine.rules.registry import rule
 
+# How A13 reads 535.9's «в его отряде присутствует [текст]».
+SQUAD_MEANS = "отряд игрока — карты под его контролем в зоне битвы; [текст] 535.9 сравнивается по названиям"
+
 
 @rule("535.1.1")
 def sync_markers(ctx: context.Ctx) -> bool:
@@ -47,6 +50,14 @@ def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> str | 
                 f"{board.player(player, 'gen')} есть {', '.join(c.label for c in present)}"
             )
     return None
+
+
+@rule("535.9")
+def forbid_join(ctx: context.Ctx, player: str, what: str, why: str) -> None:
+    """Refuse a summon, resurrection or taking of control by 535.9's second bullet, naming A13
+    (what «в его отряде присутствует» means here)."""
+    ctx.assume("A13", SQUAD_MEANS)
+    ctx.forbid("535.9", f"{board.player(player)} не может {what}: {why}")
 
 
 @rule("535.9")
@@ -97,10 +108,14 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.assume("A5", f"{card.label} располагается во вспомогательной зоне")
         at = None
     elif at is None or at == "aux":
-        ctx.forbid("", f"укажите клетку at для {card.label}: это не летающее существо (A5)")
+        ctx.forbid(
+            "A5",
+            f"укажите клетку at для {card.label}: во вспомогательной зоне располагаются только летающие "
+            "существа и карты «располагается во вспомогательной зоне»",
+        )
         return
     elif ctx.occupant(at) is not None:
-        ctx.forbid("", f"клетка {at} занята картой {ctx.occupant(at).label}")  # type: ignore[union-attr]
+        ctx.forbid("A4", f"клетка {at} занята картой {ctx.occupant(at).label}")  # type: ignore[union-attr]
         return
     squad = [*ctx.squad(by), card]
     bad = squad_conflicts(squad)
@@ -135,11 +150,7 @@ def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
         return
     bad = join_problem(ctx, card, by)
     if bad:
-        ctx.assume(
-            "A13",
-            "отряд игрока — карты под его контролем в зоне битвы; [текст] 535.9 сравнивается по названиям",
-        )
-        ctx.forbid("535.9", f"{board.player(by)} не может взять под контроль: {bad}")
+        forbid_join(ctx, by, "взять под контроль", bad)
         return
     old = card.controller
     ctx.allow("535.2", "взятие карты противника под свой контроль — это взятие карты в отряд")
@@ -262,7 +273,7 @@ def _place(
     """Put a summoned / resurrected / incarnating card in play. Returns ok, illegal or failed."""
     bad = join_problem(ctx, card, player)
     if bad:
-        ctx.forbid("535.9", f"{board.player(player)} не может {verb} карту: {bad}")
+        forbid_join(ctx, player, f"{verb} карту", bad)
         return "illegal"
     places_on = ab.get("places_on") if ab else None
     want_cell = action.get("cell") if action else None
@@ -273,16 +284,7 @@ def _place(
             return "illegal"
         host_id = action.get("host") if action else None
         if host_id is None:
-            hosts = [
-                h
-                for h in ctx.cards.values()
-                if h.zone == "battle"
-                and h.host is None
-                and not any(
-                    k == "forbidden"
-                    for _, k, _r in symbiotes.summon_host_problems(ctx, card, h, str(places_on), player)
-                )
-            ]
+            hosts = symbiotes.possible_hosts(ctx, card, str(places_on), player)
             if not hosts:
                 ctx.step("211.8", "not_applied", f"нет карты, на которую можно поместить {card.label}")
                 return "failed"
@@ -378,6 +380,9 @@ def _source(
         return None
     if ab.get("once_per_battle") and kind in by.used:
         ctx.forbid("A8", f"{by.label} уже использовал эту особенность в этом бою")
+        return None
+    # A host under a lock like Карлик Унд's declares nothing but an attack on its symbiote.
+    if symbiotes.host_lock(ctx, by, "вызов" if kind == "summon" else "возрождение", None):
         return None
     return by, ab
 
@@ -608,7 +613,11 @@ def incarnation_tokens(ctx: context.Ctx, player: str) -> None:
             try_incarnate(ctx, card.id, retry=False)
 
 
-def _incarnation_problems(ctx: context.Ctx, card: state.CardState) -> tuple[list[tuple[str, str]], list[str]]:
+def _incarnation_problems(
+    ctx: context.Ctx, card: state.CardState
+) -> tuple[list[tuple[str, str]], list[state.CardState], list[str]]:
+    """What stops `card` incarnating now, with the hosts (a symbiote) or free third-row cells it
+    could go to (535.7, 535.9, 211.8)."""
     p = card.owner
     probs: list[tuple[str, str]] = []
     bad = join_problem(ctx, card, p)
@@ -619,13 +628,18 @@ def _incarnation_problems(ctx: context.Ctx, card: state.CardState) -> tuple[list
     if card.is_symbiote:
         for cl, _k, reason in symbiotes.summon_target_problems(ctx, card, places_on, "инкарнировать"):
             probs.append((cl, reason))
-        return probs, []
+        if probs:
+            return probs, [], []
+        hosts = symbiotes.possible_hosts(ctx, card, str(places_on), p)
+        if not hosts:
+            probs.append(("211.8", f"нет карты, на которую можно поместить {card.label}"))
+        return probs, hosts, []
     if ctx.is_flyer_like(card):
-        return probs, []
+        return probs, [], []
     free = [c for c in board.row_cells(p, 3) if ctx.occupant(c) is None]
     if not free:
         probs.append(("535.7", f"в третьем ряду {board.player(p, 'gen')} нет свободной клетки"))
-    return probs, free
+    return probs, [], free
 
 
 @rule("535.7", "535.7.1", "535.7.2", "535.4", "211.8")
@@ -634,9 +648,11 @@ def try_incarnate(ctx: context.Ctx, cid: str, retry: bool) -> bool:
     control (535.7). If that breaks a rule it waits in the graveyard (535.7.2)."""
     card = ctx.c(cid)
     p = card.owner
-    probs, free = _incarnation_problems(ctx, card)
+    probs, hosts, free = _incarnation_problems(ctx, card)
     if probs:
         if not retry:
+            if any(cl == "535.9" for cl, _r in probs):
+                ctx.assume("A13", SQUAD_MEANS)
             ctx.step(
                 "535.7.2",
                 "state_check",
@@ -658,29 +674,14 @@ def try_incarnate(ctx: context.Ctx, cid: str, retry: bool) -> bool:
                 f"правила больше не нарушаются: {card.label} инкарнирует, теряя все жетоны",
             )
         if card.is_symbiote:
-            info = incarnation_x(card)
-            places_on = str(info[2].get("places_on")) if info else ""
-            hosts = [
-                h
-                for h in ctx.cards.values()
-                if h.zone == "battle"
-                and h.host is None
-                and not any(
-                    k == "forbidden"
-                    for _, k, _r in symbiotes.summon_host_problems(ctx, card, h, places_on, p)
-                )
-            ]
-            if not hosts:
-                ctx.step(
-                    "535.7.2",
-                    "state_check",
-                    f"нет карты, на которую можно поместить {card.label}: остаётся на кладбище",
-                )
-                return False
             hid = ctx.ask(
-                p, "211.8", f"На какую карту инкарнирует {card.label}?", [(h.id, h.label) for h in hosts]
+                p,
+                "211.8",
+                f"На какую карту инкарнирует {card.label}?",
+                [(h.id, f"{h.label} на {h.cell}") for h in hosts],
             )
             general.place_in_play(ctx, cid, cell=None, host=hid, controller=p, closed=True, hidden=False)
+            ctx.step("211.8", "effect", f"{ctx.c(hid).label} становится хозяином {card.label}")
         elif ctx.is_flyer_like(card):
             ctx.step("535.4", "effect", f"{card.label} инкарнирует сразу во вспомогательную зону")
             general.place_in_play(ctx, cid, cell=None, host=None, controller=p, closed=True, hidden=False)
@@ -717,7 +718,7 @@ def retry_incarnations(ctx: context.Ctx) -> bool:
         info = incarnation_x(card)
         if info is None or card.tokens < info[0]:
             continue
-        probs, _free = _incarnation_problems(ctx, card)
+        probs, _hosts, _free = _incarnation_problems(ctx, card)
         if not probs and try_incarnate(ctx, card.id, retry=True):
             changed = True
     return changed

@@ -373,19 +373,10 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
         )
         if card.host is None and card.cell is not None:
             ctx.change(f"{card.label} покидает клетку {card.cell}")
-        set_host(ctx, card.id, h.id)
-        own = ctx.symbiote_of(card.id)
-        if own is not None:
-            ctx.update(own.id)  # its own symbiote dies in the state check (211.4)
+        set_host(ctx, card.id, h.id)  # a symbiote of its own dies in the state check (211.4)
         return
-    # place_on_own_creature (Сугед): the text does not change the subtype.
-    if ctx.active != card.controller:
-        ctx.forbid(
-            "A12",
-            f"особенность «в конце хода» {card.label} заявляется в ход его игрока "
-            f"({board.player(card.controller, 'gen')}), а сейчас ход {board.player(ctx.active, 'gen')}",
-        )
-        return
+    # place_on_own_creature (Сугед): the text does not change the subtype. The rule (211.8.1)
+    # is checked before the timing of the card text (A12): it forbids in any turn.
     if not card.is_symbiote:
         ctx.forbid(
             "211.8.1",
@@ -394,6 +385,13 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
         )
         return
     ctx.allow("211.8.1", f"{card.label} — симбиот ({_sub(card)}): может быть помещён на карту")
+    if ctx.active != card.controller:
+        ctx.forbid(
+            "A12",
+            f"особенность «в конце хода» {card.label} заявляется в ход его игрока "
+            f"({board.player(card.controller, 'gen')}), а сейчас ход {board.player(ctx.active, 'gen')}",
+        )
+        return
     if h.controller != card.controller or h.id == card.host:
         ctx.forbid("A8", f"{h.label} — не другое существо {board.player(card.controller, 'gen')}")
         return
@@ -445,6 +443,19 @@ def summon_host_problems(
     if places_on == "enemy_creature" and h.controller == player:
         out.append(("211.8", "forbidden", f"особенность помещает на существо противника, а {h.label} — своё"))
     return out
+
+
+def possible_hosts(
+    ctx: context.Ctx, card: state.CardState, places_on: str, player: str
+) -> list[state.CardState]:
+    """The cards a summoned, resurrected or incarnating symbiote may be put on (211.8 with 211.4–211.6)."""
+    return [
+        h
+        for h in ctx.cards.values()
+        if h.zone == "battle"
+        and h.host is None
+        and not any(k == "forbidden" for _, k, _r in summon_host_problems(ctx, card, h, places_on, player))
+    ]
 
 
 def _changed_relation(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> bool:
