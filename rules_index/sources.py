@@ -152,16 +152,20 @@ def to_source_lines(name: str, text: str) -> list[SourceLine]:
 _TXT_UNDERLINE = re.compile(r"^\s*(?:=+|-{3,})\s*$")
 
 
+def _underline(out: list[SourceLine], number: int) -> None:
+    """An underline (or an rst overline) is not text; it makes the text line above a heading."""
+    if out and out[-1].text.strip() and not out[-1].heading:
+        out[-1] = SourceLine(out[-1].number, out[-1].text, heading=True)
+    out.append(SourceLine(number, ""))
+
+
 def _plain(lines: list[str]) -> list[SourceLine]:
-    """Plain text: an underline is not rule text; it makes the line above a heading."""
     out: list[SourceLine] = []
     for i, raw in enumerate(lines):
         if _TXT_UNDERLINE.match(raw):
-            if out and out[-1].text.strip() and not out[-1].heading:
-                out[-1] = SourceLine(out[-1].number, out[-1].text, heading=True)
-            out.append(SourceLine(i + 1, ""))
-            continue
-        out.append(SourceLine(i + 1, raw))
+            _underline(out, i + 1)
+        else:
+            out.append(SourceLine(i + 1, raw))
     return out
 
 
@@ -183,10 +187,15 @@ _MD_INLINE = (
 )
 
 
-def _md_inline(text: str) -> str:
-    for pattern, repl in _MD_INLINE:
+def _strip_inline(text: str, rules: tuple[tuple[re.Pattern[str], str], ...]) -> str:
+    """Inline markup (emphasis, code, links) removed by the file kind's rules, in order."""
+    for pattern, repl in rules:
         text = pattern.sub(repl, text)
     return text
+
+
+def _md_inline(text: str) -> str:
+    return _strip_inline(text, _MD_INLINE)
 
 
 def _markdown(lines: list[str]) -> list[SourceLine]:
@@ -201,13 +210,10 @@ def _markdown(lines: list[str]) -> list[SourceLine]:
         if in_fence:
             out.append(SourceLine(number, raw))
             continue
-        # A setext underline makes the previous non-blank line a heading.
-        if _MD_UNDERLINE.match(raw) and out and out[-1].text.strip() and not out[-1].heading:
-            prev = out[-1]
-            out[-1] = SourceLine(prev.number, prev.text, heading=True)
-            out.append(SourceLine(number, ""))
+        if _MD_UNDERLINE.match(raw):  # setext heading underline
+            _underline(out, number)
             continue
-        if _MD_UNDERLINE.match(raw) or _MD_RULE.match(raw):
+        if _MD_RULE.match(raw):
             out.append(SourceLine(number, ""))
             continue
         line = _MD_QUOTE.sub("", raw)
@@ -238,9 +244,7 @@ _RST_INLINE = (
 
 
 def _rst_inline(text: str) -> str:
-    for pattern, repl in _RST_INLINE:
-        text = pattern.sub(repl, text)
-    return text
+    return _strip_inline(text, _RST_INLINE)
 
 
 def _rst(lines: list[str]) -> list[SourceLine]:
@@ -259,12 +263,8 @@ def _rst(lines: list[str]) -> list[SourceLine]:
             in_directive = True
             out.append(SourceLine(number, ""))
             continue
-        if _RST_ADORN.match(raw) and len(raw.strip()) >= 1:
-            # Underline (or overline) of a section title: the previous text line is a heading.
-            if out and out[-1].text.strip() and not out[-1].heading:
-                prev = out[-1]
-                out[-1] = SourceLine(prev.number, prev.text, heading=True)
-            out.append(SourceLine(number, ""))
+        if _RST_ADORN.match(raw):
+            _underline(out, number)
             continue
         bullet = _RST_LIST.match(raw)
         if bullet:
