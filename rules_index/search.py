@@ -44,6 +44,11 @@ _NUMBER = re.compile(
 _PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)|\n")
 SNIPPET_MIN = 90
+# What a period after does not end a sentence: an abbreviation, or a cited clause number
+# («см. 537. История боя.» is one sentence).
+_ABBREVIATION_END = re.compile(
+    r"(?:(?<![\w.])(?:см|п|пп|т\.\s?е|т\.\s?д|т\.\s?п|ср|др|напр)|\d)\.$", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -410,72 +415,79 @@ class SearchIndex:
     def _snippet(
         self, d: int, marked: set[str], cited: Sequence[str] = ()
     ) -> tuple[str, tuple[tuple[str, bool], ...]]:
+        """The sentence of a paragraph that best shows why it matched, with matched words,
+        whole card names and cited clause numbers marked."""
         card_keys = {k[5:] for k in marked if k.startswith("card:")}
         card_seqs = [seq for seq, name in self._cards if name in card_keys]
+        best = self._best_sentence(d, marked, card_seqs, cited)
+        if best is None:
+            return "", ()
+        piece, sentence_start, sentence_end = best
+        start, end = _widen(piece, sentence_start, sentence_end, marked)
+        toks = [t for t in piece.tokens if start <= t.start and t.end <= end]
+        keys = [t.key for t in toks]
+        card_marks = {i for seq in card_seqs for s in _find_all(keys, seq) for i in range(s, s + len(seq))}
+        spans: list[tuple[str, bool]] = [("ПРИМЕР: " if piece.kind == "example" else "", False)]
+        spans.append(("…" if start > sentence_start else "", False))
+        pos = start
+        for i, t in enumerate(toks):
+            if t.key in marked or i in card_marks or t.surface in cited:
+                spans.append((piece.text[pos : t.start], False))
+                spans.append((piece.text[t.start : t.end], True))
+                pos = t.end
+        spans.append((piece.text[pos:end], False))
+        # «…» where the snippet stops inside a sentence.
+        inside = end < len(piece.text) and piece.text[end - 1] not in ".!?;:…)»”\""
+        spans.append(("…" if inside else "", False))
+        merged = _merge_spans(spans)
+        return "".join(t for t, _ in merged), merged
+
+    def _best_sentence(
+        self, d: int, marked: set[str], card_seqs: Sequence[tuple[str, ...]], cited: Sequence[str]
+    ) -> tuple[_Piece, int, int] | None:
+        """(piece, start, end) of the sentence with the most matches; rule text before examples."""
         best: tuple[int, int, _Piece, int, int] | None = None
         for pi, piece in enumerate(self._pieces[d]):
             for start, end in _sentences(piece.text):
-                toks = [t for t in piece.tokens if start <= t.start and t.end <= end]
-                keys = [t.key for t in toks]
+                keys = [t.key for t in piece.tokens if start <= t.start and t.end <= end]
                 hit_count = len({k for k in keys if k in marked})
                 hit_count += sum(2 for seq in card_seqs if _count_seq(keys, seq))
                 hit_count += sum(3 for cid in cited if cid in piece.text[start:end])
-                rank = (hit_count, -pi)
-                if best is None or rank > (best[0], best[1]):
+                if best is None or (hit_count, -pi) > (best[0], best[1]):
                     best = (hit_count, -pi, piece, start, end)
-        if best is None:
-            return "", ()
-        _, _, piece, start, end = best
-        sentence_start = start
-        # A very short sentence («Бул’Багур имеет текст:») reads better with the next one.
-        spans_of = _sentences(piece.text)
-        while end - start < SNIPPET_MIN:
-            after = [se for se in spans_of if se[0] >= end]
-            if not after:
-                break
-            end = after[0][1]
-        if end - start > SNIPPET_CHARS:
-            first_hit = next(
-                (t.start for t in piece.tokens if start <= t.start < end and t.key in marked), start
-            )
-            start = max(start, first_hit - SNIPPET_CHARS // 3)
-            # Begin and end on word boundaries.
-            start = next((t.start for t in piece.tokens if t.start >= start), start)
-            stop = min(end, start + SNIPPET_CHARS)
-            end = max((t.end for t in piece.tokens if start < t.end <= stop), default=stop)
-        # Mark single-word keys and whole card names.
-        card_marks: set[int] = set()
-        toks = [t for t in piece.tokens if start <= t.start and t.end <= end]
-        keys = [t.key for t in toks]
-        for seq in card_seqs:
-            for s in _find_all(keys, seq):
-                card_marks.update(range(s, s + len(seq)))
-        spans: list[tuple[str, bool]] = []
-        pos = start
-        for i, t in enumerate(toks):
-            if t.key in marked or i in card_marks:
-                if t.start > pos:
-                    spans.append((piece.text[pos : t.start], False))
-                spans.append((piece.text[t.start : t.end], True))
-                pos = t.end
-        if pos < end:
-            spans.append((piece.text[pos:end], False))
-        prefix = "ПРИМЕР: " if piece.kind == "example" else ""
-        ellipsis_start = "…" if start > sentence_start else ""
-        # «…» where the snippet stops inside a sentence.
-        ellipsis_end = "…" if end < len(piece.text) and piece.text[end - 1] not in ".!?;:…)»”\"" else ""
-        spans = [(prefix + ellipsis_start, False), *spans, (ellipsis_end, False)]
-        merged: list[tuple[str, bool]] = []
-        for text, mark in spans:
-            text = text.replace("\n", " ")
-            if not text:
-                continue
-            if merged and merged[-1][1] == mark and not mark:
-                merged[-1] = (merged[-1][0] + text, False)
-            else:
-                merged.append((text, mark))
-        snippet = "".join(t for t, _ in merged)
-        return snippet, tuple(merged)
+        return None if best is None else best[2:]
+
+
+def _widen(piece: _Piece, start: int, end: int, marked: set[str]) -> tuple[int, int]:
+    """A short sentence («Бул’Багур имеет текст:») runs on into the next; a long one is cut to
+    SNIPPET_CHARS around its first match, on word boundaries."""
+    spans_of = _sentences(piece.text)
+    while end - start < SNIPPET_MIN:
+        after = [se for se in spans_of if se[0] >= end]
+        if not after:
+            break
+        end = after[0][1]
+    if end - start > SNIPPET_CHARS:
+        first_hit = next((t.start for t in piece.tokens if start <= t.start < end and t.key in marked), start)
+        start = max(start, first_hit - SNIPPET_CHARS // 3)
+        start = next((t.start for t in piece.tokens if t.start >= start), start)
+        stop = min(end, start + SNIPPET_CHARS)
+        end = max((t.end for t in piece.tokens if start < t.end <= stop), default=stop)
+    return start, end
+
+
+def _merge_spans(spans: Sequence[tuple[str, bool]]) -> tuple[tuple[str, bool], ...]:
+    """One line of text: empty pieces dropped, neighbouring unmarked pieces joined."""
+    merged: list[tuple[str, bool]] = []
+    for text, mark in spans:
+        text = text.replace("\n", " ")
+        if not text:
+            continue
+        if merged and not mark and not merged[-1][1]:
+            merged[-1] = (merged[-1][0] + text, False)
+        else:
+            merged.append((text, mark))
+    return tuple(merged)
 
 
 @dataclass
@@ -598,9 +610,12 @@ def _check_query(query: object, top: int) -> None:
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence, list item or line; «см. 537» and «п. 403.2» do not end one."""
     out: list[tuple[int, int]] = []
     pos = 0
     for m in _SENTENCE.finditer(text):
+        if _ABBREVIATION_END.search(text, 0, m.start()):
+            continue
         if m.start() > pos:
             out.append((pos, m.start()))
         pos = m.end()

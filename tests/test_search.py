@@ -219,3 +219,14 @@ def test_two_letters_off_and_misspelt_terms_still_find_the_definition(
 def test_typo_tolerance_does_not_invent_matches(ix: RulesIndex) -> None:
     for q in ("дракон", "гоблин", "кошка", "машина", "ксилофон"):
         assert ix.search(q) == [], q
+
+
+def test_a_clause_found_by_the_number_it_cites_shows_that_citation_marked(ix: RulesIndex) -> None:
+    hit = ix.search("536", 1)[0]
+    assert hit.id == "534.7"
+    assert ("536", True) in hit.spans
+    assert hit.snippet.startswith("Выполнение такой особенности происходит в порядке, описанном в 536.")
+    # «п. 535.5.1.2» does not end a sentence: the snippet keeps the words before the number.
+    cited = next(h for h in ix.search("535.5.1.2") if h.id == "535.5.1.3")
+    assert "в соответствии с п. 535.5.1.2 какое-либо игродействие" in cited.snippet
+    assert ("535.5.1.2", True) in cited.spans
