@@ -384,3 +384,19 @@ def test_535_7_2_incarnating_symbiote_without_a_host_waits_then_asks_for_one() -
     assert [o.key for o in given.pending.options] == ["o"]
     done = run(start.state, "lose_control", "o", card="o")
     assert props(done.state, "t")["host"] == "o" and props(done.state, "t")["incarnated"] is True
+
+
+def test_535_5_adjacent_to_a_summoner_in_the_auxiliary_zone_is_undetermined() -> None:
+    # «рядом с картой, использующей вызов»: a flying summoner stands on no cell (A5); what is
+    # «рядом» with it our text does not say — neither legal nor forbidden.
+    flying_caller = creature("Летучий зазыватель", {"kind": "summon", "card": "Орк"}, subtype="flyer")
+    gs = position(spec("c", flying_caller, "A", at="aux"), spec("o1", ORC, "A", at="deck"))
+    out = act(gs, "summon", by="c", card="o1", cell="c2")
+    assert out.verdict == "undetermined" and out.state is gs
+    assert "535.5" in out.clauses("undetermined") and not out.forbidden_by
+    # a flyer summoned by it needs no cell and goes to the auxiliary zone (535.4)
+    gs2 = position(
+        spec("c", flying_caller, "A", at="aux"), spec("o1", FLYER | {"name": "Орк"}, "A", at="deck")
+    )
+    ok = act(gs2, "summon", by="c", card="o1")
+    assert ok.verdict == "legal" and props(ok.state, "o1")["zone"] == "aux"

@@ -222,39 +222,36 @@ def do_lose_control(ctx: context.Ctx, action: actions.Action) -> None:
     sync_markers(ctx)
 
 
-def cell_problems(
-    ctx: context.Ctx,
-    cell: str,
-    by: state.CardState | None,
-    where: str,
-    player: str,
-    clause: str,
-    explicit: bool,
+def place_problems(
+    ctx: context.Ctx, cell: str, by: state.CardState | None, where: str, player: str, clause: str
 ) -> list[tuple[str, str]]:
-    """Why `cell` cannot take a summoned (resurrected, incarnating) card."""
-    out: list[tuple[str, str]] = []
-    cl = "535.4" if explicit else clause
-    occ = ctx.occupant(cell)
-    if occ is not None:
-        out.append((clause, f"клетка {cell} занята картой {occ.label}: нужна свободная клетка"))
+    """Why `cell` breaks the place rule of a summon (resurrection): the default «рядом с картой,
+    использующей вызов» (cited by `clause`, 535.5 or 535.6) or the ability's own condition (535.4).
+    The free-cell rule is separate (cell_taken); `by` must stand on a cell for «рядом»."""
     if where == "adjacent":
-        if by is None or by.cell is None or by.zone != "battle":
-            out.append((cl, "вызывающая карта не на клетке поля: клеток «рядом» с ней нет"))
-        elif not board.adjacent(by.cell, cell):
-            out.append(
+        if by is not None and by.cell is not None and not board.adjacent(by.cell, cell):
+            return [
                 (
-                    cl,
+                    clause,
                     f"клетка {cell} не рядом с {by.label} ({by.cell}); рядом — соседние клетки с "
                     "диагоналями (A1)",
                 )
-            )
+            ]
     elif where == "own_half" and board.half_of(cell) != player:
-        out.append((cl, f"клетка {cell} не на половине {board.player(player, 'gen')}"))
+        return [("535.4", f"клетка {cell} не на половине {board.player(player, 'gen')}")]
     elif where == "own_first_row" and board.row_rank(player, cell) != 1:
-        out.append((cl, f"клетка {cell} не в первом ряду {board.player(player, 'gen')} (A4)"))
+        return [("535.4", f"клетка {cell} не в первом ряду {board.player(player, 'gen')} (A4)")]
     elif where == "own_third_row" and board.row_rank(player, cell) != 3:
-        out.append((cl, f"клетка {cell} не в третьем ряду {board.player(player, 'gen')} (A4)"))
-    return out
+        return [("535.4", f"клетка {cell} не в третьем ряду {board.player(player, 'gen')} (A4)")]
+    return []
+
+
+def cell_taken(ctx: context.Ctx, cell: str, clause: str) -> list[tuple[str, str]]:
+    """«На свободную клетку» of the summon and resurrection defaults (535.5, 535.6)."""
+    occ = ctx.occupant(cell)
+    if occ is None:
+        return []
+    return [(clause, f"клетка {cell} занята картой {occ.label}: нужна свободная клетка")]
 
 
 def _place(
@@ -266,97 +263,136 @@ def _place(
     *,
     verb: str,
     clause: str,
-    where_default: str,
     closed: bool,
     player: str,
 ) -> str:
-    """Put a summoned / resurrected / incarnating card in play. Returns ok, illegal or failed."""
+    """Put a summoned or resurrected card in play (defaults of `clause`, 535.5 or 535.6, with the
+    ability's conditions of 535.4). Returns ok, illegal, undetermined or failed (nowhere to go)."""
     bad = join_problem(ctx, card, player)
     if bad:
         forbid_join(ctx, player, f"{verb} карту", bad)
         return "illegal"
-    places_on = ab.get("places_on") if ab else None
-    want_cell = action.get("cell") if action else None
     if card.is_symbiote:
-        for cl, _kind, reason in symbiotes.summon_target_problems(ctx, card, places_on, verb):
-            ctx.forbid(cl, reason)
-        if ctx.illegal:
-            return "illegal"
-        host_id = action.get("host") if action else None
-        if host_id is None:
-            hosts = symbiotes.possible_hosts(ctx, card, str(places_on), player)
-            if not hosts:
-                ctx.step("211.8", "not_applied", f"нет карты, на которую можно поместить {card.label}")
-                return "failed"
-            host_id = ctx.ask(
-                player,
-                "211.8",
-                f"На какую карту поместить {card.label}?",
-                [(h.id, f"{h.label} на {h.cell}") for h in hosts],
-            )
-        h = ctx.get(host_id)
-        if h is None:
-            ctx.forbid("", f"карты {host_id} нет в раскладе")
-            return "illegal"
-        probs = symbiotes.summon_host_problems(ctx, card, h, str(places_on), player)
-        if not symbiotes.record(ctx, probs, card, h):
-            return "illegal"
-        general.place_in_play(
-            ctx, card.id, cell=None, host=h.id, controller=player, closed=closed, hidden=False
+        return _place_symbiote(ctx, card, ab, action, verb=verb, closed=closed, player=player)
+    explicit = ab is not None and ab.get("where") is not None
+    where = str(ab.get("where")) if ab is not None and explicit else "adjacent"
+    want_cell = action.get("cell") if action else None
+    flyer = ctx.is_flyer_like(card)
+    place_clause = "535.4" if explicit else clause  # the ability's own condition on the place
+    if where == "adjacent" and (explicit or not flyer) and (by is None or by.cell is None):
+        where_by = state.ZONE_RU.get(by.zone, by.zone) if by is not None else "нет карты"
+        ctx.undet(
+            place_clause,
+            f"вызывающая карта не стоит на клетке ({where_by}): какие клетки «рядом» с ней, в нашем "
+            "тексте не сказано (A5)",
         )
-        ctx.step(
-            "211.8",
-            "effect",
-            f"текст особенности помещает {card.label} на карту: {h.label} становится его хозяином",
-        )
-        return "ok"
-    where = ab.get("where") if ab else None
-    explicit = where is not None
-    where = where or where_default
-    if ctx.is_flyer_like(card):
-        ctx.assume("A5", f"{card.label} — летающее или «располагается во вспомогательной зоне»")
-        if not explicit:
-            if want_cell is not None:
-                ctx.forbid(
-                    "535.4", f"{card.label} помещается сразу во вспомогательную зону: клетка не указывается"
-                )
-                return "illegal"
-            ctx.step("535.4", "effect", f"клетка не указывается: {card.label} сразу во вспомогательную зону")
-        else:
-            if want_cell is None:
-                ctx.forbid("535.4", "у особенности есть условия места: укажите клетку, удовлетворяющую им")
-                return "illegal"
-            for cl, reason in cell_problems(ctx, str(want_cell), by, where, player, "535.4", True):
-                if "занята" not in reason:
-                    ctx.forbid(cl, reason)
-            if ctx.illegal:
-                return "illegal"
-            ctx.step(
-                "535.4",
-                "effect",
-                f"условия места соблюдены ({want_cell}); {card.label} всё равно "
-                "помещается во вспомогательную зону",
-            )
-        general.place_in_play(
-            ctx, card.id, cell=None, host=None, controller=player, closed=closed, hidden=False
-        )
-        return "ok"
+        ctx.keep_state = True
+        return "undetermined"
+    if flyer:
+        return _place_in_aux(ctx, card, by, want_cell, where, explicit, closed=closed, player=player)
     if want_cell is None:
-        legal = [c for c in board.CELLS if not cell_problems(ctx, c, by, where, player, clause, explicit)]
+        legal = [
+            c
+            for c in board.CELLS
+            if not cell_taken(ctx, c, clause) and not place_problems(ctx, c, by, where, player, place_clause)
+        ]
         if not legal:
             ctx.step(clause, "not_applied", f"нет клетки, куда можно {verb} {card.label}")
             return "failed"
         want_cell = ctx.ask(player, "535.4", f"На какую клетку {verb} {card.label}?", [(c, c) for c in legal])
-    cell_probs = cell_problems(ctx, str(want_cell), by, where, player, clause, explicit)
-    for cl, reason in cell_probs:
+    cell = str(want_cell)
+    problems = cell_taken(ctx, cell, clause) + place_problems(ctx, cell, by, where, player, place_clause)
+    for cl, reason in problems:
         ctx.forbid(cl, reason)
-    if cell_probs:
+    if problems:
         return "illegal"
-    ctx.allow("535.4", f"указана клетка {want_cell}")
-    ctx.allow(clause, f"{want_cell} — свободная клетка, условия места соблюдены")
-    general.place_in_play(
-        ctx, card.id, cell=str(want_cell), host=None, controller=player, closed=closed, hidden=False
+    ctx.allow("535.4", f"указана клетка {cell}")
+    ctx.allow(clause, f"{cell} — свободная клетка, условия места соблюдены")
+    general.place_in_play(ctx, card.id, cell=cell, host=None, controller=player, closed=closed, hidden=False)
+    return "ok"
+
+
+def _place_symbiote(
+    ctx: context.Ctx,
+    card: state.CardState,
+    ab: library.Ability | None,
+    action: actions.Action | None,
+    *,
+    verb: str,
+    closed: bool,
+    player: str,
+) -> str:
+    """A summoned or resurrected symbiote goes onto the card its ability names (211.8)."""
+    places_on = ab.get("places_on") if ab else None
+    for cl, _kind, reason in symbiotes.summon_target_problems(ctx, card, places_on, verb):
+        ctx.forbid(cl, reason)
+    if ctx.illegal:
+        return "illegal"
+    host_id = action.get("host") if action else None
+    if host_id is None:
+        hosts = symbiotes.possible_hosts(ctx, card, str(places_on), player)
+        if not hosts:
+            ctx.step("211.8", "not_applied", f"нет карты, на которую можно поместить {card.label}")
+            return "failed"
+        host_id = ctx.ask(
+            player,
+            "211.8",
+            f"На какую карту поместить {card.label}?",
+            [(h.id, f"{h.label} на {h.cell}") for h in hosts],
+        )
+    h = ctx.get(host_id)
+    if h is None:
+        ctx.forbid("", f"карты {host_id} нет в раскладе")
+        return "illegal"
+    probs = symbiotes.summon_host_problems(ctx, card, h, str(places_on), player)
+    if not symbiotes.record(ctx, probs, card, h):
+        return "illegal"
+    general.place_in_play(ctx, card.id, cell=None, host=h.id, controller=player, closed=closed, hidden=False)
+    ctx.step(
+        "211.8",
+        "effect",
+        f"текст особенности помещает {card.label} на карту: {h.label} становится его хозяином",
     )
+    return "ok"
+
+
+def _place_in_aux(
+    ctx: context.Ctx,
+    card: state.CardState,
+    by: state.CardState | None,
+    want_cell: object,
+    where: str,
+    explicit: bool,
+    *,
+    closed: bool,
+    player: str,
+) -> str:
+    """A flyer or an «располагается во вспомогательной зоне» card goes straight to the auxiliary
+    zone; a cell is named only when the ability sets conditions on the place, and they must hold
+    (535.4). The free-cell default does not apply: the card never stands on that cell."""
+    ctx.assume("A5", f"{card.label} — летающее или «располагается во вспомогательной зоне»")
+    if not explicit:
+        if want_cell is not None:
+            ctx.forbid(
+                "535.4", f"{card.label} помещается сразу во вспомогательную зону: клетка не указывается"
+            )
+            return "illegal"
+        ctx.step("535.4", "effect", f"клетка не указывается: {card.label} сразу во вспомогательную зону")
+    else:
+        if want_cell is None:
+            ctx.forbid("535.4", "у особенности есть условия места: укажите клетку, удовлетворяющую им")
+            return "illegal"
+        for cl, reason in place_problems(ctx, str(want_cell), by, where, player, "535.4"):
+            ctx.forbid(cl, reason)
+        if ctx.illegal:
+            return "illegal"
+        ctx.step(
+            "535.4",
+            "effect",
+            f"условия места соблюдены ({want_cell}); {card.label} всё равно помещается "
+            "во вспомогательную зону",
+        )
+    general.place_in_play(ctx, card.id, cell=None, host=None, controller=player, closed=closed, hidden=False)
     return "ok"
 
 
@@ -492,11 +528,10 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         action,
         verb="вызвать",
         clause="535.5",
-        where_default="adjacent",
         closed=False,
         player=p,
     )
-    if result == "illegal":
+    if result in ("illegal", "undetermined"):
         return
     _pay(ctx, by, "summon")
     if result == "failed":
@@ -552,11 +587,10 @@ def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
         action,
         verb="возродить",
         clause="535.6",
-        where_default="adjacent",
         closed=False,
         player=p,
     )
-    if result == "illegal":
+    if result in ("illegal", "undetermined"):
         return
     _pay(ctx, by, "resurrect")
     if result == "ok":
