@@ -18,6 +18,7 @@ from typing import Any, NoReturn, TextIO
 from rules_index.errors import CorpusError, QueryError
 from rules_index.index import RulesIndex, load_default, load_paths
 from rules_index.parser import is_valid_id
+from rules_index.text import plural
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -259,9 +260,13 @@ def _cmd_check(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Te
         data["sources"] = [s.to_dict() for s in index.sources]
         _dump(data, out)
         return EXIT_OK
+    files = [
+        f"{s.name} ({plural(s.paragraphs, 'пункт', 'пункта', 'пунктов')}, {s.encoding})"
+        for s in index.sources
+    ]
     lines = [
         f"Версия правил: {facts.version or 'не указана'}",
-        "Файлы: " + "; ".join(f"{s.name} ({s.paragraphs} пунктов, {s.encoding})" for s in index.sources),
+        "Файлы: " + "; ".join(files),
         f"Пунктов: {facts.paragraphs}, из них заголовков разделов: {facts.headings}; "
         f"примеров: {facts.examples}",
         "Ссылки на отсутствующие пункты: " + (", ".join(facts.absent_cited) or "нет"),

@@ -27,6 +27,7 @@ from rules_index.parser import (
 from rules_index.search import SearchIndex
 from rules_index.sources import SUFFIXES, decode, to_source_lines
 from rules_index.tables import Tables, load_tables
+from rules_index.text import plural
 
 CORPUS_DIR = Path(__file__).resolve().parent / "data" / "corpus"
 
@@ -95,7 +96,8 @@ class RulesIndex:
         raise AttributeError("RulesIndex неизменяем после построения")
 
     def __repr__(self) -> str:
-        return f"RulesIndex({len(self._paragraphs)} пунктов, версия {self.version or 'не указана'})"
+        count = plural(len(self._paragraphs), "пункт", "пункта", "пунктов")
+        return f"RulesIndex({count}, версия {self.version or 'не указана'})"
 
     # Paragraph access ---------------------------------------------------------------------
 
@@ -258,7 +260,8 @@ def _integrity(
             warnings.append(f"В файле «{src.name}» не найдено ни одного пронумерованного пункта.")
     for d in duplicates:
         where = "; ".join(f"«{s}», строка {n}" for s, n in d.places)
-        warnings.append(f"Пункт {d.id} встречается {len(d.places)} раза: {where}. Сохранены все.")
+        times = plural(len(d.places), "раз", "раза", "раз")
+        warnings.append(f"Пункт {d.id} встречается {times}: {where}. Сохранены все.")
     return Integrity(
         version=versions[0] if versions else None,
         paragraphs=len(paragraphs),

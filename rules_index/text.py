@@ -82,3 +82,14 @@ class Analyzer:
         return tuple(
             t.key for t in self.tokens(text, stemmer) if not (content_only and t.surface in self.stopwords)
         )
+
+
+def plural(n: int, one: str, few: str, many: str) -> str:
+    """«1 пункт», «2 пункта», «5 пунктов», «11 пунктов», «21 пункт»: the Russian count form."""
+    if n % 10 == 1 and n % 100 != 11:
+        word = one
+    elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        word = few
+    else:
+        word = many
+    return f"{n} {word}"

@@ -203,3 +203,18 @@ def test_missing_corpus_and_bad_arguments() -> None:
     assert code == 2 and "не найден" in err
     code, _, err = run("graph", "--format", "svg")
     assert code == 2 and "недопустимое значение" in err
+
+
+def test_counts_read_as_russian(tmp_path: Path) -> None:
+    from rules_index.text import plural
+
+    assert [plural(n, "пункт", "пункта", "пунктов") for n in (1, 2, 5, 11, 14, 21, 22, 30, 111)] == [
+        "1 пункт", "2 пункта", "5 пунктов", "11 пунктов", "14 пунктов", "21 пункт", "22 пункта", "30 пунктов",
+        "111 пунктов",
+    ]
+    f = tmp_path / "r.txt"
+    f.write_text("100. Раздел.\n100.1. А.\n100.1. Б.\n100.1. В.\n100.1. Г.\n100.1. Д.", encoding="utf-8")
+    _, out, _ = run("check", "--corpus", str(f))
+    assert "(6 пунктов, utf-8)" in out and "встречается 5 раз:" in out
+    _, out, _ = run("check")
+    assert "(14 пунктов, utf-8)" in out and "(30 пунктов, utf-8)" in out
