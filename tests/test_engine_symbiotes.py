@@ -353,7 +353,9 @@ def test_211_11_symbiote_not_relocated_alone_unless_ability_says_so() -> None:
     out = act(gs, "relocate", card="s", to="a1")
     assert out.verdict == "illegal" and out.forbidden_by == ["211.11"]
     ok = act(gs, "relocate", card="s", to="a1", symbiote_alone=True)
-    assert ok.verdict == "legal" and props(ok.state, "s")["cell"] == "a1"
+    assert props(ok.state, "s")["cell"] == "a1" and "allowed" in kinds(ok, "211.11")
+    # then a symbiote stands hostless mid-battle: 211.7 speaks only of the end of the reveal subphase
+    assert ok.verdict == "undetermined" and "211.7" in ok.clauses("undetermined")
 
 
 def test_211_11_symbiote_restriction_limits_its_host() -> None:

@@ -224,6 +224,11 @@ def do_relocate(ctx: context.Ctx, action: actions.Action) -> None:
             f"{card.label} перемещён отдельно от хозяина на {to}",
             f"{card.label}: без хозяина, клетка {to}",
         )
+        ctx.undet(
+            "211.7",
+            f"{card.label} остался посреди боя без хозяина: 211.7 говорит о симбиоте без хозяина только "
+            "по окончании подфазы Вскрытия, что с ним происходит в бою, в нашем тексте не сказано",
+        )
         return
     ctx.update(card.id, cell=to)
     ctx.step("", "effect", f"{card.label} перемещён {old} → {to}", f"{card.label}: клетка {old} → {to}")
