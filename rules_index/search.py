@@ -614,7 +614,7 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     pos = 0
     for m in _SENTENCE.finditer(text):
-        if _ABBREVIATION_END.search(text, 0, m.start()):
+        if _ABBREVIATION_END.search(text, max(0, m.start() - 8), m.start()):
             continue
         if m.start() > pos:
             out.append((pos, m.start()))
