@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import common
+from app_pages import common, desk_answers
 from rules_index import Paragraph, RulesIndex
 
 NUMBER_KEY = "clause_number"
@@ -146,6 +146,7 @@ def render_clause(index: RulesIndex, cid: str) -> None:
     _render_citation(index, cid)
     st.caption(common.escape_md(f"Источник: {para.source}, строка {para.line}"))
     _render_links(index, cid)
+    desk_answers.render_clause_usage(cid)
     _render_graph(index, cid)
 
 

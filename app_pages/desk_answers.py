@@ -217,6 +217,7 @@ def render_clause_usage(cid: str) -> None:
         st.caption("Ни один сценарий библиотеки не задействует этот пункт.")
     if handlers:
         st.caption("Обработчики движка, которые его применяют (engine/rules/):")
-        st.code("\n".join(handlers), language=None)
+        # A list, not st.code: the clause page keeps a single code block, the citation to copy.
+        st.markdown("\n".join(f"- `{h}`" for h in handlers))
     else:
         st.caption("Движок этот пункт не применяет.")

@@ -343,3 +343,16 @@ def test_odd_clause_links_get_a_message_not_a_traceback(cid: str) -> None:
 def test_clause_links_accept_the_ways_judges_write_numbers(raw: str, cid: str) -> None:
     at = run_app(p=raw)
     assert [t.value.replace("\\", "") for t in at.title] == [f"п. {cid}"]
+
+
+def test_clause_page_lists_the_scenarios_and_engine_handlers_of_the_clause() -> None:
+    at = run_app(p="211.3.1")
+    assert not at.exception
+    assert "Сценарии и движок" in [h.value for h in at.subheader]
+    body = "\n".join(m.value for m in at.markdown)
+    # the official ПРИМЕР to 211.3.1 is one click away, opening on the desk
+    assert "/desk?scn=scenarios/official/211.3.1_karlik_und.yaml" in body.replace("%2F", "/")
+    assert "`symbiotes.host_lock`" in body
+    # a clause the engine does not apply says so instead of an empty list
+    heading = run_app(p="535")
+    assert "Движок этот пункт не применяет." in [c.value for c in heading.caption]
