@@ -109,37 +109,49 @@ def load_tables(data_dir: Path = DATA_DIR, extra_jargon: Sequence[str | Path] = 
         if not path.is_file():
             raise CorpusError(f"Файл жаргона «{path}» не найден.")
         jargon_list.extend(_jargon(path))
-    jargon = tuple(jargon_list)
-    terms_path = data_dir / "terms.yaml"
+    return Tables(
+        tuple(jargon_list),
+        _terms(data_dir / "terms.yaml"),
+        _cards(data_dir / "cards.yaml"),
+        _families(data_dir / "families.yaml"),
+        _stopwords(data_dir / "stopwords.yaml"),
+    )
+
+
+def _terms(path: Path) -> tuple[TermEntry, ...]:
     terms: list[TermEntry] = []
-    for i, e in enumerate(_entries(terms_path)):
+    for i, e in enumerate(_entries(path)):
         clause = e.get("clause")
         if not isinstance(clause, str):
             raise CorpusError(
-                f"Таблица «{terms_path.name}», запись {i + 1}: «clause» должен быть строкой в кавычках "
+                f"Таблица «{path.name}», запись {i + 1}: «clause» должен быть строкой в кавычках "
                 "('211.10' без кавычек читается как 211.1)."
             )
-        terms.append(
-            TermEntry(
-                _strings(terms_path, i, e, "term", True)[0], _strings(terms_path, i, e, "also", False), clause
-            )
-        )
-    cards_path = data_dir / "cards.yaml"
-    cards = tuple(
+        term = _strings(path, i, e, "term", True)[0]
+        terms.append(TermEntry(term, _strings(path, i, e, "also", False), clause))
+    return tuple(terms)
+
+
+def _cards(path: Path) -> tuple[CardEntry, ...]:
+    return tuple(
         CardEntry(
-            _strings(cards_path, i, e, "name", True)[0],
-            _strings(cards_path, i, e, "aliases", False),
-            (_strings(cards_path, i, e, "kind", False) or ("",))[0],
+            _strings(path, i, e, "name", True)[0],
+            _strings(path, i, e, "aliases", False),
+            (_strings(path, i, e, "kind", False) or ("",))[0],
         )
-        for i, e in enumerate(_entries(cards_path))
+        for i, e in enumerate(_entries(path))
     )
-    fam_path = data_dir / "families.yaml"
-    families = tuple(
-        Family(_strings(fam_path, i, e, "key", True)[0], _strings(fam_path, i, e, "prefixes", True))
-        for i, e in enumerate(_entries(fam_path))
+
+
+def _families(path: Path) -> tuple[Family, ...]:
+    return tuple(
+        Family(_strings(path, i, e, "key", True)[0], _strings(path, i, e, "prefixes", True))
+        for i, e in enumerate(_entries(path))
     )
-    stop_path = data_dir / "stopwords.yaml"
-    stop = _read(stop_path)
-    if not isinstance(stop, list):
-        raise CorpusError(f"Таблица «{stop_path.name}»: ожидается список слов.")
-    return Tables(jargon, tuple(terms), cards, families, frozenset(str(w) for w in stop))
+
+
+def _stopwords(path: Path) -> frozenset[str]:
+    words = _read(path)
+    if not isinstance(words, list):
+        raise CorpusError(f"Таблица «{path.name}»: ожидается список слов.")
+    return frozenset(str(w) for w in words)
