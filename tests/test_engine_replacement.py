@@ -172,3 +172,19 @@ def test_mnogolikiy_exiles_instead_of_destroying_and_takes_abilities() -> None:
     assert props(killed.state, "foe")["zone"] == "exile"
     nxt = run(run(out.state, "end_turn").state, "start_turn")
     assert nxt.state.cards["m"].borrowed == "sug"
+
+
+def test_534_7_vozhak_may_wound_its_own_companion_by_211_9_not_a1() -> None:
+    gs = position(
+        spec("vozhak", "Вожак сатиров", "A", at="c3"),
+        spec("comp", {"template": "Компаньон", "name": "Фамильяр", "life": 6}, "A", host="vozhak"),
+        spec("far", ORC, "B", at="c5"),
+    )
+    out = run(gs, "heal", "1", "comp", card="vozhak", amount=2)
+    assert props(out.state, "comp")["wounds"] == 2
+    assert "allowed" in kinds(out, "211.9")
+    # no cell is «next to» here: the only target stands next to Вожак by 211.9, not by A1
+    assert "A1" not in out.clauses()
+    near = position(spec("vozhak", "Вожак сатиров", "A", at="c3"), spec("o", ORC, "B", at="d4"))
+    out2 = run(near, "heal", "1", "o", card="vozhak", amount=1)
+    assert "A1" in out2.clauses("assumption") and "211.9" not in out2.clauses()

@@ -400,3 +400,16 @@ def test_535_5_adjacent_to_a_summoner_in_the_auxiliary_zone_is_undetermined() ->
     )
     ok = act(gs2, "summon", by="c", card="o1")
     assert ok.verdict == "legal" and props(ok.state, "o1")["zone"] == "aux"
+
+
+def test_on_death_names_its_wounds_and_why_the_victims_stand_next_to_it() -> None:
+    bomb = creature("Мина", {"kind": "on_death", "effect": "wound_adjacent_enemies", "amount": 1})
+    gs = battle(
+        spec("p", bomb, "A", at="c3"),
+        spec("foe", ORC, "B", at="c4"),
+        spec("und", "Карлик Унд", "B", host="p"),
+    )
+    out = act(gs, "destroy", card="p")
+    assert props(out.state, "foe")["wounds"] == 1
+    assert any("1 рану стоящим рядом врагам" in s.reason for s in out.steps())
+    assert "allowed" in kinds(out, "211.9") and "A1" in out.clauses("assumption")

@@ -386,3 +386,10 @@ def test_relocation_onto_an_occupied_cell_cites_one_card_per_cell() -> None:
     gs = position(spec("a", ORC, "A", at="c2"), spec("b", ORC, "A", at="c3"))
     out = act(gs, "relocate", card="a", to="c3")
     assert out.verdict == "illegal" and out.forbidden_by == ["A4"]
+
+
+def test_211_4_host_turned_symbiote_is_undetermined_by_211_7() -> None:
+    gs = position(spec("host", "Вайл", "A", at="c2"), spec("comp", "Сугед", "A", host="host"))
+    out = act(gs, "change_type", card="host", subtype="parasite")
+    assert props(out.state, "comp")["zone"] == "graveyard" and "effect" in kinds(out, "211.4")
+    assert out.verdict == "undetermined" and out.clauses("undetermined") == ["211.7"]

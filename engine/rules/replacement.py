@@ -239,12 +239,7 @@ def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
     near = [
         c for c in ctx.cards.values() if c.in_play and c.is_creature and symbiotes.cards_adjacent(c, card)
     ]
-    if card.cell:
-        ctx.assume(
-            "A1",
-            f"стоящие рядом с {card.label} ({card.cell}) — на соседних клетках, включая диагонали; его "
-            "хозяин или симбиот тоже стоит рядом (211.9)",
-        )
+    symbiotes.explain_adjacent(ctx, card, near)
     if not near:
         ctx.step(
             "534.7",

@@ -766,8 +766,9 @@ def on_death_triggers(ctx: context.Ctx, cid: str) -> None:
         if ab.kind != "on_death":
             continue
         amount = int(ab.get("amount", 0))
+        wounds = board.plural(amount, "рану", "раны", "ран")
         with ctx.group(
-            "A8", "effect", f"срабатывает «при гибели» {card.label}: {amount} ран стоящим рядом врагам"
+            "A8", "effect", f"срабатывает «при гибели» {card.label}: {wounds} стоящим рядом врагам"
         ):
             if card.incarnated:
                 ctx.step(
@@ -777,20 +778,24 @@ def on_death_triggers(ctx: context.Ctx, cid: str) -> None:
                 )
             if card.cell is None:
                 continue
-            for other in list(ctx.cards.values()):
-                other = ctx.c(other.id)
-                if (
-                    other.in_play
-                    and other.is_creature
-                    and other.controller != card.controller
-                    and symbiotes.cards_adjacent(other, ctx.c(cid))
-                ):
-                    replacement.execute_wound(
-                        ctx,
-                        replacement.Event(
-                            kind="wound", target=other.id, amount=amount, source=cid, dmg="influence"
-                        ),
-                    )
+            victims = [
+                other
+                for other in ctx.cards.values()
+                if other.in_play
+                and other.is_creature
+                and other.controller != card.controller
+                and symbiotes.cards_adjacent(other, card)
+            ]
+            symbiotes.explain_adjacent(ctx, card, victims)
+            for victim in victims:
+                if not ctx.c(victim.id).in_play:
+                    continue
+                replacement.execute_wound(
+                    ctx,
+                    replacement.Event(
+                        kind="wound", target=victim.id, amount=amount, source=cid, dmg="influence"
+                    ),
+                )
 
 
 @rule("535.7.3")

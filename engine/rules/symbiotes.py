@@ -534,6 +534,21 @@ def cards_adjacent(a: state.CardState, b: state.CardState) -> bool:
     return a.host == b.id or b.host == a.id or board.adjacent(a.cell, b.cell)
 
 
+@rule("211.9")
+def explain_adjacent(ctx: context.Ctx, card: state.CardState, near: list[state.CardState]) -> None:
+    """Say why each of `near` stands next to `card`: its host or symbiote by 211.9, a card on a
+    neighbouring cell by assumption A1."""
+    bound = [c for c in near if c.id in (card.host, getattr(ctx.symbiote_of(card.id), "id", None))]
+    for c in bound:
+        role = "хозяин" if c.id == card.host else "симбиот"
+        ctx.allow(
+            "211.9", f"{c.label} — {role} {card.label}: симбиот и хозяин считаются стоящими рядом картами"
+        )
+    if any(c not in bound for c in near) and card.cell:
+        cells = ", ".join(sorted({c.cell or "" for c in near if c not in bound}))
+        ctx.assume("A1", f"рядом с {card.label} ({card.cell}) — соседние клетки, включая диагонали: {cells}")
+
+
 @rule("211.10")
 def movement_declared(ctx: context.Ctx, card: state.CardState) -> bool:
     """A symbiote's movement cannot be declared (211.10). True when forbidden."""
