@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import rules_index
 from rules_index.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -218,3 +219,25 @@ def test_counts_read_as_russian(tmp_path: Path) -> None:
     assert "(6 пунктов, utf-8)" in out and "встречается 5 раз:" in out
     _, out, _ = run("check")
     assert "(14 пунктов, utf-8)" in out and "(30 пунктов, utf-8)" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [(["search", "х" * 10_000], "слишком длинный"), (["check", "--corpus", "/нет/rules.txt"], "не найден")],
+)
+def test_bad_input_as_a_process_exits_2_with_a_russian_message(argv: list[str], needle: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "rules_index", *argv], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2 and needle in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_an_internal_error_is_reported_without_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: object, query: str, top: int = 10) -> list[object]:
+        raise RuntimeError("сбой")
+
+    monkeypatch.setattr(rules_index.RulesIndex, "search", broken)
+    code, out, err = run("search", "хост")
+    assert code == 3 and out == ""
+    assert "Внутренняя ошибка" in err and "Traceback" not in err
