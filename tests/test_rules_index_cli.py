@@ -153,6 +153,9 @@ def test_duplicate_ids_across_two_files_are_kept_shown_and_reported(tmp_path: Pa
     (tmp_path / "b.txt").write_text("100.1. Второй текст.\n100.2. Ещё.", encoding="utf-8")
     code, out, _ = run("check", "--json", "--corpus", str(tmp_path))
     assert code == 0
+    # --corpus is repeatable: the two files named one by one index the same as their folder.
+    a, b = str(tmp_path / "a.txt"), str(tmp_path / "b.txt")
+    assert run("check", "--json", "--corpus", a, "--corpus", b)[1] == out
     dup = json.loads(out)["duplicates"]
     assert [d["id"] for d in dup] == ["100.1"]
     assert [(Path(p["source"]).name, p["line"]) for p in dup[0]["places"]] == [("a.txt", 2), ("b.txt", 1)]
