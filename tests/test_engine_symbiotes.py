@@ -393,3 +393,13 @@ def test_211_4_host_turned_symbiote_is_undetermined_by_211_7() -> None:
     out = act(gs, "change_type", card="host", subtype="parasite")
     assert props(out.state, "comp")["zone"] == "graveyard" and "effect" in kinds(out, "211.4")
     assert out.verdict == "undetermined" and out.clauses("undetermined") == ["211.7"]
+
+
+def test_211_4_a_ground_creature_in_the_auxiliary_zone_is_not_forbidden_but_undetermined() -> None:
+    # 211.4 asks only for a ground creature, and the auxiliary zone is part of the battle zone; but a
+    # symbiote takes its host's cell (211.9) and this host has none: our text does not settle it.
+    aux = {"template": "Существо во вспомогательной зоне", "name": "Дух"}
+    gs = reveal(spec("c", COMPANION, "A", at="c2"), spec("h", aux, "A", at="aux"))
+    out = act(gs, "place_symbiote", card="c", host="h")
+    assert out.verdict == "undetermined" and out.state is gs
+    assert not out.forbidden_by and "211.9" in out.clauses("undetermined")

@@ -346,7 +346,7 @@ def _place_symbiote(
         return "illegal"
     probs = symbiotes.summon_host_problems(ctx, card, h, str(places_on), player)
     if not symbiotes.record(ctx, probs, card, h):
-        return "illegal"
+        return "illegal" if ctx.illegal else "undetermined"
     general.place_in_play(ctx, card.id, cell=None, host=h.id, controller=player, closed=closed, hidden=False)
     ctx.step(
         "211.8",

@@ -45,6 +45,18 @@ def host_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> l
         out.append(
             ("211.4", "forbidden", f"{h.label} — симбиот ({_sub(h)}): на другого симбиота помещать нельзя")
         )
+    elif h.zone == "aux":
+        # A ground creature that «располагается во вспомогательной зоне» is in the battle zone, so
+        # 211.4 does not forbid it; but a symbiote takes its host's cell (211.9) and it has none.
+        return [
+            (
+                "211.9",
+                "unknown",
+                f"{h.label} — наземное существо во вспомогательной зоне, без клетки, а симбиот занимает "
+                "клетку своего хозяина (211.9): можно ли поместить симбиота на такое существо, в нашем "
+                "тексте не сказано",
+            )
+        ]
     elif h.zone != "battle" or h.host is not None or h.cell is None:
         out.append(
             (
@@ -79,7 +91,9 @@ def host_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> l
 
 
 def record(ctx: context.Ctx, problems: list[Problem], s: state.CardState, h: state.CardState) -> bool:
-    """Write host problems into the trace; True when nothing forbids the host."""
+    """Write host problems into the trace; True when the symbiote may go on. Kinds: forbidden;
+    undetermined (it goes on, the verdict says our text may say otherwise); unknown (our text does
+    not say whether it can: the position stays as it was and the verdict is undetermined)."""
     ok = True
     for clause, kind, reason in problems:
         if kind == "forbidden":
@@ -87,6 +101,10 @@ def record(ctx: context.Ctx, problems: list[Problem], s: state.CardState, h: sta
             ok = False
         elif kind == "undetermined":
             ctx.undet(clause, reason)
+        elif kind == "unknown":
+            ctx.undet(clause, reason)
+            ctx.keep_state = True
+            ok = False
     if ok:
         ctx.allow("211.4", f"{h.label} — наземное существо на клетке {h.cell}: может быть хозяином {s.label}")
         if not ctx.symbiote_of(h.id) or ctx.symbiote_of(h.id) is s:
