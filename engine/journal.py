@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
+import functools
 import json
 import os
 import re
@@ -30,6 +31,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import Stemmer
+
+from rules_index import tables as ri_tables
+from rules_index import text as ri_text
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PATH = PROJECT_ROOT / "data" / "rulings.sqlite3"
@@ -484,24 +488,38 @@ def words(text: str) -> list[str]:
     return [w.lower().replace("ё", "е") for w in _WORD_RE.findall(text)]
 
 
+@functools.cache
+def _analyzer() -> ri_text.Analyzer:
+    """The rules search's word analysis (Snowball stems plus our word-family table), built once.
+
+    Shared with the rules index so that «паразит» and «паразитом» meet here as they do there; the
+    analyzer holds only immutable tables, so caching it keeps no judge's state.
+    """
+    return ri_text.Analyzer(ri_tables.load_tables())
+
+
+def _key(word: str, stemmer: Stemmer.Stemmer) -> str:
+    return word if word[0].isdigit() else _analyzer().key(word, stemmer)
+
+
 def stems(text: str, stemmer: Stemmer.Stemmer | None = None) -> list[str]:
-    """Russian Snowball stems of a text's words; clause numbers are kept whole."""
-    st = stemmer or Stemmer.Stemmer("russian")
-    return [w if w[0].isdigit() else st.stemWord(w) for w in words(text)]
+    """Search keys of a text's words (stems, word families merged); clause numbers are kept whole."""
+    st = stemmer or _analyzer().stemmer()
+    return [_key(w, st) for w in words(text)]
 
 
 def query_terms(query: str, stopwords: frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
-    """The query's words and their stems, question words («можно», «ли» …) left out."""
-    stemmer = Stemmer.Stemmer("russian")
+    """The query's words and their search keys, question words («можно», «ли» …) left out."""
     kept = [w for w in words(query) if w not in stopwords]
-    return kept, [w if w[0].isdigit() else stemmer.stemWord(w) for w in kept]
+    st = _analyzer().stemmer()
+    return kept, [_key(w, st) for w in kept]
 
 
 def search_rulings(
     rulings: Sequence[Ruling], query: str, top: int = 20, stopwords: frozenset[str] = frozenset()
 ) -> list[RulingHit]:
     """Rank rulings against a query: pure text matching, shared with the search page's «answers»."""
-    stemmer = Stemmer.Stemmer("russian")
+    stemmer = _analyzer().stemmer()
     query_words, query_stems = query_terms(query, stopwords)
     if not query_stems:
         return []

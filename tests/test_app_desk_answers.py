@@ -100,4 +100,4 @@ def test_clause_usage_renders(tmp_path: Path) -> None:
     assert not at.exception, at.exception
     links = [m.value for m in at.markdown if m.value.startswith("📘 [")]
     assert any("(/desk?scn=scenarios/official/211.3.1_karlik_und.yaml)" in v for v in links)
-    assert "symbiotes.host_lock" in at.code[0].value
+    assert "`symbiotes.host_lock`" in "\n".join(m.value for m in at.markdown)

@@ -316,6 +316,16 @@ def test_search_finds_word_forms_and_clause_numbers(tmp_path: Path) -> None:
     assert hit.ruling.id == vail and hit.score == 1.0 and hit.matched == ("вайл", "атаковать")
 
 
+
+def test_search_meets_word_forms_the_stemmer_alone_splits(tmp_path: Path) -> None:
+    # Snowball stems «паразит» to «параз» but «паразитом» to «паразит», «инкарнация» and
+    # «инкарнировал» apart: the rules index's word-family table joins them here too.
+    j = Journal(tmp_path / "j.sqlite3")
+    para = j.record(_ruling(title="Остаётся ли Унд паразитом после смены контроля?", clauses=("211.3.1",)))
+    inc = j.record(_ruling(title="Когда карта инкарнировала во второй раз?", clauses=("535.7.3",)))
+    assert [h.ruling.id for h in j.search("паразит")] == [para]
+    assert [h.ruling.id for h in j.search("инкарнация")] == [inc]
+
 def test_journal_and_desk_modules_hold_no_mutable_state() -> None:
     """Many judges share one process: module globals must be constants, never per-user state."""
     import types
