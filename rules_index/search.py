@@ -333,8 +333,10 @@ class SearchIndex:
             if used[i]:
                 continue
             alts = self._alternatives(t)
-            # A word the corpus lacks counts for terms as its closest match («хазяен» → хозяин).
-            term_keys.append(t.key if t.key in self._postings or not alts else alts[0].key)
+            # A word the corpus lacks counts for terms as its closest match («хазяен» → хозяин);
+            # a word with no match at all («покажи») says nothing about any clause.
+            if alts:
+                term_keys.append(t.key if t.key in self._postings else alts[0].key)
             words.append(_QWord(t.surface, alts))
         return words, term_keys
 
@@ -365,10 +367,16 @@ class SearchIndex:
         limit = 0 if len(t.surface) <= 3 else 1 if len(t.surface) <= 5 else 2
         if limit and not t.surface.isdigit():
             close = process.extract(
-                t.surface, self._vocab_words, scorer=Levenshtein.distance, score_cutoff=limit, limit=5
+                t.surface, self._vocab_words, scorer=Levenshtein.distance, score_cutoff=limit, limit=10
             )
+            # In a short word two edits may be two wrong letters («хазяен» → хозяин), not two
+            # letters more or less («пример» is not «например»).
+            close = [
+                c for c in close
+                if c[1] <= 1 or len(t.surface) > 7 or abs(len(c[0]) - len(t.surface)) <= 1
+            ]
             seen: set[str] = set()
-            for surface, dist, _ in sorted(close, key=lambda c: (c[1], c[0])):
+            for surface, dist, _ in sorted(close, key=lambda c: (c[1], c[0]))[:5]:
                 key = self._vocab[surface]
                 if key not in seen:
                     seen.add(key)

@@ -218,8 +218,16 @@ def test_two_letters_off_and_misspelt_terms_still_find_the_definition(
 
 
 def test_typo_tolerance_does_not_invent_matches(ix: RulesIndex) -> None:
-    for q in ("дракон", "гоблин", "кошка", "машина", "ксилофон"):
+    # «пример» is two letters off «например», but two letters more is not a typo of a short word.
+    for q in ("дракон", "гоблин", "кошка", "машина", "ксилофон", "пример", "п.", "см."):
         assert ix.search(q) == [], q
+
+
+def test_a_word_the_rules_do_not_know_does_not_hide_a_definition(ix: RulesIndex) -> None:
+    for q in ("покажи пример про хозяина", "объясни маркер контроля", "хозяин гоблина"):
+        hit = ix.search(q, 1)[0]
+        assert any(m.how == "term" for m in hit.matched), q
+    assert ix.search("покажи пример про хозяина", 1)[0].id == "211.2"
 
 
 def test_a_clause_found_by_the_number_it_cites_shows_that_citation_marked(ix: RulesIndex) -> None:
