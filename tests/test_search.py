@@ -239,3 +239,8 @@ def test_a_clause_found_by_the_number_it_cites_shows_that_citation_marked(ix: Ru
     cited = next(h for h in ix.search("535.5.1.2") if h.id == "535.5.1.3")
     assert "в соответствии с п. 535.5.1.2 какое-либо игродействие" in cited.snippet
     assert ("535.5.1.2", True) in cited.spans
+
+
+def test_a_range_of_clauses_finds_both_ends(ix: RulesIndex) -> None:
+    for q in ("211.3-211.5", "211.3–211.5", "пп. 211.3, 211.5"):
+        assert ids(ix, q, 2) == ["211.3", "211.5"], q
