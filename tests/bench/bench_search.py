@@ -29,6 +29,7 @@ from rapidfuzz import fuzz  # noqa: E402
 
 import rules_index  # noqa: E402
 from rules_index.model import Paragraph  # noqa: E402
+from rules_index.text import plural  # noqa: E402
 
 TOP = 10
 Ranker = Callable[[str], list[str]]
@@ -220,12 +221,14 @@ def main() -> int:
 
     queries = [q for q, _ in questions]
     p50, p95 = latency(index, queries)
-    print(f"\nВстроенные правила: {len(paragraphs)} пунктов; сборка {build_small * 1000:.1f} мс; "
+    count = plural(len(paragraphs), "пункт", "пункта", "пунктов")
+    print(f"\nВстроенные правила: {count}; сборка {build_small * 1000:.1f} мс; "
           f"запрос p50 {p50:.2f} мс, p95 {p95:.2f} мс")
     big_files = [("generated.txt", generated_corpus(paragraphs)), *seed_files]
     big, build_big = timed_build(big_files, repeat=2)
     p50, p95 = latency(big, queries)
-    print(f"Сгенерированный корпус: {len(big.paragraphs)} пунктов; сборка {build_big:.2f} с; "
+    count = plural(len(big.paragraphs), "пункт", "пункта", "пунктов")
+    print(f"Сгенерированный корпус: {count}; сборка {build_big:.2f} с; "
           f"запрос p50 {p50:.2f} мс, p95 {p95:.2f} мс")
     print("Цели: recall@3 ≥ 0.97, MRR ≥ 0.9 и выше базовых; p95 ≤ 5 мс (встроенные), ≤ 30 мс (3000); "
           "сборка ≤ 2 с (3000).")
