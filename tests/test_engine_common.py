@@ -261,7 +261,12 @@ def random_action(gs: engine.GameState, rng: Any) -> engine.Action:
     ids = list(gs.cards)
     if gs.pending is not None and rng.random() < 0.9:
         return engine.parse_action("choose", {"option": rng.choice(gs.pending.options).key})
+    if gs.phase != "battle" and rng.random() < 0.85:
+        return _preparation_action(gs, rng)
     kind = rng.choice(KINDS)
+    plausible = _plausible(gs, kind, rng) if rng.random() < 0.5 else None
+    if plausible is not None:
+        return engine.parse_action(kind, plausible)
     if kind in ("exile", "return_to_deck", "destroy") and rng.random() < 0.6:
         kind = rng.choice(("move", "attack", "start_turn", "end_turn", "summon", "resurrect"))
     card = rng.choice(ids)
@@ -336,6 +341,137 @@ def random_action(gs: engine.GameState, rng: Any) -> engine.Action:
     else:
         args = {}
     return engine.parse_action(kind, args)
+
+
+def _preparation_action(gs: engine.GameState, rng: Any) -> engine.Action:
+    """Recruit, placement and reveal: recruit a card onto a free cell of its owner's half, put a
+    symbiote on a creature, or move on."""
+    from engine import board as board_mod
+
+    if gs.phase == "recruit":
+        waiting = [c for c in gs.cards.values() if not c.in_play and c.zone != "deck"]
+        if waiting and rng.random() < 0.8:
+            card = rng.choice(waiting)
+            taken = {c.cell for c in gs.cards.values() if c.zone == "battle"}
+            free = [c for c in board_mod.CELLS if board_mod.half_of(c) == card.owner and c not in taken]
+            return engine.parse_action("recruit", {"card": card.id, "at": rng.choice(free or ["a1"])})
+        return engine.parse_action("next_phase", {})
+    if gs.phase == "reveal":
+        loose = [c for c in gs.cards.values() if c.is_symbiote and c.zone == "battle" and c.host is None]
+        creatures = [c for c in gs.cards.values() if c.zone == "battle" and c.is_creature and c.host is None]
+        if loose and creatures and rng.random() < 0.7:
+            s = rng.choice(loose)
+            return engine.parse_action("place_symbiote", {"card": s.id, "host": rng.choice(creatures).id})
+        return engine.parse_action("end_reveal", {})
+    return engine.parse_action("next_phase", {})
+
+
+def _plausible(gs: engine.GameState, kind: str, rng: Any) -> dict[str, object] | None:
+    """Arguments that often make a legal action of `kind` in this position (so that the random
+    streams exercise legal sequences, not only refusals), or None."""
+    from engine import board as board_mod
+
+    cards = gs.cards
+    if kind == "attach":
+        if gs.last_attack is not None and rng.random() < 0.7:
+            attacker, target = gs.last_attack
+            return {"card": target, "host": attacker}
+        syms = [
+            c for c in cards.values() if c.is_symbiote and c.host is not None and c.controller == gs.active
+        ]
+        if syms:
+            s = rng.choice(syms)
+            own = [c.id for c in cards.values() if c.zone == "battle" and c.controller == s.controller]
+            return {"card": s.id, "host": rng.choice(own)} if own else None
+    if kind == "attack":
+        mine = [c for c in cards.values() if c.zone == "battle" and c.controller == gs.active and c.cell]
+        if mine:
+            me = rng.choice(mine)
+            near = [
+                c.id
+                for c in cards.values()
+                if c.zone == "battle"
+                and c.id != me.id
+                and c.cell
+                and board_mod.distance(c.cell, me.cell or "") <= 1
+            ]
+            return {"attacker": me.id, "target": rng.choice(near)} if near else None
+    if kind == "mark_cells":
+        lamps = [c for c in cards.values() if c.in_play and c.cell and c.name == "Бул'Багур"]
+        if lamps:
+            lamp = rng.choice(lamps)
+            oc, orow = board_mod.coords(lamp.cell or "a1")
+            dc, dr = rng.choice([(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if (dc, dr) != (0, 0)])
+            line = [board_mod.cell_at(oc + dc * i, orow + dr * i) for i in range(1, rng.randint(1, 3) + 1)]
+            cells = [c for c in line if c is not None]
+            return {"card": lamp.id, "cells": cells} if cells else None
+    if kind == "resurrect":
+        dead = [c for c in cards.values() if c.zone == "graveyard" and c.owner == gs.active]
+        callers = [
+            c for c in cards.values() if c.in_play and c.card.has("resurrect") and c.controller == gs.active
+        ]
+        if dead and callers:
+            return {"by": rng.choice(callers).id, "card": rng.choice(dead).id}
+    if kind == "wound" and gs.marks:
+        marked = {cell for m in gs.marks for cell in m.cells}
+        lit = [c.id for c in cards.values() if c.zone == "battle" and c.cell in marked and c.is_creature]
+        return {"card": rng.choice(lit), "amount": 1, "kind": "ranged"} if lit else None
+    if kind == "heal":
+        leaders = [c.id for c in cards.values() if c.in_play and c.card.has("replace_heal_with_wound")]
+        return {"card": rng.choice(leaders), "amount": rng.randint(1, 2)} if leaders else None
+    if kind == "destroy":
+        exilers = [c for c in cards.values() if c.in_play and c.card.has("replace_destroy_with_exile")]
+        if exilers:
+            by = rng.choice(exilers)
+            foes = [
+                c.id for c in cards.values() if c.in_play and c.is_creature and c.controller != by.controller
+            ]
+            return {"card": rng.choice(foes), "by": by.id} if foes else None
+    if kind == "summon":
+        callers = [
+            c for c in cards.values() if c.in_play and c.card.has("summon") and c.controller == gs.active
+        ]
+        return {"by": rng.choice(callers).id} if callers else None
+    return None
+
+
+def reveal_board(seed: int = 0) -> engine.GameState:
+    """The reveal subphase: hidden creatures and symbiotes standing on their own cells (211.2)."""
+    cards = [
+        spec("vail", "Вайл", "B", at="c4", hidden=True),
+        spec("orcB", ORC, "B", at="b5", hidden=True),
+        spec("harpy", FLYER, "B", at="aux", hidden=True),
+        spec("ghost", GHOST, "B", at="e4", hidden=True),
+        spec("und", "Карлик Унд", "A", at="a2", hidden=True),
+        spec("suged", "Сугед", "A", at="e1", hidden=True),
+        spec("tick", PARASITE, "B", at="a6", hidden=True),
+        spec("firefly", COMPANION, "B", at="e6", hidden=True),
+        spec("mnogo", "Многоликий", "A", at="b3", hidden=True),
+        spec("bul", "Бул'Багур", "A", at="d2", hidden=True),
+        spec("caller", CALLER, "A", at="c2", hidden=True),
+        spec("slua", "Выкормыш слуа", "B", at="d4", hidden=True),
+        spec("vozhak", "Вожак сатиров", "B", at="d5", hidden=True),
+        spec("orcA", ORC, "A", at="c3", hidden=True),
+        spec("dA1", ORC, "A", at="deck"),
+        spec("dB1", PARASITE, "B", at="deck"),
+        spec("phoenix", PHOENIX, "B", at="graveyard"),
+    ]
+    return position(*cards, phase="reveal", seed=seed)
+
+
+def recruit_board(seed: int = 0) -> engine.GameState:
+    """The recruit subphase: every card still in hand (then placement and reveal follow)."""
+    cards = [
+        spec("vail", "Вайл", "B", at="hand"),
+        spec("und", "Карлик Унд", "A", at="hand"),
+        spec("suged", "Сугед", "A", at="hand"),
+        spec("orcA", ORC, "A", at="hand"),
+        spec("orcB", ORC, "B", at="hand"),
+        spec("harpy", FLYER, "B", at="hand"),
+        spec("tick", PARASITE, "B", at="hand"),
+        spec("dA1", ORC, "A", at="deck"),
+    ]
+    return position(*cards, phase="recruit", seed=seed)
 
 
 def test_bad_library_and_assumption_files_give_russian_errors(tmp_path: Any) -> None:
