@@ -141,8 +141,8 @@ class Ctx:
             answer = self.answers[self.asked]
             self.asked += 1
             if answer not in {o.key for o in opts}:
-                keys = ", ".join(o.key for o in opts)
-                raise BadChoice(f"Варианта «{answer}» нет среди предложенных: {keys} ({question})")
+                offered = "; ".join(f"{o.key} — {o.label}" for o in opts)
+                raise BadChoice(f"Варианта «{answer}» нет. {question} Варианты: {offered}")
             label = next(o.label for o in opts if o.key == answer)
             self.step(clause, "effect", f"{board.player(who, cap=True)} выбирает: {label}")
             return answer

@@ -61,9 +61,8 @@ def apply(gs: state.GameState, action: actions.Action, *, tracing: bool = True) 
         option = str(action.get("option"))
         keys = [o.key for o in waiting.pending.options]
         if option not in keys:
-            return _refuse(
-                gs, f"варианта «{option}» нет; варианты: {', '.join(keys)} ({waiting.pending.question})"
-            )
+            offered = "; ".join(f"{o.key} — {o.label}" for o in waiting.pending.options)
+            return _refuse(gs, f"варианта «{option}» нет. {waiting.pending.question} Варианты: {offered}")
         base = dataclasses.replace(gs, waiting=None)
         assert isinstance(waiting.action, actions.Action)
         out = _run(base, waiting.action, (*waiting.answers, option), tracing)

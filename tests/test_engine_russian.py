@@ -101,7 +101,8 @@ def test_no_player_in_the_wrong_case_in_any_trace() -> None:
 
 def test_no_english_words_in_any_trace() -> None:
     ids = set(full_board().cards)
-    allowed = {"A", "B", "choose", "end_turn", "end_reveal", "aux"}
+    # words a judge types: action names and the keys of choices
+    allowed = {"A", "B", "choose", "end_turn", "end_reveal", "aux", "none", "summon", "skip"}
     leaks: set[str] = set()
     for text in _stream_texts():
         for word in re.findall(r"\b[A-Za-z_][A-Za-z_0-9]*\b", text):
@@ -125,3 +126,16 @@ def test_movement_and_replacing_ability_counts_read_as_russian() -> None:
     assert any("(1 шаг, запас 1)" in s.reason for s in out.steps() if s.clause == "A7")
     far = act(gs, "move", card="vail", to="c4")
     assert any("c4 в 2 шагах от c2" in s.reason for s in far.steps())
+
+
+def test_a_wrong_answer_lists_each_option_with_its_meaning() -> None:
+    caller = {"name": "Зовущий", "type": "creature", "subtype": "ground", "life": 5}
+    caller["abilities"] = [{"kind": "summon", "card": "Вайл"}]
+    gs = position(spec("c", caller, "A", at="c2"), spec("v", "Вайл", "A", at="deck"))
+    asked = act(gs, "summon", by="c", cell="c3")
+    assert asked.pending is not None
+    wrong = engine.apply(asked.state, engine.parse_action("choose", {"option": "zzz"}))
+    assert wrong.verdict == "illegal" and wrong.state is asked.state
+    reason = wrong.trace[0].reason
+    assert "варианта «zzz» нет" in reason and "Какую карту «Вайл» вызвать из колоды игрока A?" in reason
+    assert "v — «Вайл» (v); none — не нашёл (не захотел найти)" in reason
