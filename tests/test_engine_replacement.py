@@ -188,3 +188,13 @@ def test_534_7_vozhak_may_wound_its_own_companion_by_211_9_not_a1() -> None:
     near = position(spec("vozhak", "Вожак сатиров", "A", at="c3"), spec("o", ORC, "B", at="d4"))
     out2 = run(near, "heal", "1", "o", card="vozhak", amount=1)
     assert "A1" in out2.clauses("assumption") and "211.9" not in out2.clauses()
+
+
+def test_534_4_mnogolikiy_exile_is_card_text_applied_once() -> None:
+    gs = position(spec("mnog", "Многоликий", "A", at="c3"), spec("orc", ORC, "B", at="c4"))
+    out = act(gs, "destroy", card="orc", by="mnog")
+    assert props(out.state, "orc")["zone"] == "exile"
+    text = [s for s in out.steps() if s.clause == "A8" and s.kind == "effect"]
+    assert text and "изгоняет" in text[0].reason and text[0].changes
+    once = [s.reason for s in out.steps() if s.clause == "534.4" and s.kind == "effect"]
+    assert once and "1 раз" in once[0]

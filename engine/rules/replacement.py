@@ -202,6 +202,12 @@ def _pick(ctx: context.Ctx, ev: Event, fresh: list[Effect]) -> Effect | None:
     return fresh[int(key) - 1]
 
 
+@rule("534.4")
+def _once(ctx: context.Ctx, eff: Effect) -> None:
+    """The effect is now applied to this game action and will not be applied to it again (534.4)."""
+    ctx.step("534.4", "effect", f"эффект замещения {eff.label} применён к этому игродействию — 1 раз")
+
+
 @rule("534.5", "534.7", "534.7.1", "534.7.2")
 def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
     card = ctx.c(eff.card)
@@ -211,11 +217,12 @@ def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
         before = ev.amount
         ev.amount = max(0, ev.amount + int(ab.get("delta", 0)))
         ctx.step(
-            "534.4",
+            "A8",
             "effect",
-            f"применён эффект замещения {eff.label} (к этому игродействию — 1 раз)",
+            f"эффект замещения по тексту карты: {eff.label}",
             f"раны {target.label}: {before} → {ev.amount}",
         )
+        _once(ctx, eff)
         src = ctx.get(ev.source)
         ctx.step(
             "534.5",
@@ -232,8 +239,12 @@ def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
     if ab.kind == "replace_destroy_with_exile":
         ev.kind = "exile"
         ctx.step(
-            "534.4", "effect", f"эффект замещения: {eff.label}", f"{target.label}: уничтожение → изгнание"
+            "A8",
+            "effect",
+            f"эффект замещения по тексту карты: {eff.label}",
+            f"{target.label}: уничтожение → изгнание",
         )
+        _once(ctx, eff)
         return None
     # replace_heal_with_wound: a replacing ability (534.7) picks a target.
     near = [
