@@ -413,3 +413,24 @@ def test_on_death_names_its_wounds_and_why_the_victims_stand_next_to_it() -> Non
     assert props(out.state, "foe")["wounds"] == 1
     assert any("1 рану стоящим рядом врагам" in s.reason for s in out.steps())
     assert "allowed" in kinds(out, "211.9") and "A1" in out.clauses("assumption")
+
+
+def test_535_5_1_2_a_symbiote_found_by_a_blind_search_fails_the_summon_and_goes_back() -> None:
+    # The player did not pick the top card (535.5.1.1): the declaration was legal, but 211.8 does not
+    # let this ability summon a symbiote, so the summon fails: back to the deck, then shuffled.
+    gs = position(
+        spec("c", TOP_CALLER, "A", at="c2"),
+        spec("t", {"template": "Паразит", "name": "Клещ"}, "A", at="deck"),
+        spec("o1", ORC, "A", at="deck"),
+    )
+    out = act(gs, "summon", by="c", cell="c3")
+    assert out.verdict == "legal", out.trace
+    assert props(out.state, "t")["zone"] == "deck" and sorted(out.state.deck("A")) == ["o1", "t"]
+    assert "not_applied" in kinds(out, "211.8") and "535.5.1.3" in out.clauses()
+    # naming the symbiote is different: the player chose it, so that declaration is illegal (211.8)
+    named = creature("Зовущий клеща", {"kind": "summon", "card": "Клещ"})
+    gs2 = position(
+        spec("c", named, "A", at="c2"), spec("t", {"template": "Паразит", "name": "Клещ"}, "A", at="deck")
+    )
+    bad = act(gs2, "summon", by="c", card="t", cell="c3")
+    assert bad.verdict == "illegal" and bad.forbidden_by == ["211.8"]

@@ -431,87 +431,26 @@ def _pay(ctx: context.Ctx, by: state.CardState, kind: str) -> None:
 
 @rule("535.2", "535.4", "535.5", "535.5.1", "535.5.1.1", "535.5.1.2", "535.5.1.3", "535.5.2", "211.8")
 def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
-    """summon: take a card from one's deck into the battle zone (535.5 and its defaults)."""
+    """summon: take a card from one's deck into the battle zone (535.5 and its defaults).
+
+    Order of 535.5.1: the summoning card is declared, a triggered summon of a named card may be
+    skipped (535.5.2), the card is found (by looking through the deck for its name, 535.5.1, or by
+    the ability's own search, 535.5.1.1), shown and put into the hand (535.5.1.2), then placed or
+    returned to the deck, and the deck is shuffled (535.5.1.3).
+    """
     src = _source(ctx, action, "summon", "535.5.1")
     if src is None:
         return
     by, ab = src
     p = by.controller
     ctx.allow("535.5.1", f"вызов осуществляет {by.label} ({board.player(p)})")
+    if _trigger_skipped(ctx, by, ab, p):
+        return
     name = ab.get("card")
-    if ab.get("trigger") and name:
-        ans = ctx.ask(
-            p,
-            "535.5.2",
-            f"Срабатывающая особенность {by.label} требует вызвать «{name}». Вызвать?",
-            [("summon", "вызвать"), ("skip", "пропустить, как будто карты нет в колоде")],
-        )
-        if ans == "skip":
-            ctx.step(
-                "535.5.2",
-                "effect",
-                "срабатывающая особенность пропущена: вызов не считается использованным, "
-                "не оплачивается и может быть заявлен позднее",
-            )
-            return
-    deck = ctx.decks[p]
-    chosen = action.get("card")
-    if name:
-        ctx.step(
-            "535.5.1", "effect", f"{board.player(p, cap=True)} просматривает свою колоду в поисках «{name}»"
-        )
-        if chosen is not None:
-            c = ctx.get(chosen)
-            if c is None or chosen not in deck:
-                ctx.forbid(
-                    "535.5",
-                    f"{chosen} нет в колоде {board.player(p, 'gen')}: по умолчанию вызывают из своей колоды",
-                )
-                return
-            if library.fold(c.name) != library.fold(str(name)):
-                ctx.forbid("535.5.1", f"особенность {by.label} вызывает «{name}», а {c.label} — другая карта")
-                return
-        else:
-            found = [cid for cid in deck if library.fold(ctx.c(cid).name) == library.fold(str(name))]
-            chosen = ctx.ask(
-                p,
-                "535.5.1",
-                f"Какую карту «{name}» вызвать из колоды {board.player(p, 'gen')}?",
-                [(cid, ctx.c(cid).label) for cid in found] + [("none", "не нашёл (не захотел найти)")],
-            )
-            if chosen == "none":
-                _pay(ctx, by, "summon")
-                ctx.step(
-                    "535.5.1", "effect", "игрок не нашёл (не захотел найти) карту: заявка вызова оплачивается"
-                )
-                return
-    else:
-        search = ab.get("search", "top_card")
-        what = "верхнее существо колоды" if search == "top_creature" else "верхняя карта колоды"
-        ctx.step(
-            "535.5.1.1",
-            "effect",
-            f"в тексте {by.label} нет названия карты: колода не просматривается, ищется {what}",
-        )
-        if search == "top_creature":
-            found_id = next((cid for cid in deck if ctx.c(cid).is_creature), None)
-        else:
-            found_id = deck[0] if deck else None
-        if chosen is not None and chosen != found_id:
-            ctx.forbid(
-                "535.5.1.1", f"{what} — {found_id or 'нет такой'}, а не {chosen}: выбирать карту нельзя"
-            )
-            return
-        if found_id is None:
-            _pay(ctx, by, "summon")
-            ctx.step(
-                "535.5.1.1",
-                "not_applied",
-                f"в колоде {board.player(p, 'gen')} нет подходящей карты: вызов не состоялся",
-            )
-            return
-        chosen = found_id
-    card = ctx.c(str(chosen))
+    found = _find_named(ctx, action, by, str(name), p) if name else _find_by_search(ctx, action, by, ab, p)
+    if found is None:
+        return
+    card = ctx.c(found)
     ctx.decks[p].remove(card.id)
     ctx.update(card.id, zone="hand")
     ctx.step(
@@ -520,17 +459,13 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         f"{card.label} показан и перенесён из колоды в руку",
         f"{card.label}: колода → рука",
     )
-    result = _place(
-        ctx,
-        card,
-        by,
-        ab,
-        action,
-        verb="вызвать",
-        clause="535.5",
-        closed=False,
-        player=p,
-    )
+    unsummonable = [] if name else _blind_problems(ctx, card, ab, p)
+    for clause, reason in unsummonable:
+        ctx.step(clause, "not_applied", reason)
+    if unsummonable:
+        result = "failed"
+    else:
+        result = _place(ctx, card, by, ab, action, verb="вызвать", clause="535.5", closed=False, player=p)
     if result in ("illegal", "undetermined"):
         return
     _pay(ctx, by, "summon")
@@ -549,6 +484,117 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         f"колода {board.player(p, 'gen')} перемешана",
         f"колода {board.player(p, 'gen')}: перемешана (зерно случайности расклада {ctx.base.seed})",
     )
+
+
+@rule("535.5.2")
+def _trigger_skipped(ctx: context.Ctx, by: state.CardState, ab: library.Ability, p: str) -> bool:
+    """A triggered ability that summons a named card may be skipped as if the card were not in
+    the deck (535.5.2): the player is asked. True when skipped."""
+    name = ab.get("card")
+    if not (ab.get("trigger") and name):
+        return False
+    ans = ctx.ask(
+        p,
+        "535.5.2",
+        f"Срабатывающая особенность {by.label} требует вызвать «{name}». Вызвать?",
+        [("summon", "вызвать"), ("skip", "пропустить, как будто карты нет в колоде")],
+    )
+    if ans != "skip":
+        return False
+    ctx.step(
+        "535.5.2",
+        "effect",
+        "срабатывающая особенность пропущена: вызов не считается использованным, "
+        "не оплачивается и может быть заявлен позднее",
+    )
+    return True
+
+
+@rule("535.5", "535.5.1")
+def _find_named(
+    ctx: context.Ctx, action: actions.Action, by: state.CardState, name: str, p: str
+) -> str | None:
+    """The player looks through their deck for a card named `name` and names it, or finds none
+    and the summon is paid for (535.5.1). The id, or None when nothing is summoned."""
+    deck = ctx.decks[p]
+    ctx.step("535.5.1", "effect", f"{board.player(p, cap=True)} просматривает свою колоду в поисках «{name}»")
+    chosen = action.get("card")
+    if chosen is not None:
+        c = ctx.get(chosen)
+        if c is None or chosen not in deck:
+            ctx.forbid(
+                "535.5",
+                f"{chosen} нет в колоде {board.player(p, 'gen')}: по умолчанию вызывают из своей колоды",
+            )
+            return None
+        if library.fold(c.name) != library.fold(name):
+            ctx.forbid("535.5.1", f"особенность {by.label} вызывает «{name}», а {c.label} — другая карта")
+            return None
+        return str(chosen)
+    found = [cid for cid in deck if library.fold(ctx.c(cid).name) == library.fold(name)]
+    chosen = ctx.ask(
+        p,
+        "535.5.1",
+        f"Какую карту «{name}» вызвать из колоды {board.player(p, 'gen')}?",
+        [(cid, ctx.c(cid).label) for cid in found] + [("none", "не нашёл (не захотел найти)")],
+    )
+    if chosen == "none":
+        _pay(ctx, by, "summon")
+        ctx.step("535.5.1", "effect", "игрок не нашёл (не захотел найти) карту: заявка вызова оплачивается")
+        return None
+    return str(chosen)
+
+
+@rule("535.5.1.1")
+def _find_by_search(
+    ctx: context.Ctx, action: actions.Action, by: state.CardState, ab: library.Ability, p: str
+) -> str | None:
+    """No card name in the text: the deck is not looked through; the ability's own search finds
+    the card (the top card, the top creature) (535.5.1.1)."""
+    deck = ctx.decks[p]
+    search = ab.get("search", "top_card")
+    what = "верхнее существо колоды" if search == "top_creature" else "верхняя карта колоды"
+    ctx.step(
+        "535.5.1.1",
+        "effect",
+        f"в тексте {by.label} нет названия карты: колода не просматривается, ищется {what}",
+    )
+    if search == "top_creature":
+        found = next((cid for cid in deck if ctx.c(cid).is_creature), None)
+    else:
+        found = deck[0] if deck else None
+    chosen = action.get("card")
+    if chosen is not None and chosen != found:
+        ctx.forbid("535.5.1.1", f"{what} — {found or 'нет такой'}, а не {chosen}: выбирать карту нельзя")
+        return None
+    if found is None:
+        _pay(ctx, by, "summon")
+        ctx.step(
+            "535.5.1.1",
+            "not_applied",
+            f"в колоде {board.player(p, 'gen')} нет подходящей карты: вызов не состоялся",
+        )
+        return None
+    return found
+
+
+@rule("211.8", "535.9", "535.5.1.2")
+def _blind_problems(
+    ctx: context.Ctx, card: state.CardState, ab: library.Ability, p: str
+) -> list[tuple[str, str]]:
+    """Why a card found by the ability's own search (535.5.1.1) cannot be summoned by it. The
+    player did not pick it, so the declaration stays legal and the summon fails (535.5.1.2)."""
+    out: list[tuple[str, str]] = []
+    bad = join_problem(ctx, card, p)
+    if bad:
+        ctx.assume("A13", SQUAD_MEANS)
+        out.append(("535.9", f"{board.player(p)} не может вызвать карту: {bad}"))
+    if card.is_symbiote:
+        out.extend(
+            (cl, r)
+            for cl, _k, r in symbiotes.summon_target_problems(ctx, card, ab.get("places_on"), "вызвать")
+        )
+    return out
 
 
 @rule("535.2", "535.6", "535.4", "211.8", "535.9")
