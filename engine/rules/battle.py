@@ -140,6 +140,19 @@ def _may_act(ctx: context.Ctx, card: state.CardState, what: str) -> bool:
     return True
 
 
+def _cannot_stand_on(ctx: context.Ctx, card: state.CardState, to: str, free_cell: str) -> bool:
+    """Checks shared by movement and relocation: a free cell (`free_cell` cites A7 for movement, A4
+    otherwise), the card's own text, and its symbiote's restrictions (211.11). True when forbidden."""
+    occ = ctx.occupant(to)
+    if occ is not None:
+        ctx.forbid(free_cell, f"клетка {to} занята картой {occ.label}: на клетке стоит не больше одной карты")
+        return True
+    if symbiotes.cannot_enter(ctx, card, to):
+        ctx.forbid("A8", f"{card.label} не может перемещаться на {to} (текст карты)")
+        return True
+    return card.host is None and symbiotes.symbiote_restricts_host(ctx, card, to)
+
+
 def do_move(ctx: context.Ctx, action: actions.Action) -> None:
     """move: a creature's declared movement (211.10, 211.11; distance and free cell: A7)."""
     card = _card(ctx, action)
@@ -157,13 +170,11 @@ def do_move(ctx: context.Ctx, action: actions.Action) -> None:
         return
     if card.zone == "aux" or card.cell is None:
         ctx.undet(
-            "", f"{card.label} во вспомогательной зоне: правил движения летающих в нашем тексте нет (A5, A7)"
+            "A7", f"{card.label} во вспомогательной зоне (A5): правил движения летающих в нашем тексте нет"
         )
         ctx.keep_state = True
         return
-    occ = ctx.occupant(to)
-    if occ is not None:
-        ctx.forbid("A7", f"клетка {to} занята картой {occ.label}")
+    if _cannot_stand_on(ctx, card, to, "A7"):
         return
     dist = board.distance(card.cell, to)
     if dist > card.card.move:
@@ -172,11 +183,6 @@ def do_move(ctx: context.Ctx, action: actions.Action) -> None:
             f"{to} в {board.plural(dist, 'шаге', 'шагах', 'шагах')} от {card.cell}, "
             f"а запас движения {card.label} — {card.card.move}",
         )
-        return
-    if symbiotes.cannot_enter(ctx, card, to):
-        ctx.forbid("A8", f"{card.label} не может перемещаться на {to} (текст карты)")
-        return
-    if symbiotes.symbiote_restricts_host(ctx, card, to):
         return
     ctx.assume(
         "A7",
@@ -202,18 +208,12 @@ def do_relocate(ctx: context.Ctx, action: actions.Action) -> None:
         return
     if card.cell is None:
         ctx.undet(
-            "", f"{card.label} во вспомогательной зоне: перемещение на клетку нашим текстом не описано (A5)"
+            "A5",
+            f"{card.label} во вспомогательной зоне: перемещение оттуда на клетку нашим текстом не описано",
         )
         ctx.keep_state = True
         return
-    occ = ctx.occupant(to)
-    if occ is not None:
-        ctx.forbid("A4", f"клетка {to} занята картой {occ.label}: на клетке стоит не больше одной карты")
-        return
-    if symbiotes.cannot_enter(ctx, card, to):
-        ctx.forbid("A8", f"{card.label} не может перемещаться на {to} (текст карты)")
-        return
-    if card.host is None and symbiotes.symbiote_restricts_host(ctx, card, to):
+    if _cannot_stand_on(ctx, card, to, "A4"):
         return
     old = card.cell
     if card.host is not None:
@@ -257,7 +257,9 @@ def do_attack(ctx: context.Ctx, action: actions.Action) -> None:
         return
     if attacker.cell is None or target.cell is None or attacker.zone == "aux" or target.zone == "aux":
         ctx.undet(
-            "", "одна из карт во вспомогательной зоне: правил нападения летающих в нашем тексте нет (A5)"
+            "A7",
+            f"{attacker.label if attacker.zone == 'aux' else target.label} во вспомогательной зоне (A5): "
+            "правил нападения летающих в нашем тексте нет",
         )
         return
     if not board.adjacent(attacker.cell, target.cell):
@@ -370,7 +372,7 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
     to_aux = new_type == "creature" and new_sub == "flyer"
     if card.zone == "aux" and not to_aux:
         ctx.undet(
-            "",
+            "A5",
             f"{card.label} во вспомогательной зоне перестаёт быть летающим: на какую клетку он встаёт, "
             "в нашем тексте нет (A5)",
         )
