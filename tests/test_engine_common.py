@@ -518,3 +518,10 @@ def test_outcome_to_dict_is_json() -> None:
     data = json.loads(json.dumps(out.to_dict(), ensure_ascii=False))
     assert data["verdict"] == "legal" and data["pending"]["who"] == "A"
     assert {o["key"] for o in data["pending"]["options"]} == {"1", "none"}
+
+
+def test_an_artifact_declares_no_movement_by_a7() -> None:
+    gs = position(spec("art", {"template": "Артефакт", "name": "Тотем"}, "A", at="c2"))
+    out = act(gs, "move", card="art", to="c3")
+    assert out.verdict == "illegal" and out.forbidden_by == ["A7"]
+    assert "«Тотем» (art) — артефакт, а движение заявляют существа" in out.trace[0].reason

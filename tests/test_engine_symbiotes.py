@@ -403,3 +403,9 @@ def test_211_4_a_ground_creature_in_the_auxiliary_zone_is_not_forbidden_but_unde
     out = act(gs, "place_symbiote", card="c", host="h")
     assert out.verdict == "undetermined" and out.state is gs
     assert not out.forbidden_by and "211.9" in out.clauses("undetermined")
+
+
+def test_attach_with_an_unknown_card_names_it() -> None:
+    gs = position(spec("h", ORC, "A", at="c2"))
+    out = act(gs, "attach", card="ghost42", host="h")
+    assert out.verdict == "illegal" and "card = ghost42" in out.trace[0].reason

@@ -132,7 +132,7 @@ def _may_act(ctx: context.Ctx, card: state.CardState, what: str) -> bool:
         )
         return False
     if not card.is_creature:
-        ctx.forbid("", f"{card.label} не существо")
+        ctx.forbid("A7", f"{card.label} — {library.TYPE_RU[card.type]}, а {what} заявляют существа")
         return False
     if card.closed:
         ctx.forbid("A3", f"{card.label} закрыт: закрытое существо не заявляет {what}")

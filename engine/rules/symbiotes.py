@@ -351,9 +351,15 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
     """attach: a card is put onto another by an ability (Сугед, Выкормыш слуа, Многоликий)."""
     card, h = ctx.get(action.get("card")), ctx.get(action.get("host"))
     src = ctx.get(action.get("by", action.get("card")))
-    if card is None or h is None or src is None:
-        ctx.forbid("", "в действии указана карта, которой нет в раскладе")
+    missing = [
+        f"{arg} = {action.get(arg)}"
+        for arg, found in (("card", card), ("host", h), ("by", src))
+        if found is None and action.get(arg) is not None
+    ]
+    if missing:
+        ctx.forbid("", f"таких карт нет в раскладе: {', '.join(missing)}")
         return
+    assert card is not None and h is not None and src is not None
     if ctx.phase != "battle":
         ctx.forbid("", f"особенности помещения применяются в бою, а сейчас {state.PHASE_RU[ctx.phase]}")
         return
