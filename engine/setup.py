@@ -83,6 +83,35 @@ def _count(value: object, cid: str, key: str) -> int:
 def build_state(setup: Setup, lib: library.CardLibrary | None = None) -> state.GameState:
     """A GameState from a Setup. Raises SetupError naming the card id and the key."""
     lib = lib or library.load_library()
+    _check_header(setup)
+    cards: dict[str, state.CardState] = {}
+    decks: dict[str, list[str]] = {"A": [], "B": []}
+    occupied: dict[str, str] = {}
+    hosts: dict[str, str] = {}
+    for spec in setup.cards:
+        card = _card_state(spec, lib, occupied, hosts)
+        if card.id in cards:
+            raise errors.SetupError(f"карта {card.id}, ключ id: такой id уже есть")
+        cards[card.id] = card
+        if card.zone == "deck":
+            decks[card.owner].append(card.id)
+    _put_on_hosts(cards, hosts)
+    for cid, c in cards.items():
+        for key, ref in (("borrowed", c.borrowed), ("exiled_by", c.exiled_by)):
+            if ref is not None and ref not in cards:
+                raise errors.SetupError(f"карта {cid}, ключ {key}: карты {ref} нет в раскладе")
+    return state.GameState(
+        phase=setup.phase,
+        active=setup.active,
+        turn=setup.turn,
+        seed=setup.seed,
+        cards=types.MappingProxyType(cards),
+        decks=(tuple(decks["A"]), tuple(decks["B"])),
+        started=setup.phase == "battle",
+    )
+
+
+def _check_header(setup: Setup) -> None:
     if setup.phase not in state.PHASES:
         raise errors.SetupError(f"setup, ключ phase: «{setup.phase}» — допустимы {', '.join(state.PHASES)}")
     if setup.active not in board.PLAYERS:
@@ -91,89 +120,89 @@ def build_state(setup: Setup, lib: library.CardLibrary | None = None) -> state.G
         raise errors.SetupError("setup, ключ turn: номер хода — целое число ≥ 1")
     if isinstance(setup.seed, bool) or not isinstance(setup.seed, int):
         raise errors.SetupError("setup, ключ seed: нужно целое число")
-    cards: dict[str, state.CardState] = {}
-    decks: dict[str, list[str]] = {"A": [], "B": []}
-    occupied: dict[str, str] = {}
-    hosts: dict[str, str] = {}
-    for spec in setup.cards:
-        cid = spec.id
-        if not isinstance(cid, str) or not cid.strip():
-            raise errors.SetupError("карта без id: у каждой карты должен быть id")
-        if cid in cards:
-            raise errors.SetupError(f"карта {cid}, ключ id: такой id уже есть")
-        if spec.owner not in board.PLAYERS:
-            raise errors.SetupError(f"карта {cid}, ключ owner: игрок обозначается A или B")
-        controller = spec.controller or spec.owner
-        if controller not in board.PLAYERS:
-            raise errors.SetupError(f"карта {cid}, ключ controller: игрок обозначается A или B")
-        cdef = resolve_card(spec.card, lib, cid)
-        wounds = _count(spec.wounds, cid, "wounds")
-        tokens = _count(spec.tokens, cid, "tokens")
-        inc = cdef.incorporeal if spec.incorporeal is None else _flag(spec.incorporeal, cid, "incorporeal")
-        at = spec.at.strip().lower() if isinstance(spec.at, str) else None
-        zone: str
-        cell: str | None = None
-        if spec.host is not None:
-            if cdef.type != "creature" or cdef.subtype not in library.SYMBIOTE_SUBTYPES:
-                raise errors.SetupError(
-                    f"карта {cid}, ключ host: на карту помещаются только симбиоты (211.8.1)"
-                )
-            zone = "battle"
-            hosts[cid] = spec.host
-        elif at is None:
-            raise errors.SetupError(
-                f"карта {cid}: укажите at (клетка a1–e6 или {', '.join(PLACES)}) или host"
-            )
-        elif board.is_cell(at):
-            zone, cell = "battle", at
-            if (cdef.type == "creature" and cdef.subtype == "flyer") or cdef.has("aux_zone"):
-                raise errors.SetupError(
-                    f"карта {cid}, ключ at: «{cdef.name}» находится во вспомогательной зоне — пишите "
-                    "at: aux (A5)"
-                )
-            if at in occupied:
-                raise errors.SetupError(f"карта {cid}, ключ at: клетка {at} уже занята картой {occupied[at]}")
-            occupied[at] = cid
-        elif at in PLACES:
-            zone = at
-            if at == "deck":
-                decks[spec.owner].append(cid)
-        else:
-            raise errors.SetupError(
-                f"карта {cid}, ключ at: «{spec.at}» — не клетка (a1–e6) и не {', '.join(PLACES)}"
-            )
-        in_play = zone in ("battle", "aux")
-        if tokens and zone != "graveyard":
-            raise errors.SetupError(
-                f"карта {cid}, ключ tokens: жетоны инкарнации бывают только на кладбище (535.7.1)"
-            )
-        if controller != spec.owner and not in_play:
-            raise errors.SetupError(
-                f"карта {cid}, ключ controller: вне зоны битвы картой управляет владелец (A6)"
-            )
-        if cdef.life is not None and wounds >= cdef.life and in_play:
-            raise errors.SetupError(
-                f"карта {cid}, ключ wounds: {wounds} ран при жизни {cdef.life} — существо погибло бы (A2)"
-            )
-        cards[cid] = state.CardState(
-            id=cid,
-            card=cdef,
-            owner=spec.owner,
-            controller=controller,
-            zone=zone,
-            cell=cell,
-            type=cdef.type,
-            subtype=cdef.subtype,
-            incorporeal=inc,
-            closed=_flag(spec.closed, cid, "closed"),
-            hidden=_flag(spec.hidden, cid, "hidden"),
-            wounds=wounds,
-            tokens=tokens,
-            incarnated=_flag(spec.incarnated, cid, "incarnated"),
-            marker=controller != spec.owner,
-            exiled_by=spec.exiled_by,
-            borrowed=spec.borrowed,
+
+
+def _card_state(
+    spec: CardSpec, lib: library.CardLibrary, occupied: dict[str, str], hosts: dict[str, str]
+) -> state.CardState:
+    """One card of the setup, its place checked (a cell taken is recorded in `occupied`, a host
+    wanted in `hosts`; hosts are checked once every card is known)."""
+    cid = spec.id
+    if not isinstance(cid, str) or not cid.strip():
+        raise errors.SetupError("карта без id: у каждой карты должен быть id")
+    if spec.owner not in board.PLAYERS:
+        raise errors.SetupError(f"карта {cid}, ключ owner: игрок обозначается A или B")
+    controller = spec.controller or spec.owner
+    if controller not in board.PLAYERS:
+        raise errors.SetupError(f"карта {cid}, ключ controller: игрок обозначается A или B")
+    cdef = resolve_card(spec.card, lib, cid)
+    wounds = _count(spec.wounds, cid, "wounds")
+    tokens = _count(spec.tokens, cid, "tokens")
+    inc = cdef.incorporeal if spec.incorporeal is None else _flag(spec.incorporeal, cid, "incorporeal")
+    zone, cell = _place_of(spec, cdef, occupied, hosts)
+    in_play = zone in ("battle", "aux")
+    if tokens and zone != "graveyard":
+        raise errors.SetupError(
+            f"карта {cid}, ключ tokens: жетоны инкарнации бывают только на кладбище (535.7.1)"
         )
+    if controller != spec.owner and not in_play:
+        raise errors.SetupError(
+            f"карта {cid}, ключ controller: вне зоны битвы картой управляет владелец (A6)"
+        )
+    if cdef.life is not None and wounds >= cdef.life and in_play:
+        raise errors.SetupError(
+            f"карта {cid}, ключ wounds: {wounds} ран при жизни {cdef.life} — существо погибло бы (A2)"
+        )
+    return state.CardState(
+        id=cid,
+        card=cdef,
+        owner=spec.owner,
+        controller=controller,
+        zone=zone,
+        cell=cell,
+        type=cdef.type,
+        subtype=cdef.subtype,
+        incorporeal=inc,
+        closed=_flag(spec.closed, cid, "closed"),
+        hidden=_flag(spec.hidden, cid, "hidden"),
+        wounds=wounds,
+        tokens=tokens,
+        incarnated=_flag(spec.incarnated, cid, "incarnated"),
+        marker=controller != spec.owner,
+        exiled_by=spec.exiled_by,
+        borrowed=spec.borrowed,
+    )
+
+
+def _place_of(
+    spec: CardSpec, cdef: library.CardDef, occupied: dict[str, str], hosts: dict[str, str]
+) -> tuple[str, str | None]:
+    """The zone and cell of a card of the setup (`at` or `host`)."""
+    cid = spec.id
+    at = spec.at.strip().lower() if isinstance(spec.at, str) else None
+    if spec.host is not None:
+        if cdef.type != "creature" or cdef.subtype not in library.SYMBIOTE_SUBTYPES:
+            raise errors.SetupError(f"карта {cid}, ключ host: на карту помещаются только симбиоты (211.8.1)")
+        hosts[cid] = spec.host
+        return "battle", None
+    if at is None:
+        raise errors.SetupError(f"карта {cid}: укажите at (клетка a1–e6 или {', '.join(PLACES)}) или host")
+    if board.is_cell(at):
+        if (cdef.type == "creature" and cdef.subtype == "flyer") or cdef.has("aux_zone"):
+            raise errors.SetupError(
+                f"карта {cid}, ключ at: «{cdef.name}» находится во вспомогательной зоне — пишите at: aux (A5)"
+            )
+        if at in occupied:
+            raise errors.SetupError(f"карта {cid}, ключ at: клетка {at} уже занята картой {occupied[at]}")
+        occupied[at] = cid
+        return "battle", at
+    if at in PLACES:
+        return at, None
+    raise errors.SetupError(f"карта {cid}, ключ at: «{spec.at}» — не клетка (a1–e6) и не {', '.join(PLACES)}")
+
+
+def _put_on_hosts(cards: dict[str, state.CardState], hosts: dict[str, str]) -> None:
+    """Put each symbiote of the setup on its host, checking 211.4–211.6."""
     for cid, hid in hosts.items():
         host = cards.get(hid)
         if host is None:
@@ -192,19 +221,6 @@ def build_state(setup: Setup, lib: library.CardLibrary | None = None) -> state.G
                 "существо (211.5)"
             )
         cards[cid] = dataclasses.replace(cards[cid], host=hid, cell=host.cell)
-    for cid, c in cards.items():
-        for key, ref in (("borrowed", c.borrowed), ("exiled_by", c.exiled_by)):
-            if ref is not None and ref not in cards:
-                raise errors.SetupError(f"карта {cid}, ключ {key}: карты {ref} нет в раскладе")
-    return state.GameState(
-        phase=setup.phase,
-        active=setup.active,
-        turn=setup.turn,
-        seed=setup.seed,
-        cards=types.MappingProxyType(cards),
-        decks=(tuple(decks["A"]), tuple(decks["B"])),
-        started=setup.phase == "battle",
-    )
 
 
 def _card_ref(c: state.CardState, lib: library.CardLibrary) -> str | Mapping[str, object]:
