@@ -139,3 +139,13 @@ def test_a_wrong_answer_lists_each_option_with_its_meaning() -> None:
     reason = wrong.trace[0].reason
     assert "варианта «zzz» нет" in reason and "Какую карту «Вайл» вызвать из колоды игрока A?" in reason
     assert "v — «Вайл» (v); none — не нашёл (не захотел найти)" in reason
+
+
+def test_a_range_reads_with_its_number() -> None:
+    hopper = {"template": "Компаньон", "name": "Прыгун"}
+    hopper["abilities"] = [{"kind": "place_on_own_creature", "range": 1}]
+    gs = position(
+        spec("h", ORC, "A", at="c2"), spec("j", hopper, "A", host="h"), spec("o", ORC, "A", at="c5")
+    )
+    out = act(gs, "attach", card="j", host="o")
+    assert out.verdict == "illegal" and "«Орк» (o) дальше 1 клетки от «Прыгун» (j)" in out.trace[-1].reason

@@ -342,13 +342,10 @@ def do_end_reveal(ctx: context.Ctx, action: actions.Action) -> None:
     ctx.assume("A11", f"подфаза Вскрытия окончена, начинается бой; первым ходит {board.player(ctx.active)}")
 
 
-def attach_ability(ctx: context.Ctx, card: state.CardState) -> library.Ability | None:
-    return ctx.ability(card, "become_parasite") or ctx.ability(card, "place_on_own_creature")
-
-
 @rule("211.3", "211.8.1", "211.11")
 def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
-    """attach: a card is put onto another by an ability (Сугед, Выкормыш слуа, Многоликий)."""
+    """attach: a card is put onto another by its own ability (Сугед, Выкормыш слуа, Многоликий
+    with an ability it took)."""
     card, h = ctx.get(action.get("card")), ctx.get(action.get("host"))
     src = ctx.get(action.get("by", action.get("card")))
     missing = [
@@ -356,51 +353,74 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
         for arg, found in (("card", card), ("host", h), ("by", src))
         if found is None and action.get(arg) is not None
     ]
-    if missing:
+    if missing or card is None or h is None or src is None:
         ctx.forbid("", f"таких карт нет в раскладе: {', '.join(missing)}")
         return
-    assert card is not None and h is not None and src is not None
     if ctx.phase != "battle":
         ctx.forbid("", f"особенности помещения применяются в бою, а сейчас {state.PHASE_RU[ctx.phase]}")
         return
     if not card.in_play:
         ctx.forbid("", f"{card.label} не в зоне битвы")
         return
-    ab = attach_ability(ctx, src)
+    ab = attach_ability(ctx, src, h)
     if ab is None or src.id != card.id:
         ctx.forbid("A8", f"у {src.label} нет особенности, помещающей {card.label} на карту")
         return
-    borrowed = card.borrowed and ab not in card.card.abilities
-    if borrowed:
-        ctx.assume("A8", f"{card.label} использует особенность, взятую у {ctx.c(card.borrowed or '').label}")
+    if card.borrowed and ab not in card.card.abilities:
+        ctx.assume("A8", f"{card.label} использует особенность, взятую у {ctx.c(card.borrowed).label}")
     if ab.kind == "become_parasite":
-        if ab.get("once_per_battle") and "become_parasite" in card.used:
-            ctx.forbid("A8", f"{card.label} уже использовал эту особенность в этом бою (1 раз за бой)")
-            return
-        if ctx.last_attack != (h.id, card.id):
-            ctx.forbid("A8", f"{h.label} сейчас не атакует {card.label}: стать паразитом атакующего нельзя")
-            return
-        ctx.allow(
-            "211.8.1",
-            f"особенность {card.label} явно меняет его подтип на паразита: помещение на карту возможно",
-        )
-        s_view = ctx.update(card.id, subtype="parasite")
-        probs = host_problems(ctx, s_view, h)
-        if not record(ctx, probs, s_view, h):
-            return
-        ctx.update(card.id, used=card.used | {"become_parasite"})
-        ctx.step(
-            "211.8.1",
-            "effect",
-            f"{card.label} становится паразитом",
-            f"{card.label}: подтип наземное → паразит",
-        )
-        if card.host is None and card.cell is not None:
-            ctx.change(f"{card.label} покидает клетку {card.cell}")
-        set_host(ctx, card.id, h.id)  # a symbiote of its own dies in the state check (211.4)
+        _become_parasite(ctx, card, h, ab)
+    else:
+        _place_on_own_creature(ctx, card, h, ab)
+
+
+def attach_ability(ctx: context.Ctx, card: state.CardState, host: state.CardState) -> library.Ability | None:
+    """The ability that would put `card` on `host`: becoming a parasite of the creature attacking it,
+    else being placed on another creature of its squad."""
+    parasite = ctx.ability(card, "become_parasite")
+    own = ctx.ability(card, "place_on_own_creature")
+    if parasite is not None and (own is None or ctx.last_attack == (host.id, card.id)):
+        return parasite
+    return own
+
+
+@rule("211.8.1", "211.3")
+def _become_parasite(
+    ctx: context.Ctx, card: state.CardState, h: state.CardState, ab: library.Ability
+) -> None:
+    """Выкормыш слуа: becomes a parasite of its attacker; the text changes the subtype explicitly,
+    so 211.8.1 lets it go onto a card."""
+    if ab.get("once_per_battle") and "become_parasite" in card.used:
+        ctx.forbid("A8", f"{card.label} уже использовал эту особенность в этом бою (1 раз за бой)")
         return
-    # place_on_own_creature (Сугед): the text does not change the subtype. The rule (211.8.1)
-    # is checked before the timing of the card text (A12): it forbids in any turn.
+    if ctx.last_attack != (h.id, card.id):
+        ctx.forbid("A8", f"{h.label} сейчас не атакует {card.label}: стать паразитом атакующего нельзя")
+        return
+    ctx.allow(
+        "211.8.1", f"особенность {card.label} явно меняет его подтип на паразита: помещение на карту возможно"
+    )
+    s_view = ctx.update(card.id, subtype="parasite")
+    if not record(ctx, host_problems(ctx, s_view, h), s_view, h):
+        return
+    ctx.update(card.id, used=card.used | {"become_parasite"})
+    ctx.step(
+        "211.8.1",
+        "effect",
+        f"{card.label} становится паразитом",
+        f"{card.label}: подтип {_sub(card)} → паразит",
+    )
+    if card.host is None and card.cell is not None:
+        ctx.change(f"{card.label} покидает клетку {card.cell}")
+    set_host(ctx, card.id, h.id)  # a symbiote of its own dies in the state check (211.4)
+
+
+@rule("211.8.1", "211.3", "211.11")
+def _place_on_own_creature(
+    ctx: context.Ctx, card: state.CardState, h: state.CardState, ab: library.Ability
+) -> None:
+    """Сугед: placed on another creature of its squad within range. The text does not change the
+    subtype, so only a symbiote may use it (211.8.1); the rule is checked before the timing of the
+    card text (A12), since it forbids in any turn."""
     if not card.is_symbiote:
         ctx.forbid(
             "211.8.1",
@@ -419,9 +439,11 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
     if h.controller != card.controller or h.id == card.host:
         ctx.forbid("A8", f"{h.label} — не другое существо {board.player(card.controller, 'gen')}")
         return
-    rng = int(ab.get("range", 1))
-    if card.cell is None or h.cell is None or board.distance(card.cell, h.cell) > rng:
-        ctx.forbid("A8", f"{h.label} дальше {rng} клеток от {card.label}")
+    reach = int(ab.get("range", 1))
+    if card.cell is None or h.cell is None or board.distance(card.cell, h.cell) > reach:
+        ctx.forbid(
+            "A8", f"{h.label} дальше {board.plural(reach, 'клетки', 'клеток', 'клеток')} от {card.label}"
+        )
         return
     ctx.assume(
         "A1", f"расстояние от {card.cell} до {h.cell}: {board.distance(card.cell, h.cell)} (с диагоналями)"
