@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from engine import board
-from tests.test_engine_common import act, full_board, position, random_action, spec
+from tests.test_engine_common import ORC, act, full_board, position, random_action, spec
 
 
 def _texts(outcome: engine.Outcome) -> list[str]:
