@@ -198,3 +198,21 @@ def test_534_4_mnogolikiy_exile_is_card_text_applied_once() -> None:
     assert text and "изгоняет" in text[0].reason and text[0].changes
     once = [s.reason for s in out.steps() if s.clause == "534.4" and s.kind == "effect"]
     assert once and "1 раз" in once[0]
+
+
+def test_534_7_replacing_ability_with_no_target_is_not_offered() -> None:
+    # Alone, Вожак сатиров has nobody to wound: its player is not asked, and the trace does not
+    # claim the effect «was already applied» (534.4) when it never was.
+    gs = position(spec("vozhak", "Вожак сатиров", "A", at="c3", wounds=0), spec("far", ORC, "B", at="a6"))
+    out = act(gs, "heal", card="vozhak", amount=1)
+    assert out.verdict == "legal" and out.pending is None
+    assert "not_applied" in kinds(out, "534.7") and "534.4" not in out.clauses()
+
+
+def test_534_7_per_turn_limit_says_why_not() -> None:
+    gs = position(spec("vozhak", "Вожак сатиров", "A", at="c3"), spec("o", ORC, "B", at="c4"))
+    for _ in range(3):
+        gs = run(gs, "heal", "1", "o", card="vozhak", amount=1).state
+    out = act(gs, "heal", card="vozhak", amount=1)
+    assert out.pending is None and props(out.state, "o")["wounds"] == 3
+    assert any("3 раза за этот ход" in s.reason for s in out.steps() if s.kind == "not_applied")

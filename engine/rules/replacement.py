@@ -53,59 +53,70 @@ def _effects(ctx: context.Ctx, ev: Event) -> list[Effect]:
         if not card.in_play:
             continue
         for i, ab in enumerate(ctx.abilities(card)):
-            key = f"{card.id}#{i}:{ab.kind}"
-            if (
-                ab.kind == "wound_modifier"
-                and ev.kind == "wound"
-                and _modifier_matches(ctx, card, ab, ev, target)
-            ):
-                name = ab.get("name", "изменение ран")
-                delta = int(ab.get("delta", 0))
-                out.append(
-                    Effect(
-                        key,
-                        card.id,
-                        card.controller,
-                        f"«{name}» {card.label}: {delta:+d} к ранам {target.label}",
-                        False,
-                        ab,
-                    )
-                )
-            elif (
-                ab.kind == "replace_destroy_with_exile"
-                and ev.kind == "destroy"
-                and ev.source == card.id
-                and target.is_creature
-                and target.controller != card.controller
-            ):
-                out.append(
-                    Effect(
-                        key,
-                        card.id,
-                        card.controller,
-                        f"{card.label} изгоняет {target.label} вместо уничтожения",
-                        False,
-                        ab,
-                    )
-                )
-            elif (
-                ab.kind == "replace_heal_with_wound"
-                and ev.kind == "heal"
-                and ev.target == card.id
-                and card.wounds == 0
-                and card.turn_uses < int(ab.get("per_turn", 3))
-            ):
-                out.append(
-                    Effect(
-                        key,
-                        card.id,
-                        card.controller,
-                        f"{card.label}: вместо лечения ранить стоящее рядом существо",
-                        True,
-                        ab,
-                    )
-                )
+            found = _matches(ctx, card, ab, ev, target)
+            if found is not None:
+                label, optional = found
+                out.append(Effect(f"{card.id}#{i}:{ab.kind}", card.id, card.controller, label, optional, ab))
     return out
+
+
+def _matches(
+    ctx: context.Ctx, card: state.CardState, ab: library.Ability, ev: Event, target: state.CardState
+) -> tuple[str, bool] | None:
+    """(label, optional) when `card`'s ability `ab` can replace `ev`, else None."""
+    if ab.kind == "wound_modifier" and ev.kind == "wound" and _modifier_matches(ctx, card, ab, ev, target):
+        name = ab.get("name", "изменение ран")
+        return f"«{name}» {card.label}: {int(ab.get('delta', 0)):+d} к ранам {target.label}", False
+    if (
+        ab.kind == "replace_destroy_with_exile"
+        and ev.kind == "destroy"
+        and ev.source == card.id
+        and target.is_creature
+        and target.controller != card.controller
+    ):
+        return f"{card.label} изгоняет {target.label} вместо уничтожения", False
+    if (
+        ab.kind == "replace_heal_with_wound"
+        and ev.kind == "heal"
+        and ev.target == card.id
+        and card.wounds == 0
+    ):
+        limit = int(ab.get("per_turn", 3))
+        if card.turn_uses >= limit:
+            _note_once(
+                ctx,
+                ev,
+                f"{card.id}:spent",
+                "A8",
+                f"{card.label} уже заместил лечение {board.plural(limit, 'раз', 'раза', 'раз')} за этот ход "
+                "(больше по тексту карты нельзя)",
+            )
+        elif not _replacing_targets(ctx, card):
+            _note_once(
+                ctx,
+                ev,
+                f"{card.id}:alone",
+                "534.7",
+                f"рядом с {card.label} нет существ: замещающей особенности некого выбрать целью, "
+                "она не применяется",
+            )
+        else:
+            return f"{card.label}: вместо лечения ранить стоящее рядом существо", True
+    return None
+
+
+def _note_once(ctx: context.Ctx, ev: Event, key: str, clause: str, reason: str) -> None:
+    """A «why not» step, once per game action however often the pipeline looks again."""
+    if key not in ev.noted:
+        ev.noted.add(key)
+        ctx.step(clause, "not_applied", reason)
+
+
+def _replacing_targets(ctx: context.Ctx, card: state.CardState) -> list[state.CardState]:
+    """The creatures standing next to `card` (211.9, A1): the targets Вожак сатиров may choose."""
+    return [
+        c for c in ctx.cards.values() if c.in_play and c.is_creature and symbiotes.cards_adjacent(c, card)
+    ]
 
 
 def _modifier_matches(
@@ -208,36 +219,14 @@ def _once(ctx: context.Ctx, eff: Effect) -> None:
     ctx.step("534.4", "effect", f"эффект замещения {eff.label} применён к этому игродействию — 1 раз")
 
 
-@rule("534.5", "534.7", "534.7.1", "534.7.2")
 def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
-    card = ctx.c(eff.card)
-    target = ctx.c(ev.target)
-    ab = eff.ability
-    if ab.kind == "wound_modifier":
-        before = ev.amount
-        ev.amount = max(0, ev.amount + int(ab.get("delta", 0)))
-        ctx.step(
-            "A8",
-            "effect",
-            f"эффект замещения по тексту карты: {eff.label}",
-            f"раны {target.label}: {before} → {ev.amount}",
-        )
-        _once(ctx, eff)
-        src = ctx.get(ev.source)
-        ctx.step(
-            "534.5",
-            "effect",
-            f"меняется только число ран: они по-прежнему считаются полученными от "
-            f"{library.DAMAGE_GEN[ev.dmg]}{' ' + src.label if src else ''}",
-        )
-        ctx.assume(
-            "A9",
-            "сохранённая «ассоциированная информация» — вид игродействия и его источник "
-            "(раздел 537 «История боя» в нашем тексте отсутствует)",
-        )
+    """Apply the chosen effect to `ev`; a replacing ability returns the action it generates."""
+    if eff.ability.kind == "wound_modifier":
+        _apply_number(ctx, ev, eff)
         return None
-    if ab.kind == "replace_destroy_with_exile":
+    if eff.ability.kind == "replace_destroy_with_exile":
         ev.kind = "exile"
+        target = ctx.c(ev.target)
         ctx.step(
             "A8",
             "effect",
@@ -246,18 +235,43 @@ def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
         )
         _once(ctx, eff)
         return None
-    # replace_heal_with_wound: a replacing ability (534.7) picks a target.
-    near = [
-        c for c in ctx.cards.values() if c.in_play and c.is_creature and symbiotes.cards_adjacent(c, card)
-    ]
+    return _apply_replacing(ctx, ev, eff)
+
+
+@rule("534.4", "534.5")
+def _apply_number(ctx: context.Ctx, ev: Event, eff: Effect) -> None:
+    """A numeric change of the wounds keeps the action's kind and source (534.5, A9)."""
+    target = ctx.c(ev.target)
+    before = ev.amount
+    ev.amount = max(0, ev.amount + int(eff.ability.get("delta", 0)))
+    ctx.step(
+        "A8",
+        "effect",
+        f"эффект замещения по тексту карты: {eff.label}",
+        f"раны {target.label}: {before} → {ev.amount}",
+    )
+    _once(ctx, eff)
+    src = ctx.get(ev.source)
+    ctx.step(
+        "534.5",
+        "effect",
+        f"меняется только число ран: они по-прежнему считаются полученными от "
+        f"{library.DAMAGE_GEN[ev.dmg]}{' ' + src.label if src else ''}",
+    )
+    ctx.assume(
+        "A9",
+        "сохранённая «ассоциированная информация» — вид игродействия и его источник "
+        "(раздел 537 «История боя» в нашем тексте отсутствует)",
+    )
+
+
+@rule("534.7", "534.7.1", "534.7.2")
+def _apply_replacing(ctx: context.Ctx, ev: Event, eff: Effect) -> Event:
+    """A replacing ability (534.7, Вожак сатиров): the healing is removed and an ability that
+    wounds the chosen target goes on the stack; it is not replaced on the way in (534.7.1)."""
+    card = ctx.c(eff.card)
+    near = _replacing_targets(ctx, card)
     symbiotes.explain_adjacent(ctx, card, near)
-    if not near:
-        ctx.step(
-            "534.7",
-            "not_applied",
-            f"рядом с {card.label} нет существ: замещающая особенность без цели не применяется",
-        )
-        return None
     key = ctx.ask(
         card.controller,
         "534.7",
@@ -280,21 +294,19 @@ def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
         "эффектами; её эффект может быть замещён при выполнении",
     )
     ctx.assume("A10", "порождённая особенность выполняется сразу (порядок по 536 в нашем тексте отсутствует)")
-    gen = Event(
+    ev.kind = "none"
+    return Event(
         kind="wound",
         target=victim.id,
         amount=ev.amount,
         source=card.id,
-        dmg=str(ab.get("damage_kind", "influence")),
+        dmg=str(eff.ability.get("damage_kind", "influence")),
         applied=set(ev.applied),
         base_amount=ev.amount,
         replaced=True,
         generated_by=card.id,
-        counts_as=str(ab.get("counts_as", "influence")),
+        counts_as=str(eff.ability.get("counts_as", "influence")),
     )
-    gen.noted = set()
-    ev.kind = "none"
-    return gen
 
 
 @rule("534.7.2")
