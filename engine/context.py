@@ -52,7 +52,8 @@ class Ctx:
         self.illegal = False
         self.undetermined = False
         self.keep_state = False
-        self.depth = 0
+        # cards whose death is being resolved (their «при гибели» may kill others, who may hit back)
+        self.dying: set[str] = set()
 
     # ---- cards -------------------------------------------------------------------------
     def c(self, cid: str) -> state.CardState:

@@ -434,3 +434,25 @@ def test_535_5_1_2_a_symbiote_found_by_a_blind_search_fails_the_summon_and_goes_
     )
     bad = act(gs2, "summon", by="c", card="t", cell="c3")
     assert bad.verdict == "illegal" and bad.forbidden_by == ["211.8"]
+
+
+def test_a_chain_of_on_death_triggers_kills_every_card_once() -> None:
+    # 15 hosts of A each carrying a parasite of B, all with «при гибели: 1 рана стоящим рядом врагам».
+    # Destroying one sets off the whole chain. A dying card wounded back by its victim's trigger does
+    # not die again (once the engine recursed without end here, and a depth cap hid it by
+    # silently dropping wounds after 20 levels, leaving 22 of the 30 cards alive).
+    bomb = creature("Мина", {"kind": "on_death", "effect": "wound_adjacent_enemies", "amount": 1}, life=1)
+    tick = creature(
+        "Клещ-мина",
+        {"kind": "on_death", "effect": "wound_adjacent_enemies", "amount": 1},
+        life=1,
+        subtype="parasite",
+    )
+    cells = [f"{c}{r}" for r in (1, 2, 3) for c in "abcde"]
+    cards = []
+    for i, cell in enumerate(cells):
+        cards += [spec(f"h{i}", bomb, "A", at=cell), spec(f"p{i}", tick, "B", host=f"h{i}")]
+    out = act(battle(*cards), "destroy", card="h0")
+    assert out.verdict == "legal"
+    assert [c.id for c in out.state.cards.values() if c.in_play] == []
+    assert any(s.kind == "not_applied" and "уже погибает" in s.reason for s in out.steps())

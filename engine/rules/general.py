@@ -66,8 +66,17 @@ def die(ctx: context.Ctx, cid: str, source: str | None, why: str) -> None:
     """A card in play is destroyed: the replacement pipeline (Многоликий), «при гибели», then
     graveyard or exile (535.7.3)."""
     card = ctx.c(cid)
-    if not card.in_play:
-        return
+    if not card.in_play or cid in ctx.dying:
+        return  # already gone, or already dying: a card dies once
+    ctx.dying.add(cid)
+    try:
+        _resolve_death(ctx, cid, source, why)
+    finally:
+        ctx.dying.discard(cid)
+
+
+def _resolve_death(ctx: context.Ctx, cid: str, source: str | None, why: str) -> None:
+    card = ctx.c(cid)
     with ctx.group("", "effect", f"{card.label} погибает: {why}"):
         dest = replacement.destroy_destination(ctx, cid, source)
         if dest == "exile":

@@ -382,41 +382,36 @@ def destroy_destination(ctx: context.Ctx, cid: str, source: str | None) -> str:
 
 
 def execute_wound(ctx: context.Ctx, ev: Event) -> None:
-    """A wound through the pipeline, protections, then the wounds and a death check (A2)."""
-    ctx.depth += 1
-    if ctx.depth > 20:
-        ctx.depth -= 1
-        return
-    try:
+    """A wound through the pipeline, protections, then the wounds and a death check (A2).
+
+    Recursion (a death whose «при гибели» wounds others, a generated wound) ends: each level
+    needs a card still in play to die, and a dead card leaves play.
+    """
+    target = ctx.c(ev.target)
+    ev.base_amount = ev.amount
+    with ctx.group("", "effect", f"{target.label} получает ран: {ev.amount} ({library.DAMAGE_RU[ev.dmg]})"):
+        note_inherited(ctx, ev)
+        generated = run(ctx, ev)
         target = ctx.c(ev.target)
-        ev.base_amount = ev.amount
-        with ctx.group(
-            "", "effect", f"{target.label} получает ран: {ev.amount} ({library.DAMAGE_RU[ev.dmg]})"
-        ):
-            note_inherited(ctx, ev)
-            generated = run(ctx, ev)
-            target = ctx.c(ev.target)
-            if ev.kind == "wound" and target.in_play:
-                if symbiotes.wounds_only_from_host(ctx, target, ev.source):
-                    ev.amount = 0
-                protection(ctx, ev)
-                if ev.amount:
-                    ctx.update(target.id, wounds=target.wounds + ev.amount)
-                    ctx.change(
-                        f"{target.label}: ран {target.wounds} → {target.wounds + ev.amount} (жизнь "
-                        f"{target.life})"
+        if ev.kind == "wound" and target.in_play and target.id in ctx.dying:
+            ctx.step("A2", "not_applied", f"{target.label} уже погибает: раны ему больше не наносятся")
+        elif ev.kind == "wound" and target.in_play:
+            if symbiotes.wounds_only_from_host(ctx, target, ev.source):
+                ev.amount = 0
+            protection(ctx, ev)
+            if ev.amount:
+                ctx.update(target.id, wounds=target.wounds + ev.amount)
+                ctx.change(
+                    f"{target.label}: ран {target.wounds} → {target.wounds + ev.amount} (жизнь {target.life})"
+                )
+                target = ctx.c(target.id)
+                if target.life is not None and target.wounds >= target.life:
+                    ctx.assume(
+                        "A2", f"раны {target.label} достигли жизни ({target.wounds}/{target.life}): погибает"
                     )
-                    target = ctx.c(target.id)
-                    if target.life is not None and target.wounds >= target.life:
-                        ctx.assume(
-                            "A2",
-                            f"раны {target.label} достигли жизни ({target.wounds}/{target.life}): погибает",
-                        )
-                        general.die(ctx, target.id, ev.source, "раны достигли жизни (A2)")
-            for gen in generated:
-                execute_wound(ctx, gen)
-    finally:
-        ctx.depth -= 1
+                    general.die(ctx, target.id, ev.source, "раны достигли жизни (A2)")
+        for gen in generated:
+            execute_wound(ctx, gen)
 
 
 def execute_heal(ctx: context.Ctx, ev: Event) -> None:
