@@ -64,7 +64,6 @@ def apply(gs: state.GameState, action: actions.Action, *, tracing: bool = True) 
             offered = "; ".join(f"{o.key} — {o.label}" for o in waiting.pending.options)
             return _refuse(gs, f"варианта «{option}» нет. {waiting.pending.question} Варианты: {offered}")
         base = dataclasses.replace(gs, waiting=None)
-        assert isinstance(waiting.action, actions.Action)
         out = _run(base, waiting.action, (*waiting.answers, option), tracing)
         if out.verdict == "illegal":
             return dataclasses.replace(out, state=gs, pending=gs.pending)

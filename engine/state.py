@@ -11,7 +11,7 @@ import types
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from engine import library
+from engine import actions, library
 
 if TYPE_CHECKING:
     from engine import setup as setup_mod
@@ -138,7 +138,7 @@ class PendingAction:
     """The interrupted action and the answers given so far (replayed on `choose`)."""
 
     pending: Pending
-    action: object
+    action: actions.Action
     answers: tuple[str, ...]
 
 

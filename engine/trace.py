@@ -73,13 +73,7 @@ class Outcome:
 
     def steps(self) -> list[TraceStep]:
         """Every step, depth first."""
-        out: list[TraceStep] = []
-        stack = list(reversed(self.trace))
-        while stack:
-            s = stack.pop()
-            out.append(s)
-            stack.extend(reversed(s.children))
-        return out
+        return all_steps(self.trace)
 
     def clauses(self, kind: str | None = None) -> list[str]:
         """The clause ids in the trace (of one kind, if given), in order, without repeats."""
@@ -102,7 +96,14 @@ class Outcome:
 
 
 def all_steps(trace: tuple[TraceStep, ...]) -> list[TraceStep]:
-    return Outcome(state=None, verdict="legal", trace=trace).steps()  # type: ignore[arg-type]
+    """Every step of `trace`, depth first."""
+    out: list[TraceStep] = []
+    stack = list(reversed(trace))
+    while stack:
+        s = stack.pop()
+        out.append(s)
+        stack.extend(reversed(s.children))
+    return out
 
 
 def render_trace(trace: tuple[TraceStep, ...] | list[TraceStep], indent: int = 0) -> str:

@@ -250,7 +250,8 @@ def do_attack(ctx: context.Ctx, action: actions.Action) -> None:
         return
     if symbiotes.host_lock(ctx, attacker, f"нападение на {target.label}", target.id):
         return
-    if ctx.symbiote_of(attacker.id) and ctx.ability(ctx.symbiote_of(attacker.id), "host_lock"):  # type: ignore[arg-type]
+    own = ctx.symbiote_of(attacker.id)
+    if own is not None and ctx.ability(own, "host_lock") is not None:
         ctx.allow("A8", f"нападение на своего симбиота {target.label} текст карты разрешает")
     if symbiotes.attack_with_host(ctx, attacker, target):
         ctx.last_attack = (attacker.id, target.id)

@@ -114,8 +114,8 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
             "существа и карты «располагается во вспомогательной зоне»",
         )
         return
-    elif ctx.occupant(at) is not None:
-        ctx.forbid("A4", f"клетка {at} занята картой {ctx.occupant(at).label}")  # type: ignore[union-attr]
+    elif (occ := ctx.occupant(at)) is not None:
+        ctx.forbid("A4", f"клетка {at} занята картой {occ.label}")
         return
     squad = [*ctx.squad(by), card]
     bad = squad_conflicts(squad)
