@@ -21,10 +21,10 @@ def spec(cid: str, card: str | Mapping[str, object], owner: str, **kw: Any) -> e
 
 
 def position(
-    *cards: engine.CardSpec, phase: str = "battle", active: str = "A", seed: int = 0, started: bool = True
+    *cards: engine.CardSpec, phase: str = "battle", active: str = "A", seed: int = 0
 ) -> engine.GameState:
-    gs = engine.build_state(engine.Setup(phase=phase, active=active, seed=seed, cards=list(cards)))
-    return gs
+    """A position from card specs (in battle the active player's turn has started)."""
+    return engine.build_state(engine.Setup(phase=phase, active=active, seed=seed, cards=list(cards)))
 
 
 def act(gs: engine.GameState, kind: str, /, **args: object) -> engine.Outcome:

@@ -238,7 +238,7 @@ PHOENIX = creature("Феникс", {"kind": "incarnation", "x": 2})
 
 def battle(*cards: engine.CardSpec, active: str = "A") -> engine.GameState:
     gs = position(*cards, active=active)
-    return engine.apply(gs, engine.parse_action("end_turn", {})).state if False else _unstarted(gs)
+    return _unstarted(gs)
 
 
 def _unstarted(gs: engine.GameState) -> engine.GameState:
