@@ -69,7 +69,7 @@ def apply(gs: state.GameState, action: actions.Action, *, tracing: bool = True) 
             return dataclasses.replace(out, state=gs, pending=gs.pending)
         return out
     if gs.waiting is not None:
-        return _refuse(gs, f"сначала ответьте на выбор: {gs.waiting.pending.question} (действие choose)")
+        return _refuse(gs, f"сначала ответьте на вопрос «{gs.waiting.pending.question}» (действие choose)")
     handler = HANDLERS.get(action.kind)
     if handler is None:
         return _refuse(gs, f"действие «{action.kind}» движку неизвестно")

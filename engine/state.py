@@ -25,6 +25,15 @@ PHASE_RU = types.MappingProxyType(
         "battle": "бой",
     }
 )
+# «… окончен(а)» agrees with the phase's gender: «Шаг рассадки окончен», «подфаза Набора окончена».
+PHASE_ENDED_RU = types.MappingProxyType(
+    {
+        "recruit": "подфаза Набора окончена",
+        "placement": "Шаг рассадки окончен",
+        "reveal": "подфаза Вскрытия окончена",
+        "battle": "бой окончен",
+    }
+)
 ZONES = ("battle", "aux", "deck", "hand", "graveyard", "exile")
 ZONE_RU = types.MappingProxyType(
     {

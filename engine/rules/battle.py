@@ -41,7 +41,7 @@ def do_next_phase(ctx: context.Ctx, action: actions.Action) -> None:
         return
     old = ctx.phase
     ctx.phase = PHASE_ORDER[PHASE_ORDER.index(old) + 1]
-    ctx.step("", "effect", f"{state.PHASE_RU[old]} окончен(а): начинается {state.PHASE_RU[ctx.phase]}")
+    ctx.step("", "effect", f"{state.PHASE_ENDED_RU[old]}: начинается {state.PHASE_RU[ctx.phase]}")
 
 
 def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
@@ -447,10 +447,14 @@ def do_mark_cells(ctx: context.Ctx, action: actions.Action) -> None:
             f"{board.player(ctx.active, 'gen')}",
         )
         return
-    if len(cells) > limit or card.cell is None or not board.straight_line(card.cell, cells):
+    if card.cell is None:
+        ctx.forbid("A8", f"{card.label} не стоит на клетке поля: клеток «на прямой от него» нет")
+        return
+    if len(cells) > limit or not board.straight_line(card.cell, cells):
         ctx.forbid(
             "A8",
-            f"нужно до {limit} клеток подряд на одной прямой от {card.label} ({card.cell}), "
+            f"нужно до {board.plural(limit, 'клетки', 'клеток', 'клеток')} подряд на одной прямой от "
+            f"{card.label} ({card.cell}), "
             f"а указано: {', '.join(cells)}",
         )
         return

@@ -216,7 +216,11 @@ def _pick(ctx: context.Ctx, ev: Event, fresh: list[Effect]) -> Effect | None:
 @rule("534.4")
 def _once(ctx: context.Ctx, eff: Effect) -> None:
     """The effect is now applied to this game action and will not be applied to it again (534.4)."""
-    ctx.step("534.4", "effect", f"эффект замещения {eff.label} применён к этому игродействию — 1 раз")
+    ctx.step(
+        "534.4",
+        "effect",
+        f"эффект замещения ({eff.label}) применён к этому игродействию — 1 раз, повторно не применится",
+    )
 
 
 def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
