@@ -205,3 +205,22 @@ def test_every_undetermined_step_names_the_clause_or_assumption_it_rests_on() ->
         }
     )
     assert not unnamed, unnamed[:5]
+
+
+def test_adjacency_and_distance_cite_a1_where_they_decide() -> None:
+    from tests.test_engine_common import ORC, act, position, spec
+
+    caller = {"name": "Зовущий", "type": "creature", "subtype": "ground", "life": 5}
+    caller["abilities"] = [{"kind": "summon", "card": "Орк"}]
+    gs = position(
+        spec("a", ORC, "A", at="c3"), spec("b", ORC, "B", at="d4"), spec("c", caller, "A", at="a1"),
+        spec("o", ORC, "A", at="deck"),
+    )  # fmt: skip
+    for kind, args in (
+        ("move", {"card": "a", "to": "b2"}),
+        ("attack", {"attacker": "a", "target": "b"}),
+        ("summon", {"by": "c", "card": "o", "cell": "b2"}),
+    ):
+        out = act(gs, kind, **args)
+        assert out.verdict == "legal", (kind, out.trace)
+        assert "A1" in out.clauses("assumption"), kind

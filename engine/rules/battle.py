@@ -185,6 +185,9 @@ def do_move(ctx: context.Ctx, action: actions.Action) -> None:
         )
         return
     ctx.assume(
+        "A1", f"от {card.cell} до {to} {board.plural(dist, 'шаг', 'шага', 'шагов')}: шаг по диагонали — один"
+    )
+    ctx.assume(
         "A7",
         f"движение {card.label} с {card.cell} на свободную клетку {to} "
         f"({board.plural(dist, 'шаг', 'шага', 'шагов')}, запас {card.card.move})",
@@ -270,6 +273,7 @@ def do_attack(ctx: context.Ctx, action: actions.Action) -> None:
             "нападение ближнего боя — на соседнюю клетку (A1)",
         )
         return
+    ctx.assume("A1", f"{target.cell} рядом с {attacker.cell}: соседние клетки считаются с диагоналями")
     ctx.assume(
         "A7",
         f"нападение ближнего боя {attacker.label} ({attacker.cell}) на стоящую рядом карту "

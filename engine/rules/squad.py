@@ -307,6 +307,8 @@ def _place(
     if problems:
         return "illegal"
     ctx.allow("535.4", f"указана клетка {cell}")
+    if where == "adjacent" and by is not None:
+        ctx.assume("A1", f"{cell} рядом с {by.label} ({by.cell}): соседние клетки считаются с диагоналями")
     ctx.allow(clause, f"{cell} — свободная клетка, условия места соблюдены")
     general.place_in_play(ctx, card.id, cell=cell, host=None, controller=player, closed=closed, hidden=False)
     return "ok"
