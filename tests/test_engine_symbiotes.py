@@ -49,6 +49,9 @@ def test_211_2_parasite_on_enemy_first_row() -> None:
     out = act(gs, "place_symbiote", card="p", host="foe")
     assert out.verdict == "legal", out.trace
     assert props(out.state, "p")["host"] == "foe"
+    # which row is «первый ряд» is assumption A4, and the trace says so
+    assert "A4" in out.clauses("assumption")
+    assert any("c4 в первом ряду игрока B" in s.reason for s in out.steps() if s.clause == "211.2")
 
 
 def test_211_2_parasite_not_on_enemy_second_row() -> None:

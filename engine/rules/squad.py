@@ -778,9 +778,8 @@ def try_incarnate(ctx: context.Ctx, cid: str, retry: bool) -> bool:
                     [(c, c) for c in free],
                 )
             )
-            ctx.step(
-                "535.7", "allowed", f"{cell} — свободная клетка в третьем ряду {board.player(p, 'gen')} (A4)"
-            )
+            ctx.assume("A4", f"третий ряд {board.player(p, 'gen')} — ряд {board.row_number(p, 3)}")
+            ctx.step("535.7", "allowed", f"{cell} — свободная клетка в третьем ряду {board.player(p, 'gen')}")
             general.place_in_play(ctx, cid, cell=cell, host=None, controller=p, closed=True, hidden=False)
         ctx.update(cid, incarnated=True)
         ctx.step(

@@ -275,10 +275,13 @@ def do_place_symbiote(ctx: context.Ctx, action: actions.Action) -> None:
         side = "своего отряда" if s.subtype == "companion" else "противника"
         ctx.allow("211.1", f"{s.label} ({_sub(s)}) помещается на существо {side}: {h.label}")
         if s.subtype == "parasite" and h.cell is not None:
-            ctx.allow(
-                "211.2",
-                f"{h.label} стоит на {h.cell}: первый ряд противника или половина контролирующего паразита",
+            where = (
+                f"на половине {board.player(s.controller, 'gen')}, контролирующего паразита"
+                if board.half_of(h.cell) == s.controller
+                else f"в первом ряду {board.player(h.controller, 'gen')}"
             )
+            ctx.assume("A4", f"клетка {h.cell} — {where}")
+            ctx.allow("211.2", f"{h.label} стоит на {h.cell}: {where}")
     if not record(ctx, hostp, s, h) or ctx.illegal:
         return
     ctx.change(f"{s.label} вскрыт")
