@@ -51,7 +51,7 @@ def test_211_2_parasite_on_enemy_first_row() -> None:
     assert props(out.state, "p")["host"] == "foe"
     # which row is «первый ряд» is assumption A4, and the trace says so
     assert "A4" in out.clauses("assumption")
-    assert any("c4 в первом ряду игрока B" in s.reason for s in out.steps() if s.clause == "211.2")
+    assert any("стоит на c4: в первом ряду игрока B" in s.reason for s in out.steps() if s.clause == "211.2")
 
 
 def test_211_2_parasite_not_on_enemy_second_row() -> None:
