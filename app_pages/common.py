@@ -15,6 +15,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import streamlit as st
 
@@ -204,15 +205,22 @@ def clause_label(index: RulesIndex, cid: str, text: str | None = None) -> str:
     return f"**{escape_md(cid)}**" + (f" — {escape_md(text)}" if text else "")
 
 
-def clause_link(index: RulesIndex, cid: str, label: str | None = None, icon: str | None = None) -> None:
-    """A link to the clause view on the app's root (`/?p=cid&v=version`)."""
+def clause_link(
+    index: RulesIndex,
+    cid: str,
+    label: str | None = None,
+    icon: str | None = None,
+    width: Literal["stretch", "content"] = "stretch",
+) -> None:
+    """A link to the clause view on the app's root (`/?p=cid&v=version`). A page link, not a
+    Markdown one: following it does not reload the app, so a judge's uploaded rules stay."""
     absent = index.is_absent(cid) and not index.has(cid)
     st.page_link(
         ROOT_PAGE,
         label=label if label is not None else clause_label(index, cid),
         icon=ICON_ABSENT if absent else icon,
         query_params=clause_params(index, cid),
-        width="stretch",
+        width=width,
     )
 
 

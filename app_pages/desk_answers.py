@@ -18,12 +18,19 @@ import streamlit as st
 import yaml
 
 from engine import journal as jr
+from rules_index import RulesIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIRS = (("official", "официальный пример"), ("rulings", "разбор"))
 VERDICT_RU = types.MappingProxyType(
-    {"legal": "✅ законно", "illegal": "⛔ запрещено", "undetermined": "❓ не определено текстом"}
+    {"legal": "законно", "illegal": "запрещено", "undetermined": "не определено текстом"}
 )
+# Material Symbols icons (Streamlit ships the font; emoji would be empty boxes without an emoji font).
+VERDICT_ICON = types.MappingProxyType(
+    {"legal": ":material/check_circle:", "illegal": ":material/block:", "undetermined": ":material/help:"}
+)
+DESK_PAGE = "app_pages/desk.py"
+JOURNAL_PAGE = "app_pages/journal.py"
 MIN_SCORE = 0.5
 
 
@@ -36,9 +43,16 @@ class Answer:
     detail: str  # where it comes from: «разбор», «решение № 3, стол 7»
     verdict: str  # legal | illegal | undetermined | "" (a ruling recorded without the engine)
     clauses: tuple[str, ...]
-    link: str  # a path inside the app, built only from ids we listed ourselves
+    page: str  # DESK_PAGE or JOURNAL_PAGE
+    params: tuple[tuple[str, str], ...]  # its query parameters, built only from ids we listed ourselves
     score: float
     steps: tuple[str, ...] = ()  # a scenario's verdict per step
+
+    @property
+    def link(self) -> str:
+        """The same place as a URL path (for a judge to share)."""
+        path = "/desk" if self.page == DESK_PAGE else "/journal"
+        return path + "?" + "&".join(f"{k}={urllib.parse.quote(v)}" for k, v in self.params)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,8 +161,10 @@ def find_answers(
     for d in digests:
         score = _score(query_words, query_stems, d.title_stems, d.body_stems, d.clauses)
         if score >= MIN_SCORE:
-            link = "/desk?scn=" + urllib.parse.quote(d.path)
-            found.append(Answer("scenario", d.title, d.group, d.verdict, d.clauses, link, score, d.steps))
+            params = (("scn", d.path),)
+            found.append(
+                Answer("scenario", d.title, d.group, d.verdict, d.clauses, DESK_PAGE, params, score, d.steps)
+            )
     for hit in jr.search_rulings(rulings, query, top=top * 2, stopwords=stop):
         if hit.score < MIN_SCORE:
             continue
@@ -157,7 +173,14 @@ def find_answers(
         where += f", {cur.event}" if cur.event else ""
         found.append(
             Answer(
-                "ruling", cur.title, where, cur.verdict, cur.clauses, f"/journal?r={hit.ruling.id}", hit.score
+                "ruling",
+                cur.title,
+                where,
+                cur.verdict,
+                cur.clauses,
+                JOURNAL_PAGE,
+                (("r", str(hit.ruling.id)),),
+                hit.score,
             )
         )
     found.sort(key=lambda a: (-a.score, a.kind != "ruling", a.title))
@@ -176,21 +199,44 @@ def render_answers(query: str) -> None:
     answers = find_answers(query, rulings, scenario_digests(), stop=stopwords())
     if not answers and not problem:
         return
-    with st.container(border=True):
+    from app_pages import common
+
+    index = common.current_index()
+    with st.container(border=True, key="search_answers"):
         st.markdown("**Готовые ответы: сценарии и решения судей**")
         for a in answers:
-            icon = "📘" if a.kind == "scenario" else "🧑‍⚖️"
-            verdict = VERDICT_RU.get(a.verdict, "вердикт не записан")
-            if len(a.steps) > 1:
-                verdict += " · шаги: " + " ".join(VERDICT_RU.get(v, "•").split()[0] for v in a.steps)
-            links = ", ".join(
-                f"[п. {c}](/?p={urllib.parse.quote(c)})" for c in a.clauses if c.replace(".", "").isdigit()
-            )
-            open_word = "открыть на столе судьи" if a.kind == "scenario" else "открыть в журнале"
-            st.markdown(f"{icon} {verdict} · [{open_word}]({a.link})" + (f" · {links}" if links else ""))
-            st.text(f"{a.title} ({a.detail})")
+            with st.container(border=True):
+                _render_answer(index, a)
         if problem:
             st.text("Журнал решений недоступен: " + problem)
+
+
+def verdict_words(verdict: str, steps: Sequence[str] = ()) -> str:
+    """«запрещено (шагов 6: законно 5, запрещено 1)» — in words, never a row of symbols."""
+    text = VERDICT_RU.get(verdict, "вердикт не записан")
+    if len(steps) > 1:
+        counts = {v: steps.count(v) for v in VERDICT_RU if v in steps}
+        text += f" (шагов {len(steps)}: " + ", ".join(f"{VERDICT_RU[v]} {n}" for v, n in counts.items()) + ")"
+    return text
+
+
+def _render_answer(index: RulesIndex, a: Answer) -> None:
+    """Title first (it is what the judge compares with the question), then the verdict and the links.
+    Links are st.page_link: the app does not reload, so a judge's uploaded rules stay loaded."""
+    from app_pages import common
+
+    st.text(f"{a.title} ({a.detail})")
+    icon = VERDICT_ICON.get(a.verdict, ":material/draft:")
+    st.markdown(f"{icon} **{verdict_words(a.verdict, a.steps)}**")
+    with st.container(horizontal=True, gap="small"):
+        if a.kind == "scenario":
+            label, page_icon = "Открыть на столе судьи", ":material/grid_on:"
+        else:
+            label, page_icon = "Открыть в журнале", ":material/edit_note:"
+        st.page_link(a.page, label=label, icon=page_icon, query_params=dict(a.params))
+        for c in a.clauses:
+            if c.replace(".", "").isdigit():
+                common.clause_link(index, c, label=f"п. {common.escape_md(c)}", width="content")
 
 
 def clause_usage(cid: str, digests: Sequence[ScenarioDigest]) -> tuple[list[ScenarioDigest], list[str]]:
@@ -210,9 +256,14 @@ def render_clause_usage(cid: str) -> None:
     if scenarios:
         st.caption(f"Пункт срабатывает в сценариях библиотеки: {len(scenarios)}")
         for d in scenarios:
-            verdict = VERDICT_RU.get(d.verdict, "")
-            link = "/desk?scn=" + urllib.parse.quote(d.path)
-            st.markdown(f"📘 [{common.escape_md(d.title)}]({link}) · {d.group} · {verdict}")
+            verdict = VERDICT_RU.get(d.verdict, "вердикт не записан")
+            st.page_link(
+                DESK_PAGE,
+                label=f"{common.escape_md(d.title)} ({d.group}: {verdict})",
+                icon=VERDICT_ICON.get(d.verdict, ":material/grid_on:"),
+                query_params={"scn": d.path},
+                width="stretch",
+            )
     else:
         st.caption("Ни один сценарий библиотеки не задействует этот пункт.")
     if handlers:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -66,7 +67,14 @@ def test_search_page_shows_answers_safely(journal_file: Path) -> None:
     texts = [t.value for t in at.text]
     assert any(t.startswith(HOSTILE) for t in texts)  # the judge's title as plain text
     assert all("<script>" not in m.value for m in at.markdown)
-    assert any("[открыть в журнале](/journal?r=1)" in m.value for m in at.markdown)
+    # Page links (no reload: a judge's uploaded rules stay), with the verdict in words beside an icon.
+    opened = [
+        (x.proto.page, parse_qs(x.proto.query_string)) for x in at.page_link if x.label == "Открыть в журнале"
+    ]
+    assert ("journal", {"r": ["1"]}) in opened, opened
+    answers = at.get_by_key("search_answers")
+    assert not any(ch in m.value for m in answers.markdown for ch in "✅⛔❓📘")  # no emoji boxes
+    assert any(m.value.startswith(":material/") for m in answers.markdown)
 
 
 def test_corrupt_journal_does_not_break_the_search_page(journal_file: Path) -> None:
@@ -87,17 +95,11 @@ def test_clause_usage_lists_scenarios_and_handlers() -> None:
     assert none == [] and no_handlers == []
 
 
-def test_clause_usage_renders(tmp_path: Path) -> None:
-    script = tmp_path / "usage_page.py"
-    script.write_text(
-        "import sys\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
-        "from app_pages import desk_answers\n"
-        "desk_answers.render_clause_usage('211.3.1')\n",
-        encoding="utf-8",
-    )
-    at = AppTest.from_file(str(script), default_timeout=60).run()
+def test_clause_usage_renders() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["p"] = "211.3.1"
+    at.run()
     assert not at.exception, at.exception
-    links = [m.value for m in at.markdown if m.value.startswith("📘 [")]
-    assert any("(/desk?scn=scenarios/official/211.3.1_karlik_und.yaml)" in v for v in links)
+    to_desk = [parse_qs(x.proto.query_string) for x in at.page_link if x.proto.page == "desk"]
+    assert {"scn": ["scenarios/official/211.3.1_karlik_und.yaml"]} in to_desk, to_desk
     assert "`symbiotes.host_lock`" in "\n".join(m.value for m in at.markdown)
