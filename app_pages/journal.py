@@ -7,7 +7,6 @@ data tables (never as Markdown or HTML) and reaches SQLite only as bound values.
 from __future__ import annotations
 
 import re
-import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,13 +19,18 @@ _CLAUSE_RE = re.compile(r"^(?:\d+(?:\.\d+)*|A\d+)$")
 _SHORT_FIELDS = ("event", "round", "table_no", "players", "judge", "outcome", "rules_version")
 
 
-def clause_link(cid: str) -> str:
-    """Markdown link to the rules browser for a clause id; anything not shaped like an id is refused."""
-    if not _CLAUSE_RE.match(cid):
-        return ""
-    if cid.startswith("A"):
-        return f"допущение {cid}"
-    return f"[п. {cid}](/?p={urllib.parse.quote(cid)})"
+def clause_refs(clauses: tuple[str, ...]) -> None:
+    """The cited clauses as page links into the rules browser (no reload: a judge's uploaded rules
+    stay); an assumption id as a word; anything not shaped like an id is left out."""
+    index = common.current_index()
+    with st.container(horizontal=True, gap="small"):
+        for cid in clauses:
+            if not _CLAUSE_RE.match(cid):
+                continue
+            if cid.startswith("A"):
+                st.caption(f"допущение {common.escape_md(cid)}")
+            else:
+                common.clause_link(index, cid, label=f"п. {common.escape_md(cid)}", width="content")
 
 
 def parse_clauses(text: str) -> tuple[str, ...]:
@@ -101,7 +105,7 @@ def ruling_form(
         if scenario_yaml or trace_json:
             st.caption(
                 "К решению приложены позиция со стола судьи (сценарий) и трассировка движка"
-                + (f" (вердикт: {verdict})." if verdict else ".")
+                + (f" (вердикт: {jr.VERDICT_WORDS.get(verdict, verdict)})." if verdict else ".")
             )
         note = ""
         if amend_of is not None:
@@ -169,7 +173,7 @@ def _show_ruling(ruling: jr.Ruling) -> None:
     st.text(cur.decision)
     facts = [(jr.FIELD_LABELS[n], getattr(cur, n)) for n in _SHORT_FIELDS if getattr(cur, n)]
     if cur.verdict:
-        facts.append((jr.FIELD_LABELS["verdict"], cur.verdict))
+        facts.append((jr.FIELD_LABELS["verdict"], jr.VERDICT_WORDS.get(cur.verdict, cur.verdict)))
     if facts:
         st.dataframe(
             {"Поле": [f for f, _ in facts], "Значение": [v for _, v in facts]},
@@ -177,9 +181,9 @@ def _show_ruling(ruling: jr.Ruling) -> None:
             key=f"journal_facts_{ruling.id}",
         )
     if cur.clauses:
-        links = [clause_link(c) for c in cur.clauses]
-        version = f" — {cur.rules_version}" if cur.rules_version else ""
-        st.markdown("**Пункты правил:** " + ", ".join(x for x in links if x) + jr.md_text(version))
+        version = f" ({cur.rules_version})" if cur.rules_version else ""
+        st.markdown("**Пункты правил**" + jr.md_text(version))
+        clause_refs(cur.clauses)
     if cur.trace_json.strip():
         with st.expander("Трассировка движка"):
             # Escaped Markdown (engine.journal.md_text): names typed by judges cannot form markup.
