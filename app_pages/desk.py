@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import types
-import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,25 +42,44 @@ SUBTYPE_RU = types.MappingProxyType(
     }
 )
 TYPE_RU = types.MappingProxyType({"creature": "существо", "artifact": "артефакт", "terrain": "местность"})
+# The values of enumerated action arguments, in the judge's words (the YAML keeps the English keys).
+ENUM_RU = types.MappingProxyType(
+    {
+        "strike": "удар",
+        "ranged": "дальняя атака",
+        "poison": "отравление",
+        "magic": "магический удар",
+        "influence": "воздействие",
+        "top": "наверх колоды",
+        "bottom": "под низ колоды",
+        **TYPE_RU,
+        **SUBTYPE_RU,
+    }
+)
+# Icons are Material Symbols (Streamlit ships the font), never emoji: a browser without an emoji
+# font draws emoji as empty boxes. Each icon goes with a word, so meaning never rests on colour.
 KIND_VIEW = types.MappingProxyType(
-    {  # trace step kind -> (icon, Russian word); meaning never rests on colour alone
-        "allowed": ("✅", "разрешено"),
-        "forbidden": ("⛔", "запрещено"),
-        "effect": ("⚙️", "эффект"),
-        "state_check": ("🔎", "проверка состояния"),
-        "not_applied": ("➖", "не применено"),
-        "undetermined": ("❓", "не определено текстом"),
-        "assumption": ("📌", "допущение"),
-        "conflict": ("⚠️", "противоречие правил"),
+    {  # trace step kind -> (icon, Russian word)
+        "allowed": (":material/check_circle:", "разрешено"),
+        "forbidden": (":material/block:", "запрещено"),
+        "effect": (":material/bolt:", "эффект"),
+        "state_check": (":material/search:", "проверка состояния"),
+        "not_applied": (":material/remove_circle:", "не применено"),
+        "undetermined": (":material/help:", "не определено текстом"),
+        "assumption": (":material/push_pin:", "допущение"),
+        "conflict": (":material/warning:", "противоречие правил"),
     }
 )
 VERDICT_VIEW = types.MappingProxyType(
     {
-        "legal": ("✅", "Законно"),
-        "illegal": ("⛔", "Запрещено"),
-        "undetermined": ("❓", "Не определено текстом правил"),
+        "legal": (":material/check_circle:", "Законно"),
+        "illegal": (":material/block:", "Запрещено"),
+        "undetermined": (":material/help:", "Не определено текстом правил"),
     }
 )
+# Plain-text marks (st.text, option labels: no icon font there) from fonts every system has.
+YES, NO = "✔ можно", "✘ нельзя"
+CONTROL_MARK = "⚑"
 PHASE_RU = types.MappingProxyType(
     {
         "recruit": "подфаза Набора",
@@ -164,11 +182,19 @@ def _replay(desk: dm.Desk) -> dm.Replay | str:
     return rp
 
 
-def clause_link(cid: str) -> str:
-    """A clause as a link to the rules browser; an assumption id as a plain label."""
+def clause_ref(cid: str) -> None:
+    """A clause as a link into the rules browser (st.page_link: the app does not reload, so the
+    judge's uploaded rules and desk stay); an assumption id as a plain label."""
+    if not cid:
+        st.caption("без пункта правил (служебный шаг)")
+        return
     if cid.startswith("A"):
-        return f"допущение {cid}"
-    return f"[п. {cid}](/?p={urllib.parse.quote(cid)})"
+        st.caption(common.escape_md(f"допущение {cid} (не текст правил, см. допущения движка)"))
+        return
+    index = common.current_index()
+    para = index.get(cid)
+    tail = f" — {common.short(para.text, 40)}" if para is not None else ""
+    common.clause_link(index, cid, label=common.escape_md(f"п. {cid}{tail}"), icon=":material/description:")
 
 
 # -- loading -----------------------------------------------------------------------------------------
@@ -211,6 +237,8 @@ def _load_from_url() -> None:
     """`?scn=<library path>` opens a library scenario (only a path we listed ourselves: the parameter is
     looked up, never joined into a path); `?desk=<token>` opens a shared desk."""
     wanted = st.query_params.get("scn")
+    if not wanted:
+        st.session_state.pop("desk_url_scn", None)  # the same scenario link, clicked again, reopens it
     if wanted and wanted != st.session_state.get("desk_url_scn"):
         st.session_state["desk_url_scn"] = wanted
         known = {f[0]: f for f in _scenario_files()}
@@ -248,7 +276,7 @@ def card_text(p: Mapping[str, Any], cid: str) -> str:
         parts.append("бестелесное")
     parts.append(f"владелец {p.get('owner')}")
     if p.get("control_marker"):
-        parts.append(f"🚩 маркер контроля: управляет {p.get('controller')}")
+        parts.append(f"{CONTROL_MARK} маркер контроля: управляет {p.get('controller')}")
     parts.append("закрыта" if p.get("closed") else "открыта")
     parts.append("скрыта" if p.get("hidden") else "вскрыта")
     life = p.get("life")
@@ -270,7 +298,7 @@ def card_block(p: Mapping[str, Any], cid: str, symbiote: bool = False) -> str:
         lines.append("бестелесное")
     lines.append(f"владелец {p.get('owner')}")
     if p.get("control_marker"):
-        lines.append(f"🚩 маркер: управляет {p.get('controller')}")
+        lines.append(f"{CONTROL_MARK} маркер: управляет {p.get('controller')}")
     lines.append(
         ("закрыта" if p.get("closed") else "открыта") + ", " + ("скрыта" if p.get("hidden") else "вскрыта")
     )
@@ -303,6 +331,38 @@ def _draw_grid(
     for cid, p in props.items():
         if p.get("zone") == "battle" and p.get("cell") and not p.get("host"):
             by_cell.setdefault(str(p["cell"]), []).append(cid)
+    st.html(_GRID_CSS)
+    with st.container(key="desk_grid"):
+        _draw_grid_cells(by_cell, props, marks, pick)
+
+
+# Streamlit stacks columns one under another below 640 px: 30 cells in a column is no battlefield.
+# On a narrow screen the grid keeps its five columns with smaller type (a static style of ours;
+# nothing a judge typed goes into it).
+_GRID_CSS = """<style>
+@media (max-width: 640px) {
+  .st-key-desk_grid [data-testid="stHorizontalBlock"] {
+    flex-wrap: nowrap !important; gap: 0.2rem !important;
+  }
+  .st-key-desk_grid [data-testid="stColumn"] {
+    min-width: 0 !important; width: 20% !important; flex: 1 1 0 !important;
+  }
+  .st-key-desk_grid [data-testid="stLayoutWrapper"] > [data-testid="stVerticalBlock"] {
+    padding: 0.2rem !important; gap: 0.3rem !important;
+  }
+  .st-key-desk_grid [data-testid="stText"] { font-size: 0.6rem; line-height: 1.15; overflow-wrap: anywhere; }
+  .st-key-desk_grid button { padding: 0.1rem 0.2rem !important; min-height: 2rem; }
+  .st-key-desk_grid button p { font-size: 0.65rem; }
+}
+</style>"""
+
+
+def _draw_grid_cells(
+    by_cell: Mapping[str, list[str]],
+    props: Mapping[str, Mapping[str, Any]],
+    marks: Mapping[str, tuple[bool, str]],
+    pick: str,
+) -> None:
     for half, rows in (("B", (6, 5, 4)), ("A", (3, 2, 1))):
         st.markdown(f"**Половина игрока {half}**")
         for row in rows:
@@ -314,7 +374,7 @@ def _draw_grid(
                     mark = marks.get(cell)
                     label = cell
                     if mark is not None:
-                        label += " ✅ можно" if mark[0] else " ⛔ нельзя"
+                        label += " " + (YES if mark[0] else NO)
                     st.button(
                         label,
                         key=f"desk_cell_{cell}",
@@ -342,10 +402,10 @@ def _draw_table(props: Mapping[str, Mapping[str, Any]], marks: Mapping[str, tupl
             parts = []
             mark = marks.get(cell)
             if mark is not None:
-                parts.append("✅ можно" if mark[0] else "⛔ нельзя")
+                parts.append(YES if mark[0] else NO)
             for cid, p in props.items():
                 if p.get("zone") == "battle" and p.get("cell") == cell:
-                    flag = " 🚩" + str(p.get("controller")) if p.get("control_marker") else ""
+                    flag = f" {CONTROL_MARK}" + str(p.get("controller")) if p.get("control_marker") else ""
                     prefix = "↳ " if p.get("host") else ""
                     wounds = f"{p.get('wounds', 0)}/{p.get('life')}"
                     parts.append(f"{prefix}{p.get('name')} [{cid}] {p.get('owner')}{flag} {wounds}")
@@ -383,30 +443,51 @@ def _draw_zones(props: Mapping[str, Mapping[str, Any]], state: engine.GameState)
 
 
 def _draw_trace(steps: Sequence[engine.TraceStep], depth: int = 0) -> None:
+    """Each step: its kind (icon and word; forbidden ones in a red box), its clause as a link, the
+    reason and the changes. Nested steps sit in a bordered box under their parent."""
     for step in steps:
-        icon, word = KIND_VIEW.get(step.kind, ("•", step.kind))
-        head = (
-            f"{'  ' * depth}{icon} **{word}** — {clause_link(step.clause) if step.clause else 'без пункта'}"
-        )
+        icon, word = KIND_VIEW.get(step.kind, (":material/circle:", step.kind))
+        head = f"**{word}**" + (f" — п. {common.escape_md(step.clause)}" if step.clause[:1].isdigit() else "")
         if step.kind in ("forbidden", "conflict"):
-            st.error(head, icon=None)
+            st.error(head, icon=icon)
         elif step.kind == "undetermined":
-            st.warning(head, icon=None)
+            st.warning(head, icon=icon)
         else:
-            st.markdown(head)
-        st.text(("    " * depth) + step.reason)
+            st.markdown(f"{icon} {head}")
+        clause_ref(step.clause)
+        st.text(step.reason)
         for change in step.changes:
-            st.text(("    " * depth) + "  → " + change)
+            st.text("→ " + change)
         if step.children:
-            _draw_trace(step.children, depth + 1)
+            with st.container(border=True):
+                _draw_trace(step.children, depth + 1)
+
+
+def action_words(action: engine.Action) -> str:
+    """The action in the judge's words: «Объявить нападение: атакующий — vail, цель — many»."""
+    data = action.to_dict()
+    kind = next(iter(data), "")
+    spec = engine.ACTION_SPECS.get(kind)
+    if spec is None:
+        return repr(action)
+    labels = {a.name: a.label for a in spec.args}
+    args = data.get(kind, {})
+    parts = []
+    for name, value in args.items():
+        shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+        parts.append(f"{labels.get(name, name)} — {PLACE_RU.get(shown, ENUM_RU.get(shown, shown))}")
+    return spec.label + (": " + "; ".join(parts) if parts else "")
 
 
 def _verdict_banner(outcome: engine.Outcome, action: engine.Action) -> None:
-    icon, word = VERDICT_VIEW.get(outcome.verdict, ("•", outcome.verdict))
-    forbidden = [clause_link(c) for c in outcome.forbidden_by]
-    text = f"{icon} **{word}**" + (f" — запрещено: {', '.join(forbidden)}" if forbidden else "")
-    {"legal": st.success, "illegal": st.error}.get(outcome.verdict, st.warning)(text, icon=None)
-    st.text(repr(action))
+    icon, word = VERDICT_VIEW.get(outcome.verdict, (":material/circle:", outcome.verdict))
+    forbidden = list(dict.fromkeys(outcome.forbidden_by))
+    by = ", ".join(f"п. {c}" if c[:1].isdigit() else f"допущение {c}" for c in forbidden)
+    text = f"**{word}**" + (f" — запрещает {common.escape_md(by)}" if by else "")
+    {"legal": st.success, "illegal": st.error}.get(outcome.verdict, st.warning)(text, icon=icon)
+    for cid in forbidden:
+        clause_ref(cid)
+    st.text(action_words(action) + "\n" + repr(action))
 
 
 # -- forms: setup ------------------------------------------------------------------------------------
@@ -748,7 +829,10 @@ def _action_panel(
     marks: dict[str, tuple[bool, str]] = {}
     for arg in spec.args:
         key = f"desk_arg_{kind}_{arg.name}"
-        label = arg.label + ("" if arg.required else " (необязательно)")
+        # The engine's labels may name the auxiliary zone by its YAML key «aux»: the judge reads Russian.
+        label = arg.label.replace(" или aux", " или вспомогательная зона") + (
+            "" if arg.required else " (необязательно)"
+        )
         hints: dict[str, tuple[bool, str]] = {}
         for ov in verdicts:
             offered = ov.args.get(arg.name)
@@ -765,7 +849,7 @@ def _action_panel(
             def fmt(cid: str, hints: Mapping[str, tuple[bool, str]] = hints) -> str:
                 base = _card_label(props, cid)
                 if cid in hints:
-                    base += " — ✅ можно" if hints[cid][0] else " — ⛔ нельзя"
+                    base += " — " + (YES if hints[cid][0] else NO)
                 return base
 
             if st.session_state.get(key) not in options:
@@ -784,7 +868,7 @@ def _action_panel(
                     return "—"
                 shown = PLACE_RU.get(c, c)
                 if c in hints:
-                    shown += " — ✅ можно" if hints[c][0] else " — ⛔ нельзя"
+                    shown += " — " + (YES if hints[c][0] else NO)
                 return shown
 
             if st.session_state.get(key) not in options:
@@ -811,7 +895,11 @@ def _action_panel(
                 default = str(arg.default) if arg.default in choices else ""
                 opts = ["", *choices]
                 value = st.selectbox(
-                    label, opts, index=opts.index(default), key=key, format_func=lambda v: v or "—"
+                    label,
+                    opts,
+                    index=opts.index(default),
+                    key=key,
+                    format_func=lambda v: f"{ENUM_RU.get(v, v)} ({v})" if v else "—",
                 )
             else:
                 value = st.text_input(label, key=key, max_chars=80)
@@ -822,7 +910,7 @@ def _action_panel(
             if verdicts:
                 legal = sum(1 for v in verdicts if v.legal)
                 st.caption(
-                    f"Движок предлагает {len(verdicts)} вариантов, из них можно: {legal} (отмечены ✅)."
+                    f"Движок предлагает вариантов: {len(verdicts)}, из них можно: {legal} (отмечены «{YES}»)."
                 )
     arg_types = tuple((a.name, a.type) for a in spec.args)
     st.button(
@@ -882,7 +970,8 @@ def _edit_desk(change: Callable[[dm.Desk], dm.Desk]) -> None:
 
 def _pending_panel(desk: dm.Desk, pending: engine.Pending) -> None:
     with st.container(border=True):
-        st.markdown(f"❔ **Нужен выбор** — решает игрок {pending.who}, {clause_link(pending.clause)}")
+        st.markdown(f":material/help: **Нужен выбор** — решает игрок {common.escape_md(pending.who)}")
+        clause_ref(pending.clause)
         st.text(pending.question)
         keys = [o.key for o in pending.options]
         labels = {o.key: o.label for o in pending.options}
@@ -958,24 +1047,40 @@ def _load_panel(desk: dm.Desk) -> None:
 
 
 def _history_panel(desk: dm.Desk, rp: dm.Replay) -> None:
-    c1, c2, c3, c4 = st.columns(4)
-    c1.button("↶ Отменить", key="desk_undo", disabled=desk.cursor == 0, on_click=_edit_desk, args=(dm.undo,))
+    # Two rows of two: four buttons in one row cut their labels short even on a laptop.
+    c1, c2 = st.columns(2)
+    c3, c4 = st.columns(2)
+    c1.button(
+        "Отменить",
+        icon=":material/undo:",
+        key="desk_undo",
+        disabled=desk.cursor == 0,
+        on_click=_edit_desk,
+        args=(dm.undo,),
+        width="stretch",
+    )
     c2.button(
-        "↷ Вернуть",
+        "Вернуть",
+        icon=":material/redo:",
+        width="stretch",
         key="desk_redo",
         disabled=desk.cursor >= len(desk.actions),
         on_click=_edit_desk,
         args=(dm.redo,),
     )
     c3.button(
-        "⟲ К исходной позиции",
+        "К исходной позиции",
+        icon=":material/restart_alt:",
+        width="stretch",
         key="desk_restart",
         disabled=desk.cursor == 0,
         on_click=_edit_desk,
         args=(dm.restart,),
     )
     c4.button(
-        "✎ Править расклад",
+        "Править расклад",
+        icon=":material/edit:",
+        width="stretch",
         key="desk_clear",
         disabled=not desk.started,
         help="Забыть действия и вернуться к раскладке карт",
@@ -994,9 +1099,9 @@ def _trace_panel(rp: dm.Replay) -> None:
     if len(rp.outcomes) > 1:
         with st.expander(f"Все шаги ({len(rp.outcomes)})"):
             for i, (action, outcome) in enumerate(zip(rp.actions, rp.outcomes, strict=True), 1):
-                icon, word = VERDICT_VIEW.get(outcome.verdict, ("•", outcome.verdict))
-                st.markdown(f"{i}. {icon} **{word}**")
-                st.text(repr(action))
+                icon, word = VERDICT_VIEW.get(outcome.verdict, (":material/circle:", outcome.verdict))
+                st.markdown(f"{i}\\. {icon} **{word}**")
+                st.text(action_words(action) + "\n" + repr(action))
                 _draw_trace(outcome.trace, 1)
 
 
@@ -1013,23 +1118,26 @@ def _expectations_panel(desk: dm.Desk) -> None:
         return
     held = sum(1 for s in result.steps for e in s.expectations if e.ok)
     total = sum(len(s.expectations) for s in result.steps)
-    head = "✅ Все ожидания сценария выполняются" if result.ok else "⛔ Не все ожидания сценария выполняются"
-    with st.expander(f"{head}: {held} из {total}", expanded=not result.ok):
+    head = "Все ожидания сценария выполняются" if result.ok else "Не все ожидания сценария выполняются"
+    icon = common.ICON_OK if result.ok else common.ICON_ERROR
+    with st.expander(f"{head}: {held} из {total}", expanded=not result.ok, icon=icon):
         st.text(f"Файл: {desk.scenario_name}")
         for step in result.steps:
-            icon = "✅" if step.status in ("ok", "xfail") and not step.failed else "⛔"
-            st.markdown(f"**Шаг {step.number}** {icon} — вердикт: {step.verdict or '—'}")
+            good = step.status in ("ok", "xfail") and not step.failed
+            mark = ":material/check_circle: как ожидалось" if good else ":material/cancel: не как ожидалось"
+            verdict = VERDICT_VIEW.get(step.verdict or "", ("", step.verdict or "—"))[1].lower()
+            st.markdown(f"**Шаг {step.number}** {mark} — вердикт: {common.escape_md(verdict)}")
             st.text(repr(step.action))
             for e in step.expectations:
                 st.text(
-                    ("✅ выполнено: " if e.ok else "⛔ не выполнено: ")
+                    ("✔ выполнено: " if e.ok else "✘ не выполнено: ")
                     + e.what
                     + (f" ({e.detail})" if e.detail else "")
                 )
             if step.pending_unanswered is not None:
-                st.text(f"⛔ выбор не дан: {step.pending_unanswered.question}")
+                st.text(f"✘ выбор не дан: {step.pending_unanswered.question}")
             if step.error:
-                st.text(f"⛔ ошибка: {step.error}")
+                st.text(f"✘ ошибка: {step.error}")
 
 
 def _save_panel(desk: dm.Desk, rp: dm.Replay) -> None:
@@ -1108,7 +1216,7 @@ def render() -> None:
         tab_act, tab_setup = st.tabs(["Действие и разбор", "Расклад"])
         with tab_setup:
             if desk.started:
-                st.info("Расклад меняется до первого действия. «✎ Править расклад» забудет действия.")
+                st.info("Расклад меняется до первого действия. Кнопка «Править расклад» забудет действия.")
             else:
                 _setup_panel(desk, clicked)
         with tab_act:
@@ -1125,10 +1233,12 @@ def render() -> None:
             _draw_grid(props, marks, "выбрать её для действия или для новой карты")
     _expectations_panel(desk)
     _save_panel(desk, rp)
+    # The address bar names this desk and nothing else: a «?scn=» that opened it, or a clause link's
+    # «?p=» that the back button brought along, would make a shared URL open something else.
     token = dm.encode(_desk())
-    if st.query_params.get("desk") != token:
+    if st.query_params.to_dict() != {"desk": token}:
         st.session_state["desk_url_token"] = token
-        st.query_params["desk"] = token
+        st.query_params.from_dict({"desk": token})
 
 
 if __name__ == "__main__":
