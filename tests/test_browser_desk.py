@@ -166,3 +166,44 @@ def test_uploaded_files_bad_refused_desk_file_reopens(page: Any) -> None:
     pg.get_by_text("Открыт стол из файла «stol.json».").wait_for()
     pg.get_by_text("Вопрос: Файл стола").wait_for()
     assert pg.get_by_text("Вайл [vail]").count() >= 1
+
+
+def test_phone_keeps_the_five_columns_and_links_keep_the_session(page: Any) -> None:
+    """At 390 px the field stays a 5×6 grid (Streamlit would stack 30 cells in one column), nothing is
+    wider than the screen, and a trace link opens the clause in the same session: back returns to
+    the same desk, whose address names the desk alone."""
+    context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU")
+    pg = context.new_page()  # a second tab of the same browser, sized as a phone
+    pg.set_default_timeout(TIMEOUT_MS)
+    try:
+        pg.goto(page.base + "/desk?scn=scenarios/official/211.3.1_karlik_und.yaml")
+        pg.get_by_text("Загружен сценарий", exact=False).first.wait_for()
+        settle(pg)
+        boxes = {}
+        for cell in ("a4", "b4", "c4", "d4", "e4"):
+            button = pg.locator(f".st-key-desk_cell_{cell} button:visible").first
+            button.scroll_into_view_if_needed()
+            boxes[cell] = button.bounding_box()
+        assert all(boxes.values()), boxes
+        assert len({round(b["y"]) for b in boxes.values() if b}) == 1, boxes  # one row, side by side
+        assert all(b and b["x"] + b["width"] <= 390 for b in boxes.values()), boxes
+        assert pg.evaluate("() => document.documentElement.scrollWidth") <= 390
+        while not pg.locator(".st-key-desk_redo button").is_disabled():
+            pg.locator(".st-key-desk_redo button").click()
+            settle(pg)
+        pg.get_by_text("Все шаги (6)").click()
+        settle(pg)
+        ARTIFACTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(ARTIFACTS / "desk_5_phone.png"), full_page=True)
+        desk_url = pg.url
+        assert "scn=" not in desk_url and "desk=" in desk_url
+        pg.get_by_role("link", name="п. 211.3.1").first.click()
+        pg.wait_for_url("**p=211.3.1**")
+        pg.get_by_role("heading", name="п. 211.3.1").first.wait_for()
+        pg.go_back()
+        pg.get_by_role("heading", name="Стол судьи").first.wait_for()
+        settle(pg)
+        assert pg.url == desk_url
+        assert pg.get_by_text("Действий применено: 6 из 6.").count() == 1  # the same desk
+    finally:
+        context.close()
