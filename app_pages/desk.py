@@ -601,7 +601,7 @@ def _setup_panel(desk: dm.Desk, clicked: str | None) -> None:
         wounds = int(f3.number_input("Раны", min_value=0, max_value=99, key="desk_add_wounds"))
         tokens = int(f4.number_input("Жетоны", min_value=0, max_value=99, key="desk_add_tokens"))
         incarnated = f5.checkbox("Инкарнирована", key="desk_add_incarnated")
-        submitted = st.form_submit_button("Положить карту", type="primary")
+        submitted = st.form_submit_button("Положить карту", type="primary", key="desk_add_submit")
     if submitted:
         if source == "adhoc":
             if not adhoc_name.strip():
@@ -704,7 +704,7 @@ def _setup_panel(desk: dm.Desk, clicked: str | None) -> None:
                     key=f"desk_edit_tokens_{chosen}",
                 )
             )
-            if st.form_submit_button("Сохранить карту"):
+            if st.form_submit_button("Сохранить карту", key=f"desk_edit_submit_{chosen}"):
                 edited = {k: v for k, v in entry_now.items() if k not in ("at", "host", "controller")}
                 if new_at == "host":
                     edited["host"] = new_host

@@ -110,7 +110,7 @@ def ruling_form(
         note = ""
         if amend_of is not None:
             note = st.text_input("Причина правки (обязательно)", key=f"{prefix}_note")
-        submitted = st.form_submit_button(label, type="primary")
+        submitted = st.form_submit_button(label, type="primary", key=f"{prefix}_submit")
     if not submitted:
         return
     if amend_of is not None and not note.strip():

@@ -18,7 +18,7 @@ APP = str(ROOT / "app.py")
 DESK = "app_pages/desk.py"
 JOURNAL = "app_pages/journal.py"
 OFFICIAL = sorted((ROOT / "scenarios" / "official").glob("*.yaml"))
-ADD = "FormSubmitter:desk_add_form-Положить карту"
+ADD = "desk_add_submit"
 HOSTILE = "<img src=x onerror=alert(1)> **Орк** [x](javascript:alert(1))"
 
 
@@ -236,7 +236,7 @@ def test_record_a_ruling_from_the_desk_and_find_it_again(_journal: Path) -> None
     at.text_input(key="desk_title_0").input("Может ли Вайл атаковать после смены контроля?").run()
     at.text_area(key="desk_ruling_decision").input("Нет: только Карлика Унда (211.3.1).")
     at.text_input(key="desk_ruling_judge").input("Сидорова")
-    at = at.button(key="FormSubmitter:desk_ruling_form-Записать решение").click().run()
+    at = at.button(key="desk_ruling_submit").click().run()
     assert [s.value for s in at.success][-1] == "Решение записано в журнал под № 1."
     stored = jr.Journal(_journal).get(1)
     assert stored is not None

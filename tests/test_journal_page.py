@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 PAGE = "app_pages/journal.py"
 HOSTILE_TITLE = "<b>Вайл</b> '); DROP TABLE rulings;-- [x](javascript:alert(1)) ../../etc/passwd"
-SUBMIT_NEW = "FormSubmitter:journal_new_form-Записать решение"
+SUBMIT_NEW = "journal_new_submit"
 
 
 def plain(markdown: str) -> str:
@@ -82,7 +82,7 @@ def test_amend_keeps_history(journal_file: Path) -> None:
     rid = jr.Journal(journal_file).record(jr.RulingInput(title="Спор о Сугеде", decision="Первое решение"))
     at = _page()
     prefix = f"journal_amend_{rid}_1"
-    submit = f"FormSubmitter:{prefix}_form-Сохранить правку"
+    submit = f"{prefix}_submit"
     at.text_area(key=f"{prefix}_decision").input("Второе решение")
     at = at.button(key=submit).click().run()
     assert [plain(e.value) for e in at.error] == [
