@@ -224,6 +224,11 @@ def clause_link(
     )
 
 
+def clause_chip(index: RulesIndex, cid: str) -> None:
+    """A short «п. 211.3.1» link, for a row of links (st.container(horizontal=True))."""
+    clause_link(index, cid, label=f"п. {escape_md(cid)}", icon=":material/description:", width="content")
+
+
 def version_notice(index: RulesIndex) -> None:
     """Warn when a link made on other rules is opened on these."""
     wanted = st.query_params.get(VERSION_PARAM)

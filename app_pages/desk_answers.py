@@ -236,7 +236,7 @@ def _render_answer(index: RulesIndex, a: Answer) -> None:
         st.page_link(a.page, label=label, icon=page_icon, query_params=dict(a.params))
         for c in a.clauses:
             if c.replace(".", "").isdigit():
-                common.clause_link(index, c, label=f"п. {common.escape_md(c)}", width="content")
+                common.clause_chip(index, c)
 
 
 def clause_usage(cid: str, digests: Sequence[ScenarioDigest]) -> tuple[list[ScenarioDigest], list[str]]:

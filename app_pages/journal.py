@@ -30,7 +30,7 @@ def clause_refs(clauses: tuple[str, ...]) -> None:
             if cid.startswith("A"):
                 st.caption(f"допущение {common.escape_md(cid)}")
             else:
-                common.clause_link(index, cid, label=f"п. {common.escape_md(cid)}", width="content")
+                common.clause_chip(index, cid)
 
 
 def parse_clauses(text: str) -> tuple[str, ...]:
