@@ -35,6 +35,7 @@ page = st.navigation(sections, position="sidebar")
 if page is RULES_PAGES[0] or page is RULES_PAGES[1]:
     st.query_params.from_dict(st.query_params.to_dict())
 
+common.russian_widgets()
 problem = common.base_rules().problem
 if problem:
     st.error(common.escape_md(problem), icon=common.ICON_ERROR)

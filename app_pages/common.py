@@ -58,6 +58,31 @@ ICON_OK = ":material/check_circle:"
 ICON_INFO = ":material/info:"
 
 
+# Streamlit writes a few words of its own in English and offers no setting for them: the hint
+# «Press Enter to apply» and the «53/500» counter inside a text box (hidden: pages say in Russian what
+# Enter does, over-long input gets a Russian message, and on a 390 px phone both covered the typed
+# text), «No results» in a select box, the file uploader's «Upload» and its «5MB per file • TXT» line
+# (hidden: our labels give the limits in Russian). A static style of ours replaces them; nothing a
+# judge typed goes into it.
+RUSSIAN_CSS = """<style>
+[data-testid="InputInstructions"] { display: none; }
+[role="listbox"][data-empty="true"] [role="option"] span { font-size: 0; }
+[role="listbox"][data-empty="true"] [role="option"] span::after {
+  content: "Ничего не найдено"; font-size: 1rem;
+}
+[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p { font-size: 0; }
+[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p::after {
+  content: "Выбрать файл"; font-size: 0.875rem;
+}
+[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+</style>"""
+
+
+def russian_widgets() -> None:
+    """Replace Streamlit's own English words in widgets (see RUSSIAN_CSS); app.py calls it every run."""
+    st.html(RUSSIAN_CSS)
+
+
 @dataclass(frozen=True)
 class SharedRules:
     """The rules every session starts with, and why they may not be the ones asked for."""

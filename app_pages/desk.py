@@ -1033,7 +1033,7 @@ def _load_panel(desk: dm.Desk) -> None:
                 args=("desk_library_pick",),
             )
         upload = st.file_uploader(
-            "Свой файл: сценарий (.yaml) или стол (.json)",
+            "Свой файл: сценарий (.yaml) или стол (.json), до 1 МБ",
             type=["yaml", "yml", "json"],
             key="desk_upload",
             max_upload_size=1,

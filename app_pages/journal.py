@@ -233,7 +233,10 @@ def render() -> None:
         ruling_form("journal_new")
     with tab_find:
         query = st.text_input(
-            "Поиск по вопросу, решению, игрокам, судье, номеру пункта", key="journal_query", max_chars=500
+            "Поиск по вопросу, решению, игрокам, судье, номеру пункта",
+            key="journal_query",
+            max_chars=500,
+            placeholder="слова или номер пункта, затем Enter",
         )
         try:
             all_rulings = book.rulings()

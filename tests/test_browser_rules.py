@@ -100,6 +100,11 @@ def search_and_follow(v: Visit, tag: str) -> None:
     v.heading("Поиск по правилам")
     box = page.get_by_label(SEARCH_LABEL)
     box.fill("Карлик Унд")
+    # Streamlit's English «Press Enter to apply» (and the counter that covered the text on a phone)
+    # is there in the page but not shown.
+    hint = page.locator('[data-testid="InputInstructions"]')
+    hint.first.wait_for(state="attached")
+    assert all(not h.is_visible() for h in hint.all())
     box.press("Enter")
     v.wait_params(q="Карлик Унд")
     first = page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
@@ -158,6 +163,15 @@ def other_pages(v: Visit, tag: str) -> None:
 
     page.goto(v.base + "/rules")
     v.heading("Правила")
+    # The uploader's own English «Upload» and «5MB per file» give way to Russian.
+    page.locator('[data-testid="stFileUploaderDropzone"] button').first.wait_for()
+    shown = page.evaluate(
+        """() => { const p = document.querySelector('[data-testid="stFileUploaderDropzone"] button p');
+        const hint = document.querySelector('[data-testid="stFileUploaderDropzoneInstructions"]');
+        return [getComputedStyle(p, '::after').content, getComputedStyle(p).fontSize,
+                getComputedStyle(hint).display]; }"""
+    )
+    assert shown == ['"Выбрать файл"', "0px", "none"], shown
     page.get_by_text("Упомянуты, но отсутствуют в тексте", exact=False).wait_for()
     v.fits_width()
     v.shot(f"rules_{tag}")
