@@ -172,7 +172,8 @@ def render_picker(index: RulesIndex) -> None:
         else:
             first = next((p.id for p in index.section(section)), None)
             if first is not None:
-                label = f"**{common.escape_md(section)}** (заголовка нет в тексте; первый пункт {first})"
+                note = f"(заголовка нет в тексте; первый пункт {first})"
+                label = f"**{common.escape_md(section)}** {common.escape_md(note)}"
                 common.clause_link(index, first, label=label)
 
 
