@@ -165,7 +165,8 @@ def _show_flash() -> None:
     for level, text in st.session_state.pop("desk_flash", []):
         # Messages carry file names, card names and parser text: escaped, so they show as written.
         show = {"error": st.error, "success": st.success, "warning": st.warning}.get(level, st.info)
-        show(common.escape_md(text), icon=None)
+        icon = {"error": common.ICON_ERROR, "success": common.ICON_OK, "warning": common.ICON_WARNING}
+        show(common.escape_md(text), icon=icon.get(level, common.ICON_INFO))
 
 
 def _replay(desk: dm.Desk) -> dm.Replay | str:
