@@ -77,6 +77,21 @@ def test_every_page_renders_without_exception(page: str, params: dict[str, str],
     assert any(title in t.value.replace("\\", "") for t in at.title), [t.value for t in at.title]
 
 
+@pytest.mark.parametrize(
+    ("page", "title"), [("app_pages/desk.py", "Стол судьи"), ("app_pages/journal.py", "Журнал решений")]
+)
+def test_judge_pages_render_without_exception(
+    page: str, title: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine import journal as jr
+
+    monkeypatch.setenv(jr.ENV_VAR, str(tmp_path / "rulings.sqlite3"))  # never the real journal
+    at = open_page(page)
+    assert not at.exception, at.exception
+    assert [t.value for t in at.title] == [title]
+    assert not at.error, [e.value for e in at.error]
+
+
 def test_clause_link_on_root_opens_the_clause_with_its_example_and_parent() -> None:
     at = run_app(p="211.3.1")
     assert not at.exception

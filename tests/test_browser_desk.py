@@ -26,7 +26,9 @@ TIMEOUT_MS = 60_000  # the machine is shared; a slow run is not a failure
 def page(chromium_executable: str, app_server: str) -> Iterator[Any]:
     with playwright_sync.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="ru-RU")
+        context = browser.new_context(
+            viewport={"width": 1400, "height": 1000}, locale="ru-RU", accept_downloads=True
+        )
         pg = context.new_page()
         pg.set_default_timeout(TIMEOUT_MS)
         pg.base = app_server
@@ -141,6 +143,13 @@ def test_build_by_clicking_apply_read_trace_follow_clause(page: Any) -> None:
     clause_page.screenshot(path=str(ARTIFACTS / "desk_3_clause.png"), full_page=True)
 
 
+def open_load_panel(pg: Any) -> None:
+    """Unfold «Открыть сценарий…» unless it is open already (it starts open only on an empty desk)."""
+    if not pg.locator('[data-testid="stFileUploaderDropzone"]').first.is_visible():
+        pg.get_by_text("Открыть сценарий, файл стола или начать заново").click()
+        settle(pg)
+
+
 def upload(pg: Any, name: str, data: bytes) -> None:
     pg.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         files=[{"name": name, "mimeType": "application/octet-stream", "buffer": data}]
@@ -166,6 +175,27 @@ def test_uploaded_files_bad_refused_desk_file_reopens(page: Any) -> None:
     pg.get_by_text("Открыт стол из файла «stol.json».").wait_for()
     pg.get_by_text("Вопрос: Файл стола").wait_for()
     assert pg.get_by_text("Вайл [vail]").count() >= 1
+
+    # The official Бул'Багур example, one click away; saved as YAML and opened back, it is the same desk.
+    open_load_panel(pg)
+    pg.get_by_text("534.5 · ", exact=False).first.click()
+    settle(pg)
+    pg.get_by_text("Загружен сценарий", exact=False).first.wait_for()
+    pg.get_by_text("Все ожидания сценария выполняются", exact=False).first.wait_for()
+    with pg.expect_download() as saved:
+        pg.get_by_role("button", name="Скачать сценарий (YAML)").click()
+    yaml_bytes = Path(saved.value.path()).read_bytes()
+    assert saved.value.suggested_filename.endswith(".yaml") and "Бул'Багур".encode() in yaml_bytes
+    open_load_panel(pg)
+    pg.get_by_role("button", name="Новый пустой стол").click()
+    settle(pg)
+    assert pg.get_by_text("Бул'Багур [bul]", exact=False).count() == 0
+    open_load_panel(pg)
+    upload(pg, "stol-sudi.yaml", yaml_bytes)
+    pg.get_by_text("Загружен сценарий «Считаются ли лишние раны", exact=False).first.wait_for()
+    assert pg.get_by_text("Бул'Багур [bul]", exact=False).count() >= 1
+    pg.get_by_text("Все ожидания сценария выполняются", exact=False).first.wait_for()
+    shot(pg, "6_saved_yaml_reopened")
 
 
 def test_phone_keeps_the_five_columns_and_links_keep_the_session(page: Any) -> None:
