@@ -75,7 +75,7 @@ def radio(pg: Any, label: str, option: str) -> None:
 
 
 def click_cell(pg: Any, cell: str) -> None:
-    pg.locator(f".st-key-desk_cell_{cell} button").first.click()
+    pg.locator(f".st-key-desk_cell_{cell} button:visible").first.click()
     settle(pg)
 
 
