@@ -254,12 +254,12 @@ def render_clause_usage(cid: str) -> None:
     scenarios, handlers = clause_usage(cid, scenario_digests())
     st.subheader("Сценарии и движок")
     if scenarios:
-        st.caption(f"Пункт срабатывает в сценариях библиотеки: {len(scenarios)}")
+        st.caption(f"Пункт срабатывает в сценариях библиотеки: {len(scenarios)} (щелчок открывает на столе)")
         for d in scenarios:
             verdict = VERDICT_RU.get(d.verdict, "вердикт не записан")
             st.page_link(
                 DESK_PAGE,
-                label=f"{common.escape_md(d.title)} ({d.group}: {verdict})",
+                label=f"{verdict} · {common.escape_md(d.title)} ({d.group})",
                 icon=VERDICT_ICON.get(d.verdict, ":material/grid_on:"),
                 query_params={"scn": d.path},
                 width="stretch",

@@ -102,4 +102,7 @@ def test_clause_usage_renders() -> None:
     assert not at.exception, at.exception
     to_desk = [parse_qs(x.proto.query_string) for x in at.page_link if x.proto.page == "desk"]
     assert {"scn": ["scenarios/official/211.3.1_karlik_und.yaml"]} in to_desk, to_desk
+    # The verdict comes first in words: a phone cuts a long label's end, never its meaning.
+    labels = [x.label for x in at.page_link if x.proto.page == "desk"]
+    assert labels and all(label.split(" · ")[0] in da.VERDICT_RU.values() for label in labels), labels
     assert "`symbiotes.host_lock`" in "\n".join(m.value for m in at.markdown)
