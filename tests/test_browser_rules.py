@@ -133,6 +133,11 @@ def search_and_follow(v: Visit, tag: str) -> None:
     page.go_back()
     v.heading("Поиск по правилам")
     v.wait_params(q="Карлик Унд")
+    # The box is refilled from the URL by the rerun that back starts: wait for it, do not race it.
+    page.wait_for_function(
+        "([label, want]) => document.querySelector(`input[aria-label='${label}']`)?.value === want",
+        arg=[SEARCH_LABEL, "Карлик Унд"],
+    )
     assert page.get_by_label(SEARCH_LABEL).input_value() == "Карлик Унд"
 
 
