@@ -379,7 +379,8 @@ def _draw_grid_cells(
                     st.button(
                         label,
                         key=f"desk_cell_{cell}",
-                        help=(mark[1] if mark else None) or f"Клетка {cell}: {pick}",
+                        # Tooltips and radio options render Markdown: a card name a judge typed is escaped.
+                        help=common.escape_md(mark[1]) if mark else f"Клетка {cell}: {pick}",
                         type="primary" if mark is not None and mark[0] else "secondary",
                         width="stretch",
                         on_click=_cell_clicked,
@@ -976,7 +977,7 @@ def _pending_panel(desk: dm.Desk, pending: engine.Pending) -> None:
         st.text(pending.question)
         keys = [o.key for o in pending.options]
         labels = {o.key: o.label for o in pending.options}
-        st.radio("Вариант", keys, format_func=lambda k: labels.get(k, k), key="desk_choice")
+        st.radio("Вариант", keys, format_func=lambda k: common.escape_md(labels.get(k, k)), key="desk_choice")
         st.button("Ответить", type="primary", key="desk_choose", on_click=_choose_from_widget)
 
 

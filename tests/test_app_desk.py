@@ -130,6 +130,9 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
     texts = _texts(at)
     assert "Объявить нападение: атакующий — vail; цель — orc\nattack: {attacker: vail, target: orc}" in texts
     assert not any(ch in "".join(texts) for ch in "✅⛔🚩❓")  # no emoji: boxes without an emoji font
+    # The refused target's cell explains itself in a tooltip (Markdown): the typed name stays text.
+    tip = at.button(key="desk_cell_d4").help or ""
+    assert HOSTILE in plain(tip) and "<img" not in tip.replace("\\<img", ""), tip
 
     # Undo goes back one action; redo returns to the forbidden attack.
     at = at.button(key="desk_undo").click().run()
@@ -160,7 +163,7 @@ def test_legal_hosts_are_marked_with_icon_and_word() -> None:
     # The hosts' cells on the field say the same, by icon and word.
     assert at.button(key="desk_cell_c4").label == "c4 ✔ можно"
     assert at.button(key="desk_cell_c2").label == "c2 ✘ нельзя"
-    assert "211.1" in (at.button(key="desk_cell_c2").help or "")
+    assert "211.1" in plain(at.button(key="desk_cell_c2").help or "")
     assert at.button(key="desk_cell_a1").label == "a1"
     # Clicking the legal host's cell fills the host and the action applies.
     host.set_value("vail").run()
@@ -275,8 +278,12 @@ def test_pending_choices_are_asked_on_screen() -> None:
             break
         asked.append((questions[0], [cid for cid, _ in _clause_links(at)]))
         choice = at.radio(key="desk_choice")
-        wanted = "orc" if "orc" in choice.options else choice.options[0]
-        choice.set_value(wanted)
+        pending = dm.replay(at.session_state["desk"]).current.pending
+        assert pending is not None
+        keys = [o.key for o in pending.options]
+        # the options read as the engine's labels (escaped for the radio's Markdown)
+        assert [plain(o) for o in choice.options] == [o.label for o in pending.options]
+        choice.set_value("orc" if "orc" in keys else keys[0])
         at = at.button(key="desk_choose").click().run()
         assert not at.exception, at.exception
     assert asked and any("534.7" in links for _, links in asked), asked
