@@ -977,7 +977,11 @@ def _pending_panel(desk: dm.Desk, pending: engine.Pending) -> None:
         st.text(pending.question)
         keys = [o.key for o in pending.options]
         labels = {o.key: o.label for o in pending.options}
-        st.radio("Вариант", keys, format_func=lambda k: common.escape_md(labels.get(k, k)), key="desk_choice")
+
+        def option_label(key: str) -> str:
+            return common.escape_md(labels.get(key, key))  # radio options render Markdown
+
+        st.radio("Вариант", keys, format_func=option_label, key="desk_choice")
         st.button("Ответить", type="primary", key="desk_choose", on_click=_choose_from_widget)
 
 
