@@ -1163,6 +1163,7 @@ def _save_panel(desk: dm.Desk, rp: dm.Replay) -> None:
         file_name="stol-sudi.yaml",
         mime="application/x-yaml",
         key="desk_save_yaml",
+        on_click="ignore",  # a download changes nothing: no rerun
     )
     c2.download_button(
         "Скачать файл стола (открывается точно таким же)",
@@ -1170,6 +1171,7 @@ def _save_panel(desk: dm.Desk, rp: dm.Replay) -> None:
         file_name="stol-sudi.json",
         mime="application/json",
         key="desk_save_json",
+        on_click="ignore",  # a download changes nothing: no rerun
     )
     token = dm.encode(desk)
     base = str(getattr(st.context, "url", "") or "").split("?")[0]

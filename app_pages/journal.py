@@ -159,6 +159,7 @@ def _offer_unsaved_copy(prefix: str, data: jr.RulingInput) -> None:
         file_name="reshenie-ne-sohraneno.md",
         mime="text/markdown",
         key=f"{prefix}_unsaved_download",
+        on_click="ignore",  # a download changes nothing: no rerun
     )
 
 
@@ -199,6 +200,7 @@ def _show_ruling(ruling: jr.Ruling) -> None:
                 file_name=f"reshenie-{ruling.id}.yaml",
                 mime="application/x-yaml",
                 key=f"journal_yaml_{ruling.id}",
+                on_click="ignore",  # a download changes nothing: no rerun
             )
     if len(ruling.revisions) > 1:
         with st.expander(f"История правок ({len(ruling.revisions)} редакции)"):
@@ -213,6 +215,7 @@ def _show_ruling(ruling: jr.Ruling) -> None:
         file_name=f"reshenie-{ruling.id}.md",
         mime="text/markdown",
         key=f"journal_md_{ruling.id}",
+        on_click="ignore",  # a download changes nothing: no rerun
     )
     with st.expander("Править решение"):
         ruling_form(f"journal_amend_{ruling.id}_{ruling.rev}", amend_of=ruling)
@@ -289,6 +292,7 @@ def render() -> None:
                 file_name="zhurnal-resheniy.md",
                 mime="text/markdown",
                 key="journal_export_all",
+                on_click="ignore",  # a download changes nothing: no rerun
             )
 
 
