@@ -41,6 +41,8 @@ def settle(pg: Any) -> None:
     """Wait until the script run ends (Streamlit shows a running indicator meanwhile)."""
     pg.wait_for_timeout(400)
     pg.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
+    # A new session draws grey placeholders first; the running indicator may not have shown yet.
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')")
     pg.wait_for_timeout(200)
 
 
@@ -145,7 +147,10 @@ def test_build_by_clicking_apply_read_trace_follow_clause(page: Any) -> None:
 
 def open_load_panel(pg: Any) -> None:
     """Unfold «Открыть сценарий…» unless it is open already (it starts open only on an empty desk)."""
-    if not pg.locator('[data-testid="stFileUploaderDropzone"]').first.is_visible():
+    panel = pg.locator('[data-testid="stExpander"] details').filter(
+        has_text="Открыть сценарий, файл стола или начать заново"
+    )
+    if panel.first.get_attribute("open") is None:
         pg.get_by_text("Открыть сценарий, файл стола или начать заново").click()
         settle(pg)
 
