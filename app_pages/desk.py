@@ -1235,7 +1235,7 @@ def render() -> None:
         st.markdown("**Зоны вне поля**")
         _draw_zones(props, state)
     with board:
-        if st.toggle("Компактное поле (для телефона: таблица 5×6 без кнопок)", key="desk_compact"):
+        if st.toggle("Компактное поле: таблица вместо клеток-кнопок", key="desk_compact"):
             _draw_table(props, marks)
         else:
             _draw_grid(props, marks, "выбрать её для действия или для новой карты")
