@@ -8,7 +8,8 @@ HOST ?= 127.0.0.1
 # Extra arguments for the app, e.g. make run ARGS="--corpus /path/to/rules"
 ARGS ?=
 STREAMLIT_FLAGS := --server.headless true --browser.gatherUsageStats false \
-	--server.address $(HOST) --server.port $(PORT) --client.toolbarMode viewer
+	--server.address $(HOST) --server.port $(PORT) --client.toolbarMode viewer \
+	--server.fileWatcherType none
 # make bench QUESTIONS=path evaluates another question set.
 QUESTIONS ?= tests/data/questions.yaml
 
