@@ -47,6 +47,7 @@ class Answer:
     params: tuple[tuple[str, str], ...]  # its query parameters, built only from ids we listed ourselves
     score: float
     steps: tuple[str, ...] = ()  # a scenario's verdict per step
+    summary: str = ""  # the answer in words: a scenario's `answer`, a ruling's decision
 
     @property
     def link(self) -> str:
@@ -64,6 +65,7 @@ class ScenarioDigest:
     verdict: str  # the first step that is not legal decides the headline; else legal
     clauses: tuple[str, ...]
     steps: tuple[str, ...] = ()
+    answer: str = ""  # the scenario's `answer`: the judge's answer to its question, in words
     fired: frozenset[str] = frozenset()  # every clause in any step's trace
     title_stems: frozenset[str] = frozenset()  # computed once, not per query
     body_stems: frozenset[str] = frozenset()
@@ -95,6 +97,7 @@ def _digest(path: Path, group: str, index: object, library: object) -> ScenarioD
         verdict=verdict,
         clauses=tuple(c for c in decisive if not c.startswith("A"))[:8],
         steps=verdicts,
+        answer=sc.answer or "",
         fired=frozenset(result.fired_clauses()),
         title_stems=frozenset(jr.stems(sc.title)),
         body_stems=frozenset(jr.stems(words)),
@@ -163,7 +166,18 @@ def find_answers(
         if score >= MIN_SCORE:
             params = (("scn", d.path),)
             found.append(
-                Answer("scenario", d.title, d.group, d.verdict, d.clauses, DESK_PAGE, params, score, d.steps)
+                Answer(
+                    "scenario",
+                    d.title,
+                    d.group,
+                    d.verdict,
+                    d.clauses,
+                    DESK_PAGE,
+                    params,
+                    score,
+                    d.steps,
+                    d.answer,
+                )
             )
     for hit in jr.search_rulings(rulings, query, top=top * 2, stopwords=stop):
         if hit.score < MIN_SCORE:
@@ -181,6 +195,7 @@ def find_answers(
                 JOURNAL_PAGE,
                 (("r", str(hit.ruling.id)),),
                 hit.score,
+                summary=cur.decision,
             )
         )
     found.sort(key=lambda a: (-a.score, a.kind != "ruling", a.title))
@@ -212,12 +227,28 @@ def render_answers(query: str) -> None:
 
 
 def verdict_words(verdict: str, steps: Sequence[str] = ()) -> str:
-    """«запрещено (шагов 6: законно 5, запрещено 1)» — in words, never a row of symbols."""
-    text = VERDICT_RU.get(verdict, "вердикт не записан")
+    """The engine's word on an answer, in words, never a row of symbols.
+
+    One step: its verdict («запрещено»). Several steps: their count by verdict and no headline
+    («шагов 6: законно 3, запрещено 2, …»): the Карлик Унд example answers «да» to its question
+    though two of its steps are refused, so a single «запрещено» would mislead.
+    """
     if len(steps) > 1:
         counts = {v: steps.count(v) for v in VERDICT_RU if v in steps}
-        text += f" (шагов {len(steps)}: " + ", ".join(f"{VERDICT_RU[v]} {n}" for v, n in counts.items()) + ")"
-    return text
+        return f"шагов {len(steps)}: " + ", ".join(f"{VERDICT_RU[v]} {n}" for v, n in counts.items())
+    return VERDICT_RU.get(verdict, "вердикт не записан")
+
+
+def verdict_icon(verdict: str, steps: Sequence[str] = ()) -> str:
+    return ":material/checklist:" if len(steps) > 1 else VERDICT_ICON.get(verdict, ":material/draft:")
+
+
+def short(text: str, limit: int = 280) -> str:
+    """The start of a long answer, cut at a word."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def _render_answer(index: RulesIndex, a: Answer) -> None:
@@ -226,8 +257,11 @@ def _render_answer(index: RulesIndex, a: Answer) -> None:
     from app_pages import common
 
     st.text(f"{a.title} ({a.detail})")
-    icon = VERDICT_ICON.get(a.verdict, ":material/draft:")
-    st.markdown(f"{icon} **{verdict_words(a.verdict, a.steps)}**")
+    if a.summary:
+        st.caption(common.escape_md("Ответ: " + short(a.summary)))
+    st.markdown(
+        f"{verdict_icon(a.verdict, a.steps)} **{common.escape_md(verdict_words(a.verdict, a.steps))}**"
+    )
     with st.container(horizontal=True, gap="small"):
         if a.kind == "scenario":
             label, page_icon = "Открыть на столе судьи", ":material/grid_on:"
@@ -247,6 +281,11 @@ def clause_usage(cid: str, digests: Sequence[ScenarioDigest]) -> tuple[list[Scen
     return scenarios, list(engine.handlers_by_clause().get(cid, []))
 
 
+def _brief_verdict(d: ScenarioDigest) -> str:
+    """A link label's head, short enough for a phone: one step's verdict, or the number of steps."""
+    return f"шагов {len(d.steps)}" if len(d.steps) > 1 else VERDICT_RU.get(d.verdict, "вердикт не записан")
+
+
 def render_clause_usage(cid: str) -> None:
     """For the clause page: «Сценарии» (each opens on the desk) and «Обработчики движка» of a clause."""
     from app_pages import common
@@ -256,11 +295,10 @@ def render_clause_usage(cid: str) -> None:
     if scenarios:
         st.caption(f"Пункт срабатывает в сценариях библиотеки: {len(scenarios)} (щелчок открывает на столе)")
         for d in scenarios:
-            verdict = VERDICT_RU.get(d.verdict, "вердикт не записан")
             st.page_link(
                 DESK_PAGE,
-                label=f"{verdict} · {common.escape_md(d.title)} ({d.group})",
-                icon=VERDICT_ICON.get(d.verdict, ":material/grid_on:"),
+                label=f"{_brief_verdict(d)} · {common.escape_md(d.title)} ({d.group})",
+                icon=verdict_icon(d.verdict, d.steps),
                 query_params={"scn": d.path},
                 width="stretch",
             )

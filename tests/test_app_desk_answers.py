@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -104,5 +105,21 @@ def test_clause_usage_renders() -> None:
     assert {"scn": ["scenarios/official/211.3.1_karlik_und.yaml"]} in to_desk, to_desk
     # The verdict comes first in words: a phone cuts a long label's end, never its meaning.
     labels = [x.label for x in at.page_link if x.proto.page == "desk"]
-    assert labels and all(label.split(" · ")[0] in da.VERDICT_RU.values() for label in labels), labels
+    heads = [label.split(" · ")[0] for label in labels]
+    assert heads and all(h in da.VERDICT_RU.values() or re.fullmatch(r"шагов \d+", h) for h in heads), labels
     assert "`symbiotes.host_lock`" in "\n".join(m.value for m in at.markdown)
+
+
+def test_a_multi_step_scenario_is_not_headlined_by_one_verdict() -> None:
+    # The Карлик Унд example answers «да» to its question though two of its steps are refused:
+    # the answer block shows the judge's answer in words and the steps counted by verdict.
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["q"] = "Остаётся ли Карлик Унд паразитом Вайла"
+    at.run()
+    assert not at.exception, at.exception
+    answers = at.get_by_key("search_answers")
+    captions = [c.value.replace("\\", "") for c in answers.caption]
+    assert any(c.startswith("Ответ: Да.") for c in captions), captions
+    heads = [m.value.replace("\\", "") for m in answers.markdown if m.value.startswith(":material/")]
+    assert "шагов 6: законно 3, запрещено 2, не определено текстом 1" in heads[0], heads
+    assert not any(h.endswith("**запрещено**") for h in heads[:1]), heads
