@@ -29,22 +29,7 @@ MAX_CARDS = 200
 MAX_ACTIONS = 500
 MAX_TEXT = 2_000
 CARD_ID_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]{0,39}$")
-CARD_KEYS = (
-    "id",
-    "card",
-    "owner",
-    "at",
-    "host",
-    "controller",
-    "closed",
-    "hidden",
-    "incorporeal",
-    "wounds",
-    "tokens",
-    "incarnated",
-    "exiled_by",
-    "borrowed",
-)
+CARD_KEYS = scenario_mod.CARD_KEYS  # a desk card is a scenario card entry
 ADHOC_KEYS = ("name", "template", "type", "subtype", "life", "incorporeal", "move", "abilities")
 PHASES = ("recruit", "placement", "reveal", "battle")
 PLAYERS = ("A", "B")

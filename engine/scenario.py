@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 import engine
+from engine import props as engine_props
 from engine.scenario_yaml import (
     FLOAT_TAG,
     INT_TAG,
@@ -63,22 +64,8 @@ __all__ = [
 
 TOP_KEYS = ("title", "source", "rules", "answer", "seed", "setup", "steps")
 SETUP_KEYS = ("phase", "active", "turn", "cards")
-CARD_KEYS = (
-    "id",
-    "card",
-    "owner",
-    "at",
-    "host",
-    "controller",
-    "closed",
-    "hidden",
-    "incorporeal",
-    "wounds",
-    "tokens",
-    "incarnated",
-    "exiled_by",
-    "borrowed",
-)
+# A card entry's keys are CardSpec's fields: the format and the engine cannot drift apart.
+CARD_KEYS = tuple(f.name for f in dataclasses.fields(engine.CardSpec))
 STEP_EXTRA_KEYS = ("expect", "choices", "xfail", "note")
 EXPECT_KEYS = (
     "verdict",
@@ -93,27 +80,8 @@ EXPECT_KEYS = (
 )
 TRACE_KEYS = ("clause", "kind", "reason_has")
 ASKED_KEYS = ("clause", "who", "options")
-# The card properties an expectation may name (engine.card_props documents them).
-CARD_PROPS = (
-    "name",
-    "zone",
-    "cell",
-    "host",
-    "symbiote",
-    "type",
-    "subtype",
-    "owner",
-    "controller",
-    "control_marker",
-    "closed",
-    "hidden",
-    "incorporeal",
-    "wounds",
-    "life",
-    "tokens",
-    "alive",
-    "incarnated",
-)
+# The card properties an expectation may name: those engine.card_props documents.
+CARD_PROPS = engine_props.PROP_KEYS
 VERDICTS = ("legal", "illegal", "undetermined")
 VERDICT_RU: Mapping[str, str] = types.MappingProxyType(
     {"legal": "законно", "illegal": "запрещено", "undetermined": "не определено правилами"}

@@ -12,6 +12,17 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+# The clauses the engine issue names: each needs a handler (test_engine_clauses) and must fire
+# in at least one scenario (test_scenarios).
+ENGINE_ISSUE_CLAUSES = (
+    *("211.1", "211.2", "211.3", "211.3.1", "211.4", "211.5", "211.6", "211.7", "211.8", "211.8.1"),
+    *("211.9", "211.10", "211.11"),
+    *("534.4", "534.4.1", "534.4.2", "534.5", "534.6", "534.7", "534.7.1", "534.7.2", "534.8"),
+    *("535.1", "535.1.1", "535.2", "535.3", "535.4", "535.5", "535.5.1", "535.5.1.1", "535.5.1.2"),
+    *("535.5.1.3", "535.5.2", "535.6", "535.7", "535.7.1", "535.7.2", "535.7.3", "535.7.4"),
+    *("535.8", "535.8.1", "535.9"),
+)
+
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

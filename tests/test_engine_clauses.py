@@ -10,52 +10,10 @@ import re
 import pytest
 
 import engine
+from tests import helpers
 from tests.test_engine_common import full_board, random_action
 
-ISSUE_CLAUSES = [
-    "211.1",
-    "211.2",
-    "211.3",
-    "211.3.1",
-    "211.4",
-    "211.5",
-    "211.6",
-    "211.7",
-    "211.8",
-    "211.8.1",
-    "211.9",
-    "211.10",
-    "211.11",
-    "534.4",
-    "534.4.1",
-    "534.4.2",
-    "534.5",
-    "534.6",
-    "534.7",
-    "534.7.1",
-    "534.7.2",
-    "534.8",
-    "535.1",
-    "535.1.1",
-    "535.2",
-    "535.3",
-    "535.4",
-    "535.5",
-    "535.5.1",
-    "535.5.1.1",
-    "535.5.1.2",
-    "535.5.1.3",
-    "535.5.2",
-    "535.6",
-    "535.7",
-    "535.7.1",
-    "535.7.2",
-    "535.7.3",
-    "535.7.4",
-    "535.8",
-    "535.8.1",
-    "535.9",
-]
+ISSUE_CLAUSES = helpers.ENGINE_ISSUE_CLAUSES
 ENGINE = pathlib.Path(engine.__file__).parent
 RULE_SOURCES = sorted((ENGINE / "rules").glob("*.py"))
 
