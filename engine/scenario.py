@@ -25,6 +25,7 @@ import yaml
 
 import engine
 from engine import props as engine_props
+from engine import trace as engine_trace
 from engine.scenario_yaml import (
     FLOAT_TAG,
     INT_TAG,
@@ -86,16 +87,7 @@ VERDICTS = ("legal", "illegal", "undetermined")
 VERDICT_RU: Mapping[str, str] = types.MappingProxyType(
     {"legal": "законно", "illegal": "запрещено", "undetermined": "не определено правилами"}
 )
-TRACE_KINDS = (
-    "allowed",
-    "forbidden",
-    "effect",
-    "state_check",
-    "not_applied",
-    "undetermined",
-    "assumption",
-    "conflict",
-)
+TRACE_KINDS = engine_trace.KINDS
 PHASES = ("recruit", "placement", "reveal", "battle")
 PLAYERS = ("A", "B")
 ZONES = ("aux", "deck", "hand", "graveyard", "exile")

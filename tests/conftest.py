@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import engine
+import rules_index
 from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,3 +33,15 @@ def app_server() -> Iterator[str]:
     """The app started with `make run`'s command line on a free port; yields its base URL."""
     with helpers.running_app(ROOT) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def index() -> rules_index.RulesIndex:
+    """The embedded rules, parsed once for the whole run (the index is immutable)."""
+    return rules_index.load_default()
+
+
+@pytest.fixture(scope="session")
+def library() -> engine.CardLibrary:
+    """The card library of engine/data/cards.yaml (read-only)."""
+    return engine.load_library()

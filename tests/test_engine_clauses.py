@@ -7,8 +7,6 @@ import pathlib
 import random
 import re
 
-import pytest
-
 import engine
 from tests import helpers
 from tests.test_engine_common import full_board, random_action
@@ -16,12 +14,6 @@ from tests.test_engine_common import full_board, random_action
 ISSUE_CLAUSES = helpers.ENGINE_ISSUE_CLAUSES
 ENGINE = pathlib.Path(engine.__file__).parent
 RULE_SOURCES = sorted((ENGINE / "rules").glob("*.py"))
-
-
-@pytest.fixture(scope="module")
-def index():  # type: ignore[no-untyped-def]
-    rules_index = pytest.importorskip("rules_index")
-    return rules_index.load_default()
 
 
 def test_every_issue_clause_has_a_declared_handler() -> None:

@@ -12,17 +12,6 @@ import rules_index
 from engine import scenario
 from engine.scenario import ScenarioError
 
-
-@pytest.fixture(scope="module")
-def index() -> rules_index.RulesIndex:
-    return rules_index.load_default()
-
-
-@pytest.fixture(scope="module")
-def library() -> engine.CardLibrary:
-    return engine.load_library()
-
-
 GOOD = """\
 title: "Может ли Вайл атаковать не Карлика Унда после смены контроля?"
 source: "ПРИМЕР к 211.3.1"

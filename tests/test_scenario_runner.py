@@ -8,17 +8,6 @@ import engine
 import rules_index
 from engine import scenario
 
-
-@pytest.fixture(scope="module")
-def index() -> rules_index.RulesIndex:
-    return rules_index.load_default()
-
-
-@pytest.fixture(scope="module")
-def library() -> engine.CardLibrary:
-    return engine.load_library()
-
-
 CHOICE = """\
 title: "Кому достанется компаньон, если хозяев двое?"
 rules: "РП 4.1-2"
