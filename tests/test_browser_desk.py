@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright import sync_api as playwright_sync
 
 from tests import helpers
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.browser
 
