@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import pathlib
 import re
+import types
+from collections.abc import Mapping
 
 import yaml
 
@@ -30,3 +33,18 @@ def load_assumptions(path: str | pathlib.Path | None = None) -> dict[str, str]:
             raise errors.LibraryError(f"{file.name}, {key}: нет формулировки")
         out[key] = " ".join(text.split())
     return dict(sorted(out.items(), key=lambda kv: int(kv[0][1:])))
+
+
+@functools.cache
+def wordings() -> Mapping[str, str]:
+    """The embedded assumptions file, read once per process; read-only, so sharing it keeps no state."""
+    return types.MappingProxyType(load_assumptions())
+
+
+def is_assumption_id(clause: str) -> bool:
+    return bool(ID_RE.match(clause))
+
+
+def cite(clause: str) -> str:
+    """How a citation reads in Russian: «п. 211.4» for a clause, «допущение A3» for an assumption."""
+    return f"допущение {clause}" if is_assumption_id(clause) else f"п. {clause}"

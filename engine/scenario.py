@@ -26,6 +26,7 @@ import yaml
 import engine
 from engine import props as engine_props
 from engine import trace as engine_trace
+from engine.assumptions import cite
 from engine.scenario_yaml import (
     FLOAT_TAG,
     INT_TAG,
@@ -978,7 +979,7 @@ def _run_step(state: engine.GameState, step: ScenarioStep) -> tuple[StepResult, 
                 options = ", ".join(f"{o.key} ({o.label})" for o in pending.options)
                 checks.append(
                     Expectation(
-                        f"ответ «{answer}» на выбор по п. {pending.clause}",
+                        f"ответ «{answer}» на выбор по {cite(pending.clause)}",
                         False,
                         f"такого варианта нет; варианты: {options}",
                     )
@@ -1005,7 +1006,7 @@ def _run_step(state: engine.GameState, step: ScenarioStep) -> tuple[StepResult, 
             Expectation(
                 "все выборы шага получили ответ (choices)",
                 False,
-                f"ждёт ответа игрок {asked_now['who']} по п. {unanswered.clause}: {unanswered.question};"
+                f"ждёт ответа игрок {asked_now['who']} по {cite(unanswered.clause)}: {unanswered.question};"
                 f" варианты: {', '.join(f'{o.key} ({o.label})' for o in unanswered.options)}",
             )
         )
@@ -1070,21 +1071,21 @@ def _check_expect(
         )
     for cid in e.fired:
         ok = cid in seen
-        out.append(Expectation(f"в трассе есть п. {cid}", ok, "" if ok else _seen(seen)))
+        out.append(Expectation(f"в трассе есть {cite(cid)}", ok, "" if ok else _seen(seen)))
     for cid in e.not_fired:
         ok = cid not in seen
-        out.append(Expectation(f"в трассе нет п. {cid}", ok, "" if ok else "пункт есть в трассе"))
+        out.append(Expectation(f"в трассе нет {cite(cid)}", ok, "" if ok else "пункт есть в трассе"))
     for what, kind, ids in (
-        ("запрещает п.", "forbidden", e.forbidden_by),
-        ("не определено из-за п.", "undetermined", e.undetermined_by),
-        ("применено допущение", "assumption", e.assumptions),
+        ("запрещает", "forbidden", e.forbidden_by),
+        ("не определено из-за", "undetermined", e.undetermined_by),
+        ("применено", "assumption", e.assumptions),
     ):
         have = [t.clause for t in steps if t.kind == kind]
         for cid in ids:
             ok = cid in have
             out.append(
                 Expectation(
-                    f"{what} {cid}", ok, "" if ok else f"шаги вида {kind}: {', '.join(have) or 'нет'}"
+                    f"{what} {cite(cid)}", ok, "" if ok else f"шаги вида {kind}: {', '.join(have) or 'нет'}"
                 )
             )
     for t in e.trace:
@@ -1095,7 +1096,7 @@ def _check_expect(
             and (t.kind is None or s.kind == t.kind)
             and (t.reason_has is None or t.reason_has.casefold() in s.reason.casefold())
         ]
-        what = f"шаг трассы п. {t.clause}" + (f" вида {t.kind}" if t.kind else "")
+        what = f"шаг трассы {cite(t.clause)}" + (f" вида {t.kind}" if t.kind else "")
         if t.reason_has:
             what += f" с «{t.reason_has}» в объяснении"
         found = [f"{s.kind}: {s.reason}" for s in steps if s.clause == t.clause]
@@ -1103,7 +1104,7 @@ def _check_expect(
     for a in e.asked:
         what = (
             "спрошен выбор"
-            + (f" по п. {a.clause}" if a.clause else "")
+            + (f" по {cite(a.clause)}" if a.clause else "")
             + (f" у игрока {a.who}" if a.who else "")
         )
         if a.options:
@@ -1116,7 +1117,7 @@ def _check_expect(
             and all(any(opt in (o.key, o.label) for o in p.options) for opt in a.options)
         ]
         detail = "; ".join(
-            f"п. {p.clause}, игрок {p.who}: {', '.join(o.key for o in p.options)}" for p in asked
+            f"{cite(p.clause)}, игрок {p.who}: {', '.join(o.key for o in p.options)}" for p in asked
         )
         out.append(
             Expectation(

@@ -10,6 +10,7 @@ import dataclasses
 import types
 from typing import Any
 
+from engine import assumptions
 from engine import state as state_mod
 
 KINDS = (
@@ -106,13 +107,26 @@ def all_steps(trace: tuple[TraceStep, ...]) -> list[TraceStep]:
     return out
 
 
+def _assumption_note(clause: str, kind: str) -> tuple[TraceStep, ...]:
+    """A step that rests on an assumption (a refusal by A3, an effect by A8) carries a child step
+    of kind «assumption» with the assumption's wording, so the trace itself says which decisions
+    are ours and not the rules text's."""
+    if kind == "assumption" or not assumptions.is_assumption_id(clause):
+        return ()
+    wording = assumptions.wordings().get(clause, "нет в файле допущений")
+    return (
+        TraceStep(clause, "assumption", f"{wording.rstrip('.')} — наше допущение, в тексте правил этого нет"),
+    )
+
+
 def render_trace(trace: tuple[TraceStep, ...] | list[TraceStep], indent: int = 0) -> str:
     """The trace as indented Russian text, one step a line, changes under their step."""
     lines: list[str] = []
 
     def walk(step: TraceStep, depth: int) -> None:
         pad = "  " * depth
-        head = f"[{step.clause}] " if step.clause else ""
+        label = assumptions.cite(step.clause) if assumptions.is_assumption_id(step.clause) else step.clause
+        head = f"[{label}] " if step.clause else ""
         lines.append(f"{pad}- {head}{KIND_RU.get(step.kind, step.kind)}: {step.reason}")
         for change in step.changes:
             lines.append(f"{pad}    → {change}")
@@ -136,7 +150,9 @@ class Tracer:
 
     def add(self, clause: str, kind: str, reason: str, changes: tuple[str, ...] = ()) -> None:
         if self.enabled:
-            self._stack[-1][4].append(TraceStep(clause, kind, reason, changes))
+            self._stack[-1][4].append(
+                TraceStep(clause, kind, reason, changes, _assumption_note(clause, kind))
+            )
 
     def open(self, clause: str, kind: str, reason: str) -> None:
         self._stack.append([clause, kind, reason, [], []])
@@ -144,7 +160,8 @@ class Tracer:
     def close(self) -> None:
         clause, kind, reason, changes, children = self._stack.pop()
         if self.enabled:
-            self._stack[-1][4].append(TraceStep(clause, kind, reason, tuple(changes), tuple(children)))
+            children = _assumption_note(clause, kind) + tuple(children)
+            self._stack[-1][4].append(TraceStep(clause, kind, reason, tuple(changes), children))
 
     def change(self, text: str) -> None:
         if self.enabled:

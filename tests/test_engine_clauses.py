@@ -70,12 +70,15 @@ def test_every_assumption_is_cited_by_the_code() -> None:
     assert list(assumptions) == [f"A{i}" for i in range(1, len(assumptions) + 1)]
 
 
-def test_assumption_steps_have_kind_assumption_or_a_verdict_kind() -> None:
+def test_a_step_resting_on_an_assumption_carries_it_as_kind_assumption() -> None:
     assumptions = engine.load_assumptions()
     for o in _stream_outcomes(500):
         for s in o.steps():
-            if s.clause in assumptions:
-                assert s.kind in ("assumption", "forbidden", "allowed", "effect", "undetermined"), s
+            if s.clause in assumptions and s.kind != "assumption":
+                # A decision resting on an assumption says so in the trace itself: a child step
+                # of kind «assumption» cites the same id with the assumption's wording.
+                notes = [c for c in s.children if c.clause == s.clause and c.kind == "assumption"]
+                assert notes and assumptions[s.clause].rstrip(".") in notes[0].reason, s
             assert s.kind in (
                 "allowed",
                 "forbidden",
@@ -174,3 +177,22 @@ def test_adjacency_and_distance_cite_a1_where_they_decide() -> None:
         out = act(gs, kind, **args)
         assert out.verdict == "legal", (kind, out.trace)
         assert "A1" in out.clauses("assumption"), kind
+
+
+def test_assumptions_are_never_cited_as_clauses() -> None:
+    from engine import assumptions
+
+    assert assumptions.cite("A3") == "допущение A3"
+    assert assumptions.cite("211.4") == "п. 211.4"
+    gs = engine.build_state(
+        engine.Setup(
+            phase="battle",
+            active="A",
+            cards=[engine.CardSpec(id="g", card="Наземное существо", owner="A", at="c2", closed=True)],
+        )
+    )
+    out = engine.apply(gs, engine.parse_action("move", {"card": "g", "to": "c3"}))
+    assert out.verdict == "illegal" and out.forbidden_by == ["A3"]
+    text = engine.render_trace(out.trace)
+    assert "[допущение A3] запрещено" in text and "наше допущение, в тексте правил этого нет" in text
+    assert "п. A3" not in text
