@@ -151,9 +151,10 @@ def read_yaml(text: str, file: str) -> YNode | None:
             else:
                 what += f" (начало — строка {start})"
         key = _key_on_line(text, line) or _key_on_line(text, start)
-        raise _error(file, line, key, f"это не корректный YAML: {what} (разборщик: {raw})") from None
-    except yaml.YAMLError as exc:
-        raise _error(file, None, None, f"это не корректный YAML ({exc})") from None
+        # Only our Russian explanation: PyYAML's own words are English, and the line and key say where.
+        raise _error(file, line, key, f"это не корректный YAML: {what}") from None
+    except yaml.YAMLError:
+        raise _error(file, None, None, "это не корректный YAML: " + _explain("")) from None
     if node is None:
         return None
     return _convert(node, file, set(), None)
@@ -171,6 +172,7 @@ _PROBLEMS = (
     ("expected <block end>", "неверный отступ: элементы одного уровня пишутся с одинаковым отступом"),
     ("undefined alias", "ссылка *имя без якоря &имя (ссылки в сценариях не поддерживаются)"),
     ("cannot start any token", "символ, с которого не может начинаться значение: возьмите его в кавычки"),
+    ("expected the node content", "на месте значения пусто: лишняя запятая или незакрытая скобка"),
 )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -125,6 +126,28 @@ def test_bad_yaml_names_file_and_line(index: rules_index.RulesIndex, library: en
     assert err.line == 2 and err.key == "source" and "возьмите текст в кавычки" in str(err)
     err = error_of("title: x\nsetup:\n\tphase: battle\n", index, library)
     assert err.line == 3 and "табуляция" in str(err)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "title: x\nsetup: {cards: [\nsteps: []\n",
+        "title: x\nsteps: [a, , b]\n",
+        "title: 'x\n",
+        "a: b\n---\nc: d\n",
+        "title: x\n  bad: indent\n",
+        "title: @x\n",
+    ],
+)
+def test_broken_yaml_is_explained_in_russian_only(
+    text: str, index: rules_index.RulesIndex, library: engine.CardLibrary
+) -> None:
+    # PyYAML's own messages are English; a judge gets the line, the key and a Russian hint.
+    message = str(error_of(text, index, library))
+    assert "строка" in message and "YAML" in message
+    # the keys in «» are the file's own words
+    own_words = re.sub(r"«[^»]*»", "", message).replace("YAML", "").replace("x.yaml", "")
+    assert not re.search(r"[A-Za-z]{3,}", own_words), message
 
 
 def test_python_tag_is_refused(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
