@@ -221,6 +221,8 @@ def test_typo_tolerance_does_not_invent_matches(ix: RulesIndex) -> None:
     # «пример» is two letters off «например», but two letters more is not a typo of a short word.
     for q in ("дракон", "гоблин", "кошка", "машина", "ксилофон", "пример", "п.", "см."):
         assert ix.search(q) == [], q
+    # nor does a pronoun the rules happen to use («такого перемещения» in 211.11)
+    assert ix.search("нет такого слова абвгд") == []
 
 
 def test_a_word_the_rules_do_not_know_does_not_hide_a_definition(ix: RulesIndex) -> None:
