@@ -196,3 +196,26 @@ def test_assumptions_are_never_cited_as_clauses() -> None:
     text = engine.render_trace(out.trace)
     assert "[допущение A3] запрещено" in text and "наше допущение, в тексте правил этого нет" in text
     assert "п. A3" not in text
+
+
+def test_a_death_step_cites_the_rule_or_assumption_that_kills() -> None:
+    gs = engine.build_state(
+        engine.Setup(
+            phase="battle",
+            active="A",
+            cards=[
+                engine.CardSpec(id="vail", card="Вайл", owner="B", at="c4"),
+                engine.CardSpec(id="und", card="Карлик Унд", owner="A", host="vail"),
+                engine.CardSpec(id="orc", card="Наземное существо", owner="A", at="c3"),
+            ],
+        )
+    )
+    # the host is destroyed: its symbiote's death step cites 211.4 itself, not only in words
+    out = engine.apply(gs, engine.parse_action("destroy", {"card": "vail"}))
+    deaths = [s for s in out.steps() if "погибает" in s.reason and "Карлик Унд" in s.reason]
+    assert deaths and all(s.clause == "211.4" for s in deaths), deaths
+    # wounds reaching life kill by assumption A2, and the step says it is an assumption
+    out = engine.apply(gs, engine.parse_action("wound", {"card": "vail", "amount": 14, "kind": "magic"}))
+    death = next(s for s in out.steps() if s.kind == "effect" and "Вайл» (vail) погибает" in s.reason)
+    assert death.clause == "A2"
+    assert any(c.kind == "assumption" and c.clause == "A2" for c in death.children)

@@ -62,22 +62,23 @@ def send(
     squad.sync_markers(ctx)
 
 
-def die(ctx: context.Ctx, cid: str, source: str | None, why: str) -> None:
+def die(ctx: context.Ctx, cid: str, source: str | None, why: str, clause: str = "") -> None:
     """A card in play is destroyed: the replacement pipeline (Многоликий), «при гибели», then
-    graveyard or exile (535.7.3)."""
+    graveyard or exile (535.7.3). `clause` is the rule (or assumption) that kills it, if any:
+    the death step cites it; a destruction the judge declared is the action itself."""
     card = ctx.c(cid)
     if not card.in_play or cid in ctx.dying:
         return  # already gone, or already dying: a card dies once
     ctx.dying.add(cid)
     try:
-        _resolve_death(ctx, cid, source, why)
+        _resolve_death(ctx, cid, source, why, clause)
     finally:
         ctx.dying.discard(cid)
 
 
-def _resolve_death(ctx: context.Ctx, cid: str, source: str | None, why: str) -> None:
+def _resolve_death(ctx: context.Ctx, cid: str, source: str | None, why: str, clause: str) -> None:
     card = ctx.c(cid)
-    with ctx.group("", "effect", f"{card.label} погибает: {why}"):
+    with ctx.group(clause, "effect", f"{card.label} погибает: {why}"):
         dest = replacement.destroy_destination(ctx, cid, source)
         if dest == "exile":
             send(ctx, cid, "exile", exiled_by=source)

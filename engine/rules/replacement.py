@@ -413,7 +413,7 @@ def execute_wound(ctx: context.Ctx, ev: Event) -> None:
                     ctx.assume(
                         "A2", f"раны {target.label} достигли жизни ({target.wounds}/{target.life}): погибает"
                     )
-                    general.die(ctx, target.id, ev.source, "раны достигли жизни (A2)")
+                    general.die(ctx, target.id, ev.source, "раны достигли жизни", "A2")
         for gen in generated:
             execute_wound(ctx, gen)
 

@@ -202,7 +202,7 @@ def host_left(ctx: context.Ctx, hid: str) -> None:
         f"его симбиот {s.label} погибает",
     ):
         ctx.update(s.id, host=None, cell=None)
-        general.die(ctx, s.id, None, "хозяин покинул зону битвы (211.4)")
+        general.die(ctx, s.id, None, "хозяин покинул зону битвы", "211.4")
 
 
 @rule("211.4", "211.5")
@@ -223,7 +223,7 @@ def check_hosts(ctx: context.Ctx) -> bool:
                 f"{h.label} больше не наземное существо ({what}): его симбиот {s.label} погибает",
             ):
                 ctx.update(s.id, host=None, cell=None)
-                general.die(ctx, s.id, None, f"хозяин больше не наземное существо ({what}; 211.4)")
+                general.die(ctx, s.id, None, f"хозяин больше не наземное существо ({what})", "211.4")
             changed = True
     return changed
 
@@ -239,7 +239,7 @@ def became_incorporeal(ctx: context.Ctx, hid: str) -> None:
         "211.5", "effect", f"{h.label} стал бестелесным: его небестелесный симбиот {s.label} погибает"
     ):
         ctx.update(s.id, host=None, cell=None)
-        general.die(ctx, s.id, None, "хозяин стал бестелесным (211.5)")
+        general.die(ctx, s.id, None, "хозяин стал бестелесным", "211.5")
 
 
 @rule("211.1", "211.2", "211.4", "211.5", "211.6")
@@ -330,7 +330,7 @@ def do_end_reveal(ctx: context.Ctx, action: actions.Action) -> None:
             with ctx.group(
                 "211.7", "effect", f"{s.label} после окончания подфазы Вскрытия не имеет хозяина и погибает"
             ):
-                general.die(ctx, s.id, None, "нет хозяина после Вскрытия (211.7)")
+                general.die(ctx, s.id, None, "нет хозяина после Вскрытия", "211.7")
     revealed = [c for c in ctx.cards.values() if c.in_play and c.hidden]
     for c in revealed:
         ctx.update(c.id, hidden=False)
