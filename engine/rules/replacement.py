@@ -410,10 +410,9 @@ def execute_wound(ctx: context.Ctx, ev: Event) -> None:
                 )
                 target = ctx.c(target.id)
                 if target.life is not None and target.wounds >= target.life:
-                    ctx.assume(
-                        "A2", f"раны {target.label} достигли жизни ({target.wounds}/{target.life}): погибает"
-                    )
-                    general.die(ctx, target.id, ev.source, "раны достигли жизни", "A2")
+                    # The death step cites A2 and carries its wording (trace._assumption_note).
+                    why = f"раны достигли жизни ({target.wounds}/{target.life})"
+                    general.die(ctx, target.id, ev.source, why, "A2")
         for gen in generated:
             execute_wound(ctx, gen)
 
