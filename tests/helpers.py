@@ -7,9 +7,10 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 # The clauses the engine issue names: each needs a handler (test_engine_clauses) and must fire
@@ -78,3 +79,12 @@ def running_app(root: Path, extra_make_args: list[str] | None = None) -> Iterato
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def run_in_threads(worker: Callable[[], None], n: int = 4) -> None:
+    """Run `worker` in `n` threads at once and wait for all (for shared-object safety tests)."""
+    threads = [threading.Thread(target=worker) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()

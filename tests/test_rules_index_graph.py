@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import threading
-
 import networkx as nx
 import pytest
 
 import rules_index
 from rules_index import RulesIndex
+from tests import helpers
 
 SIX = {
     ("534.5", "537"),
@@ -118,11 +117,7 @@ def test_index_is_immutable_and_shared_safely(seeds: RulesIndex) -> None:
         except BaseException as e:  # pragma: no cover - reported below
             errors.append(e)
 
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    helpers.run_in_threads(worker)
     assert errors == []
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import rules_index
 from rules_index import CorpusError, QueryError
 from rules_index.cli import main
 from rules_index.tables import DATA_DIR, load_tables
+from tests import helpers
 
 
 def test_a_judges_jargon_file_extends_the_search(tmp_path: Path) -> None:
@@ -106,9 +106,5 @@ def test_concurrent_searches_agree() -> None:
                 if got != expected[q]:
                     errors.append(q)
 
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    helpers.run_in_threads(worker)
     assert errors == []
