@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NoReturn, TextIO
 
+from rules_index import ids
 from rules_index.errors import CorpusError, QueryError
 from rules_index.index import RulesIndex, load_default, load_paths
-from rules_index.parser import is_valid_id
 from rules_index.text import plural
 
 EXIT_OK = 0
@@ -203,7 +203,7 @@ def _clause_id(raw: str) -> str:
 
 def _cmd_show(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cid = _clause_id(str(args.id))
-    if not is_valid_id(cid):
+    if not ids.is_clause_id(cid):
         print(f"Ошибка: «{args.id}» — не номер пункта (ожидается вида 211.3.1).", file=err)
         return EXIT_BAD_INPUT
     data = index.show(cid)

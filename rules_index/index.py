@@ -13,17 +13,10 @@ from typing import Any, TypeVar
 
 import networkx as nx
 
+from rules_index import ids
 from rules_index.errors import CorpusError
 from rules_index.model import Citation, Duplicate, Hit, Integrity, Paragraph, SourceInfo
-from rules_index.parser import (
-    ParsedSource,
-    find_citations,
-    id_key,
-    is_valid_id,
-    parent_of,
-    parse_lines,
-    version_label,
-)
+from rules_index.parser import ParsedSource, find_citations, parse_lines, version_label
 from rules_index.search import SearchIndex
 from rules_index.sources import SUFFIXES, decode, to_source_lines
 from rules_index.tables import Tables, load_tables
@@ -61,12 +54,12 @@ class RulesIndex:
         for p in paragraphs:
             by_id.setdefault(p.id, p)
         citations = _citations(paragraphs, by_id)
-        absent = sorted({c.target for c in citations if c.target_absent}, key=id_key)
-        sections = list(dict.fromkeys(p.id.split(".")[0] for p in paragraphs))
+        absent = sorted({c.target for c in citations if c.target_absent}, key=ids.sort_key)
+        sections = list(dict.fromkeys(ids.section(p.id) for p in paragraphs))
         integrity = _integrity(parsed, paragraphs, by_id, absent)
         children: dict[str, list[str]] = {}
         for cid in by_id:
-            parent = parent_of(cid)
+            parent = ids.parent(cid)
             if parent is not None:
                 children.setdefault(parent, []).append(cid)
         titles = MappingProxyType({top: _section_title(by_id.get(top)) for top in sections})
@@ -127,11 +120,11 @@ class RulesIndex:
         return cid in self._absent
 
     def parent(self, cid: str) -> str | None:
-        return parent_of(cid)
+        return ids.parent(cid)
 
     def children(self, cid: str) -> list[str]:
         """Direct subclauses in numeric order («211.9» before «211.10»)."""
-        return sorted(self._children.get(cid, ()), key=id_key)
+        return sorted(self._children.get(cid, ()), key=ids.sort_key)
 
     def cites(self, cid: str) -> list[Citation]:
         """Outgoing references of a paragraph, in text order."""
@@ -147,7 +140,7 @@ class RulesIndex:
 
     def section(self, cid: str) -> list[Paragraph]:
         """The whole top-level section of cid: its heading (if present) and all descendants."""
-        top = cid.split(".")[0]
+        top = ids.section(cid)
         return [p for p in self._paragraphs if p.id == top or p.id.startswith(top + ".")]
 
     def subtree(self, cid: str) -> list[Paragraph]:
@@ -156,14 +149,14 @@ class RulesIndex:
 
     def section_title(self, cid: str) -> str:
         """Title of cid's section heading («Симбиоты»), or "" where the heading is absent."""
-        return str(self._titles.get(cid.split(".")[0], ""))
+        return str(self._titles.get(ids.section(cid), ""))
 
     def nearest_ids(self, cid: str, n: int = 5) -> list[str]:
         """Existing ids closest to cid: longest shared prefix first, then numeric distance."""
         wanted = [int(x) if x.isdigit() else 0 for x in cid.strip().rstrip(".").split(".")]
 
         def distance(other: str) -> tuple[int, int, int, str]:
-            parts = list(id_key(other))
+            parts = list(ids.sort_key(other))
             shared = 0
             while shared < min(len(parts), len(wanted)) and parts[shared] == wanted[shared]:
                 shared += 1
@@ -205,7 +198,7 @@ class RulesIndex:
             "text": p.text if p else "",
             "bullets": list(p.bullets) if p else [],
             "examples": list(p.examples) if p else [],
-            "parent": parent_of(cid),
+            "parent": ids.parent(cid),
             "children": self.children(cid),
             "cites": [c.to_dict() for c in self.cites(cid)],
             "cited_by": [c.to_dict() for c in self.cited_by(cid)],
@@ -325,39 +318,39 @@ def _gaps(by_id: Mapping[str, Paragraph]) -> list[str]:
     known = set(by_id)
     parents: set[str] = set()
     for cid in known:
-        parent = parent_of(cid)
+        parent = ids.parent(cid)
         while parent is not None:
             parents.add(parent)
-            parent = parent_of(parent)
+            parent = ids.parent(parent)
     missing = {p for p in parents if p not in known}
     siblings: dict[str | None, set[int]] = {}
     for cid in known | missing:
-        parent = parent_of(cid)
+        parent = ids.parent(cid)
         if parent is not None:
             siblings.setdefault(parent, set()).add(int(cid.rsplit(".", 1)[1]))
     for parent, numbers in siblings.items():
         for k in range(1, max(numbers)):
             if k not in numbers:
                 missing.add(f"{parent}.{k}")
-    return _compress(sorted(missing, key=id_key))
+    return _compress(sorted(missing, key=ids.sort_key))
 
 
-def _compress(ids: list[str], limit: int = 20) -> list[str]:
+def _compress(missing: list[str], limit: int = 20) -> list[str]:
     """Long runs of consecutive missing siblings become «X–Y» so a stray number cannot flood."""
     out: list[str] = []
     i = 0
-    while i < len(ids):
+    while i < len(missing):
         j = i
         while (
-            j + 1 < len(ids)
-            and parent_of(ids[j + 1]) == parent_of(ids[i])
-            and id_key(ids[j + 1])[-1] == id_key(ids[j])[-1] + 1
+            j + 1 < len(missing)
+            and ids.parent(missing[j + 1]) == ids.parent(missing[i])
+            and ids.sort_key(missing[j + 1])[-1] == ids.sort_key(missing[j])[-1] + 1
         ):
             j += 1
         if j - i + 1 > limit:
-            out.append(f"{ids[i]}–{ids[j]}")
+            out.append(f"{missing[i]}–{missing[j]}")
         else:
-            out.extend(ids[i : j + 1])
+            out.extend(missing[i : j + 1])
         i = j + 1
     return out
 
@@ -465,4 +458,4 @@ def load_texts(
     return index
 
 
-__all__ = ["RulesIndex", "is_valid_id", "load_default", "load_paths", "load_texts", "to_dot"]
+__all__ = ["RulesIndex", "load_default", "load_paths", "load_texts", "to_dot"]

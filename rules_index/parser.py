@@ -9,14 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rules_index import ids
 from rules_index.model import Paragraph
 from rules_index.sources import SourceLine
 
-# A clause number: «211», «211.3.1», «535.5.1.2». The first part never starts with 0, so
-# dates such as «09.11.2024» are not mistaken for numbers.
-ID_PATTERN = r"[1-9]\d{0,3}(?:\.\d{1,4})*"
-ID_RE = re.compile(rf"^{ID_PATTERN}$")
-_ENTRY = re.compile(rf"^\s*({ID_PATTERN})(\.?)(?=\s|$|[А-ЯЁA-Z«\"“(])\s*(.*)$")
+_ENTRY = re.compile(rf"^\s*({ids.CLAUSE_PATTERN})(\.?)(?=\s|$|[А-ЯЁA-Z«\"“(])\s*(.*)$")
 _EXAMPLE = re.compile(r"^\s*примеры?(?:\s*\d+)?\s*[:.]\s*(.*)$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*[●•]\s*")
 _BULLET_SPLIT = re.compile(r"\s*[●•]\s*")
@@ -49,27 +46,6 @@ class ParsedSource:
     paragraphs: tuple[Paragraph, ...]
     preamble: str
     version: str | None
-
-
-def is_valid_id(cid: str) -> bool:
-    """A well-formed clause id: dot-separated numbers, the first not starting with 0."""
-    return bool(ID_RE.match(cid))
-
-
-def parent_of(cid: str) -> str | None:
-    """«211.3.1» → «211.3»; «211» → None."""
-    head, dot, _ = cid.rpartition(".")
-    return head if dot else None
-
-
-def level_of(cid: str) -> int:
-    """Number of parts: «211» is level 1, «211.3.1» level 3."""
-    return cid.count(".") + 1
-
-
-def id_key(cid: str) -> tuple[int, ...]:
-    """Numeric sort key: «211.10» sorts after «211.9» (ids stay strings everywhere else)."""
-    return tuple(int(part) for part in cid.split("."))
 
 
 def split_version(line: str) -> tuple[str, str | None]:
@@ -162,7 +138,7 @@ def _is_entry(cid: str, dotted: bool, heading: bool, drafts: list[_Draft]) -> bo
         return False
     if not drafts:
         return True
-    current_top = int(drafts[-1].id.split(".")[0])
+    current_top = int(ids.section(drafts[-1].id))
     return int(cid) >= 100 or current_top < 100
 
 
@@ -174,8 +150,8 @@ def _finish(name: str, draft: _Draft) -> Paragraph:
     cut_off = not draft.is_heading and not _TERMINAL.search(last)
     return Paragraph(
         id=draft.id,
-        parent=parent_of(draft.id),
-        level=level_of(draft.id),
+        parent=ids.parent(draft.id),
+        level=ids.level(draft.id),
         text=text,
         examples=examples,
         bullets=tuple(draft.bullets),

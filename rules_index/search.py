@@ -18,9 +18,9 @@ import Stemmer
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from rules_index import ids
 from rules_index.errors import QueryError
 from rules_index.model import Hit, Match, Paragraph
-from rules_index.parser import id_key, is_valid_id
 from rules_index.tables import Tables, load_tables
 from rules_index.text import Analyzer, Token, normalize
 
@@ -266,7 +266,7 @@ class SearchIndex:
             # A bare number is a clause when it has a section's three digits («536»); «1 раз» is not.
             if not (lead or "." in cid or known or len(cid) >= 3):
                 continue
-            if not is_valid_id(cid):
+            if not ids.is_clause_id(cid):
                 continue
             found.append(cid)
             rest = rest.replace(m.group(0), " ", 1)
@@ -278,7 +278,7 @@ class SearchIndex:
         if cid in self._first:
             out.append((self._first[cid], NUMBER_BONUS))
         below = [i for i, p in enumerate(self._paragraphs) if p.id.startswith(cid + ".")]
-        for rank, d in enumerate(sorted(below, key=lambda i: id_key(self._paragraphs[i].id))):
+        for rank, d in enumerate(sorted(below, key=lambda i: ids.sort_key(self._paragraphs[i].id))):
             out.append((d, NUMBER_BONUS / 2 - rank))
         citing = [
             i for i, p in enumerate(self._paragraphs)
@@ -292,14 +292,14 @@ class SearchIndex:
             # No such clause: offer the nearest existing numbers of the same section so the
             # judge sees where it would be («534.2» → 534.4). A number from no section of the
             # corpus («2024», «1234.5») has no neighbours worth offering.
-            wanted = id_key(cid)
-            same_section = [o for o in self._first if _shared(id_key(o), wanted) >= 1]
+            wanted = ids.sort_key(cid)
+            same_section = [o for o in self._first if _shared(ids.sort_key(o), wanted) >= 1]
             near = sorted(
                 same_section,
                 key=lambda other: (
-                    -_shared(id_key(other), wanted),
-                    abs(len(id_key(other)) - len(wanted)),
-                    _gap(id_key(other), wanted),
+                    -_shared(ids.sort_key(other), wanted),
+                    abs(len(ids.sort_key(other)) - len(wanted)),
+                    _gap(ids.sort_key(other), wanted),
                 ),
             )[:3]
             out = [(self._first[o], NUMBER_BONUS / 8 - i) for i, o in enumerate(near)]
@@ -421,7 +421,7 @@ class SearchIndex:
             matches.append(Match(word, kind, form))
         cited = [m.word for m in extra if m.how == "number" and m.word != p.id]
         snippet, spans = self._snippet(d, marked, cited)
-        return Hit(p.id, score, str(self._titles.get(p.id.split(".")[0], "")), snippet, spans, tuple(matches))
+        return Hit(p.id, score, str(self._titles.get(ids.section(p.id), "")), snippet, spans, tuple(matches))
 
     def _snippet(
         self, d: int, marked: set[str], cited: Sequence[str] = ()

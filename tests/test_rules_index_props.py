@@ -6,7 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules_index
-from rules_index.parser import is_valid_id, parse_lines
+from rules_index.ids import is_clause_id
+from rules_index.parser import parse_lines
 from rules_index.sources import to_source_lines
 
 # Text biased towards what the parser looks for: numbers, dots, bullets, «ПРИМЕР», citations.
@@ -23,7 +24,7 @@ def test_parser_never_raises_and_ids_are_well_formed(text: str, suffix: str) -> 
     name = "rules" + suffix
     parsed = parse_lines(name, to_source_lines(name, text))
     for p in parsed.paragraphs:
-        assert is_valid_id(p.id)
+        assert is_clause_id(p.id)
         assert p.level == p.id.count(".") + 1
         assert p.parent is None or p.id.startswith(p.parent + ".")
 
@@ -41,7 +42,7 @@ def test_every_edge_points_to_a_node(text: str) -> None:
         assert s in g.nodes and t in g.nodes
         assert d["kind"] in {"parent", "cites"}
     for n, d in g.nodes(data=True):
-        assert is_valid_id(n)
+        assert is_clause_id(n)
         assert isinstance(d["absent"], bool) and d["absent"] == (not ix.has(n))
 
 
