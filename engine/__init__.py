@@ -12,7 +12,7 @@ from engine.core import apply
 from engine.errors import ActionError, EngineError, LibraryError, SetupError
 from engine.library import Ability, CardDef, CardLibrary, load_library
 from engine.options import OptionVerdict, legal_options
-from engine.props import card_props
+from engine.props import PROP_KEYS, card_props
 from engine.rules import handlers_by_clause
 from engine.setup import CardSpec, Setup, build_state
 from engine.state import CardState, GameState, Option, Pending
@@ -20,6 +20,7 @@ from engine.trace import Outcome, TraceStep, render_trace
 
 __all__ = [
     "ACTION_SPECS",
+    "PROP_KEYS",
     "Ability",
     "Action",
     "ActionError",

@@ -13,7 +13,27 @@ class EngineError(ValueError):
 
 
 class SetupError(EngineError):
-    """A setup that cannot be turned into a game state."""
+    """A setup that cannot be turned into a game state.
+
+    `card` is the id of the card at fault (None for the setup's header), `key` the key of the setup
+    or of that card's entry, `detail` the problem itself. A reader that knows where each card and
+    key was written (the scenario loader, the desk) locates the error from these fields; `str()`
+    gives the whole message: «карта und, ключ host: …» or «setup, ключ phase: …».
+    """
+
+    def __init__(self, detail: str, *, card: str | None = None, key: str | None = None) -> None:
+        self.detail = detail
+        self.card = card
+        self.key = key
+        if card is not None and key is not None:
+            message = f"карта {card}, ключ {key}: {detail}"
+        elif card is not None:
+            message = f"карта {card}: {detail}"
+        elif key is not None:
+            message = f"setup, ключ {key}: {detail}"
+        else:
+            message = detail
+        super().__init__(message)
 
 
 class ActionError(EngineError):

@@ -50,7 +50,9 @@ def resolve_card(
         found = lib.get(spec_card)
         if found is None:
             near = ", ".join(f"«{n}»" for n in lib.nearest(spec_card))
-            raise errors.SetupError(f"{where}: карты «{spec_card}» нет в библиотеке; похожие: {near}")
+            raise errors.SetupError(
+                f"карты «{spec_card}» нет в библиотеке; похожие: {near}", card=cid, key="card"
+            )
         return found
     if isinstance(spec_card, Mapping):
         base = None
@@ -59,24 +61,24 @@ def resolve_card(
             base = lib.template_defs.get(library.fold(str(tname)))
             if base is None:
                 raise errors.SetupError(
-                    f"{where}: шаблона «{tname}» нет; шаблоны: {', '.join(lib.templates())}"
+                    f"шаблона «{tname}» нет; шаблоны: {', '.join(lib.templates())}", card=cid, key="card"
                 )
         try:
             return library.card_from_mapping(dict(spec_card), where, base=base)
         except errors.LibraryError as exc:
-            raise errors.SetupError(str(exc)) from exc
-    raise errors.SetupError(f"{where}: ожидалось название карты или словарь с её свойствами")
+            raise errors.SetupError(str(exc).removeprefix(f"{where}: "), card=cid, key="card") from exc
+    raise errors.SetupError("ожидалось название карты или словарь с её свойствами", card=cid, key="card")
 
 
 def _flag(value: object, cid: str, key: str) -> bool:
     if not isinstance(value, bool):
-        raise errors.SetupError(f"карта {cid}, ключ {key}: нужно true или false")
+        raise errors.SetupError("нужно true или false", card=cid, key=key)
     return value
 
 
 def _count(value: object, cid: str, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise errors.SetupError(f"карта {cid}, ключ {key}: нужно целое число ≥ 0")
+        raise errors.SetupError("нужно целое число ≥ 0", card=cid, key=key)
     return value
 
 
@@ -91,7 +93,7 @@ def build_state(setup: Setup, lib: library.CardLibrary | None = None) -> state.G
     for spec in setup.cards:
         card = _card_state(spec, lib, occupied, hosts)
         if card.id in cards:
-            raise errors.SetupError(f"карта {card.id}, ключ id: такой id уже есть")
+            raise errors.SetupError("такой id уже есть", card=card.id, key="id")
         cards[card.id] = card
         if card.zone == "deck":
             decks[card.owner].append(card.id)
@@ -99,7 +101,7 @@ def build_state(setup: Setup, lib: library.CardLibrary | None = None) -> state.G
     for cid, c in cards.items():
         for key, ref in (("borrowed", c.borrowed), ("exiled_by", c.exiled_by)):
             if ref is not None and ref not in cards:
-                raise errors.SetupError(f"карта {cid}, ключ {key}: карты {ref} нет в раскладе")
+                raise errors.SetupError(f"карты {ref} нет в раскладе", card=cid, key=key)
     return state.GameState(
         phase=setup.phase,
         active=setup.active,
@@ -113,13 +115,13 @@ def build_state(setup: Setup, lib: library.CardLibrary | None = None) -> state.G
 
 def _check_header(setup: Setup) -> None:
     if setup.phase not in state.PHASES:
-        raise errors.SetupError(f"setup, ключ phase: «{setup.phase}» — допустимы {', '.join(state.PHASES)}")
+        raise errors.SetupError(f"«{setup.phase}» — допустимы {', '.join(state.PHASES)}", key="phase")
     if setup.active not in board.PLAYERS:
-        raise errors.SetupError(f"setup, ключ active: игрок обозначается A или B, а не «{setup.active}»")
+        raise errors.SetupError(f"игрок обозначается A или B, а не «{setup.active}»", key="active")
     if isinstance(setup.turn, bool) or not isinstance(setup.turn, int) or setup.turn < 1:
-        raise errors.SetupError("setup, ключ turn: номер хода — целое число ≥ 1")
+        raise errors.SetupError("номер хода — целое число ≥ 1", key="turn")
     if isinstance(setup.seed, bool) or not isinstance(setup.seed, int):
-        raise errors.SetupError("setup, ключ seed: нужно целое число")
+        raise errors.SetupError("нужно целое число", key="seed")
 
 
 def _card_state(
@@ -131,10 +133,10 @@ def _card_state(
     if not isinstance(cid, str) or not cid.strip():
         raise errors.SetupError("карта без id: у каждой карты должен быть id")
     if spec.owner not in board.PLAYERS:
-        raise errors.SetupError(f"карта {cid}, ключ owner: игрок обозначается A или B")
+        raise errors.SetupError("игрок обозначается A или B", card=cid, key="owner")
     controller = spec.controller or spec.owner
     if controller not in board.PLAYERS:
-        raise errors.SetupError(f"карта {cid}, ключ controller: игрок обозначается A или B")
+        raise errors.SetupError("игрок обозначается A или B", card=cid, key="controller")
     cdef = resolve_card(spec.card, lib, cid)
     wounds = _count(spec.wounds, cid, "wounds")
     tokens = _count(spec.tokens, cid, "tokens")
@@ -143,15 +145,13 @@ def _card_state(
     in_play = zone in ("battle", "aux")
     if tokens and zone != "graveyard":
         raise errors.SetupError(
-            f"карта {cid}, ключ tokens: жетоны инкарнации бывают только на кладбище (535.7.1)"
+            "жетоны инкарнации бывают только на кладбище (535.7.1)", card=cid, key="tokens"
         )
     if controller != spec.owner and not in_play:
-        raise errors.SetupError(
-            f"карта {cid}, ключ controller: вне зоны битвы картой управляет владелец (A6)"
-        )
+        raise errors.SetupError("вне зоны битвы картой управляет владелец (A6)", card=cid, key="controller")
     if cdef.life is not None and wounds >= cdef.life and in_play:
         raise errors.SetupError(
-            f"карта {cid}, ключ wounds: {wounds} ран при жизни {cdef.life} — существо погибло бы (A2)"
+            f"{wounds} ран при жизни {cdef.life} — существо погибло бы (A2)", card=cid, key="wounds"
         )
     return state.CardState(
         id=cid,
@@ -182,23 +182,23 @@ def _place_of(
     at = spec.at.strip().lower() if isinstance(spec.at, str) else None
     if spec.host is not None:
         if cdef.type != "creature" or cdef.subtype not in library.SYMBIOTE_SUBTYPES:
-            raise errors.SetupError(f"карта {cid}, ключ host: на карту помещаются только симбиоты (211.8.1)")
+            raise errors.SetupError("на карту помещаются только симбиоты (211.8.1)", card=cid, key="host")
         hosts[cid] = spec.host
         return "battle", None
     if at is None:
-        raise errors.SetupError(f"карта {cid}: укажите at (клетка a1–e6 или {', '.join(PLACES)}) или host")
+        raise errors.SetupError(f"укажите at (клетка a1–e6 или {', '.join(PLACES)}) или host", card=cid)
     if board.is_cell(at):
         if (cdef.type == "creature" and cdef.subtype == "flyer") or cdef.has("aux_zone"):
             raise errors.SetupError(
-                f"карта {cid}, ключ at: «{cdef.name}» находится во вспомогательной зоне — пишите at: aux (A5)"
+                f"«{cdef.name}» находится во вспомогательной зоне — пишите at: aux (A5)", card=cid, key="at"
             )
         if at in occupied:
-            raise errors.SetupError(f"карта {cid}, ключ at: клетка {at} уже занята картой {occupied[at]}")
+            raise errors.SetupError(f"клетка {at} уже занята картой {occupied[at]}", card=cid, key="at")
         occupied[at] = cid
         return "battle", at
     if at in PLACES:
         return at, None
-    raise errors.SetupError(f"карта {cid}, ключ at: «{spec.at}» — не клетка (a1–e6) и не {', '.join(PLACES)}")
+    raise errors.SetupError(f"«{spec.at}» — не клетка (a1–e6) и не {', '.join(PLACES)}", card=cid, key="at")
 
 
 def _put_on_hosts(cards: dict[str, state.CardState], hosts: dict[str, str]) -> None:
@@ -206,19 +206,20 @@ def _put_on_hosts(cards: dict[str, state.CardState], hosts: dict[str, str]) -> N
     for cid, hid in hosts.items():
         host = cards.get(hid)
         if host is None:
-            raise errors.SetupError(f"карта {cid}, ключ host: карты {hid} нет в раскладе")
+            raise errors.SetupError(f"карты {hid} нет в раскладе", card=cid, key="host")
         if not host.is_ground:
             raise errors.SetupError(
-                f"карта {cid}, ключ host: симбиота можно поместить только на наземное существо (211.4)"
+                "симбиота можно поместить только на наземное существо (211.4)", card=cid, key="host"
             )
         if host.zone != "battle" or host.cell is None or host.host is not None or hid in hosts:
-            raise errors.SetupError(f"карта {cid}, ключ host: {hid} не стоит на клетке поля")
+            raise errors.SetupError(f"{hid} не стоит на клетке поля", card=cid, key="host")
         if sum(1 for h in hosts.values() if h == hid) > 1:
-            raise errors.SetupError(f"карта {cid}, ключ host: на {hid} уже есть симбиот (211.6)")
+            raise errors.SetupError(f"на {hid} уже есть симбиот (211.6)", card=cid, key="host")
         if not cards[cid].incorporeal and host.incorporeal:
             raise errors.SetupError(
-                f"карта {cid}, ключ host: небестелесного симбиота нельзя поместить на бестелесное "
-                "существо (211.5)"
+                "небестелесного симбиота нельзя поместить на бестелесное существо (211.5)",
+                card=cid,
+                key="host",
             )
         cards[cid] = dataclasses.replace(cards[cid], host=hid, cell=host.cell)
 
