@@ -16,6 +16,7 @@ from typing import Any
 import streamlit as st
 
 import engine
+import lexicon
 from app_pages import common
 from app_pages import desk_model as dm
 from app_pages import journal as journal_page
@@ -78,7 +79,10 @@ VERDICT_VIEW = types.MappingProxyType(
     }
 )
 # Plain-text marks (st.text, option labels: no icon font there) from fonts every system has.
-YES, NO = "✔ можно", "✘ нельзя"
+# One mark per verdict of an option: what applying it gives (lexicon's words).
+OPTION_MARKS = types.MappingProxyType(
+    {v: f"{lexicon.verdict_mark(v)} {lexicon.option_mark(v)}" for v in lexicon.VERDICTS}
+)
 CONTROL_MARK = "⚑"
 PHASE_RU = types.MappingProxyType(
     {
@@ -324,7 +328,7 @@ def _props(state: engine.GameState) -> dict[str, dict[str, Any]]:
 
 
 def _draw_grid(
-    props: Mapping[str, Mapping[str, Any]], marks: Mapping[str, tuple[bool, str]], pick: str
+    props: Mapping[str, Mapping[str, Any]], marks: Mapping[str, tuple[str, str]], pick: str
 ) -> None:
     """The 5×6 field, B's half on top (rows 6–4), A's below (rows 3–1). `marks` are the legal (True)
     and refused (False) cells of the chosen action; `pick` names what a click on a cell fills in."""
@@ -361,7 +365,7 @@ _GRID_CSS = """<style>
 def _draw_grid_cells(
     by_cell: Mapping[str, list[str]],
     props: Mapping[str, Mapping[str, Any]],
-    marks: Mapping[str, tuple[bool, str]],
+    marks: Mapping[str, tuple[str, str]],
     pick: str,
 ) -> None:
     for half, rows in (("B", (6, 5, 4)), ("A", (3, 2, 1))):
@@ -375,7 +379,7 @@ def _draw_grid_cells(
                     mark = marks.get(cell)
                     label = cell
                     if mark is not None:
-                        label += " " + (YES if mark[0] else NO)
+                        label += " " + OPTION_MARKS[mark[0]]
                     st.button(
                         label,
                         key=f"desk_cell_{cell}",
@@ -393,7 +397,7 @@ def _draw_grid_cells(
                             st.text(card_block(props[str(sym)], str(sym), symbiote=True))
 
 
-def _draw_table(props: Mapping[str, Mapping[str, Any]], marks: Mapping[str, tuple[bool, str]]) -> None:
+def _draw_table(props: Mapping[str, Mapping[str, Any]], marks: Mapping[str, tuple[str, str]]) -> None:
     """The field as a 6×5 text table that keeps its shape on a narrow screen (rows 6→1, B on top)."""
     rows: dict[str, list[str]] = {}
     for row in (6, 5, 4, 3, 2, 1):
@@ -404,7 +408,7 @@ def _draw_table(props: Mapping[str, Mapping[str, Any]], marks: Mapping[str, tupl
             parts = []
             mark = marks.get(cell)
             if mark is not None:
-                parts.append(YES if mark[0] else NO)
+                parts.append(OPTION_MARKS[mark[0]])
             for cid, p in props.items():
                 if p.get("zone") == "battle" and p.get("cell") == cell:
                     flag = f" {CONTROL_MARK}" + str(p.get("controller")) if p.get("control_marker") else ""
@@ -797,7 +801,7 @@ def _legal_map(state: engine.GameState, kind: str, fixed: Mapping[str, object]) 
 
 def _action_panel(
     desk: dm.Desk, rp: dm.Replay, props: Mapping[str, Mapping[str, Any]], clicked: str | None
-) -> dict[str, tuple[bool, str]]:
+) -> dict[str, tuple[str, str]]:
     """The action picker; returns the cell marks for the grid (legal/refused cells of the chosen action)."""
     state = rp.current
     pending = state.pending
@@ -828,30 +832,30 @@ def _action_panel(
         )
         if on_cell and target:
             st.session_state[f"desk_arg_{kind}_{target}"] = on_cell[0]
-    marks: dict[str, tuple[bool, str]] = {}
+    marks: dict[str, tuple[str, str]] = {}
     for arg in spec.args:
         key = f"desk_arg_{kind}_{arg.name}"
         # The engine's labels may name the auxiliary zone by its YAML key «aux»: the judge reads Russian.
         label = arg.label.replace(" или aux", " или вспомогательная зона") + (
             "" if arg.required else " (необязательно)"
         )
-        hints: dict[str, tuple[bool, str]] = {}
+        hints: dict[str, tuple[str, str]] = {}
         for ov in verdicts:
             offered = ov.args.get(arg.name)
             if isinstance(offered, str):
-                why = f"п. {ov.clause}: {ov.reason}" if ov.clause else ov.reason
-                hints[offered] = (ov.legal, why)
+                why = f"{ov.citation}: {ov.reason}" if ov.clause else ov.reason
+                hints[offered] = (ov.verdict, why)
         if arg.type == "card":
             options = ["", *card_ids]
             for hinted, mark in hints.items():  # a legal (or refused) host or target: mark its cell too
                 cell = props.get(hinted, {}).get("cell")
-                if cell and (str(cell) not in marks or mark[0]):
+                if cell and (str(cell) not in marks or mark[0] == "legal"):
                     marks[str(cell)] = (mark[0], f"{_card_label(props, hinted)}: {mark[1]}")
 
-            def fmt(cid: str, hints: Mapping[str, tuple[bool, str]] = hints) -> str:
+            def fmt(cid: str, hints: Mapping[str, tuple[str, str]] = hints) -> str:
                 base = _card_label(props, cid)
                 if cid in hints:
-                    base += " — " + (YES if hints[cid][0] else NO)
+                    base += " — " + OPTION_MARKS[hints[cid][0]]
                 return base
 
             if st.session_state.get(key) not in options:
@@ -865,12 +869,12 @@ def _action_panel(
             for c, h in hints.items():
                 marks[c] = h
 
-            def fmt_cell(c: str, hints: Mapping[str, tuple[bool, str]] = hints) -> str:
+            def fmt_cell(c: str, hints: Mapping[str, tuple[str, str]] = hints) -> str:
                 if not c:
                     return "—"
                 shown = PLACE_RU.get(c, c)
                 if c in hints:
-                    shown += " — " + (YES if hints[c][0] else NO)
+                    shown += " — " + OPTION_MARKS[hints[c][0]]
                 return shown
 
             if st.session_state.get(key) not in options:
@@ -892,7 +896,7 @@ def _action_panel(
             if picked:
                 args[arg.name] = list(picked)
         else:
-            choices = _enum_choices(arg.type)
+            choices = list(arg.choices)
             if choices:
                 default = str(arg.default) if arg.default in choices else ""
                 opts = ["", *choices]
@@ -910,10 +914,12 @@ def _action_panel(
         if arg.name == first_card and arg.name in args:
             verdicts = _legal_map(state, str(kind), {arg.name: args[arg.name]})
             if verdicts:
-                legal = sum(1 for v in verdicts if v.legal)
-                st.caption(
-                    f"Движок предлагает вариантов: {len(verdicts)}, из них можно: {legal} (отмечены «{YES}»)."
+                counts = ", ".join(
+                    f"{OPTION_MARKS[v]} — {sum(1 for o in verdicts if o.verdict == v)}"
+                    for v in lexicon.VERDICTS
+                    if any(o.verdict == v for o in verdicts)
                 )
+                st.caption(f"Движок проверил вариантов: {len(verdicts)}: {counts}.")
     arg_types = tuple((a.name, a.type) for a in spec.args)
     st.button(
         "Применить действие",
@@ -923,17 +929,6 @@ def _action_panel(
         args=(str(kind), arg_types),
     )
     return marks
-
-
-def _enum_choices(arg_type: str) -> list[str]:
-    lib = engine.library if hasattr(engine, "library") else None
-    mapping = {
-        "kind": list(getattr(lib, "DAMAGE_KINDS", ("strike", "ranged", "poison", "magic", "influence"))),
-        "type": list(getattr(lib, "CARD_TYPES", ("creature", "artifact", "terrain"))),
-        "subtype": list(getattr(lib, "SUBTYPES", ("ground", "flyer", "companion", "parasite"))),
-        "position": ["top", "bottom"],
-    }
-    return mapping.get(arg_type, [])
 
 
 def _apply_action(kind: str, args: Mapping[str, object]) -> None:

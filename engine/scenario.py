@@ -24,9 +24,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 import engine
-from engine import props as engine_props
-from engine import trace as engine_trace
-from engine.assumptions import cite
+import lexicon
 from engine.scenario_yaml import (
     FLOAT_TAG,
     INT_TAG,
@@ -40,6 +38,7 @@ from engine.scenario_yaml import (
     read_yaml,
     too_large,
 )
+from lexicon import cite
 
 if TYPE_CHECKING:
     from rules_index import RulesIndex
@@ -83,12 +82,12 @@ EXPECT_KEYS = (
 TRACE_KEYS = ("clause", "kind", "reason_has")
 ASKED_KEYS = ("clause", "who", "options")
 # The card properties an expectation may name: those engine.card_props documents.
-CARD_PROPS = engine_props.PROP_KEYS
+CARD_PROPS = engine.PROP_KEYS
 VERDICTS = ("legal", "illegal", "undetermined")
 VERDICT_RU: Mapping[str, str] = types.MappingProxyType(
     {"legal": "законно", "illegal": "запрещено", "undetermined": "не определено правилами"}
 )
-TRACE_KINDS = engine_trace.KINDS
+TRACE_KINDS = lexicon.STEP_KINDS
 PHASES = ("recruit", "placement", "reveal", "battle")
 PLAYERS = ("A", "B")
 ZONES = ("aux", "deck", "hand", "graveyard", "exile")

@@ -91,7 +91,7 @@ def test_corrupt_journal_does_not_break_the_search_page(journal_file: Path) -> N
 def test_clause_usage_lists_scenarios_and_handlers() -> None:
     scenarios, handlers = da.clause_usage("211.3.1", da.scenario_digests())
     assert "scenarios/official/211.3.1_karlik_und.yaml" in [d.path for d in scenarios]
-    assert any(h.startswith("symbiotes.") for h in handlers)
+    assert any(h.startswith("s211_symbiotes.") for h in handlers)
     none, no_handlers = da.clause_usage("999.9", da.scenario_digests())
     assert none == [] and no_handlers == []
 
@@ -107,7 +107,7 @@ def test_clause_usage_renders() -> None:
     labels = [x.label for x in at.page_link if x.proto.page == "desk"]
     heads = [label.split(" · ")[0] for label in labels]
     assert heads and all(h in da.VERDICT_RU.values() or re.fullmatch(r"шагов \d+", h) for h in heads), labels
-    assert "`symbiotes.host_lock`" in "\n".join(m.value for m in at.markdown)
+    assert "`s211_symbiotes.host_lock`" in "\n".join(m.value for m in at.markdown)
 
 
 def test_a_multi_step_scenario_is_not_headlined_by_one_verdict() -> None:

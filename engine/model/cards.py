@@ -1,7 +1,8 @@
 """The card library: the example cards of the rules and plain templates, read from YAML.
 
-Cards and templates live in engine/data/cards.yaml; abilities use the small vocabulary in
-ABILITY_KINDS (each kind names its parameters), so a new card is data, not code.
+Cards and templates live in engine/data/cards.yaml; their abilities use the vocabulary declared in
+engine/model/abilities.py, so a new card is data, not code. Names match folded (lexicon.fold):
+case, «ё», typographic apostrophes and spaces do not matter.
 """
 
 from __future__ import annotations
@@ -9,128 +10,23 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 import types
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 import rapidfuzz.process
 import yaml
 
+import lexicon
 from engine import errors
+from engine.model.abilities import Ability, parse_ability
 
-DATA_DIR = pathlib.Path(__file__).parent / "data"
+DATA_DIR = pathlib.Path(__file__).resolve().parent.parent / "data"
 CARDS_FILE = DATA_DIR / "cards.yaml"
 
-CARD_TYPES = ("creature", "artifact", "terrain")
-SUBTYPES = ("ground", "flyer", "companion", "parasite")
+CARD_TYPES = lexicon.CARD_TYPES
+SUBTYPES = lexicon.SUBTYPES
 SYMBIOTE_SUBTYPES = ("companion", "parasite")
-DAMAGE_KINDS = ("strike", "ranged", "poison", "magic", "influence")
-
-TYPE_RU = types.MappingProxyType({"creature": "существо", "artifact": "артефакт", "terrain": "местность"})
-SUBTYPE_RU = types.MappingProxyType(
-    {"ground": "наземное", "flyer": "летающее", "companion": "компаньон", "parasite": "паразит"}
-)
-DAMAGE_RU = types.MappingProxyType(
-    {
-        "strike": "удар",
-        "ranged": "дальняя атака",
-        "poison": "отравление",
-        "magic": "магический удар",
-        "influence": "воздействие",
-    }
-)
-
-DAMAGE_GEN = types.MappingProxyType(
-    {
-        "strike": "удара",
-        "ranged": "дальней атаки",
-        "poison": "отравления",
-        "magic": "магического удара",
-        "influence": "воздействия",
-    }
-)
-
-
-# Ability kind -> {parameter: expected python type(s)}. Parameters are optional unless listed in
-# ABILITY_REQUIRED. Meanings are documented in engine/data/cards.yaml's header.
-def _read_only(
-    spec: Mapping[str, Mapping[str, tuple[type, ...]]],
-) -> Mapping[str, Mapping[str, tuple[type, ...]]]:
-    """The spec as read-only mappings all the way down (module constants are shared by all users)."""
-    return types.MappingProxyType(
-        {kind: types.MappingProxyType(dict(params)) for kind, params in spec.items()}
-    )
-
-
-ABILITY_KINDS = _read_only(
-    {
-        "host_lock": {},
-        "wounds_only_from_host": {},
-        "place_on_own_creature": {"range": (int,)},
-        "become_parasite": {"once_per_battle": (bool,)},
-        "incarnation": {"x": (int,), "places_on": (str,)},
-        "cannot_join_with": {"cards": (list,)},
-        "aux_zone": {},
-        "summon": {
-            "card": (str,),
-            "search": (str,),
-            "where": (str,),
-            "trigger": (bool,),
-            "once_per_battle": (bool,),
-            "places_on": (str,),
-        },
-        "resurrect": {"card": (str,), "where": (str,), "once_per_battle": (bool,), "places_on": (str,)},
-        "wound_modifier": {
-            "delta": (int,),
-            "target": (str,),
-            "damage_kinds": (list,),
-            "own_strike": (bool,),
-            "source_flying": (bool,),
-            "name": (str,),
-        },
-        "lantern": {"cells": (int,), "name": (str,)},
-        "replace_destroy_with_exile": {},
-        "take_exiled_abilities": {},
-        "replace_heal_with_wound": {"per_turn": (int,), "damage_kind": (str,), "counts_as": (str,)},
-        "protection": {"from": (list,)},
-        "cannot_enter": {"cells": (list,), "half": (str,)},
-        "cannot_move": {},
-        "cannot_be_relocated": {},
-        "on_death": {"effect": (str,), "amount": (int,)},
-    }
-)
-ABILITY_REQUIRED: Mapping[str, tuple[str, ...]] = types.MappingProxyType(
-    {
-        "place_on_own_creature": ("range",),
-        "incarnation": ("x",),
-        "cannot_join_with": ("cards",),
-        "wound_modifier": ("delta", "target", "damage_kinds"),
-        "protection": ("from",),
-        "on_death": ("effect", "amount"),
-    }
-)
-SUMMON_WHERE = ("adjacent", "own_half", "own_first_row", "own_third_row", "any")
-PLACES_ON = ("own_creature", "enemy_creature", "any_creature")
-SEARCH = ("top_card", "top_creature")
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Ability:
-    """One ability of the vocabulary: its kind and parameters."""
-
-    kind: str
-    params: tuple[tuple[str, Any], ...] = ()
-
-    def get(self, key: str, default: Any = None) -> Any:
-        for k, v in self.params:
-            if k == key:
-                return v
-        return default
-
-    def to_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {"kind": self.kind}
-        out.update({k: list(v) if isinstance(v, tuple) else v for k, v in self.params})
-        return out
+DAMAGE_KINDS = lexicon.DAMAGE_KINDS
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -151,40 +47,6 @@ class CardDef:
 
     def has(self, kind: str) -> bool:
         return any(a.kind == kind for a in self.abilities)
-
-
-def fold(name: str) -> str:
-    """A card name folded for matching: case, «ё», apostrophes and spaces."""
-    s = unicodedata.normalize("NFC", name).casefold().replace("ё", "е")
-    for ch in "’‘`ʼ´":
-        s = s.replace(ch, "'")
-    return " ".join(s.split())
-
-
-def parse_ability(raw: object, where: str) -> Ability:
-    """One ability from YAML. Raises LibraryError naming `where`."""
-    if not isinstance(raw, Mapping) or "kind" not in raw:
-        raise errors.LibraryError(f"{where}: особенность должна быть словарём с ключом kind")
-    kind = raw["kind"]
-    if kind not in ABILITY_KINDS:
-        known = ", ".join(ABILITY_KINDS)
-        raise errors.LibraryError(f"{where}: неизвестный вид особенности «{kind}» (известны: {known})")
-    spec = ABILITY_KINDS[kind]
-    params: list[tuple[str, Any]] = []
-    for key, value in raw.items():
-        if key == "kind":
-            continue
-        if key not in spec:
-            raise errors.LibraryError(f"{where}: у особенности {kind} нет параметра «{key}»")
-        if isinstance(value, bool) and bool not in spec[key]:
-            raise errors.LibraryError(f"{where}: параметр {kind}.{key} имеет неверный тип")
-        if not isinstance(value, spec[key]):
-            raise errors.LibraryError(f"{where}: параметр {kind}.{key} имеет неверный тип")
-        params.append((str(key), tuple(value) if isinstance(value, list) else value))
-    for key in ABILITY_REQUIRED.get(kind, ()):
-        if key not in raw:
-            raise errors.LibraryError(f"{where}: у особенности {kind} не указан параметр «{key}»")
-    return Ability(kind=kind, params=tuple(params))
 
 
 def card_from_mapping(
@@ -274,12 +136,12 @@ class CardLibrary:
         return [c.name for c in self.template_defs.values()]
 
     def get(self, name: str) -> CardDef | None:
-        key = fold(name)
+        key = lexicon.fold(name)
         return self.cards.get(key) or self.template_defs.get(key)
 
     def nearest(self, name: str, n: int = 3) -> list[str]:
         choices = {k: c.name for k, c in {**self.cards, **self.template_defs}.items()}
-        found = rapidfuzz.process.extract(fold(name), list(choices), limit=n)
+        found = rapidfuzz.process.extract(lexicon.fold(name), list(choices), limit=n)
         return [choices[m[0]] for m in found]
 
 
@@ -300,7 +162,7 @@ def load_library(path: str | pathlib.Path | None = None) -> CardLibrary:
             if not isinstance(entry, Mapping):
                 raise errors.LibraryError(f"{where}: ожидался словарь")
             card = card_from_mapping(entry, f"{where} ({entry.get('name', '?')})", template=is_template)
-            key = fold(card.name)
+            key = lexicon.fold(card.name)
             if key in cards or key in temps:
                 raise errors.LibraryError(f"{where}: карта «{card.name}» описана дважды")
             target[key] = card

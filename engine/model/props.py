@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine import errors, state
+from engine import errors
+from engine.model import state
 
 PROP_KEYS = (
     "name",

@@ -6,7 +6,10 @@ import dataclasses
 import types
 from collections.abc import Mapping
 
-from engine import board, errors, library, state
+import lexicon
+from engine import errors
+from engine.model import board, state
+from engine.model import cards as library
 
 PLACES = ("aux", "deck", "hand", "graveyard", "exile")
 
@@ -58,7 +61,7 @@ def resolve_card(
         base = None
         if "template" in spec_card:
             tname = spec_card["template"]
-            base = lib.template_defs.get(library.fold(str(tname)))
+            base = lib.template_defs.get(lexicon.fold(str(tname)))
             if base is None:
                 raise errors.SetupError(
                     f"шаблона «{tname}» нет; шаблоны: {', '.join(lib.templates())}", card=cid, key="card"

@@ -7,44 +7,13 @@ mapping is a read-only view.
 from __future__ import annotations
 
 import dataclasses
-import types
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
-from engine import actions, library
+import lexicon
+from engine.model import actions, cards
 
-if TYPE_CHECKING:
-    from engine import setup as setup_mod
-
-PHASES = ("recruit", "placement", "reveal", "battle")
-PHASE_RU = types.MappingProxyType(
-    {
-        "recruit": "подфаза Набора",
-        "placement": "Шаг рассадки",
-        "reveal": "подфаза Вскрытия",
-        "battle": "бой",
-    }
-)
-# «… окончен(а)» agrees with the phase's gender: «Шаг рассадки окончен», «подфаза Набора окончена».
-PHASE_ENDED_RU = types.MappingProxyType(
-    {
-        "recruit": "подфаза Набора окончена",
-        "placement": "Шаг рассадки окончен",
-        "reveal": "подфаза Вскрытия окончена",
-        "battle": "бой окончен",
-    }
-)
-ZONES = ("battle", "aux", "deck", "hand", "graveyard", "exile")
-ZONE_RU = types.MappingProxyType(
-    {
-        "battle": "поле боя",
-        "aux": "вспомогательная зона",
-        "deck": "колода",
-        "hand": "рука",
-        "graveyard": "кладбище",
-        "exile": "изгнание",
-    }
-)
+PHASES = lexicon.PHASES
+ZONES = lexicon.ZONES
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -56,7 +25,7 @@ class CardState:
     """
 
     id: str
-    card: library.CardDef
+    card: cards.CardDef
     owner: str
     controller: str
     zone: str
@@ -96,11 +65,33 @@ class CardState:
 
     @property
     def is_symbiote(self) -> bool:
-        return self.type == "creature" and self.subtype in library.SYMBIOTE_SUBTYPES
+        return self.type == "creature" and self.subtype in cards.SYMBIOTE_SUBTYPES
 
     @property
     def is_ground(self) -> bool:
         return self.type == "creature" and self.subtype == "ground"
+
+    def removed_to(self, zone: str, exiled_by: str | None = None) -> CardState:
+        """This card after it leaves its place for its owner's `zone` (A6). Everything it gained
+        where it was is gone (cell, host, controller, wounds, state, a changed type, borrowed
+        abilities, per-turn uses, a host change), so a new field is reset unless it is kept here;
+        kept across zones: once-per-battle uses, a spent incarnation, incarnation tokens and the
+        control marker (the state check recomputes it)."""
+        return CardState(
+            id=self.id,
+            card=self.card,
+            owner=self.owner,
+            controller=self.owner,
+            zone=zone,
+            type=self.card.type,
+            subtype=self.card.subtype,
+            incorporeal=self.card.incorporeal,
+            tokens=self.tokens,
+            incarnated=self.incarnated,
+            marker=self.marker,
+            used=self.used,
+            exiled_by=exiled_by if zone == "exile" else None,
+        )
 
     @property
     def label(self) -> str:
@@ -153,7 +144,8 @@ class PendingAction:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameState:
-    """A position. Build one with engine.build_state; change it only through engine.apply."""
+    """A position. Build one with engine.build_state (and get a Setup back with engine.to_setup);
+    change it only through engine.apply."""
 
     phase: str
     active: str
@@ -179,9 +171,3 @@ class GameState:
 
     def deck(self, player: str) -> tuple[str, ...]:
         return self.decks[0] if player == "A" else self.decks[1]
-
-    def to_setup(self) -> setup_mod.Setup:
-        """This position as a Setup (see engine.setup.to_setup)."""
-        from engine import setup  # setup imports state: the cycle is broken here
-
-        return setup.to_setup(self)

@@ -2,50 +2,22 @@
 
 Row naming follows assumption A4 (engine/data/assumptions.yaml): player A holds rows 1–3 with
 row 3 as A's first row and row 1 as A's third row; player B holds rows 4–6 with row 4 first.
-Adjacency includes diagonals (assumption A1).
+Adjacency includes diagonals (assumption A1). How players and counts read in a sentence
+(«игрока B», «2 шага») is lexicon's job, not the board's.
 """
 
 from __future__ import annotations
-
-import types
 
 PLAYERS: tuple[str, str] = ("A", "B")
 COLUMNS = "abcde"
 ROWS = (1, 2, 3, 4, 5, 6)
 CELLS: tuple[str, ...] = tuple(f"{c}{r}" for r in ROWS for c in COLUMNS)
 _CELL_SET = frozenset(CELLS)
-# «игрок» in each grammatical case, so that a reason names a player in the case its sentence
-# needs: «под контролем игрока B», «игрок B перестаёт её контролировать», «ход переходит к игроку A».
-PLAYER_WORD = types.MappingProxyType(
-    {"nom": "игрок", "gen": "игрока", "dat": "игроку", "acc": "игрока", "ins": "игроком", "pre": "игроке"}
-)
 
 
 def other(player: str) -> str:
     """The opponent of `player`."""
     return "B" if player == "A" else "A"
-
-
-def player(name: str, case: str = "nom", *, cap: bool = False) -> str:
-    """Player `name` ("A" or "B") in a Russian grammatical case: player("B", "gen") -> "игрока B".
-
-    Cases: nom, gen, dat, acc, ins, pre. cap=True capitalises it for the start of a sentence.
-    Raises KeyError for an unknown case (a programming error, not user input).
-    """
-    word = PLAYER_WORD[case]
-    return f"{word.capitalize() if cap else word} {name}"
-
-
-def plural(n: int, one: str, few: str, many: str) -> str:
-    """`n` with the Russian noun form its number takes: plural(2, "шаг", "шага", "шагов") -> "2 шага"."""
-    tens, units = n % 100, n % 10
-    if units == 1 and tens != 11:
-        form = one
-    elif 2 <= units <= 4 and not 12 <= tens <= 14:
-        form = few
-    else:
-        form = many
-    return f"{n} {form}"
 
 
 def is_cell(name: object) -> bool:

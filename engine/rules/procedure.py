@@ -1,110 +1,78 @@
-"""Game procedure around our clauses: turns, movement, attacks, wounds, healing, removal, type
-changes. Our rules text does not hold these procedures; where they matter they cite assumptions
-(A1, A3, A5, A7, A12) and hand over to the clause modules (211, 534, 535).
+"""Game procedure around our clauses: phases, turns, movement, attacks, wounds, healing, removal,
+type changes. Our rules text does not hold these procedures; where they matter they cite
+assumptions (A1, A3, A5, A7, A12) and hand over to the clause modules (211, 534, 535), and at the
+start and end of a turn they call the hooks that sections and card texts register.
 """
 
 from __future__ import annotations
 
-from engine import actions, board, context, library, state
-from engine.rules import general, replacement, squad, symbiotes
-
-
-def _card(ctx: context.Ctx, action: actions.Action, arg: str = "card") -> state.CardState | None:
-    card = ctx.get(action.get(arg))
-    if card is None:
-        ctx.forbid("", f"карты {action.get(arg)} нет в раскладе (аргумент {arg})")
-    return card
-
-
-def _in_play(ctx: context.Ctx, card: state.CardState) -> bool:
-    if not card.in_play:
-        ctx.forbid("", f"{card.label} не в зоне битвы ({state.ZONE_RU[card.zone]})")
-        return False
-    return True
-
-
-def _battle(ctx: context.Ctx) -> bool:
-    if ctx.phase != "battle":
-        ctx.forbid("", f"это действие — в бою, а сейчас {state.PHASE_RU[ctx.phase]}")
-        return False
-    return True
-
+import lexicon
+from engine import context
+from engine.model import actions, board, state
+from engine.model import cards as library
+from engine.rules import guards, s211_symbiotes, s534_replacement, zones
+from engine.rules.events import Event
+from engine.rules.registry import action, arg, rule
 
 PHASE_ORDER = ("recruit", "placement", "reveal")
 
 
+@action("next_phase", "Перейти к следующей части подготовки (Набор → рассадка → Вскрытие)")
+@rule("A14")
 def do_next_phase(ctx: context.Ctx, action: actions.Action) -> None:
     """next_phase: подфаза Набора → Шаг рассадки → его подфаза Вскрытия (the order of 211.2, 535.3)."""
     if ctx.phase not in ("recruit", "placement"):
         hint = "закончите Вскрытие действием end_reveal" if ctx.phase == "reveal" else "бой уже идёт"
-        ctx.forbid("", f"сейчас {state.PHASE_RU[ctx.phase]}: {hint}")
+        ctx.forbid("", f"сейчас {lexicon.phase(ctx.phase)}: {hint}")
         return
     old = ctx.phase
     ctx.phase = PHASE_ORDER[PHASE_ORDER.index(old) + 1]
-    ctx.step("", "effect", f"{state.PHASE_ENDED_RU[old]}: начинается {state.PHASE_RU[ctx.phase]}")
+    ctx.step("A14", "effect", f"{lexicon.phase_ended(old)}: начинается {lexicon.phase(ctx.phase)}")
 
 
+@action("start_turn", "Начать ход", arg("player", "player", "игрок (по умолчанию активный)"))
+@rule("A15")
 def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
-    """start_turn: incarnation tokens (535.7.1) and Многоликий's choice happen at turn start."""
-    if not _battle(ctx):
+    """start_turn: the turn begins (A15); sections and card texts act at its start through their
+    hooks (incarnation tokens, 535.7.1; Многоликий's borrowing)."""
+    if not guards.in_battle(ctx):
         return
     player = action.get("player") or ctx.active
     if player != ctx.active:
         ctx.forbid(
             "",
-            f"сейчас очередь {board.player(ctx.active, 'gen')}; "
-            f"ход {board.player(player, 'gen')} начнётся после end_turn",
+            f"сейчас очередь {lexicon.player(ctx.active, 'gen')}; "
+            f"ход {lexicon.player(player, 'gen')} начнётся после end_turn",
         )
         return
     if ctx.started:
-        ctx.forbid("", f"ход {ctx.turn} ({board.player(player, 'gen')}) уже начат")
+        ctx.forbid("", f"ход {ctx.turn} ({lexicon.player(player, 'gen')}) уже начат")
         return
     ctx.started = True
-    ctx.step("", "effect", f"начинается ход {ctx.turn} {board.player(player, 'gen')}")
-    squad.incarnation_tokens(ctx, player)
+    ctx.step("A15", "effect", f"начинается ход {ctx.turn} {lexicon.player(player, 'gen')}")
+    for begin in ctx.hooks("turn_start"):
+        begin(ctx, player)
     for card in sorted(ctx.cards.values(), key=lambda c: c.id):
-        if (
-            not card.in_play
-            or card.controller == player
-            or ctx.ability(card, "take_exiled_abilities") is None
-        ):
-            continue
-        exiled = [
-            c for c in ctx.cards.values() if c.zone == "exile" and c.exiled_by == card.id and c.is_creature
-        ]
-        if not exiled:
-            continue
-        if len(exiled) == 1:
-            key = exiled[0].id
-        else:
-            key = ctx.ask(
-                card.controller,
-                "A8",
-                f"Особенности какого изгнанного существа берёт {card.label}?",
-                [(c.id, c.label) for c in exiled],
-            )
-        ctx.update(card.id, borrowed=key)
-        ctx.step(
-            "A8",
-            "effect",
-            f"в начале хода противника {card.label} получает особенности изгнанного им "
-            f"{ctx.c(key).label} до конца хода {board.player(card.controller, 'gen')}",
-            f"{card.label}: взяты особенности {ctx.c(key).label}",
-        )
+        for begin, ab, _i in ctx.card_hooks("turn_start", card):
+            if ctx.c(card.id).in_play:
+                begin(ctx, ctx.c(card.id), ab, player)
 
 
+@action("end_turn", "Закончить ход")
+@rule("A8", "A15")
 def do_end_turn(ctx: context.Ctx, action: actions.Action) -> None:
-    if not _battle(ctx):
+    """end_turn: what lasts «until the end of the turn» ends (hooks), per-turn uses reset, marked
+    cells whose time is up are unmarked, and the opponent's turn comes next."""
+    if not guards.in_battle(ctx):
         return
     player = ctx.active
     for card in list(ctx.cards.values()):
-        if card.borrowed and card.controller == player:
-            ctx.update(card.id, borrowed=None)
-            ctx.step(
-                "A8",
-                "effect",
-                f"конец хода {board.player(player, 'gen')}: {card.label} теряет взятые особенности",
-            )
+        for end, ab, _i in ctx.card_hooks("turn_end", card):
+            if ctx.c(card.id).in_play:
+                end(ctx, ctx.c(card.id), ab, player)
+    for end in ctx.hooks("turn_end"):
+        end(ctx, player)
+    for card in list(ctx.cards.values()):
         if card.turn_uses:
             ctx.update(card.id, turn_uses=0)
     kept = [m for m in ctx.marks if m.until_turn > ctx.turn]
@@ -116,10 +84,10 @@ def do_end_turn(ctx: context.Ctx, action: actions.Action) -> None:
     ctx.turn += 1
     ctx.started = False
     ctx.step(
-        "",
+        "A15",
         "effect",
-        f"ход {board.player(player, 'gen')} окончен; следующий ход ({ctx.turn}) — "
-        f"{board.player(ctx.active, 'gen')}",
+        f"ход {lexicon.player(player, 'gen')} окончен; следующий ход ({ctx.turn}) — "
+        f"{lexicon.player(ctx.active, 'gen')}",
     )
 
 
@@ -128,11 +96,11 @@ def _may_act(ctx: context.Ctx, card: state.CardState, what: str) -> bool:
         ctx.forbid(
             "A7",
             f"{what} заявляет активный игрок своими существами; {card.label} под контролем "
-            f"{board.player(card.controller, 'gen')}, а ход {board.player(ctx.active, 'gen')}",
+            f"{lexicon.player(card.controller, 'gen')}, а ход {lexicon.player(ctx.active, 'gen')}",
         )
         return False
     if not card.is_creature:
-        ctx.forbid("A7", f"{card.label} — {library.TYPE_RU[card.type]}, а {what} заявляют существа")
+        ctx.forbid("A7", f"{card.label} — {lexicon.card_type(card.type)}, а {what} заявляют существа")
         return False
     if card.closed:
         ctx.forbid("A3", f"{card.label} закрыт: закрытое существо не заявляет {what}")
@@ -147,23 +115,31 @@ def _cannot_stand_on(ctx: context.Ctx, card: state.CardState, to: str, free_cell
     if occ is not None:
         ctx.forbid(free_cell, f"клетка {to} занята картой {occ.label}: на клетке стоит не больше одной карты")
         return True
-    if symbiotes.cannot_enter(ctx, card, to):
+    if s211_symbiotes.cannot_enter(ctx, card, to):
         ctx.forbid("A8", f"{card.label} не может перемещаться на {to} (текст карты)")
         return True
-    return card.host is None and symbiotes.symbiote_restricts_host(ctx, card, to)
+    return card.host is None and s211_symbiotes.symbiote_restricts_host(ctx, card, to)
 
 
+@action(
+    "move",
+    "Заявить движение",
+    arg("card", "card", "существо", required=True, pool="active_creature"),
+    arg("to", "cell", "клетка", required=True, pool="cell"),
+    choice=("card", "to"),
+)
+@rule("A1", "A3", "A7", "A8")
 def do_move(ctx: context.Ctx, action: actions.Action) -> None:
     """move: a creature's declared movement (211.10, 211.11; distance and free cell: A7)."""
-    card = _card(ctx, action)
-    if card is None or not _battle(ctx) or not _in_play(ctx, card):
+    card = guards.target(ctx, action, battle=True)
+    if card is None:
         return
     to = str(action.get("to"))
-    if symbiotes.movement_declared(ctx, card):
+    if s211_symbiotes.movement_declared(ctx, card):
         return
     if not _may_act(ctx, card, "движение"):
         return
-    if symbiotes.host_lock(ctx, card, f"движение на {to}", None):
+    if s211_symbiotes.host_lock(ctx, card, f"движение на {to}", None):
         return
     if ctx.ability(card, "cannot_move") is not None:
         ctx.forbid("A8", f"{card.label} не может двигаться (текст карты)")
@@ -180,31 +156,42 @@ def do_move(ctx: context.Ctx, action: actions.Action) -> None:
     if dist > card.card.move:
         ctx.forbid(
             "A7",
-            f"{to} в {board.plural(dist, 'шаге', 'шагах', 'шагах')} от {card.cell}, "
+            f"{to} в {lexicon.plural(dist, 'шаге', 'шагах', 'шагах')} от {card.cell}, "
             f"а запас движения {card.label} — {card.card.move}",
         )
         return
     ctx.assume(
-        "A1", f"от {card.cell} до {to} {board.plural(dist, 'шаг', 'шага', 'шагов')}: шаг по диагонали — один"
+        "A1",
+        f"от {card.cell} до {to} {lexicon.plural(dist, 'шаг', 'шага', 'шагов')}: шаг по диагонали — один",
     )
     ctx.assume(
         "A7",
         f"движение {card.label} с {card.cell} на свободную клетку {to} "
-        f"({board.plural(dist, 'шаг', 'шага', 'шагов')}, запас {card.card.move})",
+        f"({lexicon.plural(dist, 'шаг', 'шага', 'шагов')}, запас {card.card.move})",
     )
     old = card.cell
     ctx.update(card.id, cell=to)
     ctx.step("", "effect", f"{card.label} двигается {old} → {to}", f"{card.label}: клетка {old} → {to}")
-    symbiotes.carry_symbiote(ctx, card, to)
+    s211_symbiotes.carry_symbiote(ctx, card, to)
 
 
+@action(
+    "relocate",
+    "Переместить особенностью",
+    arg("card", "card", "карта", required=True, pool="in_play"),
+    arg("to", "cell", "клетка", required=True, pool="cell"),
+    arg("by", "card", "карта, чья особенность перемещает"),
+    arg("symbiote_alone", "bool", "особенность явно разрешает перемещать симбиота отдельно", default=False),
+    choice=("card", "to"),
+)
+@rule("211.11", "211.7", "A4", "A5", "A8")
 def do_relocate(ctx: context.Ctx, action: actions.Action) -> None:
     """relocate: moved by an ability (211.11)."""
-    card = _card(ctx, action)
-    if card is None or not _in_play(ctx, card):
+    card = guards.target(ctx, action)
+    if card is None:
         return
     to = str(action.get("to"))
-    if symbiotes.relocate_symbiote(ctx, card, bool(action.get("symbiote_alone", False))):
+    if s211_symbiotes.relocate_symbiote(ctx, card, bool(action.get("symbiote_alone", False))):
         return
     if ctx.ability(card, "cannot_be_relocated") is not None:
         ctx.forbid("A8", f"{card.label} не может быть перемещён (текст карты)")
@@ -235,28 +222,36 @@ def do_relocate(ctx: context.Ctx, action: actions.Action) -> None:
         return
     ctx.update(card.id, cell=to)
     ctx.step("", "effect", f"{card.label} перемещён {old} → {to}", f"{card.label}: клетка {old} → {to}")
-    symbiotes.carry_symbiote(ctx, card, to)
+    s211_symbiotes.carry_symbiote(ctx, card, to)
 
 
+@action(
+    "attack",
+    "Объявить нападение",
+    arg("attacker", "card", "атакующий", required=True, pool="active_creature"),
+    arg("target", "card", "цель", required=True, pool="other_in_play"),
+    choice=("attacker", "target"),
+)
+@rule("A1", "A3", "A7", "A8")
 def do_attack(ctx: context.Ctx, action: actions.Action) -> None:
     """attack: is the declaration legal? (211.3.1 via the host lock, 211.9; otherwise A7)."""
-    attacker = _card(ctx, action, "attacker")
-    target = _card(ctx, action, "target") if attacker else None
-    if attacker is None or target is None or not _battle(ctx):
+    attacker = guards.card_arg(ctx, action, "attacker")
+    target = guards.card_arg(ctx, action, "target") if attacker else None
+    if attacker is None or target is None or not guards.in_battle(ctx):
         return
-    if not _in_play(ctx, attacker) or not _in_play(ctx, target):
+    if not guards.in_play(ctx, attacker) or not guards.in_play(ctx, target):
         return
     if attacker.id == target.id:
         ctx.forbid("", f"{attacker.label} не может нападать на себя")
         return
     if not _may_act(ctx, attacker, "нападение"):
         return
-    if symbiotes.host_lock(ctx, attacker, f"нападение на {target.label}", target.id):
+    if s211_symbiotes.host_lock(ctx, attacker, f"нападение на {target.label}", target.id):
         return
     own = ctx.symbiote_of(attacker.id)
     if own is not None and ctx.ability(own, "host_lock") is not None:
         ctx.allow("A8", f"нападение на своего симбиота {target.label} текст карты разрешает")
-    if symbiotes.attack_with_host(ctx, attacker, target):
+    if s211_symbiotes.attack_with_host(ctx, attacker, target):
         ctx.last_attack = (attacker.id, target.id)
         return
     if attacker.cell is None or target.cell is None or attacker.zone == "aux" or target.zone == "aux":
@@ -283,79 +278,115 @@ def do_attack(ctx: context.Ctx, action: actions.Action) -> None:
     ctx.step("", "effect", f"{attacker.label} объявляет нападение на {target.label}")
 
 
+@action(
+    "wound",
+    "Нанести раны",
+    arg("card", "card", "кому", required=True, pool="in_play"),
+    arg("amount", "int", "сколько", required=True),
+    arg("source", "card", "источник"),
+    arg("kind", "kind", "вид", default="strike", choices=library.DAMAGE_KINDS),
+    choice=("card",),
+)
 def do_wound(ctx: context.Ctx, action: actions.Action) -> None:
-    card = _card(ctx, action)
-    if card is None or not _in_play(ctx, card):
-        return
-    if not card.is_creature:
-        ctx.forbid("", f"{card.label} не существо: раны получают существа")
+    """wound: the wounds a judge records (from a strike, a shot, an ability) go through the
+    replacement effects, protections and the death check (534, A2)."""
+    card = guards.creature(ctx, action, "{card} не существо: раны получают существа")
+    if card is None:
         return
     source = action.get("source")
     if source is not None and ctx.get(source) is None:
         ctx.forbid("", f"источника {source} нет в раскладе")
         return
-    ev = replacement.Event(
-        kind="wound",
-        target=card.id,
-        amount=int(action.get("amount")),
-        source=source,
-        dmg=str(action.get("kind", "strike")),
+    s534_replacement.execute_wound(ctx, _event(action, "wound", card, str(action.get("kind", "strike"))))
+
+
+def _event(action: actions.Action, kind: str, card: state.CardState, dmg: str) -> Event:
+    return Event(
+        kind=kind, target=card.id, amount=int(action.get("amount")), source=action.get("source"), dmg=dmg
     )
-    replacement.execute_wound(ctx, ev)
 
 
+@action(
+    "heal",
+    "Вылечить",
+    arg("card", "card", "кого", required=True, pool="in_play"),
+    arg("amount", "int", "на сколько", required=True),
+    arg("source", "card", "источник"),
+    choice=("card",),
+)
 def do_heal(ctx: context.Ctx, action: actions.Action) -> None:
-    card = _card(ctx, action)
-    if card is None or not _in_play(ctx, card):
+    """heal: the healing goes through the replacement effects (Вожак сатиров, 534.7)."""
+    card = guards.creature(ctx, action, "{card} не существо")
+    if card is None:
         return
-    if not card.is_creature:
-        ctx.forbid("", f"{card.label} не существо")
-        return
-    ev = replacement.Event(
-        kind="heal",
-        target=card.id,
-        amount=int(action.get("amount")),
-        source=action.get("source"),
-        dmg="influence",
-    )
-    replacement.execute_heal(ctx, ev)
+    s534_replacement.execute_heal(ctx, _event(action, "heal", card, "influence"))
 
 
+@action(
+    "destroy",
+    "Уничтожить",
+    arg("card", "card", "карта", required=True, pool="in_play"),
+    arg("by", "card", "кто уничтожает"),
+    choice=("card",),
+)
 def do_destroy(ctx: context.Ctx, action: actions.Action) -> None:
-    card = _card(ctx, action)
-    if card is None or not _in_play(ctx, card):
+    card = guards.target(ctx, action)
+    if card is None:
         return
     by = action.get("by")
     if by is not None and ctx.get(by) is None:
         ctx.forbid("", f"карты {by} нет в раскладе")
         return
-    general.die(ctx, card.id, by, "уничтожение" + (f" картой {ctx.c(by).label}" if by else ""))
+    zones.die(ctx, card.id, by, "уничтожение" + (f" картой {ctx.c(by).label}" if by else ""))
 
 
+@action(
+    "exile",
+    "Изгнать",
+    arg("card", "card", "карта", required=True, pool="not_exile_or_deck"),
+    arg("by", "card", "кто изгоняет"),
+    choice=("card",),
+)
 def do_exile(ctx: context.Ctx, action: actions.Action) -> None:
-    card = _card(ctx, action)
+    card = guards.card_arg(ctx, action)
     if card is None:
         return
     if card.zone == "exile":
         ctx.forbid("", f"{card.label} уже изгнан")
         return
-    general.send(ctx, card.id, "exile", exiled_by=action.get("by"))
+    zones.send(ctx, card.id, "exile", exiled_by=action.get("by"))
 
 
+@action(
+    "return_to_deck",
+    "Вернуть в колоду",
+    arg("card", "card", "карта", required=True, pool="not_exile_or_deck"),
+    arg("position", "position", "top или bottom", default="top", choices=lexicon.DECK_POSITIONS),
+    choice=("card",),
+)
 def do_return_to_deck(ctx: context.Ctx, action: actions.Action) -> None:
-    card = _card(ctx, action)
+    card = guards.card_arg(ctx, action)
     if card is None:
         return
     if card.zone == "deck":
         ctx.forbid("", f"{card.label} уже в колоде")
         return
-    general.send(ctx, card.id, "deck", position=str(action.get("position", "top")))
+    zones.send(ctx, card.id, "deck", position=str(action.get("position", "top")))
 
 
+@action(
+    "change_type",
+    "Сменить тип или подтип",
+    arg("card", "card", "карта", required=True, pool="in_play"),
+    arg("type", "type", "новый тип", choices=library.CARD_TYPES),
+    arg("subtype", "subtype", "новый подтип", choices=library.SUBTYPES),
+    choice=("card",),
+)
+@rule("211.4", "211.7", "A5")
 def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
     """change_type: 211.4 kills the symbiote of a host that stops being a ground creature."""
-    card = _card(ctx, action)
-    if card is None or not _in_play(ctx, card):
+    card = guards.target(ctx, action)
+    if card is None:
         return
     new_type = action.get("type") or card.type
     new_sub = action.get("subtype")
@@ -364,7 +395,7 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
     elif new_sub is None:
         new_sub = card.subtype if card.type == "creature" else "ground"
     if new_type == card.type and new_sub == card.subtype:
-        ctx.forbid("", f"{card.label} уже: {_type_ru(new_type, new_sub)}")
+        ctx.forbid("", f"{card.label} уже: {lexicon.kind_of_card(new_type, new_sub)}")
         return
     if card.is_symbiote:
         ctx.undet(
@@ -384,12 +415,12 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.keep_state = True
         return
     ctx.update(card.id, type=new_type, subtype=new_sub)
-    what = _type_ru(new_type, new_sub)
+    what = lexicon.kind_of_card(new_type, new_sub)
     ctx.step("", "effect", f"{card.label} становится: {what}", f"{card.label}: {what}")
     if to_aux and card.zone == "battle":
         ctx.update(card.id, zone="aux", cell=None)
         ctx.assume("A5", f"{card.label} стал летающим и переходит во вспомогательную зону")
-    symbiotes.check_hosts(ctx)
+    s211_symbiotes.check_hosts(ctx)
     if new_sub in library.SYMBIOTE_SUBTYPES:
         ctx.undet(
             "211.7",
@@ -398,15 +429,18 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
         )
 
 
-def _type_ru(card_type: str, subtype: str | None) -> str:
-    """«существо (наземное)», «артефакт»."""
-    return library.TYPE_RU[card_type] + (f" ({library.SUBTYPE_RU[subtype]})" if subtype else "")
-
-
+@action(
+    "set_incorporeal",
+    "Сделать (не)бестелесным",
+    arg("card", "card", "существо", required=True, pool="in_play"),
+    arg("value", "bool", "бестелесное", default=True),
+    choice=("card",),
+)
+@rule("211.5")
 def do_set_incorporeal(ctx: context.Ctx, action: actions.Action) -> None:
     """set_incorporeal: 211.5 (its known part); the cut-off tail is undetermined."""
-    card = _card(ctx, action)
-    if card is None or not _in_play(ctx, card):
+    card = guards.target(ctx, action)
+    if card is None:
         return
     value = bool(action.get("value", True))
     if card.incorporeal == value:
@@ -418,7 +452,7 @@ def do_set_incorporeal(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.undet(
             "211.5",
             f"затронут бестелесный симбиот или симбиот меняет бестелесность ({who.label if who else ''}); "
-            + symbiotes.CUT_211_5,
+            + s211_symbiotes.CUT_211_5,
         )
         ctx.keep_state = True
         return
@@ -430,46 +464,4 @@ def do_set_incorporeal(ctx: context.Ctx, action: actions.Action) -> None:
         f"{card.label}: {'бестелесный' if value else 'небестелесный'}",
     )
     if value:
-        symbiotes.became_incorporeal(ctx, card.id)
-
-
-def do_mark_cells(ctx: context.Ctx, action: actions.Action) -> None:
-    """mark_cells: Бул'Багур's «свет фонаря» — up to N cells in a straight line from the card."""
-    card = _card(ctx, action)
-    if card is None or not _battle(ctx) or not _in_play(ctx, card):
-        return
-    ab = ctx.ability(card, "lantern")
-    if ab is None:
-        ctx.forbid("A8", f"у {card.label} нет особенности, отмечающей клетки")
-        return
-    cells = tuple(action.get("cells"))
-    limit = int(ab.get("cells", 3))
-    if ctx.active == card.controller:
-        ctx.forbid(
-            "A8",
-            f"«{ab.get('name', '')}» выбирается в начале хода противника, а сейчас ход "
-            f"{board.player(ctx.active, 'gen')}",
-        )
-        return
-    if card.cell is None:
-        ctx.forbid("A8", f"{card.label} не стоит на клетке поля: клеток «на прямой от него» нет")
-        return
-    if len(cells) > limit or not board.straight_line(card.cell, cells):
-        ctx.forbid(
-            "A8",
-            f"нужно до {board.plural(limit, 'клетки', 'клеток', 'клеток')} подряд на одной прямой от "
-            f"{card.label} ({card.cell}), "
-            f"а указано: {', '.join(cells)}",
-        )
-        return
-    ctx.marks = [m for m in ctx.marks if m.card != card.id]
-    ctx.marks.append(
-        state.Mark(card=card.id, name=str(ab.get("name", "")), cells=cells, until_turn=ctx.turn + 1)
-    )
-    ctx.step(
-        "A8",
-        "effect",
-        f"«{ab.get('name', '')}» {card.label}: отмечены клетки {', '.join(cells)} до конца "
-        f"следующего хода {board.player(card.controller, 'gen')}",
-        f"отмечены: {', '.join(cells)}",
-    )
+        s211_symbiotes.became_incorporeal(ctx, card.id)

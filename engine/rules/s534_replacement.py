@@ -5,42 +5,20 @@ one (534.4.1), the active player when both could (534.4.2); a numeric change kee
 kind and source (534.5, A9); the result may be replaced again (534.6); a replacing ability (one
 that picks a target) puts a generated action on the stack instead (534.7, 534.7.1, 534.7.2); at
 the protection check a replacement counts as influence (534.8).
+
+Which effects exist is not this module's business: an ability kind that can replace a game action
+registers a `replacement` hook (engine/rules/card_text.py) that answers with an Offer; this module
+asks every card in play, orders the offers and applies them by the rules of 534.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
-from engine import board, context, library, state
-from engine.rules import general, symbiotes
-from engine.rules.registry import rule
-
-
-@dataclasses.dataclass
-class Event:
-    """One game action in the pipeline (mutable, owned by one apply call)."""
-
-    kind: str  # wound | heal | destroy | exile | none
-    target: str
-    amount: int = 0
-    source: str | None = None
-    dmg: str = "strike"
-    applied: set[str] = dataclasses.field(default_factory=set)
-    noted: set[str] = dataclasses.field(default_factory=set)
-    base_amount: int = 0
-    replaced: bool = False
-    generated_by: str | None = None
-    counts_as: str = "influence"
-
-
-@dataclasses.dataclass(frozen=True)
-class Effect:
-    key: str
-    card: str
-    player: str
-    label: str
-    optional: bool
-    ability: library.Ability
+import lexicon
+from engine import context
+from engine.model import state
+from engine.rules import zones
+from engine.rules.events import Effect, Event
+from engine.rules.registry import hook, rule
 
 
 def _effects(ctx: context.Ctx, ev: Event) -> list[Effect]:
@@ -52,92 +30,21 @@ def _effects(ctx: context.Ctx, ev: Event) -> list[Effect]:
     for card in ctx.cards.values():
         if not card.in_play:
             continue
-        for i, ab in enumerate(ctx.abilities(card)):
-            found = _matches(ctx, card, ab, ev, target)
-            if found is not None:
-                label, optional = found
-                out.append(Effect(f"{card.id}#{i}:{ab.kind}", card.id, card.controller, label, optional, ab))
+        for offer_of, ab, i in ctx.card_hooks("replacement", card):
+            offer = offer_of(ctx, card, ab, ev, target)
+            if offer is not None:
+                key = f"{card.id}#{i}:{ab.kind}"
+                out.append(
+                    Effect(key, card.id, card.controller, offer.label, offer.optional, ab, offer.apply)
+                )
     return out
 
 
-def _matches(
-    ctx: context.Ctx, card: state.CardState, ab: library.Ability, ev: Event, target: state.CardState
-) -> tuple[str, bool] | None:
-    """(label, optional) when `card`'s ability `ab` can replace `ev`, else None."""
-    if ab.kind == "wound_modifier" and ev.kind == "wound" and _modifier_matches(ctx, card, ab, ev, target):
-        name = ab.get("name", "изменение ран")
-        return f"«{name}» {card.label}: {int(ab.get('delta', 0)):+d} к ранам {target.label}", False
-    if (
-        ab.kind == "replace_destroy_with_exile"
-        and ev.kind == "destroy"
-        and ev.source == card.id
-        and target.is_creature
-        and target.controller != card.controller
-    ):
-        return f"{card.label} изгоняет {target.label} вместо уничтожения", False
-    if (
-        ab.kind == "replace_heal_with_wound"
-        and ev.kind == "heal"
-        and ev.target == card.id
-        and card.wounds == 0
-    ):
-        limit = int(ab.get("per_turn", 3))
-        if card.turn_uses >= limit:
-            _note_once(
-                ctx,
-                ev,
-                f"{card.id}:spent",
-                "A8",
-                f"{card.label} уже заместил лечение {board.plural(limit, 'раз', 'раза', 'раз')} за этот ход "
-                "(больше по тексту карты нельзя)",
-            )
-        elif not _replacing_targets(ctx, card):
-            _note_once(
-                ctx,
-                ev,
-                f"{card.id}:alone",
-                "534.7",
-                f"рядом с {card.label} нет существ: замещающей особенности некого выбрать целью, "
-                "она не применяется",
-            )
-        else:
-            return f"{card.label}: вместо лечения ранить стоящее рядом существо", True
-    return None
-
-
-def _note_once(ctx: context.Ctx, ev: Event, key: str, clause: str, reason: str) -> None:
+def note_once(ctx: context.Ctx, ev: Event, key: str, clause: str, reason: str) -> None:
     """A «why not» step, once per game action however often the pipeline looks again."""
     if key not in ev.noted:
         ev.noted.add(key)
         ctx.step(clause, "not_applied", reason)
-
-
-def _replacing_targets(ctx: context.Ctx, card: state.CardState) -> list[state.CardState]:
-    """The creatures standing next to `card` (211.9, A1): the targets Вожак сатиров may choose."""
-    return [
-        c for c in ctx.cards.values() if c.in_play and c.is_creature and symbiotes.cards_adjacent(c, card)
-    ]
-
-
-def _modifier_matches(
-    ctx: context.Ctx, card: state.CardState, ab: library.Ability, ev: Event, target: state.CardState
-) -> bool:
-    where = ab.get("target")
-    if where == "self" and target.id != card.id:
-        return False
-    if where == "marked_cells":
-        cells = {c for m in ctx.marks if m.card == card.id for c in m.cells}
-        if target.cell not in cells or target.zone != "battle":
-            return False
-    kinds = ab.get("damage_kinds") or ()
-    own = ab.get("own_strike") and ev.dmg == "strike" and ev.source == card.id
-    if ev.dmg not in kinds and not own:
-        return False
-    if ab.get("source_flying"):
-        src = ctx.get(ev.source)
-        if src is None or not (src.is_creature and src.subtype == "flyer"):
-            return False
-    return True
 
 
 @rule("534.4", "534.4.1", "534.4.2", "534.6")
@@ -172,7 +79,7 @@ def run(ctx: context.Ctx, ev: Event) -> list[Event]:
             )
         ev.applied.add(chosen.key)
         ev.replaced = True
-        gen = _apply(ctx, ev, chosen)
+        gen = chosen.apply(ctx, ev, chosen)
         if gen is not None:
             generated.append(gen)
     return generated
@@ -187,7 +94,7 @@ def _pick(ctx: context.Ctx, ev: Event, fresh: list[Effect]) -> Effect | None:
         ctx.step(
             clause,
             "state_check",
-            f"эффекты замещения могут применить оба игрока: выбирает активный, {board.player(who)}",
+            f"эффекты замещения могут применить оба игрока: выбирает активный, {lexicon.player(who)}",
         )
     elif len(fresh) == 1:
         # one optional effect («может»): whether to apply it is the card text's choice
@@ -198,7 +105,7 @@ def _pick(ctx: context.Ctx, ev: Event, fresh: list[Effect]) -> Effect | None:
             ctx.step(
                 clause,
                 "state_check",
-                f"{board.player(who, cap=True)} может применить несколько "
+                f"{lexicon.player(who, cap=True)} может применить несколько "
                 "эффектов замещения: выбирает, какой применить",
             )
     options = [(f"{i + 1}", e.label) for i, e in enumerate(fresh)]
@@ -214,7 +121,7 @@ def _pick(ctx: context.Ctx, ev: Event, fresh: list[Effect]) -> Effect | None:
 
 
 @rule("534.4")
-def _once(ctx: context.Ctx, eff: Effect) -> None:
+def applied_once(ctx: context.Ctx, eff: Effect) -> None:
     """The effect is now applied to this game action and will not be applied to it again (534.4)."""
     ctx.step(
         "534.4",
@@ -223,27 +130,8 @@ def _once(ctx: context.Ctx, eff: Effect) -> None:
     )
 
 
-def _apply(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
-    """Apply the chosen effect to `ev`; a replacing ability returns the action it generates."""
-    if eff.ability.kind == "wound_modifier":
-        _apply_number(ctx, ev, eff)
-        return None
-    if eff.ability.kind == "replace_destroy_with_exile":
-        ev.kind = "exile"
-        target = ctx.c(ev.target)
-        ctx.step(
-            "A8",
-            "effect",
-            f"эффект замещения по тексту карты: {eff.label}",
-            f"{target.label}: уничтожение → изгнание",
-        )
-        _once(ctx, eff)
-        return None
-    return _apply_replacing(ctx, ev, eff)
-
-
 @rule("534.4", "534.5")
-def _apply_number(ctx: context.Ctx, ev: Event, eff: Effect) -> None:
+def apply_number(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
     """A numeric change of the wounds keeps the action's kind and source (534.5, A9)."""
     target = ctx.c(ev.target)
     before = ev.amount
@@ -254,33 +142,32 @@ def _apply_number(ctx: context.Ctx, ev: Event, eff: Effect) -> None:
         f"эффект замещения по тексту карты: {eff.label}",
         f"раны {target.label}: {before} → {ev.amount}",
     )
-    _once(ctx, eff)
+    applied_once(ctx, eff)
     src = ctx.get(ev.source)
     ctx.step(
         "534.5",
         "effect",
         f"меняется только число ран: они по-прежнему считаются полученными от "
-        f"{library.DAMAGE_GEN[ev.dmg]}{' ' + src.label if src else ''}",
+        f"{lexicon.damage_gen(ev.dmg)}{' ' + src.label if src else ''}",
     )
     ctx.assume(
         "A9",
         "сохранённая «ассоциированная информация» — вид игродействия и его источник "
         "(раздел 537 «История боя» в нашем тексте отсутствует)",
     )
+    return None
 
 
-@rule("534.7", "534.7.1", "534.7.2")
-def _apply_replacing(ctx: context.Ctx, ev: Event, eff: Effect) -> Event:
+@rule("534.7", "534.7.1", "534.7.2", "A10")
+def generate_replacing(
+    ctx: context.Ctx, ev: Event, eff: Effect, near: list[state.CardState], damage_kind: str, counts_as: str
+) -> Event:
     """A replacing ability (534.7, Вожак сатиров): the healing is removed and an ability that
-    wounds the chosen target goes on the stack; it is not replaced on the way in (534.7.1)."""
+    wounds the chosen target among `near` goes on the stack; it is not replaced on the way in
+    (534.7.1)."""
     card = ctx.c(eff.card)
-    near = _replacing_targets(ctx, card)
-    symbiotes.explain_adjacent(ctx, card, near)
-    key = ctx.ask(
-        card.controller,
-        "534.7",
-        f"Кого ранит {card.label} вместо лечения на {ev.amount}?",
-        [(c.id, f"{c.label} на {c.cell}") for c in near],
+    key = ctx.ask_card(
+        card.controller, "534.7", f"Кого ранит {card.label} вместо лечения на {ev.amount}?", near
     )
     victim = ctx.c(key)
     ctx.update(card.id, turn_uses=card.turn_uses + 1)
@@ -289,7 +176,7 @@ def _apply_replacing(ctx: context.Ctx, ev: Event, eff: Effect) -> Event:
         "effect",
         f"замещающая особенность {card.label}: лечение на {ev.amount} удалено; в стек помещена особенность, "
         f"которая ранит {victim.label} на {ev.amount} (воздействие)",
-        f"{card.label}: за этот ход использовано {board.plural(card.turn_uses + 1, 'раз', 'раза', 'раз')}",
+        f"{card.label}: за этот ход использовано {lexicon.plural(card.turn_uses + 1, 'раз', 'раза', 'раз')}",
     )
     ctx.step(
         "534.7.1",
@@ -304,12 +191,12 @@ def _apply_replacing(ctx: context.Ctx, ev: Event, eff: Effect) -> Event:
         target=victim.id,
         amount=ev.amount,
         source=card.id,
-        dmg=str(eff.ability.get("damage_kind", "influence")),
+        dmg=damage_kind,
         applied=set(ev.applied),
         base_amount=ev.amount,
         replaced=True,
         generated_by=card.id,
-        counts_as=str(eff.ability.get("counts_as", "influence")),
+        counts_as=counts_as,
     )
 
 
@@ -367,7 +254,7 @@ def protection(ctx: context.Ctx, ev: Event) -> None:
         ctx.step(
             "A8",
             "effect",
-            f"у {target.label} защита от: {library.DAMAGE_RU[ev.dmg]} — раны не наносятся",
+            f"у {target.label} защита от: {lexicon.damage(ev.dmg)} — раны не наносятся",
             f"раны {target.label}: {ev.amount} → 0",
         )
         ev.amount = 0
@@ -378,11 +265,12 @@ def protection(ctx: context.Ctx, ev: Event) -> None:
         ev.amount = 0
 
 
-def destroy_destination(ctx: context.Ctx, cid: str, source: str | None) -> str:
-    """Where a destroyed card goes after replacement effects: graveyard or exile."""
+@hook("destroy_replacement")
+def destroy_destination(ctx: context.Ctx, cid: str, source: str | None) -> str | None:
+    """A destruction through the replacement effects: «exile» when one replaced it with exile."""
     ev = Event(kind="destroy", target=cid, source=source)
     run(ctx, ev)
-    return "exile" if ev.kind == "exile" else "graveyard"
+    return "exile" if ev.kind == "exile" else None
 
 
 def execute_wound(ctx: context.Ctx, ev: Event) -> None:
@@ -392,15 +280,19 @@ def execute_wound(ctx: context.Ctx, ev: Event) -> None:
     needs a card still in play to die, and a dead card leaves play.
     """
     target = ctx.c(ev.target)
+    source = ctx.get(ev.source)
+    if source is not None:
+        for strike, ab, _i in ctx.card_hooks("strike", source):
+            strike(ctx, source, ab, ev)
     ev.base_amount = ev.amount
-    with ctx.group("", "effect", f"{target.label} получает ран: {ev.amount} ({library.DAMAGE_RU[ev.dmg]})"):
+    with ctx.group("", "effect", f"{target.label} получает ран: {ev.amount} ({lexicon.damage(ev.dmg)})"):
         note_inherited(ctx, ev)
         generated = run(ctx, ev)
         target = ctx.c(ev.target)
         if ev.kind == "wound" and target.in_play and target.id in ctx.dying:
             ctx.step("A2", "not_applied", f"{target.label} уже погибает: раны ему больше не наносятся")
         elif ev.kind == "wound" and target.in_play:
-            if symbiotes.wounds_only_from_host(ctx, target, ev.source):
+            if any(guard(ctx, target, ab, ev) for guard, ab, _i in ctx.card_hooks("wound_guard", target)):
                 ev.amount = 0
             protection(ctx, ev)
             if ev.amount:
@@ -412,7 +304,7 @@ def execute_wound(ctx: context.Ctx, ev: Event) -> None:
                 if target.life is not None and target.wounds >= target.life:
                     # The death step cites A2 and carries its wording (trace._assumption_note).
                     why = f"раны достигли жизни ({target.wounds}/{target.life})"
-                    general.die(ctx, target.id, ev.source, why, "A2")
+                    zones.die(ctx, target.id, ev.source, why, "A2")
         for gen in generated:
             execute_wound(ctx, gen)
 

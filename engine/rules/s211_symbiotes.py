@@ -6,9 +6,14 @@ Clauses: 211.1, 211.2, 211.3, 211.3.1, 211.4, 211.5 (its known part), 211.6, 211
 
 from __future__ import annotations
 
-from engine import actions, board, context, library, state
-from engine.rules import general
-from engine.rules.registry import rule
+import lexicon
+from engine import context
+from engine.model import actions, board, state
+from engine.model import cards as library
+from engine.model.abilities import Ability
+from engine.rules import zones
+from engine.rules.events import Event
+from engine.rules.registry import action, arg, hook, rule
 
 Problem = tuple[str, str, str]  # (clause, kind, reason)
 
@@ -19,9 +24,10 @@ CUT_211_5 = (
 
 
 def _sub(card: state.CardState) -> str:
+    """The card's subtype in words, or its type when it is not a creature."""
     if card.type != "creature":
-        return library.TYPE_RU.get(card.type, card.type)
-    return library.SUBTYPE_RU.get(card.subtype or "", card.subtype or "")
+        return lexicon.card_type(card.type)
+    return lexicon.subtype(card.subtype or "")
 
 
 @rule("211.4", "211.5", "211.6")
@@ -35,7 +41,7 @@ def host_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> l
             (
                 "211.4",
                 "forbidden",
-                f"{h.label} — {library.TYPE_RU.get(h.type, h.type)}, а симбиота нельзя помещать на карты, "
+                f"{h.label} — {lexicon.card_type(h.type)}, а симбиота нельзя помещать на карты, "
                 "не являющиеся существами",
             )
         )
@@ -62,7 +68,7 @@ def host_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> l
             (
                 "211.4",
                 "forbidden",
-                f"{h.label} не стоит на поле боя ({state.ZONE_RU.get(h.zone, h.zone)}): симбиота помещают "
+                f"{h.label} не стоит на поле боя ({lexicon.zone(h.zone)}): симбиота помещают "
                 "только на наземное существо в зоне битвы",
             )
         )
@@ -124,7 +130,7 @@ def reveal_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) ->
                     "211.1",
                     "forbidden",
                     f"{s.label} — компаньон: на Шаге рассадки помещается только на существ своего отряда, "
-                    f"а {h.label} под контролем {board.player(h.controller, 'gen')}",
+                    f"а {h.label} под контролем {lexicon.player(h.controller, 'gen')}",
                 )
             )
     elif s.subtype == "parasite":
@@ -146,8 +152,8 @@ def reveal_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) ->
                         "211.2",
                         "forbidden",
                         f"{h.label} стоит на {h.cell} — не в первом ряду половины "
-                        f"{board.player(h.controller, 'gen')} "
-                        f"и не на половине {board.player(s.controller, 'gen')} (A4)",
+                        f"{lexicon.player(h.controller, 'gen')} "
+                        f"и не на половине {lexicon.player(s.controller, 'gen')} (A4)",
                     )
                 )
     return out
@@ -188,6 +194,7 @@ def set_host(ctx: context.Ctx, sid: str, hid: str) -> None:
         )
 
 
+@hook("left_play")
 @rule("211.4")
 def host_left(ctx: context.Ctx, hid: str) -> None:
     """A host left the battle zone: its symbiote dies (211.4)."""
@@ -198,14 +205,14 @@ def host_left(ctx: context.Ctx, hid: str) -> None:
     with ctx.group(
         "211.4",
         "effect",
-        f"хозяин {h.label} покинул зону битвы ({state.ZONE_RU.get(h.zone, h.zone)}): "
-        f"его симбиот {s.label} погибает",
+        f"хозяин {h.label} покинул зону битвы ({lexicon.zone(h.zone)}): его симбиот {s.label} погибает",
     ):
         ctx.update(s.id, host=None, cell=None)
-        general.die(ctx, s.id, None, "хозяин покинул зону битвы", "211.4")
+        zones.die(ctx, s.id, None, "хозяин покинул зону битвы", "211.4")
 
 
-@rule("211.4", "211.5")
+@hook("state_check")
+@rule("211.4")
 def check_hosts(ctx: context.Ctx) -> bool:
     """Symbiotes whose host stopped being a ground creature die (211.4)."""
     changed = False
@@ -223,7 +230,7 @@ def check_hosts(ctx: context.Ctx) -> bool:
                 f"{h.label} больше не наземное существо ({what}): его симбиот {s.label} погибает",
             ):
                 ctx.update(s.id, host=None, cell=None)
-                general.die(ctx, s.id, None, f"хозяин больше не наземное существо ({what})", "211.4")
+                zones.die(ctx, s.id, None, f"хозяин больше не наземное существо ({what})", "211.4")
             changed = True
     return changed
 
@@ -239,9 +246,16 @@ def became_incorporeal(ctx: context.Ctx, hid: str) -> None:
         "211.5", "effect", f"{h.label} стал бестелесным: его небестелесный симбиот {s.label} погибает"
     ):
         ctx.update(s.id, host=None, cell=None)
-        general.die(ctx, s.id, None, "хозяин стал бестелесным", "211.5")
+        zones.die(ctx, s.id, None, "хозяин стал бестелесным", "211.5")
 
 
+@action(
+    "place_symbiote",
+    "Поместить симбиота на хозяина (подфаза Вскрытия)",
+    arg("card", "card", "симбиот", required=True, pool="unhosted_symbiote"),
+    arg("host", "card", "хозяин", required=True, pool="other_in_play"),
+    choice=("card", "host"),
+)
 @rule("211.1", "211.2", "211.4", "211.5", "211.6")
 def do_place_symbiote(ctx: context.Ctx, action: actions.Action) -> None:
     """place_symbiote: put a symbiote onto its host in the reveal subphase (211.2)."""
@@ -253,7 +267,7 @@ def do_place_symbiote(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.forbid(
             "211.2",
             "симбиота помещают на хозяина в подфазу Вскрытия Шага рассадки, а сейчас "
-            f"{state.PHASE_RU[ctx.phase]}",
+            f"{lexicon.phase(ctx.phase)}",
         )
         return
     if not s.is_symbiote:
@@ -262,7 +276,7 @@ def do_place_symbiote(ctx: context.Ctx, action: actions.Action) -> None:
         )
         return
     if s.host is not None or s.zone != "battle":
-        where = f"уже на хозяине {s.host}" if s.host else state.ZONE_RU.get(s.zone, s.zone)
+        where = f"уже на хозяине {s.host}" if s.host else lexicon.zone(s.zone)
         ctx.forbid("211.2", f"{s.label} не стоит на отдельной клетке поля ({where})")
         return
     ctx.allow("211.2", f"{s.label} до вскрытия стоит на отдельной клетке {s.cell}")
@@ -276,9 +290,9 @@ def do_place_symbiote(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.allow("211.1", f"{s.label} ({_sub(s)}) помещается на существо {side}: {h.label}")
         if s.subtype == "parasite" and h.cell is not None:
             where = (
-                f"на половине {board.player(s.controller, 'gen')}, контролирующего паразита"
+                f"на половине {lexicon.player(s.controller, 'gen')}, контролирующего паразита"
                 if board.half_of(h.cell) == s.controller
-                else f"в первом ряду {board.player(h.controller, 'gen')}"
+                else f"в первом ряду {lexicon.player(h.controller, 'gen')}"
             )
             ctx.assume("A4", f"клетка {h.cell} — {where}")
             ctx.allow("211.2", f"{h.label} стоит на {h.cell}: {where}")
@@ -288,12 +302,13 @@ def do_place_symbiote(ctx: context.Ctx, action: actions.Action) -> None:
     set_host(ctx, s.id, h.id)
 
 
-@rule("211.7")
+@action("end_reveal", "Закончить подфазу Вскрытия")
+@rule("211.7", "A11")
 def do_end_reveal(ctx: context.Ctx, action: actions.Action) -> None:
     """end_reveal: each player must give a host to each hostless symbiote if possible; the rest
     die; all hidden symbiotes are revealed (211.7)."""
     if ctx.phase != "reveal":
-        ctx.forbid("211.7", f"подфаза Вскрытия не идёт (сейчас {state.PHASE_RU[ctx.phase]})")
+        ctx.forbid("211.7", f"подфаза Вскрытия не идёт (сейчас {lexicon.phase(ctx.phase)})")
         return
     for player in (ctx.active, board.other(ctx.active)):
         hostless = sorted(
@@ -312,14 +327,9 @@ def do_end_reveal(ctx: context.Ctx, action: actions.Action) -> None:
             ctx.step(
                 "211.7",
                 "state_check",
-                f"{s.label} без хозяина, а возможные хозяева есть: {board.player(player)} обязан выбрать",
+                f"{s.label} без хозяина, а возможные хозяева есть: {lexicon.player(player)} обязан выбрать",
             )
-            key = ctx.ask(
-                player,
-                "211.7",
-                f"Выберите хозяина для {s.label}",
-                [(h.id, f"{h.label} на {h.cell}") for h in hosts],
-            )
+            key = ctx.ask_card(player, "211.7", f"Выберите хозяина для {s.label}", hosts)
             h = ctx.c(key)
             for clause, kind, reason in host_problems(ctx, s, h):
                 if kind == "undetermined":
@@ -330,7 +340,7 @@ def do_end_reveal(ctx: context.Ctx, action: actions.Action) -> None:
             with ctx.group(
                 "211.7", "effect", f"{s.label} после окончания подфазы Вскрытия не имеет хозяина и погибает"
             ):
-                general.die(ctx, s.id, None, "нет хозяина после Вскрытия", "211.7")
+                zones.die(ctx, s.id, None, "нет хозяина после Вскрытия", "211.7")
     revealed = [c for c in ctx.cards.values() if c.in_play and c.hidden]
     for c in revealed:
         ctx.update(c.id, hidden=False)
@@ -342,9 +352,17 @@ def do_end_reveal(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.assume("A11", "вскрыты остальные скрытые карты: " + ", ".join(others))
     ctx.phase = "battle"
     ctx.started = False
-    ctx.assume("A11", f"подфаза Вскрытия окончена, начинается бой; первым ходит {board.player(ctx.active)}")
+    ctx.assume("A11", f"подфаза Вскрытия окончена, начинается бой; первым ходит {lexicon.player(ctx.active)}")
 
 
+@action(
+    "attach",
+    "Поместить карту на карту особенностью",
+    arg("card", "card", "помещаемая карта", required=True, pool="in_play"),
+    arg("host", "card", "на какую карту", required=True, pool="other_in_play"),
+    arg("by", "card", "карта, чья особенность (по умолчанию сама помещаемая)"),
+    choice=("card", "host"),
+)
 @rule("211.3", "211.8.1", "211.11")
 def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
     """attach: a card is put onto another by its own ability (Сугед, Выкормыш слуа, Многоликий
@@ -360,7 +378,7 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.forbid("", f"таких карт нет в раскладе: {', '.join(missing)}")
         return
     if ctx.phase != "battle":
-        ctx.forbid("", f"особенности помещения применяются в бою, а сейчас {state.PHASE_RU[ctx.phase]}")
+        ctx.forbid("", f"особенности помещения применяются в бою, а сейчас {lexicon.phase(ctx.phase)}")
         return
     if not card.in_play:
         ctx.forbid("", f"{card.label} не в зоне битвы")
@@ -377,7 +395,7 @@ def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
         _place_on_own_creature(ctx, card, h, ab)
 
 
-def attach_ability(ctx: context.Ctx, card: state.CardState, host: state.CardState) -> library.Ability | None:
+def attach_ability(ctx: context.Ctx, card: state.CardState, host: state.CardState) -> Ability | None:
     """The ability that would put `card` on `host`: becoming a parasite of the creature attacking it,
     else being placed on another creature of its squad."""
     parasite = ctx.ability(card, "become_parasite")
@@ -388,9 +406,7 @@ def attach_ability(ctx: context.Ctx, card: state.CardState, host: state.CardStat
 
 
 @rule("211.8.1", "211.3")
-def _become_parasite(
-    ctx: context.Ctx, card: state.CardState, h: state.CardState, ab: library.Ability
-) -> None:
+def _become_parasite(ctx: context.Ctx, card: state.CardState, h: state.CardState, ab: Ability) -> None:
     """Выкормыш слуа: becomes a parasite of its attacker; the text changes the subtype explicitly,
     so 211.8.1 lets it go onto a card."""
     if ab.get("once_per_battle") and "become_parasite" in card.used:
@@ -418,9 +434,7 @@ def _become_parasite(
 
 
 @rule("211.8.1", "211.3", "211.11")
-def _place_on_own_creature(
-    ctx: context.Ctx, card: state.CardState, h: state.CardState, ab: library.Ability
-) -> None:
+def _place_on_own_creature(ctx: context.Ctx, card: state.CardState, h: state.CardState, ab: Ability) -> None:
     """Сугед: placed on another creature of its squad within range. The text does not change the
     subtype, so only a symbiote may use it (211.8.1); the rule is checked before the timing of the
     card text (A12), since it forbids in any turn."""
@@ -436,16 +450,16 @@ def _place_on_own_creature(
         ctx.forbid(
             "A12",
             f"особенность «в конце хода» {card.label} заявляется в ход его игрока "
-            f"({board.player(card.controller, 'gen')}), а сейчас ход {board.player(ctx.active, 'gen')}",
+            f"({lexicon.player(card.controller, 'gen')}), а сейчас ход {lexicon.player(ctx.active, 'gen')}",
         )
         return
     if h.controller != card.controller or h.id == card.host:
-        ctx.forbid("A8", f"{h.label} — не другое существо {board.player(card.controller, 'gen')}")
+        ctx.forbid("A8", f"{h.label} — не другое существо {lexicon.player(card.controller, 'gen')}")
         return
     reach = int(ab.get("range", 1))
     if card.cell is None or h.cell is None or board.distance(card.cell, h.cell) > reach:
         ctx.forbid(
-            "A8", f"{h.label} дальше {board.plural(reach, 'клетки', 'клеток', 'клеток')} от {card.label}"
+            "A8", f"{h.label} дальше {lexicon.plural(reach, 'клетки', 'клеток', 'клеток')} от {card.label}"
         )
         return
     ctx.assume(
@@ -529,18 +543,20 @@ def host_lock(ctx: context.Ctx, actor: state.CardState, what: str, target: str |
         ctx.forbid(
             "211.3.1",
             reason + f"; смена хозяина или контроля не отключает особенности симбиота "
-            f"(паразит {s.label} под контролем {board.player(s.controller, 'gen')}, хозяин — "
-            f"под контролем {board.player(actor.controller, 'gen')})",
+            f"(паразит {s.label} под контролем {lexicon.player(s.controller, 'gen')}, хозяин — "
+            f"под контролем {lexicon.player(actor.controller, 'gen')})",
         )
     else:
         ctx.forbid("A8", reason + " (текст карты)")
     return True
 
 
+@hook("wound_guard", ability="wounds_only_from_host")
 @rule("211.3.1")
-def wounds_only_from_host(ctx: context.Ctx, target: state.CardState, source: str | None) -> bool:
+def wounds_only_from_host(ctx: context.Ctx, target: state.CardState, ab: Ability, ev: Event) -> bool:
     """«Получает раны только от своего хозяина» (Карлик Унд). True when the wound is prevented."""
-    if ctx.ability(target, "wounds_only_from_host") is None or target.host is None:
+    source = ev.source
+    if target.host is None:
         return False
     if source == target.host:
         ctx.allow("A8", f"{target.label} получает раны от своего хозяина {ctx.c(target.host).label}")
