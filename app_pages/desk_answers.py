@@ -2,7 +2,7 @@
 
 A player's question often has a ruling already. This module ranks the scenario library (its titles,
 sources and answers, run once per process through the engine for their verdicts and clauses) and the
-rulings journal against the query with the same word-form matching the journal uses, and renders the
+rulings journal against the query with the journal's own scoring (rulings.search.match), and renders the
 best few beside the clause hits. Text from files and judges is shown with st.text only.
 """
 
@@ -17,8 +17,9 @@ from pathlib import Path
 import streamlit as st
 import yaml
 
-from engine import journal as jr
 from rules_index import RulesIndex
+from rulings import model, store
+from rulings import search as ruling_search
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIRS = (("official", "официальный пример"), ("rulings", "разбор"))
@@ -99,8 +100,8 @@ def _digest(path: Path, group: str, index: object, library: object) -> ScenarioD
         steps=verdicts,
         answer=sc.answer or "",
         fired=frozenset(result.fired_clauses()),
-        title_stems=frozenset(jr.stems(sc.title)),
-        body_stems=frozenset(jr.stems(words)),
+        title_stems=frozenset(ruling_search.stems(sc.title)),
+        body_stems=frozenset(ruling_search.stems(words)),
     )
 
 
@@ -120,22 +121,6 @@ def scenario_digests() -> tuple[ScenarioDigest, ...]:
     return tuple(out)
 
 
-def _score(
-    query_words: Sequence[str],
-    query_stems: Sequence[str],
-    title_stems: frozenset[str],
-    body_stems: frozenset[str],
-    clauses: Sequence[str],
-) -> float:
-    total = 0.0
-    for word, stem in zip(query_words, query_stems, strict=True):
-        if word[0].isdigit():
-            total += 2.0 if any(c == word or c.startswith(word + ".") for c in clauses) else 0.0
-        else:
-            total += 2.0 if stem in title_stems else 1.0 if stem in body_stems else 0.0
-    return total / (2.0 * len(query_stems)) if query_stems else 0.0
-
-
 @st.cache_resource(show_spinner=False)
 def stopwords() -> frozenset[str]:
     """Question words the search ignores (rules_index/data/stopwords.yaml, shared with the rules search)."""
@@ -151,18 +136,18 @@ def stopwords() -> frozenset[str]:
 
 def find_answers(
     query: str,
-    rulings: Sequence[jr.Ruling],
+    rulings: Sequence[model.Ruling],
     digests: Sequence[ScenarioDigest],
     top: int = 5,
     stop: frozenset[str] = frozenset(),
 ) -> list[Answer]:
     """Scenarios and rulings matching the query, best first (ties: rulings, the judges' own, first)."""
-    query_words, query_stems = jr.query_terms(query, stop)
+    query_words, query_stems = ruling_search.query_terms(query, stop)
     if not query_stems:
         return []
     found: list[Answer] = []
     for d in digests:
-        score = _score(query_words, query_stems, d.title_stems, d.body_stems, d.clauses)
+        score = ruling_search.match(query_words, query_stems, d.title_stems, d.body_stems, d.clauses).score
         if score >= MIN_SCORE:
             params = (("scn", d.path),)
             found.append(
@@ -179,7 +164,7 @@ def find_answers(
                     d.answer,
                 )
             )
-    for hit in jr.search_rulings(rulings, query, top=top * 2, stopwords=stop):
+    for hit in ruling_search.search_rulings(rulings, query, top=top * 2, stopwords=stop):
         if hit.score < MIN_SCORE:
             continue
         cur = hit.ruling.current
@@ -207,9 +192,9 @@ def render_answers(query: str) -> None:
     if not query.strip():
         return
     try:
-        rulings = jr.Journal().rulings()
+        rulings = store.Journal().rulings()
         problem = ""
-    except jr.JournalError as exc:
+    except model.JournalError as exc:
         rulings, problem = [], str(exc)
     answers = find_answers(query, rulings, scenario_digests(), stop=stopwords())
     if not answers and not problem:

@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages import desk_model as dm
-from engine import journal as jr
+from rulings import store
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -30,7 +30,7 @@ def plain(markdown: str) -> str:
 @pytest.fixture(autouse=True)
 def _journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "rulings.sqlite3"
-    monkeypatch.setenv(jr.ENV_VAR, str(path))
+    monkeypatch.setenv(store.ENV_VAR, str(path))
     return path
 
 
@@ -241,7 +241,7 @@ def test_record_a_ruling_from_the_desk_and_find_it_again(_journal: Path) -> None
     at.text_input(key="desk_ruling_judge").input("Сидорова")
     at = at.button(key="desk_ruling_submit").click().run()
     assert [s.value for s in at.success][-1] == "Решение записано в журнал под № 1."
-    stored = jr.Journal(_journal).get(1)
+    stored = store.Journal(_journal).get(1)
     assert stored is not None
     assert "vail" in stored.current.scenario_yaml and stored.current.verdict == "legal"
     assert "535.8" in stored.current.clauses and stored.current.title.startswith("Может ли Вайл")

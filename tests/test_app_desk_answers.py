@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages import desk_answers as da
-from engine import journal as jr
+from rulings import model, store
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = "<script>x</script> Сугед [ссылка](javascript:alert(1)) летающее"
@@ -19,7 +19,7 @@ HOSTILE = "<script>x</script> Сугед [ссылка](javascript:alert(1)) л�
 @pytest.fixture()
 def journal_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "rulings.sqlite3"
-    monkeypatch.setenv(jr.ENV_VAR, str(path))
+    monkeypatch.setenv(store.ENV_VAR, str(path))
     return path
 
 
@@ -39,9 +39,9 @@ def test_scenarios_are_ranked_with_verdicts_and_clauses() -> None:
 
 
 def test_rulings_rank_beside_scenarios(journal_file: Path) -> None:
-    book = jr.Journal(journal_file)
+    book = store.Journal(journal_file)
     rid = book.record(
-        jr.RulingInput(
+        model.RulingInput(
             title="Может ли Сугед пересесть на летающее существо?",
             decision="Нет: симбиот не помещается на летающее (211.4).",
             clauses=("211.4",),
@@ -58,7 +58,7 @@ def test_rulings_rank_beside_scenarios(journal_file: Path) -> None:
 
 
 def test_search_page_shows_answers_safely(journal_file: Path) -> None:
-    jr.Journal(journal_file).record(jr.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)))
+    store.Journal(journal_file).record(model.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params["q"] = "Сугед летающее"
     at.run()

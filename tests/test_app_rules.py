@@ -83,9 +83,9 @@ def test_every_page_renders_without_exception(page: str, params: dict[str, str],
 def test_judge_pages_render_without_exception(
     page: str, title: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from engine import journal as jr
+    from rulings import store
 
-    monkeypatch.setenv(jr.ENV_VAR, str(tmp_path / "rulings.sqlite3"))  # never the real journal
+    monkeypatch.setenv(store.ENV_VAR, str(tmp_path / "rulings.sqlite3"))  # never the real journal
     at = open_page(page)
     assert not at.exception, at.exception
     assert [t.value for t in at.title] == [title]

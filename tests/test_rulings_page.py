@@ -9,7 +9,7 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import journal as jr
+from rulings import model, store
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -26,7 +26,7 @@ def plain(markdown: str) -> str:
 @pytest.fixture()
 def journal_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "data" / "rulings.sqlite3"
-    monkeypatch.setenv(jr.ENV_VAR, str(path))
+    monkeypatch.setenv(store.ENV_VAR, str(path))
     monkeypatch.syspath_prepend(str(ROOT))
     return path
 
@@ -73,13 +73,14 @@ def test_record_a_ruling_and_find_it_again(journal_file: Path) -> None:
     assert other.selectbox(key="journal_pick").value == 2
     assert "Можно ли посадить Сугеда на летающее существо?" in [t.value for t in other.text]
     # The database holds exactly what was typed.
-    stored = jr.Journal(journal_file).get(1)
+    stored = store.Journal(journal_file).get(1)
     assert stored is not None and stored.current.title == HOSTILE_TITLE
     assert stored.current.clauses == ("211.3.1", "535.8") and stored.current.table_no == "12"
 
 
 def test_amend_keeps_history(journal_file: Path) -> None:
-    rid = jr.Journal(journal_file).record(jr.RulingInput(title="Спор о Сугеде", decision="Первое решение"))
+    first = model.RulingInput(title="Спор о Сугеде", decision="Первое решение")
+    rid = store.Journal(journal_file).record(first)
     at = _page()
     prefix = f"journal_amend_{rid}_1"
     submit = f"{prefix}_submit"
@@ -91,7 +92,7 @@ def test_amend_keeps_history(journal_file: Path) -> None:
     at.text_input(key=f"{prefix}_note").input("нашёл пункт 211.8.1")
     at = at.button(key=submit).click().run()
     assert at.success[0].value == f"Правка сохранена: решение № {rid}, редакция 2."
-    ruling = jr.Journal(journal_file).get(rid)
+    ruling = store.Journal(journal_file).get(rid)
     assert ruling is not None
     assert [r.data.decision for r in ruling.revisions] == ["Первое решение", "Второе решение"]
     again = _page()
@@ -130,9 +131,9 @@ def test_bad_clause_id_is_refused_with_a_message(journal_file: Path) -> None:
 
 
 def test_link_opens_a_ruling_once(journal_file: Path) -> None:
-    book = jr.Journal(journal_file)
-    first = book.record(jr.RulingInput(title="Первый спор", decision="Да."))
-    book.record(jr.RulingInput(title="Второй спор", decision="Нет."))
+    book = store.Journal(journal_file)
+    first = book.record(model.RulingInput(title="Первый спор", decision="Да."))
+    book.record(model.RulingInput(title="Второй спор", decision="Нет."))
     at = _page(r=str(first))
     assert at.selectbox(key="journal_pick").value == first
     at.selectbox(key="journal_pick").set_value(first + 1).run()
