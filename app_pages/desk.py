@@ -15,17 +15,16 @@ from typing import Any
 
 import streamlit as st
 
+import casebook
 import engine
 import lexicon
 from app_pages import common
 from app_pages import desk_model as dm
 from app_pages import journal as journal_page
-from engine import scenario as scenario_mod
 from rules_index import RulesIndex
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIO_DIRS = (("official", "Официальный пример"), ("rulings", "Разбор"))
-MAX_UPLOAD_BYTES = scenario_mod.MAX_BYTES
+MAX_UPLOAD_BYTES = casebook.MAX_BYTES
 COLUMNS = "abcde"
 ZONES = (
     ("aux", "Вспомогательная зона"),
@@ -119,19 +118,7 @@ def _rules() -> RulesIndex:
 @st.cache_data(show_spinner=False)
 def _scenario_files() -> list[tuple[str, str, str]]:
     """(relative path, group label, title) of every scenario in the library, official first."""
-    out = []
-    for folder, label in SCENARIO_DIRS:
-        for path in sorted((ROOT / "scenarios" / folder).glob("*.y*ml")):
-            title = path.stem
-            try:
-                for line in path.read_text(encoding="utf-8").splitlines():
-                    if line.startswith("title:"):
-                        title = line.removeprefix("title:").strip().strip("\"'")
-                        break
-            except (OSError, UnicodeDecodeError):
-                continue
-            out.append((str(path.relative_to(ROOT)), label, title))
-    return out
+    return [(e.path, e.group_label.capitalize(), e.title) for e in casebook.library_scenarios(ROOT)]
 
 
 # -- session state helpers ---------------------------------------------------------------------------
@@ -207,7 +194,7 @@ def clause_ref(cid: str) -> None:
 
 def _load_scenario_text(text: str, name: str) -> None:
     try:
-        sc = scenario_mod.load_scenario_text(text, name, index=_rules(), library=_library())
+        sc = casebook.load_scenario_text(text, name, index=_rules(), library=_library())
         desk = dm.from_scenario(sc, text, _library())
     except Exception as exc:  # invalid file (ScenarioError) or an engine fault: the desk stays as it was
         _flash("error", f"Сценарий не загружен, стол не изменился. {exc}")
@@ -1110,10 +1097,10 @@ def _expectations_panel(desk: dm.Desk) -> None:
     if not desk.scenario_text:
         return
     try:
-        sc = scenario_mod.load_scenario_text(
+        sc = casebook.load_scenario_text(
             desk.scenario_text, desk.scenario_name, index=_rules(), library=_library()
         )
-        result = scenario_mod.run_scenario(sc, _rules(), _library())
+        result = casebook.run_scenario(sc, _rules(), _library())
     except Exception as exc:  # a broken file or an engine fault: a message, never a traceback
         st.error(common.escape_md(f"Сценарий не проверен: {exc}"))
         return

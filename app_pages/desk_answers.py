@@ -17,12 +17,12 @@ from pathlib import Path
 import streamlit as st
 import yaml
 
+import casebook
 from rules_index import RulesIndex
 from rulings import model, store
 from rulings import search as ruling_search
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIO_DIRS = (("official", "официальный пример"), ("rulings", "разбор"))
 VERDICT_RU = types.MappingProxyType(
     {"legal": "законно", "illegal": "запрещено", "undetermined": "не определено текстом"}
 )
@@ -72,35 +72,21 @@ class ScenarioDigest:
     body_stems: frozenset[str] = frozenset()
 
 
-def _digest(path: Path, group: str, index: object, library: object) -> ScenarioDigest | None:
-    from engine import scenario as scenario_mod
-
-    try:
-        sc = scenario_mod.load_scenario(path, index=index, library=library)  # type: ignore[arg-type]
-        result = scenario_mod.run_scenario(sc, index, library)  # type: ignore[arg-type]
-    except (scenario_mod.ScenarioError, ValueError, OSError):
-        return None
-    verdicts = tuple(step.verdict or "" for step in result.steps)
+def _digest(e: casebook.Entry) -> ScenarioDigest:
+    verdicts = e.verdicts
     verdict = next((v for v in verdicts if v in ("illegal", "undetermined")), "legal" if verdicts else "")
-    decisive: dict[str, None] = {}
-    for step in result.steps:
-        if step.outcome is None:
-            continue
-        for t in step.outcome.steps():
-            if t.clause and t.kind in ("forbidden", "undetermined", "conflict", "effect", "allowed"):
-                decisive.setdefault(t.clause, None)
-    words = " ".join(x for x in (sc.title, sc.source or "", sc.answer or "") if x)
+    words = " ".join(x for x in (e.title, e.source, e.answer) if x)
     return ScenarioDigest(
-        path=str(path.relative_to(ROOT)),
-        group=group,
-        title=sc.title,
+        path=e.path,
+        group=e.group_label,
+        title=e.title,
         text=words,
         verdict=verdict,
-        clauses=tuple(c for c in decisive if not c.startswith("A"))[:8],
+        clauses=e.clauses[:8],
         steps=verdicts,
-        answer=sc.answer or "",
-        fired=frozenset(result.fired_clauses()),
-        title_stems=frozenset(ruling_search.stems(sc.title)),
+        answer=e.answer,
+        fired=e.fired,
+        title_stems=frozenset(ruling_search.stems(e.title)),
         body_stems=frozenset(ruling_search.stems(words)),
     )
 
@@ -111,14 +97,10 @@ def scenario_digests() -> tuple[ScenarioDigest, ...]:
     import engine
     from app_pages import common
 
-    index, library = common.base_rules().index, engine.load_library()
-    out = []
-    for folder, group in SCENARIO_DIRS:
-        for path in sorted((ROOT / "scenarios" / folder).glob("*.y*ml")):
-            d = _digest(path, group, index, library)
-            if d is not None:
-                out.append(d)
-    return tuple(out)
+    entries = casebook.library_scenarios(
+        ROOT, run=True, index=common.base_rules().index, library=engine.load_library()
+    )
+    return tuple(_digest(e) for e in entries if e.ran)
 
 
 @st.cache_resource(show_spinner=False)

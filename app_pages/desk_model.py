@@ -19,8 +19,9 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import casebook
 import engine
-from engine import scenario as scenario_mod
+import lexicon
 
 FORMAT = "berserk-desk"
 FORMAT_VERSION = 1
@@ -29,7 +30,7 @@ MAX_CARDS = 200
 MAX_ACTIONS = 500
 MAX_TEXT = 2_000
 CARD_ID_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]{0,39}$")
-CARD_KEYS = scenario_mod.CARD_KEYS  # a desk card is a scenario card entry
+CARD_KEYS = casebook.CARD_KEYS  # a desk card is a scenario card entry
 ADHOC_KEYS = ("name", "template", "type", "subtype", "life", "incorporeal", "move", "abilities")
 PHASES = ("recruit", "placement", "reveal", "battle")
 PLAYERS = ("A", "B")
@@ -397,15 +398,7 @@ def spec_to_entry(spec: engine.CardSpec) -> dict[str, Any]:
     return dict(_plain(out, f"карта {spec.id}"))
 
 
-def _match_option(pending: engine.Pending, answer: str) -> str | None:
-    folded = answer.strip().casefold()
-    for option in pending.options:
-        if option.key.casefold() == folded or option.label.strip().casefold() == folded:
-            return option.key
-    return None
-
-
-def from_scenario(sc: scenario_mod.Scenario, text: str, library: engine.CardLibrary | None = None) -> Desk:
+def from_scenario(sc: casebook.Scenario, text: str, library: engine.CardLibrary | None = None) -> Desk:
     """A desk holding a loaded scenario: its setup, its steps (choices as `choose` actions), cursor
     at the end. The file text is kept so the page can show its expectations."""
     desk = Desk(
@@ -429,7 +422,7 @@ def from_scenario(sc: scenario_mod.Scenario, text: str, library: engine.CardLibr
             pending = state.pending
             if pending is None:
                 break
-            key = _match_option(pending, answer)
+            key = lexicon.match_option(answer, ((o.key, o.label) for o in pending.options))
             if key is None:
                 break
             choose = engine.parse_action("choose", {"option": key})
@@ -442,7 +435,7 @@ def from_scenario(sc: scenario_mod.Scenario, text: str, library: engine.CardLibr
 def to_scenario_yaml(desk: Desk, rp: Replay, rules: str | None = None) -> str:
     """The desk (setup and the actions up to the cursor, with the verdicts they got) as scenario YAML."""
     title = desk.title.strip() or "Позиция со стола судьи"
-    return scenario_mod.dump_scenario(
+    return casebook.dump_scenario(
         desk.setup(),
         list(rp.actions),
         title,

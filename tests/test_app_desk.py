@@ -178,9 +178,9 @@ def test_official_example_expectations_hold_on_screen(path: Path) -> None:
     at.button_group(key="desk_official_pick").set_value(rel).run()  # one click on the example's pill
     assert not at.exception
     assert any(s.value.startswith("Загружен сценарий") for s in at.success), [e.value for e in at.error]
-    from engine import scenario
+    import casebook
 
-    result = scenario.run_scenario(scenario.load_scenario(path))
+    result = casebook.run_scenario(casebook.load_scenario(path))
     held = sum(1 for s in result.steps for e in s.expectations if e.ok)
     total = sum(len(s.expectations) for s in result.steps)
     labels = [e.label for e in at.expander]
@@ -224,10 +224,10 @@ def test_save_and_reload_a_desk() -> None:
     assert any(s.icon == OK_ICON and s.value.startswith("**Законно**") for s in other.success)
     assert "Вопрос: Вайл под контролем" in _texts(other)
     # The scenario file saved from the desk loads back into the desk with the same position.
-    from engine import scenario
+    import casebook
 
     yaml_text = dm.to_scenario_yaml(desk, dm.replay(desk))
-    sc = scenario.load_scenario_text(yaml_text, "stol.yaml")
+    sc = casebook.load_scenario_text(yaml_text, "stol.yaml")
     assert dm.replay(dm.from_scenario(sc, yaml_text)).current == dm.replay(desk).current
 
 

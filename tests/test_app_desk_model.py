@@ -146,15 +146,31 @@ def test_bad_desk_files_refused(raw: bytes, message: str) -> None:
 
 
 def test_scenario_yaml_round_trip() -> None:
-    from engine import scenario
+    import casebook
 
     desk = _act(_act(_desk(), "take_control", card="vail", by="A"), "attack", attacker="vail", target="orc")
     rp = dm.replay(desk)
     text = dm.to_scenario_yaml(desk, rp, rules="РП 4.1-2")
-    sc = scenario.load_scenario_text(text, "stol.yaml")
+    sc = casebook.load_scenario_text(text, "stol.yaml")
     assert sc.title == "Может ли Вайл атаковать Орка?"
-    result = scenario.run_scenario(sc)
+    result = casebook.run_scenario(sc)
     assert result.ok, [e for s in result.steps for e in s.expectations if not e.ok]
     reopened = dm.from_scenario(sc, text)
     assert reopened.cards == desk.cards and reopened.actions == desk.actions
     assert dm.replay(reopened).current == rp.current
+
+
+def test_an_answer_written_without_yo_is_kept_on_the_desk() -> None:
+    # The choice «не нашёл (не захотел найти)» answered as «не нашел …»: `python -m engine run`
+    # accepts it, and the desk must replay the same answer, not drop it and leave the choice pending.
+    import casebook
+    from tests.casebook_cases import not_found_answered_without_yo
+
+    text = not_found_answered_without_yo()
+    desk = dm.from_scenario(casebook.load_scenario_text(text, "not_found.yaml"), text)
+    assert [next(iter(a)) for a in desk.actions] == ["summon", "choose", "summon"]
+    assert desk.actions[1] == {"choose": {"option": "none"}}
+    rp = dm.replay(desk)
+    assert rp.current.pending is None
+    assert [o.verdict for o in rp.outcomes] == ["legal", "legal", "illegal"]
+    assert rp.current.cards["vail"].zone == "deck"

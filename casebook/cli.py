@@ -1,4 +1,4 @@
-"""Command line for scenarios: `python -m engine run|check|coverage`.
+"""Command line for scenarios: `python -m engine run|check|coverage` (also `python -m casebook …`).
 
 Exit codes (a contract other tools rely on): 0 when every expectation holds; 1 when one fails,
 the engine fails on a step, or a choice is left unanswered; 2 when a file is invalid or the
@@ -14,7 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import engine
-from engine import scenario
+import lexicon
+from casebook.catalogue import LIBRARY, scenario_files
+from casebook.loader import load_scenario
+from casebook.model import Scenario, ScenarioResult, StepResult
+from casebook.nodes import ScenarioError
+from casebook.runner import run_scenario
 
 if TYPE_CHECKING:
     from rules_index import RulesIndex
@@ -33,9 +38,6 @@ USAGE = """\
 ответа; 2 — файл сценария с ошибкой или неверная командная строка.
 Формат сценариев: docs/scenarios.md
 """
-
-REPO_SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
-
 
 class UsageError(Exception):
     """A wrong command line (Russian message)."""
@@ -91,22 +93,17 @@ def _dispatch(args: list[str], out: TextIO) -> int:
 
 def _default_dir() -> Path:
     here = Path("scenarios")
-    return here if here.is_dir() else REPO_SCENARIOS
-
-
-def scenario_files(folder: Path) -> list[Path]:
-    """Every scenario file under a folder, in a stable order."""
-    return sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    return here if here.is_dir() else LIBRARY
 
 
 def _load_all(
     files: Sequence[Path], index: RulesIndex, library: engine.CardLibrary
-) -> list[tuple[Path, scenario.Scenario | scenario.ScenarioError]]:
-    loaded: list[tuple[Path, scenario.Scenario | scenario.ScenarioError]] = []
+) -> list[tuple[Path, Scenario | ScenarioError]]:
+    loaded: list[tuple[Path, Scenario | ScenarioError]] = []
     for path in files:
         try:
-            loaded.append((path, scenario.load_scenario(path, index=index, library=library)))
-        except scenario.ScenarioError as exc:
+            loaded.append((path, load_scenario(path, index=index, library=library)))
+        except ScenarioError as exc:
             loaded.append((path, exc))
     return loaded
 
@@ -123,7 +120,7 @@ def _run_files(files: Sequence[Path], as_json: bool, out: TextIO) -> int:
     report: list[dict[str, object]] = []
     counts = {"ok": 0, "failed": 0, "invalid": 0, "xfail": 0}
     for path, item in _load_all(files, index, library):
-        if isinstance(item, scenario.ScenarioError):
+        if isinstance(item, ScenarioError):
             code = EXIT_INVALID
             counts["invalid"] += 1
             report.append(
@@ -144,7 +141,7 @@ def _run_files(files: Sequence[Path], as_json: bool, out: TextIO) -> int:
                     print(f"  {problem}", file=out)
                 print(file=out)
             continue
-        result = scenario.run_scenario(item, index, library)
+        result = run_scenario(item, index, library)
         counts["ok" if result.ok else "failed"] += 1
         counts["xfail"] += len(result.xfailed)
         if not result.ok and code == EXIT_OK:
@@ -165,7 +162,7 @@ def _run_files(files: Sequence[Path], as_json: bool, out: TextIO) -> int:
     return code
 
 
-def render_result(result: scenario.ScenarioResult) -> str:
+def render_result(result: ScenarioResult) -> str:
     """A scenario run as Russian text: each step, its trace, then its expectations."""
     s = result.scenario
     lines = [f"== {s.name}", f"Вопрос: {s.title}"]
@@ -178,7 +175,7 @@ def render_result(result: scenario.ScenarioResult) -> str:
         lines.append("")
         lines.append(f"Шаг {step.number} (строка {step.line}): {step.action!r}")
         if step.verdict is not None:
-            lines.append(f"  Вердикт: {scenario.VERDICT_RU.get(step.verdict, step.verdict)}")
+            lines.append(f"  Вердикт: {lexicon.verdict(step.verdict)}")
         if step.trace:
             lines.append("  Трасса:")
             lines.extend("    " + ln for ln in engine.render_trace(step.trace).splitlines())
@@ -208,11 +205,11 @@ def render_result(result: scenario.ScenarioResult) -> str:
     return "\n".join(lines)
 
 
-def _numbers(steps: Sequence[scenario.StepResult]) -> str:
+def _numbers(steps: Sequence[StepResult]) -> str:
     return ", ".join(str(s.number) for s in steps)
 
 
-def coverage_table(results: Sequence[scenario.ScenarioResult], index: RulesIndex) -> list[dict[str, object]]:
+def coverage_table(results: Sequence[ScenarioResult], index: RulesIndex) -> list[dict[str, object]]:
     """For every clause of the index: its engine handlers and the scenarios in which it fired."""
     handlers = engine.handlers_by_clause()
     fired: dict[str, list[str]] = {}
@@ -227,13 +224,13 @@ def coverage_table(results: Sequence[scenario.ScenarioResult], index: RulesIndex
 
 def _coverage(files: Sequence[Path], as_json: bool, out: TextIO) -> int:
     index, library = _resources()
-    results: list[scenario.ScenarioResult] = []
-    invalid: list[scenario.ScenarioError] = []
+    results: list[ScenarioResult] = []
+    invalid: list[ScenarioError] = []
     for _path, item in _load_all(files, index, library):
-        if isinstance(item, scenario.ScenarioError):
+        if isinstance(item, ScenarioError):
             invalid.append(item)
         else:
-            results.append(scenario.run_scenario(item, index, library))
+            results.append(run_scenario(item, index, library))
     table = coverage_table(results, index)
     if as_json:
         print(json.dumps(table, ensure_ascii=False, indent=2), file=out)

@@ -1,15 +1,22 @@
-"""Safe YAML reading for scenario files, keeping the line of every value.
+"""Safe YAML reading for scenario files: located nodes, limits, and a reader that collects problems.
 
 The text is composed to nodes with PyYAML's safe loader (never constructed as a whole), so
 every value keeps the line it came from and every error can name the file, the line and the
 key. Only plain YAML is accepted: no Python or custom tags, no anchors and aliases (they make
 a small file expand without bound), no duplicate keys.
+
+`NodeReader` reads those nodes as typed values (a mapping, a list, a string, a number, a yes/no)
+and collects every problem it meets, so one pass over a file reports all its mistakes.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
+import types
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import yaml
 import yaml.constructor
@@ -228,3 +235,146 @@ def _convert(node: yaml.nodes.Node, file: str, seen: set[int], key: str | None) 
         names.add(name)
         items.append((name, key_line, _convert(value_node, file, seen, name)))
     return YMap(items=tuple(items), line=line)
+
+
+def read_file(path: str | Path) -> str:
+    """The text of a scenario file, checked for size and encoding before it is parsed.
+
+    Raises:
+        ScenarioError: the file is missing, a folder, unreadable, too large or not UTF-8.
+    """
+    name = str(path)
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise _error(name, None, None, too_large(size))
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise _error(name, None, None, "файл не найден") from None
+    except IsADirectoryError:
+        raise _error(name, None, None, "это папка, а не файл сценария") from None
+    except OSError as exc:
+        raise _error(name, None, None, f"файл не читается: {exc.strerror}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise _error(name, line, None, "файл не в кодировке UTF-8") from None
+
+
+# -- reading nodes as typed values --------------------------------------------------------------
+
+_TYPE_RU: Mapping[type, str] = types.MappingProxyType(
+    {str: "строка", int: "целое число", bool: "да/нет (true/false)"}
+)
+
+
+def plain(node: YNode) -> object:
+    """A located node back to plain Python values (for the engine's own validation)."""
+    if isinstance(node, YScalar):
+        return node.value
+    if isinstance(node, YSeq):
+        return [plain(i) for i in node.items]
+    return {k: plain(v) for k, _, v in node.items}
+
+
+def suggest(word: str, options: Sequence[str]) -> str:
+    """« (может быть, fired?)» for a near miss among `options`, or nothing."""
+    near = difflib.get_close_matches(word, list(options), n=3, cutoff=0.5)
+    return f" (может быть, {', '.join(near)}?)" if near else ""
+
+
+class NodeReader:
+    """Reads located nodes of one file as typed values, collecting every problem it finds.
+
+    Each reader method takes the node (None when the key is absent), the key it sits under and
+    the line to blame when there is no node; it records a problem and returns None when the value
+    is not of the wanted kind.
+    """
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+
+    def fail(self, line: int | None, key: str | None, message: str) -> None:
+        self.problems.append(Problem(self.file, line, key, message))
+
+    def raise_if_failed(self) -> None:
+        if self.problems:
+            raise ScenarioError(self.problems)
+
+    def check_keys(self, node: YMap, allowed: Sequence[str], where: str) -> None:
+        for key, line, _ in node.items:
+            if key not in allowed:
+                hint = suggest(key, allowed)
+                self.fail(line, key, f"неизвестный ключ в {where}{hint}; допустимы: {', '.join(allowed)}")
+
+    def as_map(self, node: YNode | None, key: str, line: int) -> YMap | None:
+        if isinstance(node, YMap):
+            return node
+        self.fail(node.line if node is not None else line, key, "ожидается словарь (ключ: значение)")
+        return None
+
+    def as_seq(self, node: YNode | None, key: str, line: int) -> YSeq | None:
+        if isinstance(node, YSeq):
+            return node
+        self.fail(node.line if node is not None else line, key, "ожидается список (строки с «- »)")
+        return None
+
+    def bounded_seq(self, node: YNode | None, key: str, line: int, most: int, what: str) -> tuple[YNode, ...]:
+        """The items of a list of at most `most` `what` («карт», «шагов»); none when it is not one."""
+        seq = self.as_seq(node, key, line)
+        if seq is None:
+            return ()
+        if len(seq.items) > most:
+            self.fail(seq.line, key, f"слишком много {what}: {len(seq.items)}, допускается не больше {most}")
+            return ()
+        return seq.items
+
+    def scalar(self, node: YNode | None, key: str, line: int, kind: type) -> object | None:
+        if not isinstance(node, YScalar) or node.value is None:
+            self.fail(node.line if node is not None else line, key, f"ожидается значение: {_TYPE_RU[kind]}")
+            return None
+        value = node.value
+        if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+            # A plain `7` where a name is wanted: keep the text as written.
+            return node.text
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            self.fail(node.line, key, f"ожидается целое число, а не «{node.text}»")
+            return None
+        if kind is bool and not isinstance(value, bool):
+            self.fail(node.line, key, f"ожидается true или false, а не «{node.text}»")
+            return None
+        if kind is str and not isinstance(value, str):
+            self.fail(node.line, key, f"ожидается строка, а не «{node.text}»")
+            return None
+        return value
+
+    def text(self, node: YNode | None, key: str, line: int) -> str | None:
+        value = self.scalar(node, key, line, str)
+        return value if isinstance(value, str) else None
+
+    def choice(self, node: YNode | None, key: str, line: int, allowed: Sequence[str]) -> str | None:
+        value = self.text(node, key, line)
+        if value is None:
+            return None
+        if value not in allowed:
+            where = node.line if node is not None else line
+            self.fail(
+                where,
+                key,
+                f"«{value}» не подходит{suggest(value, allowed)}; допустимы: {', '.join(allowed)}",
+            )
+            return None
+        return value
+
+    def optional(self, node: YMap, key: str, kind: type) -> object | None:
+        """The value under `key` of a mapping, read as `kind`; None when the key is absent."""
+        if node.get(key) is None:
+            return None
+        return self.scalar(node.get(key), key, node.key_line(key), kind)
+
+    def optional_text(self, node: YMap, key: str) -> str | None:
+        value = self.optional(node, key, str)
+        return value if isinstance(value, str) else None

@@ -4,51 +4,26 @@ from __future__ import annotations
 
 import pytest
 
+import casebook
 import engine
 import rules_index
-from engine import scenario
-
-CHOICE = """\
-title: "Кому достанется компаньон, если хозяев двое?"
-rules: "РП 4.1-2"
-setup:
-  phase: reveal
-  active: A
-  cards:
-    - {id: comp, card: "Компаньон", owner: A, at: c2}
-    - {id: g1, card: "Наземное существо", owner: A, at: b2}
-    - {id: g2, card: "Вайл", owner: A, at: d2}
-steps:
-  - end_reveal: {}
-    CHOICES
-    expect:
-      asked: [{clause: "211.7", who: A}]
-      cards:
-        comp: {host: g2}
-  - move: {card: g2, to: d3}
-    expect: {verdict: legal, cards: {comp: {cell: d3}}}
-"""
-
-
-def run(text: str, index: rules_index.RulesIndex, library: engine.CardLibrary) -> scenario.ScenarioResult:
-    s = scenario.load_scenario_text(text, "x.yaml", index=index, library=library)
-    return scenario.run_scenario(s, index, library)
+from tests.casebook_cases import choice, load, not_found_answered_without_yo, run
 
 
 def test_choice_answered_by_key_or_label(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
-    result = run(CHOICE.replace("CHOICES", "choices: [g2]"), index, library)
+    result = run(choice("choices: [g2]"), index, library)
     assert result.ok, [e for st in result.steps for e in st.expectations if not e.ok]
     assert [st.verdict for st in result.steps] == ["legal", "legal"]
     assert result.notes == []
     label = "«Вайл» (g2) на d2"
-    result = run(CHOICE.replace("CHOICES", f'choices: ["{label}"]'), index, library)
+    result = run(choice(f'choices: ["{label}"]'), index, library)
     assert result.ok
 
 
 def test_unanswered_choice_stops_and_names_who_and_clause(
     index: rules_index.RulesIndex, library: engine.CardLibrary
 ) -> None:
-    result = run(CHOICE.replace("    CHOICES\n", ""), index, library)
+    result = run(choice(None), index, library)
     assert not result.ok
     assert len(result.steps) == 1  # the second step never ran
     step = result.steps[0]
@@ -60,10 +35,10 @@ def test_unanswered_choice_stops_and_names_who_and_clause(
 
 
 def test_wrong_and_extra_answers_fail(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
-    result = run(CHOICE.replace("CHOICES", "choices: [g3]"), index, library)
+    result = run(choice("choices: [g3]"), index, library)
     assert not result.ok
     assert any("такого варианта нет" in e.detail for e in result.steps[0].expectations)
-    result = run(CHOICE.replace("CHOICES", "choices: [g2, g1]"), index, library)
+    result = run(choice("choices: [g2, g1]"), index, library)
     assert not result.ok
     assert any("лишние ответы: g1" in e.detail for e in result.steps[0].expectations)
 
@@ -71,7 +46,7 @@ def test_wrong_and_extra_answers_fail(index: rules_index.RulesIndex, library: en
 def test_wrong_expectation_fails_with_what_was_found(
     index: rules_index.RulesIndex, library: engine.CardLibrary
 ) -> None:
-    text = CHOICE.replace("CHOICES", "choices: [g2]").replace("comp: {host: g2}", "comp: {host: g1}")
+    text = choice("choices: [g2]").replace("comp: {host: g2}", "comp: {host: g1}")
     result = run(text, index, library)
     assert not result.ok
     bad = [e for e in result.steps[0].expectations if not e.ok]
@@ -81,14 +56,14 @@ def test_wrong_expectation_fails_with_what_was_found(
 def test_xfail_is_reported_apart_and_xpass_fails(
     index: rules_index.RulesIndex, library: engine.CardLibrary
 ) -> None:
-    wrong = CHOICE.replace("CHOICES", "choices: [g2]\n    xfail: 'движок кладёт не туда'").replace(
+    wrong = choice("choices: [g2]\n    xfail: 'движок кладёт не туда'").replace(
         "comp: {host: g2}", "comp: {host: g1}"
     )
     result = run(wrong, index, library)
     assert result.ok  # the file does not fail the suite …
     assert [s.status for s in result.steps] == ["xfail", "ok"]  # … but the step is not a pass
     assert result.to_dict()["xfail"] == [1]
-    right = CHOICE.replace("CHOICES", "choices: [g2]\n    xfail: 'движок кладёт не туда'")
+    right = choice("choices: [g2]\n    xfail: 'движок кладёт не туда'")
     result = run(right, index, library)
     assert not result.ok
     assert result.steps[0].status == "xpass"
@@ -98,7 +73,7 @@ def test_illegal_step_is_checked_to_leave_the_position(
     index: rules_index.RulesIndex, library: engine.CardLibrary
 ) -> None:
     text = (
-        CHOICE.replace("CHOICES", "choices: [g2]")
+        choice("choices: [g2]")
         .replace("to: d3}", "to: e6}")
         .replace(
             "{verdict: legal, cards: {comp: {cell: d3}}}", "{verdict: illegal, cards: {comp: {cell: d2}}}"
@@ -113,38 +88,51 @@ def test_illegal_step_is_checked_to_leave_the_position(
 def test_engine_failure_is_a_step_error_not_a_crash(
     index: rules_index.RulesIndex, library: engine.CardLibrary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    s = scenario.load_scenario_text(
-        CHOICE.replace("CHOICES", "choices: [g2]"), "x.yaml", index=index, library=library
-    )
+    s = load(choice("choices: [g2]"), index, library)
 
     def broken(state: engine.GameState, action: engine.Action) -> engine.Outcome:
         raise KeyError("comp")
 
     monkeypatch.setattr(engine, "apply", broken)
-    result = scenario.run_scenario(s, index, library)
+    result = casebook.run_scenario(s, index, library)
     assert not result.ok
     assert result.steps[0].error is not None and "KeyError" in result.steps[0].error
     assert len(result.steps) == 1
 
 
 def test_other_rules_version_is_noted(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
-    result = run(CHOICE.replace("CHOICES", "choices: [g2]").replace("РП 4.1-2", "РП 3.0"), index, library)
+    result = run(choice("choices: [g2]").replace("РП 4.1-2", "РП 3.0"), index, library)
     assert result.ok
     assert result.notes and "РП 3.0" in result.notes[0]
 
 
 def test_empty_steps_is_an_error(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
-    text = CHOICE.split("steps:")[0] + "steps: []\n"
-    with pytest.raises(scenario.ScenarioError, match="нужен хотя бы один шаг"):
-        scenario.load_scenario_text(text, "x.yaml", index=index, library=library)
+    text = choice(None).split("steps:")[0] + "steps: []\n"
+    with pytest.raises(casebook.ScenarioError, match="нужен хотя бы один шаг"):
+        casebook.load_scenario_text(text, "x.yaml", index=index, library=library)
+
+
+def test_an_answer_written_without_yo_names_its_option(
+    index: rules_index.RulesIndex, library: engine.CardLibrary
+) -> None:
+    # The option reads «не нашёл (не захотел найти)»; a judge types «е», in any case.
+    result = run(not_found_answered_without_yo(), index, library)
+    assert result.ok, [e for st in result.steps for e in st.expectations if not e.ok]
+    assert [st.verdict for st in result.steps] == ["legal", "illegal"]
+    shouted = not_found_answered_without_yo().replace("не нашел (не захотел", "НЕ НАШЕЛ (не Захотел")
+    assert run(shouted, index, library).ok
 
 
 def test_scenario_modules_hold_no_mutable_state() -> None:
+    import importlib
+    import pkgutil
     import types
 
-    from engine import cli, scenario_yaml
-
-    for module in (scenario, scenario_yaml, cli):
+    names = [
+        m.name for m in pkgutil.iter_modules(casebook.__path__, "casebook.") if m.name != "casebook.__main__"
+    ]
+    assert len(names) >= 8, names
+    for module in [casebook, *(importlib.import_module(n) for n in names)]:
         for name, value in vars(module).items():
             if name.startswith("__"):
                 continue
@@ -156,9 +144,7 @@ def test_scenario_modules_hold_no_mutable_state() -> None:
 def test_dump_folds_answers_into_their_step(
     index: rules_index.RulesIndex, library: engine.CardLibrary
 ) -> None:
-    s = scenario.load_scenario_text(
-        CHOICE.replace("CHOICES", "choices: [g2]"), "x.yaml", index=index, library=library
-    )
+    s = load(choice("choices: [g2]"), index, library)
     state = engine.build_state(s.setup, library)
     actions, outcomes = [], []
     for act in (s.steps[0].action, engine.parse_action("choose", {"option": "g2"}), s.steps[1].action):
@@ -166,12 +152,12 @@ def test_dump_folds_answers_into_their_step(
         actions.append(act)
         outcomes.append(out)
         state = out.state
-    text = scenario.dump_scenario(s.setup, actions, "Вопрос?", outcomes=outcomes)
-    again = scenario.load_scenario_text(text, "dump.yaml", index=index, library=library)
+    text = casebook.dump_scenario(s.setup, actions, "Вопрос?", outcomes=outcomes)
+    again = casebook.load_scenario_text(text, "dump.yaml", index=index, library=library)
     assert [st.action.kind for st in again.steps] == ["end_reveal", "move"]
     assert again.steps[0].choices == ("g2",)
     assert again.steps[0].expect is not None and again.steps[0].expect.verdict == outcomes[1].verdict
-    assert scenario.run_scenario(again, index, library).ok
+    assert casebook.run_scenario(again, index, library).ok
 
 
 def test_the_documented_example_runs(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:

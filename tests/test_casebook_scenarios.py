@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
+import casebook
 import engine
 import rules_index
-from engine import cli, scenario
+from rules_index import ids
 from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
-FILES = cli.scenario_files(SCENARIOS) if SCENARIOS.is_dir() else []
+FILES = casebook.scenario_files(SCENARIOS) if SCENARIOS.is_dir() else []
 
 # The clauses the engine issue lists: each must fire in at least one scenario.
 ENGINE_CLAUSES = helpers.ENGINE_ISSUE_CLAUSES
@@ -30,25 +31,25 @@ def _resources() -> tuple[rules_index.RulesIndex, engine.CardLibrary]:
 
 
 @functools.cache
-def _run(path: Path) -> scenario.ScenarioResult | scenario.ScenarioError:
+def _run(path: Path) -> casebook.ScenarioResult | casebook.ScenarioError:
     index, library = _resources()
     try:
-        s = scenario.load_scenario(path, index=index, library=library)
-    except scenario.ScenarioError as exc:
+        s = casebook.load_scenario(path, index=index, library=library)
+    except casebook.ScenarioError as exc:
         return exc
-    return scenario.run_scenario(s, index, library)
+    return casebook.run_scenario(s, index, library)
 
 
-def _results() -> list[scenario.ScenarioResult]:
+def _results() -> list[casebook.ScenarioResult]:
     out = []
     for path in FILES:
         r = _run(path)
-        assert not isinstance(r, scenario.ScenarioError), str(r)
+        assert not isinstance(r, casebook.ScenarioError), str(r)
         out.append(r)
     return out
 
 
-def _describe(result: scenario.ScenarioResult) -> str:
+def _describe(result: casebook.ScenarioResult) -> str:
     lines = []
     for step in result.failures:
         lines.append(f"{result.scenario.name}, шаг {step.number} (строка {step.line}): {step.action!r}")
@@ -65,7 +66,7 @@ def _describe(result: scenario.ScenarioResult) -> str:
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(SCENARIOS)) for p in FILES])
 def test_scenario(path: Path) -> None:
     result = _run(path)
-    if isinstance(result, scenario.ScenarioError):
+    if isinstance(result, casebook.ScenarioError):
         pytest.fail(f"файл сценария с ошибкой:\n{result}", pytrace=False)
     if not result.ok:
         pytest.fail(_describe(result), pytrace=False)
@@ -106,15 +107,15 @@ def test_every_handled_clause_fires_in_some_scenario() -> None:
     assert not missing, f"обработчики движка без сценария: {', '.join(missing)}"
 
 
-def _steps() -> list[tuple[str, scenario.StepResult]]:
+def _steps() -> list[tuple[str, casebook.StepResult]]:
     return [(r.scenario.name, step) for r in _results() for step in r.steps]
 
 
-def _clauses(step: scenario.StepResult, kind: str | None = None) -> set[str]:
+def _clauses(step: casebook.StepResult, kind: str | None = None) -> set[str]:
     return {
         t.clause
-        for t in scenario._walk(step.trace)
-        if scenario.CLAUSE_RE.match(t.clause) and (kind is None or t.kind == kind)
+        for t in step.trace_steps()
+        if ids.is_clause_id(t.clause) and (kind is None or t.kind == kind)
     }
 
 
@@ -168,6 +169,6 @@ def test_undetermined_cases_name_where_the_text_stops() -> None:
     for r in _results():
         for step in r.steps:
             if step.verdict == "undetermined":
-                named |= {t.clause for t in scenario._walk(step.trace) if t.kind == "undetermined"}
+                named |= {t.clause for t in step.trace_steps() if t.kind == "undetermined"}
     for clause in ("211.5", "211.9"):
         assert clause in named, f"нет разбора, где текст обрывается на {clause}"

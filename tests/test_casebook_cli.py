@@ -1,4 +1,4 @@
-"""`python -m engine run|check|coverage`: output, JSON shape and exit codes 0/1/2."""
+"""`python -m engine run|check|coverage` (casebook.cli): output, JSON shape and exit codes 0/1/2."""
 
 from __future__ import annotations
 
@@ -10,31 +10,15 @@ from pathlib import Path
 
 import pytest
 
+import casebook
 import engine
 import rules_index
-from engine import cli, scenario
+from casebook import cli
+from tests.casebook_cases import VAIL, choice, write
 
 ROOT = Path(__file__).resolve().parent.parent
 
-GOOD = """\
-title: "Может ли Вайл атаковать не Карлика Унда после смены контроля?"
-setup:
-  phase: battle
-  active: A
-  cards:
-    - {id: vail, card: "Вайл", owner: B, at: c4}
-    - {id: und, card: "Карлик Унд", owner: A, host: vail}
-    - {id: orc, card: {template: "Наземное существо", name: "Орк"}, owner: B, at: d4}
-steps:
-  - take_control: {card: vail, by: A}
-    expect:
-      verdict: legal
-      cards:
-        vail: {controller: A, control_marker: true}
-  - attack: {attacker: vail, target: orc}
-    expect: {verdict: illegal, forbidden_by: ["211.3.1"]}
-"""
-WRONG = GOOD.replace("{controller: A, control_marker: true}", "{controller: B}")
+WRONG = VAIL.replace("{controller: A, control_marker: true}", "{controller: B}")
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -45,18 +29,14 @@ def run(*args: str) -> tuple[int, str, str]:
 
 @pytest.fixture()
 def files(tmp_path: Path) -> dict[str, Path]:
-    made = {}
-    for name, text in (("good", GOOD), ("wrong", WRONG), ("bad", GOOD.replace('"211.3.1"', "211.10"))):
-        path = tmp_path / f"{name}.yaml"
-        path.write_text(text, encoding="utf-8")
-        made[name] = path
-    return made
+    texts = {"good": VAIL, "wrong": WRONG, "bad": VAIL.replace('"211.3.1"]', "211.10]")}
+    return {name: write(tmp_path, f"{name}.yaml", text) for name, text in texts.items()}
 
 
 def test_run_good_file_prints_trace_and_exits_0(files: dict[str, Path]) -> None:
     code, out, _ = run("run", str(files["good"]))
     assert code == 0, out
-    assert "Шаг 2 (строка 15): attack: {attacker: vail, target: orc}" in out
+    assert "Шаг 2 (строка 17): attack: {attacker: vail, target: orc}" in out
     assert "Вердикт: запрещено" in out
     assert "[211.3.1]" in out  # the trace, with its clause
     assert "✓ запрещает п. 211.3.1" in out
@@ -74,7 +54,7 @@ def test_invalid_file_exits_2_and_wins_over_1(files: dict[str, Path]) -> None:
     code, out, _ = run("run", str(files["wrong"]), str(files["bad"]))
     assert code == 2
     assert "пишите '211.10' в кавычках" in out
-    assert f"{files['bad']}, строка 16" in out
+    assert f"{files['bad']}, строка 18" in out
 
 
 def test_run_json_shape(files: dict[str, Path]) -> None:
@@ -90,27 +70,13 @@ def test_run_json_shape(files: dict[str, Path]) -> None:
     assert {"clause", "kind", "reason", "children"} <= set(step["trace"][0])
     assert all({"what", "ok", "detail"} <= set(e) for e in step["expectations"])
     assert bad["ok"] is False and bad["steps"] == []
-    assert bad["problems"][0]["line"] == 16 and bad["problems"][0]["key"] == "forbidden_by"
+    assert bad["problems"][0]["line"] == 18 and bad["problems"][0]["key"] == "forbidden_by"
 
 
 def test_unanswered_choice_stops_the_run_with_exit_1(tmp_path: Path) -> None:
     # Two creatures of A: a companion revealed without a host must get one (211.7), and the
     # player chooses which: the file gives no answer.
-    text = """\
-title: "Кому достанется компаньон, если хозяев двое?"
-setup:
-  phase: reveal
-  active: A
-  cards:
-    - {id: comp, card: "Компаньон", owner: A, at: c2}
-    - {id: g1, card: "Наземное существо", owner: A, at: b2}
-    - {id: g2, card: "Наземное существо", owner: A, at: d2}
-steps:
-  - end_reveal: {}
-  - end_turn: {}
-"""
-    path = tmp_path / "choice.yaml"
-    path.write_text(text, encoding="utf-8")
+    path = write(tmp_path, "choice.yaml", choice(None))
     code, out, _ = run("run", str(path), "--json")
     assert code == 1
     data = json.loads(out)[0]
@@ -147,11 +113,11 @@ def test_usage_errors_are_russian_and_exit_2(tmp_path: Path) -> None:
     assert code == 2 and "файл не найден" in out
 
 
-def test_module_entry_point_has_no_traceback(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.yaml"
-    bad.write_text("title: [unclosed\n", encoding="utf-8")
+@pytest.mark.parametrize("module", ["engine", "casebook"])
+def test_module_entry_point_has_no_traceback(tmp_path: Path, module: str) -> None:
+    bad = write(tmp_path, "bad.yaml", "title: [unclosed\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "engine", "run", str(bad)],
+        [sys.executable, "-m", module, "run", str(bad)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -164,18 +130,18 @@ def test_module_entry_point_has_no_traceback(tmp_path: Path) -> None:
 
 def test_dump_scenario_round_trips(files: dict[str, Path]) -> None:
     index, library = rules_index.load_default(), engine.load_library()
-    s = scenario.load_scenario(files["good"], index=index, library=library)
-    result = scenario.run_scenario(s, index, library)
-    text = scenario.dump_scenario(
+    s = casebook.load_scenario(files["good"], index=index, library=library)
+    result = casebook.run_scenario(s, index, library)
+    text = casebook.dump_scenario(
         s.setup,
         [st.action for st in s.steps],
         "Вопрос?",
         "проверка",
         outcomes=[r.outcome for r in result.steps if r.outcome is not None],
     )
-    again = scenario.load_scenario_text(text, "dump.yaml", index=index, library=library)
+    again = casebook.load_scenario_text(text, "dump.yaml", index=index, library=library)
     assert again.setup == s.setup
     assert [st.action for st in again.steps] == [st.action for st in s.steps]
-    rerun = scenario.run_scenario(again, index, library)
+    rerun = casebook.run_scenario(again, index, library)
     assert rerun.ok
     assert [st.verdict for st in rerun.steps] == ["legal", "illegal"]
