@@ -9,11 +9,12 @@ and a version stamp glued to the end of a clause («… этого сущест�
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+
+from rapidfuzz.distance import Indel
 
 from rules_index import ids
 from rules_index.model import Paragraph
@@ -140,9 +141,10 @@ def tokens(text: str) -> list[str]:
 
 def word_diff(old: str, new: str, part: str = "text") -> list[Word]:
     """Insertions and deletions that turn `old` into `new`, word by word, with the equal runs
-    between them (so that a reader sees the change in its place)."""
+    between them (so that a reader sees the change in its place). The alignment is a longest
+    common subsequence of words (rapidfuzz's Indel opcodes); in a replaced run the deleted words
+    come before the inserted ones."""
     a, b = tokens(old), tokens(new)
-    matcher = difflib.SequenceMatcher(None, [t.strip() for t in a], [t.strip() for t in b], autojunk=False)
     out: list[Word] = []
 
     def emit(op: str, pieces: Sequence[str]) -> None:
@@ -154,12 +156,20 @@ def word_diff(old: str, new: str, part: str = "text") -> list[Word]:
         else:
             out.append(Word(op, text, part))
 
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            emit(OP_EQUAL, b[j1:j2])
+    deleted: list[str] = []
+    inserted: list[str] = []
+    for op in Indel.opcodes([t.strip() for t in a], [t.strip() for t in b]):
+        if op.tag == "equal":
+            emit(OP_DELETE, deleted)
+            emit(OP_INSERT, inserted)
+            deleted, inserted = [], []
+            emit(OP_EQUAL, b[op.dest_start : op.dest_end])
+        elif op.tag == "delete":
+            deleted.extend(a[op.src_start : op.src_end])
         else:
-            emit(OP_DELETE, a[i1:i2])
-            emit(OP_INSERT, b[j1:j2])
+            inserted.extend(b[op.dest_start : op.dest_end])
+    emit(OP_DELETE, deleted)
+    emit(OP_INSERT, inserted)
     return out
 
 
