@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import common, desk_answers
+from app_pages import common, desk_answers, version_diff
 from rules_index import Paragraph, RulesIndex
 
 NUMBER_KEY = "clause_number"
@@ -132,6 +132,7 @@ def _new_search() -> None:
 def render_clause(index: RulesIndex, cid: str) -> None:
     """The clause view: everything a judge needs to read and cite `cid`."""
     _new_search()
+    index = version_diff.link_index(index, cid)  # a link may name the built-in rules (other version)
     common.version_notice(index)
     para = index.get(cid)
     if para is None:
@@ -144,6 +145,7 @@ def render_clause(index: RulesIndex, cid: str) -> None:
     )
     _render_text(para)
     _render_citation(index, cid)
+    version_diff.render_other_side(index, cid)
     st.caption(common.escape_md(f"Источник: {para.source}, строка {para.line}"))
     _render_links(index, cid)
     desk_answers.render_clause_usage(cid)
