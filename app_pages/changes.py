@@ -40,6 +40,18 @@ class _Same:
     ids: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class _Moved:
+    """A run of clauses that only got new numbers (same text, no citation to look at), one block."""
+
+    section: str
+    changes: tuple[Change, ...]
+
+
+# A run of at least this many renumbered-only clauses is folded into one block.
+FOLD_RUN = 3
+
+
 def _handle_upload() -> None:
     files = st.session_state.get(UPLOAD_KEY) or []
     uploaded = [(f.file_id, f.name, f.getvalue()) for f in files]
@@ -114,9 +126,14 @@ def _word_md(w: Word) -> str:
     trail = " " if w.text[-1:].isspace() else ""
     if w.op == OP_EQUAL:
         return lead + common.escape_md(text) + trail
-    left, right = INSERT_MARKS if w.op == OP_INSERT else DELETE_MARKS
-    marked = common.escape_md(left) + common.escape_md(text) + common.escape_md(right)
-    return lead + (f"**{marked}**" if w.op == OP_INSERT else f"~~{marked}~~") + trail
+    left, right = (common.escape_md(m) for m in (INSERT_MARKS if w.op == OP_INSERT else DELETE_MARKS))
+    # The marks stay outside the strike-through, where the «−» is not hidden by the line.
+    body = (
+        f"**{left}{common.escape_md(text)}{right}**"
+        if w.op == OP_INSERT
+        else f"{left}~~{common.escape_md(text)}~~{right}"
+    )
+    return lead + body + trail
 
 
 def words_md(words: list[Word]) -> list[str]:
@@ -166,12 +183,53 @@ def _render_change(change: Change, old: Choice, new: Choice, result: RulesDiff) 
             st.caption(":material/link: " + common.escape_md(line))
 
 
-def _items(result: RulesDiff, only_changes: bool, section: str) -> list[Change | _Same]:
-    items: list[Change | _Same] = []
+def _plain_move(c: Change) -> bool:
+    return c.kind == "renumbered" and not c.refs
+
+
+def _folded(changes: list[Change], section: str) -> list[Change | _Moved]:
+    out: list[Change | _Moved] = []
+    run: list[Change] = []
+    for c in [*changes, None]:
+        if c is not None and _plain_move(c):
+            run.append(c)
+            continue
+        if len(run) >= FOLD_RUN:
+            out.append(_Moved(section, tuple(run)))
+        else:
+            out.extend(run)
+        run = []
+        if c is not None:
+            out.append(c)
+    return out
+
+
+def _render_moved(item: _Moved, old: Choice, new: Choice) -> None:
+    first, last = item.changes[0], item.changes[-1]
+    key = "moved_" + first.old[0].replace(".", "-")
+    with st.container(border=True, key=key):
+        st.markdown(
+            f"**→ {common.escape_md(first.old[0])}–{common.escape_md(last.old[0])} → "
+            f"{common.escape_md(first.new[0])}–{common.escape_md(last.new[0])} — "
+            f"перенумерованы ({len(item.changes)}), текст тот же**"
+        )
+        with st.expander("Старые и новые номера", icon=":material/format_list_numbered:"):
+            st.markdown(
+                "  \n".join(
+                    f"{common.escape_md(c.old[0])} → {common.escape_md(c.new[0])}" for c in item.changes
+                )
+            )
+        with st.container(horizontal=True, gap="small"):
+            version_diff.side_link(old, first.old[0])
+            version_diff.side_link(new, first.new[0])
+
+
+def _items(result: RulesDiff, only_changes: bool, section: str) -> list[Change | _Same | _Moved]:
+    items: list[Change | _Same | _Moved] = []
     for sec, changes in result.sections():
         if section != ALL_SECTIONS and sec != section:
             continue
-        items.extend(c for c in changes if c.changed)
+        items.extend(_folded([c for c in changes if c.changed], sec))
         same = tuple(cid for c in changes if not c.changed for cid in c.new)
         if same and not only_changes:
             items.append(_Same(sec, same))
@@ -225,6 +283,8 @@ def render_diff(old: Choice, new: Choice) -> None:
         if isinstance(item, _Same):
             with st.expander(f"Без изменений: {len(item.ids)}", icon=":material/check:"):
                 st.caption(common.escape_md(", ".join(item.ids)))
+        elif isinstance(item, _Moved):
+            _render_moved(item, old, new)
         else:
             _render_change(item, old, new, result)
     if pages > 1:

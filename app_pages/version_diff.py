@@ -19,7 +19,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+import engine
 from app_pages import common
+from engine.implemented import VersionView
 from rules_index import RulesIndex
 from rules_index.diff import RulesDiff, diff_indexes, side_of
 from rules_index.fates import other_side
@@ -141,12 +143,26 @@ def render_other_side(index: RulesIndex, cid: str) -> None:
     if said is None:
         return
     text, targets = said
+    diff = diff_of(old.index, new.index)
     with st.container(border=True, key="clause_other_version"):
         st.markdown(":material/compare_arrows: " + common.escape_md(text))
         if targets:
             with st.container(horizontal=True, gap="small"):
                 for target in targets:
                     side_link(other, target)
+        if old.key == BUILTIN:
+            engine_ids = (cid,) if reading == "old" else targets
+            view = VersionView(diff, new.index)
+            handlers = engine.handlers_by_clause()
+            for engine_id in engine_ids:
+                warning = view.warning(engine_id)
+                if warning and handlers.get(engine_id):
+                    names = ", ".join(handlers[engine_id])
+                    st.caption(
+                        f":material/warning: Движок (п. {common.escape_md(engine_id)} в "
+                        f"{common.escape_md(diff.old.name)}; {common.escape_md(names)}): "
+                        f"{common.escape_md(warning)}."
+                    )
         st.page_link(
             "app_pages/changes.py", label="Все изменения между версиями", icon=":material/difference:"
         )

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules_index import ids
-from rules_index.diff import CITATION_CHANGED, TEXT_CHANGED, RulesDiff, kind_word, part_word
+from rules_index.diff import CITATION_CHANGED, TEXT_CHANGED, RulesDiff, kind_fate, kind_word, part_word
 
 
 @dataclass(frozen=True)
@@ -75,4 +75,28 @@ def suggestion_text(fate: Fate) -> str:
     return "цитировать: " + _cite(fate.new)
 
 
-__all__ = ["Fate", "describe", "fates", "suggestion_text"]
+def other_side(diff: RulesDiff, cid: str, *, reading: str) -> tuple[str, tuple[str, ...]] | None:
+    """What a clause is in the other version of a diff, for the clause page: the sentence and the
+    ids to link. `reading` is the side the page shows («old» or «new»); None when that side holds
+    no entry `cid`.
+
+    «В РП 9.9-1 — п. 535.6.1.2, другой номер, текст тот же», «В РП 4.1-2 этого пункта не было».
+    """
+    if reading == "new":
+        change, other, name = diff.of_new(cid), "old", diff.old.name
+    else:
+        change, other, name = diff.of_old(cid), "new", diff.new.name
+    if change is None:
+        return None
+    targets = change.old if other == "old" else change.new
+    if not targets:
+        return (
+            f"В {name} этого пункта не было: он новый." if other == "old" else f"В {name} этого пункта нет."
+        ), ()
+    fate = kind_fate(change.kind)
+    if change.parts and change.parts != ("text",):
+        fate += " (" + ", ".join(part_word(p) for p in change.parts) + ")"
+    return f"В {name} — {_cite(targets)}, {fate}.", targets
+
+
+__all__ = ["Fate", "describe", "fates", "other_side", "suggestion_text"]

@@ -69,13 +69,20 @@ def test_changes_grouped_by_section_with_marked_words(fictional: rules_index.Rul
         "Раздел 535 «Взятие карт в отряд»",
     ]
     # Inserted words bold in [+…+], deleted ones struck through in [−…−]: readable without colour.
-    assert "~~\\[−можно применять−\\]~~ **\\[\\+может быть применён и\\+\\]**" in "\n".join(
+    assert "\\[−~~можно применять~~−\\] **\\[\\+может быть применён и\\+\\]**" in "\n".join(
         m.value for m in at.markdown
     )
     assert "_пример_:" in shown
     assert "ссылка на 535.5.1.2 теперь ведёт на 535.6.1.2" in shown
     # Unchanged clauses are not drawn while «Только изменения» is on.
     assert "Без изменений:" not in " ".join(e.label for e in at.expander)
+    # Runs of clauses that only got new numbers fold into one block each.
+    moved = [plain(m.value) for m in at.markdown if "перенумерованы" in m.value]
+    assert moved == [
+        "**→ 535.4–535.5.1.2 → 535.5–535.6.1.2 — перенумерованы (5), текст тот же**",
+        "**→ 535.5.2–535.9 → 535.6.2–535.10 — перенумерованы (10), текст тот же**",
+    ]
+    assert at.get_by_key("change_535-5-1-3") is not None  # its citation moved: a card of its own
     card = at.get_by_key("change_534-6")  # the reworded clause
     links = [link_params(link) for link in card.page_link]  # type: ignore[attr-defined]
     assert links == [{"p": "534.6", "v": "РП 4.1-2"}, {"p": "534.6", "v": "РП 9.9-1"}]
@@ -118,6 +125,14 @@ def test_clause_page_says_what_became_of_the_clause(fictional: rules_index.Rules
     assert not at.warning
     box = at.get_by_key("clause_other_version")
     assert plain(box.markdown[0].value).endswith("В РП 9.9-1 этого пункта нет.")  # type: ignore[attr-defined]
+    # A clause the engine applies whose text changed says that the engine applies the old text.
+    at = _app(fictional, ROOT_PAGE, p="534.6", v=fr.FICTIONAL_LABEL)
+    box = at.get_by_key("clause_other_version")
+    assert plain(box.markdown[0].value).endswith("В РП 4.1-2 — п. 534.6, текст изменён.")  # type: ignore[attr-defined]
+    assert plain(box.caption[0].value).endswith(  # type: ignore[attr-defined]
+        "Движок (п. 534.6 в РП 4.1-2; s534_replacement.run): "
+        "пункт изменился: движок применяет текст РП 4.1-2."
+    )
     at = _app(fictional, ROOT_PAGE, p="535.2", v=fr.FICTIONAL_LABEL)
     assert "В РП 4.1-2 этого пункта не было: он новый." in texts(at)
 
@@ -142,8 +157,7 @@ def test_journal_shows_that_the_rules_of_a_ruling_changed(
     warning = plain("\n".join(w.value for w in at.warning))
     assert (
         "Правила изменились: решение записано по РП 4.1-2, а сейчас открыты РП 9.9-1. "
-        "Само решение не изменено."
-        in warning
+        "Само решение не изменено." in warning
     )
     assert "п. 535.5.1.2 → в РП 9.9-1 п. 535.6.1.2 (перенумерован); цитировать: п. 535.6.1.2" in warning
     assert "п. 534.6 — в РП 9.9-1 изменён: текст; цитировать: п. 534.6" in warning
