@@ -22,6 +22,8 @@ class Paragraph:
     source: str = ""
     line: int = 0
     cut_off: bool = False
+    # The page of a paged document (PDF, Word) the entry starts on; 0 for a text file.
+    page: int = 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -35,7 +37,15 @@ class Paragraph:
             "source": self.source,
             "line": self.line,
             "cut_off": self.cut_off,
+            "page": self.page,
         }
+
+    @property
+    def where(self) -> str:
+        """Where the entry starts, in Russian: «rules.pdf, страница 3» or «rules.txt, строка 12»."""
+        if self.page:
+            return f"{self.source}, страница {self.page}"
+        return f"{self.source}, строка {self.line}"
 
     @property
     def full_text(self) -> str:
@@ -71,6 +81,7 @@ class SourceInfo:
     paragraphs: int
     encoding: str
     preamble: str = ""
+    notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -78,6 +89,7 @@ class SourceInfo:
             "paragraphs": self.paragraphs,
             "encoding": self.encoding,
             "preamble": self.preamble,
+            "notes": list(self.notes),
         }
 
 
