@@ -213,7 +213,19 @@ class RulesIndex:
 
     def search(self, query: str, top: int = 10) -> list[Hit]:
         """Best clauses for a query (number, words, slang, typos, card names); raises QueryError."""
-        return self._search.search(query, top)
+        hits = self._search.search(query, top)
+        return [self._which(hit) if len(self._positions.get(hit.id, ())) > 1 else hit for hit in hits]
+
+    def _which(self, hit: Hit) -> Hit:
+        """For a doubled id, the occurrence the hit's snippet was taken from (the first if unsure)."""
+        pieces = [piece.strip(" …") for piece in hit.snippet.split("…") if piece.strip(" …")]
+        if not pieces:
+            return hit
+        for k, p in enumerate(self.occurrences(hit.id)):
+            text = " ".join("\n".join([p.full_text, *p.examples]).split())
+            if all(" ".join(piece.split()) in text for piece in pieces):
+                return replace(hit, occurrence=k)
+        return hit
 
     def show(self, cid: str) -> dict[str, object] | None:
         """Everything about one id as a JSON-ready dict (for `show`), or None for an unknown id."""

@@ -146,7 +146,11 @@ class Match:
 
 @dataclass(frozen=True)
 class Hit:
-    """One search result: a clause with its score, section title, marked snippet and match reasons."""
+    """One search result: a clause with its score, section title, marked snippet and match reasons.
+
+    `occurrence` tells doubled ids apart: 0 for the first (or only) entry numbered `id`, 1 for
+    the second, and so on (`RulesIndex.occurrences(id)[occurrence]` is the entry that was hit).
+    """
 
     id: str
     score: float
@@ -154,9 +158,10 @@ class Hit:
     snippet: str
     spans: tuple[tuple[str, bool], ...]
     matched: tuple[Match, ...]
+    occurrence: int = 0
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "id": self.id,
             "score": round(self.score, 4),
             "title": self.title,
@@ -164,3 +169,6 @@ class Hit:
             "spans": [[text, marked] for text, marked in self.spans],
             "matched": [m.to_dict() for m in self.matched],
         }
+        if self.occurrence:
+            data["occurrence"] = self.occurrence
+        return data
