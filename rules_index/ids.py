@@ -38,7 +38,8 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz" + "абвгдеёжзийклмнопр�
 _LETTER_RANK = MappingProxyType({ch: i + 1 for i, ch in enumerate(_LETTERS)})
 _SLOTS = len(_LETTERS) + 1
 # Latin letters that look like Cyrillic ones: «210.11a» typed on a Latin keyboard means «210.11а».
-_LOOKALIKE = MappingProxyType(str.maketrans("aeopcxyk", "аеорсхук"))
+_TO_CYRILLIC = MappingProxyType(str.maketrans("aeopcxyk", "аеорсхук"))
+_TO_LATIN = MappingProxyType(str.maketrans("аеорсхук", "aeopcxyk"))
 
 
 def is_clause_id(text: object) -> bool:
@@ -109,9 +110,11 @@ def citation_sort_key(cid: str) -> tuple[int, tuple[int, ...]]:
     return (0, sort_key(cid))
 
 
-def lookalike(cid: str) -> str:
-    """The id with Latin look-alike letters read as Cyrillic: «210.11a» → «210.11а»."""
-    return cid.translate(_LOOKALIKE)
+def lookalikes(cid: str) -> tuple[str, ...]:
+    """The id with its letter in the other script, where the letters look alike: «210.11a»
+    typed on a Latin keyboard means «210.11а», and the other way round."""
+    out = [other for other in (cid.translate(_TO_CYRILLIC), cid.translate(_TO_LATIN)) if other != cid]
+    return tuple(dict.fromkeys(out))
 
 
 def successors(cid: str) -> tuple[str, ...]:

@@ -184,13 +184,11 @@ class RulesIndex:
         return sorted(self._by_id, key=distance)[:n]
 
     def resolve(self, cid: str) -> str | None:
-        """The id of the entry a typed number means: as typed, or with Latin look-alike letters
-        read as Cyrillic («210.11a» → «210.11а»); None when the rules hold neither."""
-        if cid in self._by_id or cid in self._absent:
-            return cid
-        other = ids.lookalike(cid)
-        if other in self._by_id or other in self._absent:
-            return other
+        """The id of the entry a typed number means: as typed, or with its letter read in the other
+        script («210.11a» → «210.11а» and back); None when the rules hold neither."""
+        for candidate in (cid, *ids.lookalikes(cid)):
+            if candidate in self._by_id or candidate in self._absent:
+                return candidate
         return None
 
     # Graph queries ------------------------------------------------------------------------

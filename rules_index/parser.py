@@ -221,8 +221,9 @@ def find_citations(text: str) -> list[tuple[str, str]]:
     return found
 
 
-# The word or number just before a period, looked for in a short window (never the whole prefix).
-_WORD_BEFORE = re.compile(r"(\d+(?:\.\d+)+|\w+)$")
+# The word or number just before a period, matched on a short reversed window (never the whole
+# prefix): «403.2» reads «2.304», still digits and dots.
+_WORD_BEFORE_REVERSED = re.compile(r"\d+(?:\.\d+)+|\w+")
 _WINDOW = 64
 
 
@@ -234,8 +235,8 @@ def _sentence_bounds(text: str) -> list[int]:
             # «см. 537. История», «п. 3», «т. д. (» do not end a sentence.
             # A sentence may end after a clause number («согласно п.403.2. Игрок»), but
             # «537. История боя» is a section number followed by its title.
-            before = _WORD_BEFORE.search(text, max(0, m.start() - _WINDOW), m.start())
-            word = before.group(1).lower() if before else ""
+            before = _WORD_BEFORE_REVERSED.match(text[max(0, m.start() - _WINDOW) : m.start()][::-1])
+            word = before.group(0)[::-1].lower() if before else ""
             if word.isdigit() or word in _ABBREVIATIONS:
                 continue
         starts.append(m.end())

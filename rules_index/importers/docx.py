@@ -125,7 +125,7 @@ def read_docx(name: str, data: bytes) -> Imported:
     lines: list[SourceLine] = []
     restored = 0
     for number, (text, heading, label, bullet) in enumerate(_paragraphs(document, numbering, styles), 1):
-        if label:
+        if label and not bullet:
             restored += 1
         line = f"{label} {text}" if label and not bullet else (f"● {text}" if bullet else text)
         lines.append(SourceLine(number, line, heading=heading, bullet=bullet))
