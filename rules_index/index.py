@@ -6,7 +6,9 @@ set in `__init__` and assigning afterwards raises, so one index can serve every 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import contextlib
+import gc
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -488,6 +490,27 @@ def load_texts(
     """
     if not files:
         raise CorpusError("Не передано ни одного файла правил.")
+    with _collector_paused():
+        return _build(files, progress, jargon, berserk)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Hold Python's cycle collector while an index is built: the build allocates millions of
+    small objects and no cyclic garbage, and the collector's full passes over them made a 16×
+    document take 1.6× longer (11 s instead of 6.7 s). Reference counting still frees memory."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build(
+    files: Sequence[tuple[str, bytes]], progress: Progress | None, jargon: Sequence[str | Path], berserk: bool
+) -> RulesIndex:
     parsed: list[ParsedSource] = []
     encodings: list[str] = []
     for i, (name, data) in enumerate(files):

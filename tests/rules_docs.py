@@ -275,13 +275,13 @@ def full_rules(scale: float = 1.0) -> bytes:
     out: list[str] = []
     for s in range(100, 100 + sections):
         out.append(f"{s}. Раздел номер {s}: порядок действий и особенности существ.")
-        for k in range(1, 81):
+        for k in range(1, 61):
             out.append(
                 f"{s}.{k}. Если существо с особенностью «{k}» атакует противника, стоящего рядом, то "
                 f"контролирующий его игрок выбирает цель; защиты проверяются по общим правилам "
-                f"(см. {s}.{k % 80 + 1} и п. {100 + (s + k) % sections}.{(k * 7) % 80 + 1})."
+                f"(см. {s}.{k % 60 + 1} и п. {100 + (s + k) % sections}.{(k * 7) % 60 + 1})."
             )
-            if k % 4 == 0:
+            if k % 6 == 0:
                 for j in range(1, 5):
                     out.append(f"{s}.{k}.{j}. Подпункт {j}: эффект применяется один раз за ход, если "
                                "в тексте карты не сказано иного.")
@@ -317,3 +317,14 @@ def single_line(size: int = 5 * 1024 * 1024) -> bytes:
     """A file of one line of `size` bytes: a clause that never ends, full of numbers and dots."""
     unit = "211.3 см. п. 211.4. Симбиот и хозяин, по-прежнему "
     return ("211.1. " + unit * (size // len(unit.encode("utf-8")))).encode("utf-8")[:size]
+
+
+# A clause only the PDF has: the browser test finds it to prove it reads the uploaded version.
+PDF_ONLY = "535.10. Проверочный пункт из PDF: гномий фонарь светит только в загруженной версии."
+
+
+def print_html_with_extra(extra: Sequence[str] = (PDF_ONLY,)) -> str:
+    """`print_html()` with more lines at the end (a clause the embedded rules do not have)."""
+    page = print_html()
+    more = "".join(f"<p>{html.escape(line)}</p>" for line in extra)
+    return page.replace("</body>", more + "</body>")
