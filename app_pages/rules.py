@@ -138,7 +138,8 @@ def _render_upload() -> None:
     berserk = None if answer is None else answer == BERSERK_YES
     files = st.file_uploader(
         "Файлы правил",
-        type=["pdf", "docx", "html", "htm", "txt", "md", "rst"],
+        # .doc, .odt and .rtf are accepted only to be told, in Russian, to save them as .docx.
+        type=["pdf", "docx", "html", "htm", "txt", "md", "rst", "doc", "odt", "rtf"],
         accept_multiple_files=True,
         max_upload_size=MAX_FILE_MB,
         key=UPLOAD_KEY,

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rules_index
 from rules_index import ids, parser
@@ -73,3 +75,40 @@ def test_a_5_mb_single_line() -> None:
     ix = rules_index.load_texts([("line.txt", rules_docs.single_line())])
     assert [p.id for p in ix.paragraphs] == ["211.1"]
     assert {c.target for c in ix.cites("211.1")} == {"211.3", "211.4"}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    head=st.sampled_from(
+        [b"", b"%PDF-1.7\n", b"PK\x03\x04", b"<html><body><h2>211. X.</h2><ol><li>", b"\xef\xbb\xbf"]
+    ),
+    data=st.binary(max_size=300),
+    name=st.sampled_from(["r.pdf", "r.html", "r.docx", "r.htm", "r.txt", "r"]),
+)
+def test_any_bytes_in_any_format_give_an_index_or_a_russian_corpus_error(
+    head: bytes, data: bytes, name: str
+) -> None:
+    try:
+        rules_index.load_texts([(name, head + data)])
+    except rules_index.CorpusError as err:
+        assert name in str(err)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    text=st.lists(
+        st.sampled_from([
+            "<ol>", "</ol>", "<li>", "</li>", "<ol type=a>", "<h2>210. Р.</h2>", "<p>", "текст ", "210.11а",
+            "&amp;", "<table><tr><td>a</td><td>b</td></tr></table>", "<nav>", "</nav>", "<li value=99999>",
+            "<ol start=-5>", "Пример: ",
+        ]),
+        max_size=40,
+    ).map("".join)
+)
+def test_web_pages_of_odd_shapes_give_well_formed_ids(text: str) -> None:
+    try:
+        ix = rules_index.load_texts([("p.html", f"<html><body>{text}</body></html>".encode())])
+    except rules_index.CorpusError:
+        return
+    for p in ix.paragraphs:
+        assert ids.is_clause_id(p.id) and (p.parent is None or p.id.startswith(p.parent + "."))

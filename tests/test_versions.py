@@ -230,3 +230,43 @@ def test_a_duplicate_is_listed_once_and_a_hit_opens_the_entry_that_was_hit() -> 
 
 def test_the_store_folder_of_the_tests_is_not_the_projects() -> None:
     assert os.environ[versions.ENV_VAR] != str(versions.DEFAULT_ROOT)
+
+
+def blank_pdf(password: str | None = None) -> bytes:
+    import io
+
+    import pypdf
+
+    writer = pypdf.PdfWriter()
+    writer.add_blank_page(200, 200)
+    if password:
+        writer.encrypt(user_password=password, owner_password=password + "!", algorithm="RC4-128")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "needle"),
+    [
+        ("скан.pdf", blank_pdf(), "нет текстового слоя"),
+        ("закрыто.pdf", blank_pdf("пароль"), "зашифрован"),
+        ("битый.docx", b"PK\x03\x04\x14\x00 broken", "повреждён"),
+        ("старый.doc", b"\xd0\xcf\x11\xe0" + b"\x00" * 64, "Сохраните документ как .docx"),
+        ("пусто.html", b"   ", "пуст"),
+        ("письмо.html", "<p>Привет, судьи! Номеров тут нет.</p>".encode(), "ни одного пронумерованного"),
+        ("большой.txt", b"211.1. " + b"x" * (6 * 1024 * 1024), "больше 5 МБ"),
+    ],
+)
+def test_a_bad_file_on_the_page_names_itself_and_keeps_everything(
+    rules_store: Path, name: str, data: bytes, needle: str
+) -> None:
+    at = upload(open_rules(), "good.txt", RULES.replace("9.9", "9.5").encode())
+    vid = at.query_params.get("v")
+    before = sorted(p.name for p in rules_store.iterdir())
+    at = upload(at, name, data)
+    assert not at.exception, at.exception
+    message = at.error[0].value.replace("\\", "")
+    assert needle in message and name in message and "Остались прежние правила: РП 9.5" in message
+    assert at.query_params.get("v") == vid  # this window still reads the good upload
+    assert sorted(p.name for p in rules_store.iterdir()) == before  # the store is untouched

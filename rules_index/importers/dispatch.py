@@ -25,13 +25,16 @@ KINDS_TEXT = ".txt, .md, .rst, .pdf, .html, .docx"
 
 
 def kind_of(name: str, data: bytes) -> str:
-    """«pdf», «docx», «html» or «text»: by content first, then by the file name."""
+    """«pdf», «docx», «html», «text», or «other» (a format we ask to save as .docx): by content
+    first, then by the file name."""
     head = data[:1024].lstrip()
     if head.startswith(b"%PDF-"):
         return "pdf"
     if data.startswith(b"PK\x03\x04"):
         return "docx"
     suffix = PurePath(name).suffix.lower()
+    if suffix in _RESAVE:
+        return "other"
     if suffix in PDF_SUFFIXES:
         return "pdf"
     if suffix in DOCX_SUFFIXES:
