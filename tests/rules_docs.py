@@ -49,7 +49,12 @@ def _soft_hyphens(text: str) -> str:
 def print_html(*, page: str = "100mm 140mm", font_pt: float = 9.0) -> str:
     """The embedded rules as a page to print: one <p> per line of the text, headers and footers
     in the page margins, the 534.7 citation trap, soft hyphens in long words."""
-    body: list[str] = []
+    # A table of contents first, as publishers print one: its lines must not become entries.
+    body: list[str] = [
+        '<p class="toc">Содержание</p>',
+        '<p class="toc">211. Симбиоты. ........................ 1</p>',
+        '<p class="toc" style="break-after: page">535. Взятие карт в отряд. ........... 5</p>',
+    ]
     for line in corpus_lines():
         text = html.escape(_soft_hyphens(line))
         if CITATION_TRAP in line:

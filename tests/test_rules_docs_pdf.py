@@ -62,6 +62,8 @@ def test_pdf_parses_into_the_same_entries_as_the_plain_text(printed: bytes, inde
     assert not any("стр." in p.text or "Правила игры «Берсерк»" in p.text for p in ix.paragraphs)
     assert ix.sources[0].encoding.startswith("PDF, страниц:")
     assert any("колонтитулов" in note for note in ix.sources[0].notes)
+    assert "убрано строк оглавления: 2" in ix.sources[0].notes  # not two doubled headings
+    assert not ix.integrity().duplicates and ix.sources[0].preamble == "Содержание"
     # where an entry starts is a page, not a line of a text file
     assert ix.get("535.9").page > ix.get("211").page >= 1  # type: ignore[union-attr]
     assert ix.get("211.3.1").where.startswith("rules.pdf, страница ")  # type: ignore[union-attr]
@@ -113,3 +115,21 @@ def test_a_scan_an_encrypted_pdf_and_a_pdf_without_clauses_get_russian_messages(
 def test_a_pdf_renamed_txt_is_still_read_as_a_pdf(printed: bytes) -> None:
     ix = rules_index.load_texts([("rules.txt", printed)])
     assert len(ix.paragraphs) == 44
+
+
+def test_the_command_line_reads_a_pdf(printed: bytes, tmp_path: object) -> None:
+    import io
+    from pathlib import Path
+
+    from rules_index import cli
+
+    path = Path(str(tmp_path)) / "правила.pdf"
+    path.write_bytes(printed)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["check", "--corpus", str(path)], out, err) == 0, err.getvalue()
+    text = out.getvalue()
+    assert "Версия правил: РП 4.1-2 от 09.11.2024" in text
+    assert "(44 пункта, PDF, страниц:" in text and "убрано колонтитулов" in text
+    out = io.StringIO()
+    assert cli.main(["show", "534.7", "--corpus", str(path)], out, err) == 0
+    assert "536 (нет в тексте)" in out.getvalue()

@@ -31,6 +31,8 @@ _ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "x
 _LATIN = "abcdefghijklmnopqrstuvwxyz"
 _RUSSIAN = "абвгдежзиклмнопрстуфхцчшщэюя"  # Word's russianLower skips ё, й, ъ, ы, ь
 _HEADING_STYLES = ("heading", "заголовок", "title", "название")
+# Word's table of contents: its lines would double every heading («211. Симбиоты 15»).
+_CONTENTS_STYLES = ("toc", "оглавление")
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,7 @@ class _Style:
 
     heading: bool
     numbering: tuple[str, int] | None
+    contents: bool = False
 
 
 def _styles(document: docx.document.Document) -> dict[str, _Style]:
@@ -211,7 +214,7 @@ def _styles(document: docx.document.Document) -> dict[str, _Style]:
         link = None
         if num_pr is not None and (num_id := _val(num_pr, "w:numId")):
             link = (num_id, _int(_val(num_pr, "w:ilvl"), 0))
-        info = _Style(name.startswith(_HEADING_STYLES), link)
+        info = _Style(name.startswith(_HEADING_STYLES), link, name.startswith(_CONTENTS_STYLES))
         out[style.get(qn("w:styleId")) or ""] = info
         if style.get(qn("w:default")) in ("1", "true"):
             out.setdefault("", info)
@@ -238,6 +241,8 @@ def _paragraph(
     ppr = para._p.pPr
     style_id = (_val(ppr, "w:pStyle") or "") if ppr is not None else ""
     style = styles.get(style_id) or styles.get("") or _Style(False, None)
+    if style.contents:
+        return "", False, None, False
     num_pr = ppr.find(qn("w:numPr")) if ppr is not None else None
     link: tuple[str, int] | None = None
     if num_pr is not None:

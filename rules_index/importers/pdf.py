@@ -3,7 +3,8 @@
 PDFium (pypdfium2) gives each page's text with its line breaks and every character's box. From
 the boxes we know where each printed line starts and ends, so we can:
 - drop running headers, footers and page numbers (a line at a page's top or bottom that repeats
-  at the same height on other pages, or reads «стр. 3 из 9», «- 3 -» or a bare number);
+  at the same height on other pages, or reads «стр. 3 из 9», «- 3 -» or a bare number), and the
+  lines of a table of contents («211. Симбиоты ........ 15»), which would double every heading;
 - join the lines of one paragraph, across page breaks too, and a word hyphenated at a line end
   («симби-/ота» → «симбиота») while keeping real hyphens («по-/прежнему» → «по-прежнему»);
 - start an entry at a clause number only where a reader would see one: a number that a wrap put
@@ -45,6 +46,8 @@ _PAGE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
+# A table-of-contents line: a title, dot leaders, a page number («211. Симбиоты ........ 15»).
+_CONTENTS = re.compile(r"(?:[.…·•_]\s*){4,}\d{1,4}\s*$")
 _ENTRY = re.compile(rf"^\s*({ids.CLAUSE_PATTERN})\.?(?=\s|$|[А-ЯЁA-Z«\"“(])")
 _BULLET = re.compile(r"^\s*[●•▪■◦‣∙·]\s*")
 _EXAMPLE = re.compile(r"^\s*примеры?(?:\s*\d+)?\s*[:.]", re.IGNORECASE)
@@ -81,11 +84,16 @@ def read_pdf(name: str, data: bytes) -> Imported:
         )
     body, dropped = _drop_running(pages)
     version = next((v for text in dropped if (v := split_version(text)[1]) is not None), None)
+    contents = [line for line in body if _CONTENTS.search(line.text)]
+    if contents:
+        body = [line for line in body if not _CONTENTS.search(line.text)]
     words = word_set(line.text for line in body)
     out = list(_paragraphs(body, words))
     notes: list[str] = []
     if dropped:
         notes.append(f"убрано колонтитулов и номеров страниц: {len(dropped)}")
+    if contents:
+        notes.append(f"убрано строк оглавления: {len(contents)}")
     return Imported(name, out, f"PDF, страниц: {len(pages)}", "pdf", tuple(notes), version)
 
 
@@ -167,18 +175,16 @@ class _Boxes:
         return self._l.value, self._b.value, self._r.value, self._t.value
 
 
+_BREAK = re.compile("\r?\n|[" + _PDFIUM_HYPHEN + "]")
+
+
 def _spans(text: str) -> Iterator[tuple[int, int, bool]]:
     """(start, end, ends with a hyphen) of each printed line: PDFium separates lines with CR LF
     and marks a hyphen it joined across lines with U+FFFE; both end a printed line here."""
     start = 0
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            end = i - 1 if i > 0 and text[i - 1] == "\r" else i
-            yield start, end, False
-            start = i + 1
-        elif ch in _PDFIUM_HYPHEN:
-            yield start, i, True
-            start = i + 1
+    for m in _BREAK.finditer(text):
+        yield start, m.start(), m.group() in _PDFIUM_HYPHEN
+        start = m.end()
     if start < len(text):
         yield start, len(text), False
 
