@@ -133,3 +133,45 @@ def test_the_command_line_reads_a_pdf(printed: bytes, tmp_path: object) -> None:
     out = io.StringIO()
     assert cli.main(["show", "534.7", "--corpus", str(path)], out, err) == 0
     assert "536 (нет в тексте)" in out.getvalue()
+
+
+def _line(text: str, base: float, x1: float = 260.0, page: int = 1, x0: float = 35.0) -> object:
+    from rules_index.importers import pdf
+
+    return pdf._Line(text=text, page=page, number=1, x0=x0, x1=x1, base=base, size=7.0)
+
+
+@pytest.mark.parametrize(
+    ("prev", "line", "current", "starts"),
+    [
+        # a wrap puts a cited section number at a line start: still the same paragraph
+        (("Выполнение происходит в порядке, описанном в", 300, 260), ("536. Эффекты, порождающие", 289.5),
+         "534.7", False),
+        # the same after a short line (a forced break): the line before does not end a sentence
+        (("описанном в", 300, 120), ("536. Эффекты, порождающие", 289.5), "534.7", False),
+        # a clause cut off mid-sentence, then the next clause after a gap: it follows in sequence
+        (("Если бестелесный симбиот", 300, 140), ("211.6. На существо можно", 280), "211.5", True),
+        # «см. / 537. История боя» is an abbreviation, not a sentence end
+        (("информацию, ассоциированную с игродействием (см.", 300, 260), ("537. История боя.), что и", 289.5),
+         "534.5", False),
+        # a section after a finished clause and a gap
+        (("считается воздействием.", 300, 150), ("535. Взятие карт в отряд.", 280), "534.8", True),
+        # a continuation paragraph: a short line ending a sentence, then a capital
+        (("замещающую особенность.", 300, 150), ("Замещающая особенность на шаге", 285), "534.7", True),
+        # a wrapped line that starts with a capital letter in the middle of a sentence
+        (("контролирующего паразита, и", 300, 260), ("Вайл по-прежнему не может", 289.5), "211.3.1", False),
+        # across a page break: the full last line of a page continues on the next page
+        (("существо противника, стоящее в первом", 40, 260), ("ряду половины поля боя", 360), "211.2", False),
+    ],
+)
+def test_where_a_paragraph_starts(
+    prev: tuple[str, float, float], line: tuple[str, float], current: str, starts: bool
+) -> None:
+    from rules_index.importers import pdf
+
+    page2 = 2 if line[1] > prev[1] else 1
+    before = _line(prev[0], prev[1], prev[2])
+    after = _line(line[0], line[1], page=page2)
+    context = [_line("Полная строка абзаца правил для оценки ширины", 400 - 10.5 * i) for i in range(8)]
+    layout = pdf._layout([*context, before])
+    assert pdf._starts_paragraph(before, prev[0], after, current, layout) is starts  # type: ignore[arg-type]
