@@ -162,6 +162,10 @@ def _line(text: str, base: float, x1: float = 260.0, page: int = 1, x0: float = 
         (("контролирующего паразита, и", 300, 260), ("Вайл по-прежнему не может", 289.5), "211.3.1", False),
         # across a page break: the full last line of a page continues on the next page
         (("существо противника, стоящее в первом", 40, 260), ("ряду половины поля боя", 360), "211.2", False),
+        # a full last line ending a sentence, and a clause out of sequence at the next page's top
+        (("хозяина этого существа.", 40, 260), ("534.4. Один и тот же эффект", 360), "211.11", True),
+        # but a cited number after an unfinished line at a page top is still the citation
+        (("происходит в порядке, описанном в", 40, 260), ("536. Эффекты, порождающие", 360), "534.7", False),
     ],
 )
 def test_where_a_paragraph_starts(

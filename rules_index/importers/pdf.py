@@ -314,7 +314,9 @@ def _starts_paragraph(prev: _Line, so_far: str, line: _Line, current: str | None
     entry = _ENTRY.match(text)
     if entry:
         in_sequence = current is None or entry.group(1) in ids.successors(current)
-        return (ends and (geometric or in_sequence)) or (geometric and in_sequence)
+        # A page break hides the geometry: after a finished sentence, a number opens an entry.
+        new_page = line.page != prev.page
+        return (ends and (geometric or in_sequence or new_page)) or (geometric and in_sequence)
     return geometric and ends
 
 
