@@ -63,31 +63,46 @@ def _handle_upload() -> None:
     problem = rules_page.check_upload(pairs)
     if problem is None:
         try:
-            index = rules_index.load_texts(pairs)
+            index = rules_index.load_texts(pairs, berserk=True)
         except rules_index.CorpusError as err:
             problem = str(err)
         else:
-            common.use_upload(index, [name for name, _ in pairs])
-            st.session_state[version_diff.OLD_KEY] = version_diff.BUILTIN
-            st.session_state[version_diff.NEW_KEY] = version_diff.WINDOW
-            st.session_state[_RESULT_KEY] = (
-                "ok",
-                f"Загружены правила {common.version_text(index)} ({len(index.paragraphs)} пунктов). "
-                "Теперь это правила вашего окна (и на других страницах); у других судей правила прежние.",
-            )
+            _keep(pairs, index)
             return
     st.session_state[_RESULT_KEY] = ("error", f"Файл не загружен: {problem} Сравнение осталось прежним.")
+
+
+def _keep(pairs: list[tuple[str, bytes]], index: rules_index.RulesIndex) -> None:
+    """Store the upload (unshared: this window lists it) and make it the «Стало» side."""
+    counts = f"{common.version_text(index)} ({len(index.paragraphs)} пунктов)"
+    try:
+        info = common.store().save(pairs, index, berserk=True)
+    except rules_index.VersionError as err:
+        common.use_window_index(index, [name for name, _ in pairs])
+        key, note = version_diff.WINDOW, f" {err}"
+    else:
+        version_diff.remember(info.id)
+        key, note = (
+            info.id,
+            " Они сохранены на сервере; в общем списке версий их нет, пока судья не откроет их всем.",
+        )
+    old = st.session_state.get(version_diff.OLD_KEY)
+    old = version_diff.BUILTIN if old in (None, key) else str(old)
+    st.session_state[version_diff.OLD_KEY] = old
+    st.session_state[version_diff.NEW_KEY] = key
+    version_diff.choose(old, key)
+    st.session_state[_RESULT_KEY] = ("ok", f"Загружены правила {counts} для сравнения.{note}")
 
 
 def _render_upload(expanded: bool) -> None:
     with st.expander("Загрузить другую версию правил", expanded=expanded, icon=":material/upload_file:"):
         st.caption(
-            f"Текст правил (.txt, .md, .rst), до {rules_page.MAX_FILE_MB} МБ. Он откроется только "
-            "в вашем окне и будет сравнён со встроенными правилами."
+            f"Правила «Берсерк» (РП) в файле {rules_index.KINDS_TEXT}, до {rules_page.MAX_FILE_MB} МБ. "
+            "Версия станет «Стало» в сравнении; правила, которые читает ваше окно, не меняются."
         )
         st.file_uploader(
             "Файлы правил",
-            type=["txt", "md", "rst"],
+            type=[suffix.lstrip(".") for suffix in rules_index.SUFFIXES],
             accept_multiple_files=True,
             max_upload_size=rules_page.MAX_FILE_MB,
             key=UPLOAD_KEY,
@@ -104,13 +119,15 @@ def _render_upload(expanded: bool) -> None:
 def _pick(found: list[Choice]) -> tuple[Choice, Choice] | None:
     keys = [c.key for c in found]
     labels = {c.key: c.label for c in found}
+    kept = version_diff.chosen_pair() or (keys[0], keys[-1])
     if st.session_state.get(version_diff.OLD_KEY) not in keys:
-        st.session_state[version_diff.OLD_KEY] = keys[0]
+        st.session_state[version_diff.OLD_KEY] = kept[0] if kept[0] in keys else keys[0]
     if st.session_state.get(version_diff.NEW_KEY) not in keys:
-        st.session_state[version_diff.NEW_KEY] = keys[-1]
+        st.session_state[version_diff.NEW_KEY] = kept[1] if kept[1] in keys else keys[-1]
     left, right = st.columns(2)
     old_key = left.selectbox("Было", keys, format_func=labels.__getitem__, key=version_diff.OLD_KEY)
     new_key = right.selectbox("Стало", keys, format_func=labels.__getitem__, key=version_diff.NEW_KEY)
+    version_diff.choose(str(old_key), str(new_key))
     if old_key == new_key:
         st.info("Выберите две разные версии: «Было» и «Стало» сейчас одна и та же.", icon=common.ICON_INFO)
         return None

@@ -132,9 +132,9 @@ def _new_search() -> None:
 def render_clause(index: RulesIndex, cid: str) -> None:
     """The clause view: everything a judge needs to read and cite `cid`."""
     _new_search()
-    index = version_diff.link_index(index, cid)  # a link may name the built-in rules (other version)
     common.version_notice(index)
-    para = index.get(cid)
+    cid = index.resolve(cid) or cid  # «210.11a» typed with a Latin letter means «210.11а»
+    para = common.entry(index, cid)
     if para is None:
         _render_missing(index, cid)
         return
@@ -143,10 +143,11 @@ def render_clause(index: RulesIndex, cid: str) -> None:
     st.caption(
         common.escape_md(_section_caption(index, cid)) + f" · {common.escape_md(common.version_text(index))}"
     )
+    common.duplicate_notice(index, cid, para)
     _render_text(para)
     _render_citation(index, cid)
     version_diff.render_other_side(index, cid)
-    st.caption(common.escape_md(f"Источник: {para.source}, строка {para.line}"))
+    st.caption(common.escape_md(f"Источник: {para.where}"))
     _render_links(index, cid)
     desk_answers.render_clause_usage(cid)
     _render_graph(index, cid)

@@ -2,11 +2,10 @@
 (cached), and the notices the clause page and the journal show. Rendering only; the diff itself is
 rules_index.diff, the fates rules_index.fates and rulings.affected.
 
-Versions a window can compare today: the built-in rules and the rules this window uploaded
-(«Правила» page, or «Что изменилось»). A link names its side's version with `v=`; the built-in
-rules' label opens them on the clause page even in a window that reads an upload (so both sides
-of a comparison can be opened). The stored versions of the rules-documents branch join the list
-when it lands.
+Versions a window can compare: the built-in rules, the versions stored on the server and shared
+with everyone (rules_index.versions), the version this window reads, and the ones it uploaded on
+«Что изменилось» (stored unshared: this window knows their ids). A link to a clause of a side
+carries that side's `v=` (app_pages.common), so it opens the clause in its own version.
 
 The diff of two versions is cached per process, keyed by the content of both (same texts, same
 diff, whoever asks); it is immutable, so sharing it keeps no judge's state.
@@ -20,24 +19,42 @@ from dataclasses import dataclass
 import streamlit as st
 
 import engine
+import rules_index
 from app_pages import common
 from engine.implemented import VersionView
-from rules_index import RulesIndex
+from rules_index import RulesIndex, versions
 from rules_index.diff import RulesDiff, diff_indexes, side_of
 from rules_index.fates import other_side
 from rulings import affected
 from rulings.model import Ruling
 
-BUILTIN = "builtin"
-WINDOW = "window"
-# The comparison this window chose on «Что изменилось» (keys of `choices`).
+BUILTIN = versions.BUILTIN
+WINDOW = common.WINDOW
+# The comparison this window chose on «Что изменилось» (keys of `choices`), and the versions it
+# uploaded there (stored unshared; only this window lists them).
 OLD_KEY = "changes_old"
 NEW_KEY = "changes_new"
+MINE_KEY = "changes_my_versions"
+# The pair chosen, kept apart from the widgets' keys (Streamlit drops a widget's state on a page
+# that does not draw it, and the clause page needs the pair).
+PAIR_KEY = "changes_pair"
+
+
+def chosen_pair() -> tuple[str, str] | None:
+    pair = st.session_state.get(PAIR_KEY)
+    if isinstance(pair, tuple) and len(pair) == 2:
+        return str(pair[0]), str(pair[1])
+    return None
+
+
+def choose(old_key: str, new_key: str) -> None:
+    st.session_state[PAIR_KEY] = (old_key, new_key)
 
 
 @dataclass(frozen=True)
 class Choice:
-    """A version a window can compare: its key, how it is named, its index, its `v=` in links."""
+    """A version a window can compare: its key (a stored id, BUILTIN or WINDOW), how it is named
+    in the list, and its index."""
 
     key: str
     label: str
@@ -48,13 +65,39 @@ class Choice:
         return self.index.version_label or self.index.version or "версия без отметки"
 
 
+def _stored(vid: str) -> RulesIndex | None:
+    try:
+        return common.stored_index(str(common.store().root), vid)
+    except rules_index.VersionError:
+        return None
+
+
+def remember(vid: str) -> None:
+    """A version this window uploaded on «Что изменилось»: listed here for this window only."""
+    mine = [str(v) for v in st.session_state.get(MINE_KEY, [])]
+    if vid not in mine:
+        st.session_state[MINE_KEY] = [*mine, vid]
+
+
 def choices() -> list[Choice]:
-    """The built-in rules, then this window's uploaded ones (if any)."""
+    """The built-in rules, the shared stored versions, this window's version and its uploads."""
     base = common.base_rules()
     out = [Choice(BUILTIN, f"Встроенные: {common.version_text(base.index)}", base.index)]
-    if common.has_upload():
-        upload = common.current_index()
-        out.append(Choice(WINDOW, f"Загруженные в этом окне: {common.version_text(upload)}", upload))
+    shop = common.store()
+    current = common.current_version()
+    wanted: list[str] = [v.id for v in shop.versions(shared_only=True)]
+    wanted += [current] if current not in (BUILTIN, WINDOW) else []
+    wanted += [str(v) for v in st.session_state.get(MINE_KEY, [])]
+    for vid in dict.fromkeys(wanted):
+        info = shop.get(vid)
+        index = _stored(vid) if info is not None else None
+        if info is None or index is None:
+            continue
+        where = "доступна всем" if info.shared else "загружена вами"
+        out.append(Choice(vid, f"{common.version_text(index)} ({where}, {info.uploaded_text})", index))
+    if current == WINDOW:
+        index = common.current_index()
+        out.append(Choice(WINDOW, f"Только в этом окне: {common.version_text(index)}", index))
     return out
 
 
@@ -76,31 +119,11 @@ def diff_of(old: RulesIndex, new: RulesIndex) -> RulesDiff:
     return _shared_diff(fingerprint(old), fingerprint(new), old, new)
 
 
-def link_index(index: RulesIndex, cid: str) -> RulesIndex:
-    """The rules a clause link opens: the built-in ones when its `v=` names them, they hold `cid`
-    and this window reads an upload with another label (the old side of a comparison); else the
-    window's rules (a link to a clause the built-in rules lack opens the upload, with a warning)."""
-    wanted = st.query_params.get(common.VERSION_PARAM)
-    base = common.base_rules().index
-    if (
-        wanted
-        and index is not base
-        and wanted == base.version_label
-        and wanted != index.version_label
-        and base.has(cid)
-    ):
-        return base
-    return index
-
-
 def clause_query(c: Choice, cid: str) -> dict[str, str]:
-    """`?p=…&v=…` opening `cid` in version `c` (an upload labelled like the built-in rules gets no
-    `v=`, which opens the window's own rules)."""
+    """`?p=…&v=…` opening `cid` in version `c` (this window's own rules: no `v=`)."""
     params = {common.CLAUSE_PARAM: cid}
-    base = common.base_rules().index
-    clash = c.key != BUILTIN and c.index.version_label == base.version_label
-    if c.index.version_label and not clash:
-        params[common.VERSION_PARAM] = c.index.version_label
+    if c.key != WINDOW:
+        params[common.VERSION_PARAM] = common.version_value(c.key)
     return params
 
 
@@ -117,18 +140,19 @@ def side_link(c: Choice, cid: str) -> None:
 
 def _partner(index: RulesIndex) -> tuple[Choice, Choice] | None:
     """(old, new) of the comparison this clause page belongs to: the one chosen on «Что изменилось»
-    when the page shows one of its sides, else the built-in rules against the window's upload."""
+    when the page shows one of its sides, else the built-in rules against the version shown."""
     found = choices()
     if len(found) < 2:
         return None
     by_key = {c.key: c for c in found}
-    old = by_key.get(str(st.session_state.get(OLD_KEY, BUILTIN)))
-    new = by_key.get(str(st.session_state.get(NEW_KEY, WINDOW)))
-    if old is None or new is None or old.key == new.key:
-        old, new = by_key[BUILTIN], by_key[WINDOW]
-    if index is not old.index and index is not new.index:
+    pair = chosen_pair() or ("", "")
+    old, new = by_key.get(pair[0]), by_key.get(pair[1])
+    if old is not None and new is not None and old.key != new.key and index in (old.index, new.index):
+        return old, new
+    shown = next((c for c in found if c.index is index), None)
+    if shown is None or shown.key == BUILTIN:
         return None
-    return old, new
+    return by_key[BUILTIN], shown
 
 
 def render_other_side(index: RulesIndex, cid: str) -> None:
@@ -174,7 +198,11 @@ def ruling_notice(ruling: Ruling) -> None:
     current = common.current_index()
     version = ruling.current.rules_version
     written: Sequence[Choice] = [
-        c for c in choices() if c.index is not current and affected.written_for(version, side_of(c.index))
+        c
+        for c in choices()
+        if c.index is not current
+        and c.index.version_label != current.version_label
+        and affected.written_for(version, side_of(c.index))
     ]
     if not written or not ruling.current.clauses:
         return

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import rules_index
+from rules_index import versions
 from rulings import model, store
 from tests import fictional_rules as fr
 
@@ -23,6 +24,12 @@ ROOT_PAGE = "app_pages/search.py"
 @pytest.fixture(scope="module")
 def fictional() -> rules_index.RulesIndex:
     return rules_index.load_texts(fr.as_files(fr.fictional_texts()))
+
+
+@pytest.fixture(scope="module")
+def vid(fictional: rules_index.RulesIndex) -> str:
+    """The fictional version stored (unshared) in the tests' temporary store (tests/conftest.py)."""
+    return versions.default_store().save(fr.as_files(fr.fictional_texts()), fictional, berserk=True).id
 
 
 def plain(markdown: str) -> str:
@@ -40,11 +47,13 @@ def link_params(link: object) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(link.proto.query_string).items()}  # type: ignore[attr-defined]
 
 
-def _app(upload: rules_index.RulesIndex | None, page: str = PAGE, **params: str) -> AppTest:
+def _app(version: str | None, page: str = PAGE, **params: str) -> AppTest:
+    """The app in a window that uploaded `version` on «Что изменилось» and compares it with the
+    built-in rules (None: nothing uploaded)."""
     at = AppTest.from_file(APP, default_timeout=30)
-    if upload is not None:
-        at.session_state["rules_uploaded_index"] = upload
-        at.session_state["rules_uploaded_names"] = ["fictional_rules.txt"]
+    if version is not None:
+        at.session_state["changes_my_versions"] = [version]
+        at.session_state["changes_pair"] = ("builtin", version)
     at.run()
     at.query_params.clear()
     at.query_params.update(params)
@@ -57,8 +66,8 @@ def test_without_a_second_version_the_page_says_what_to_do() -> None:
     assert "Для сравнения нужна вторая версия правил" in texts(at)
 
 
-def test_changes_grouped_by_section_with_marked_words(fictional: rules_index.RulesIndex) -> None:
-    at = _app(fictional)
+def test_changes_grouped_by_section_with_marked_words(vid: str) -> None:
+    at = _app(vid)
     assert not at.exception, at.exception
     shown = texts(at)
     assert "РП 4.1-2 → РП 9.9-1:" in shown
@@ -85,11 +94,11 @@ def test_changes_grouped_by_section_with_marked_words(fictional: rules_index.Rul
     assert at.get_by_key("change_535-5-1-3") is not None  # its citation moved: a card of its own
     card = at.get_by_key("change_534-6")  # the reworded clause
     links = [link_params(link) for link in card.page_link]  # type: ignore[attr-defined]
-    assert links == [{"p": "534.6", "v": "РП 4.1-2"}, {"p": "534.6", "v": "РП 9.9-1"}]
+    assert links == [{"p": "534.6", "v": "РП 4.1-2"}, {"p": "534.6", "v": vid}]
 
 
-def test_filter_and_section(fictional: rules_index.RulesIndex) -> None:
-    at = _app(fictional)
+def test_filter_and_section(vid: str) -> None:
+    at = _app(vid)
     at = at.toggle(key="changes_only").set_value(False).run()
     labels = [e.label for e in at.expander]
     assert "Без изменений: 13" in labels  # section 211: all 14 but 211.5
@@ -105,40 +114,40 @@ def test_filter_and_section(fictional: rules_index.RulesIndex) -> None:
     ]
 
 
-def test_same_version_twice_is_refused(fictional: rules_index.RulesIndex) -> None:
-    at = _app(fictional)
+def test_same_version_twice_is_refused(vid: str) -> None:
+    at = _app(vid)
     at = at.selectbox(key="changes_new").set_value("builtin").run()
     assert "Выберите две разные версии" in texts(at)
 
 
-def test_clause_page_says_what_became_of_the_clause(fictional: rules_index.RulesIndex) -> None:
+def test_clause_page_says_what_became_of_the_clause(vid: str) -> None:
     # The new side: the window's (fictional) rules.
-    at = _app(fictional, ROOT_PAGE, p="535.6.1.2", v=fr.FICTIONAL_LABEL)
+    at = _app(vid, ROOT_PAGE, p="535.6.1.2", v=vid)
     assert not at.exception
     box = at.get_by_key("clause_other_version")
     said = plain(box.markdown[0].value)  # type: ignore[attr-defined]
     assert said.endswith("В РП 4.1-2 — п. 535.5.1.2, другой номер, текст тот же.")
     assert link_params(box.page_link[0]) == {"p": "535.5.1.2", "v": "РП 4.1-2"}  # type: ignore[attr-defined]
     # The old side, opened by that link in the same window: the built-in text, no version warning.
-    at = _app(fictional, ROOT_PAGE, p="534.8", v="РП 4.1-2")
+    at = _app(vid, ROOT_PAGE, p="534.8", v="РП 4.1-2")
     assert "На шаге проверки защит эффект замещения" in texts(at)
     assert not at.warning
     box = at.get_by_key("clause_other_version")
     assert plain(box.markdown[0].value).endswith("В РП 9.9-1 этого пункта нет.")  # type: ignore[attr-defined]
     # A clause the engine applies whose text changed says that the engine applies the old text.
-    at = _app(fictional, ROOT_PAGE, p="534.6", v=fr.FICTIONAL_LABEL)
+    at = _app(vid, ROOT_PAGE, p="534.6", v=vid)
     box = at.get_by_key("clause_other_version")
     assert plain(box.markdown[0].value).endswith("В РП 4.1-2 — п. 534.6, текст изменён.")  # type: ignore[attr-defined]
     assert plain(box.caption[0].value).endswith(  # type: ignore[attr-defined]
         "Движок (п. 534.6 в РП 4.1-2; s534_replacement.run): "
         "пункт изменился: движок применяет текст РП 4.1-2."
     )
-    at = _app(fictional, ROOT_PAGE, p="535.2", v=fr.FICTIONAL_LABEL)
+    at = _app(vid, ROOT_PAGE, p="535.2", v=vid)
     assert "В РП 4.1-2 этого пункта не было: он новый." in texts(at)
 
 
 def test_journal_shows_that_the_rules_of_a_ruling_changed(
-    fictional: rules_index.RulesIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    vid: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "rulings.sqlite3"
     monkeypatch.setenv(store.ENV_VAR, str(path))
@@ -152,7 +161,7 @@ def test_journal_shows_that_the_rules_of_a_ruling_changed(
         )
     )
     before = journal.get(rid)
-    at = _app(fictional, "app_pages/journal.py", r=str(rid))
+    at = _app(vid, "app_pages/journal.py", r=str(rid), v=vid)
     assert not at.exception, at.exception
     warning = plain("\n".join(w.value for w in at.warning))
     assert (

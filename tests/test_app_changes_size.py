@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 import rules_index
 from app_pages.changes import PAGE_SIZE
+from rules_index import versions
 from tests.bench import bench_diff
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,26 +20,24 @@ APP = str(ROOT / "app.py")
 
 
 @pytest.fixture(scope="module")
-def versions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, rules_index.RulesIndex]:
+def full_size(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     rng = random.Random(7)
     old = bench_diff.old_version(3000, rng)
     new = bench_diff.next_version(old, rng)
     folder = tmp_path_factory.mktemp("full_size")
     old_file = folder / "old.txt"
     old_file.write_text(bench_diff.as_text(old, "РП 4.1-2 от 09.11.2024"), encoding="utf-8")
-    text = bench_diff.as_text(new, "РП 9.9-1 от 01.01.2099")
-    return old_file, rules_index.load_texts([("fictional_next.txt", text.encode("utf-8"))])
+    files = [("fictional_next.txt", bench_diff.as_text(new, "РП 9.9-1 от 01.01.2099").encode("utf-8"))]
+    stored = versions.default_store().save(files, rules_index.load_texts(files), berserk=True)
+    return old_file, stored.id
 
 
 @pytest.mark.timeout(240)
-def test_a_full_size_diff_is_paged(
-    versions: tuple[Path, rules_index.RulesIndex], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    old_file, new = versions
+def test_a_full_size_diff_is_paged(full_size: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    old_file, vid = full_size
     monkeypatch.setattr(sys, "argv", ["app.py", "--corpus", str(old_file)])
     at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["rules_uploaded_index"] = new
-    at.session_state["rules_uploaded_names"] = ["fictional_next.txt"]
+    at.session_state["changes_my_versions"] = [vid]
     at.run()
     at = at.switch_page("app_pages/changes.py").run()
     assert not at.exception, at.exception

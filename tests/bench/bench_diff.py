@@ -13,6 +13,7 @@ Run: .venv/bin/python tests/bench/bench_diff.py [--entries N] [--repeat R]
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -25,7 +26,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import rules_index  # noqa: E402
-from rules_index import Paragraph, ids  # noqa: E402
+from rules_index import Paragraph, ids, versions  # noqa: E402
 from rules_index.diff import diff_paragraphs  # noqa: E402
 
 TARGET_S = 2.0
@@ -141,13 +142,15 @@ def page_seconds(old: list[Paragraph], new: list[Paragraph]) -> str:
     with tempfile.TemporaryDirectory() as folder:
         old_file = Path(folder) / "old.txt"
         old_file.write_text(as_text(old, "РП 4.1-2 от 09.11.2024"), encoding="utf-8")
-        loaded = rules_index.load_texts([("next.txt", as_text(new, "РП 9.9-1 от 01.01.2099").encode())])
+        files = [("next.txt", as_text(new, "РП 9.9-1 от 01.01.2099").encode())]
+        # The FICTIONAL version goes to a temporary store, never the project's data/rules/.
+        os.environ[versions.ENV_VAR] = str(Path(folder) / "store")
+        stored = versions.default_store().save(files, rules_index.load_texts(files), berserk=True)
         argv = sys.argv
         sys.argv = ["app.py", "--corpus", str(old_file)]
         try:
             at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
-            at.session_state["rules_uploaded_index"] = loaded
-            at.session_state["rules_uploaded_names"] = ["next.txt"]
+            at.session_state["changes_my_versions"] = [stored.id]
             at.run()
             start = time.perf_counter()
             at = at.switch_page("app_pages/changes.py").run()
@@ -157,6 +160,7 @@ def page_seconds(old: list[Paragraph], new: list[Paragraph]) -> str:
             again = time.perf_counter() - start
         finally:
             sys.argv = argv
+            os.environ.pop(versions.ENV_VAR, None)
     if at.exception:
         return f"ошибка: {at.exception[0].message}"
     return f"первый показ {first:.2f} с (со сравнением), повторный {again:.2f} с"
