@@ -17,6 +17,7 @@ RULES_PAGES = [
     st.Page(common.CLAUSE_PAGE, title="Пункт", icon=":material/description:", url_path="clause"),
     st.Page(common.GRAPH_PAGE, title="Граф", icon=":material/account_tree:", url_path="graph"),
     st.Page(common.RULES_PAGE, title="Правила", icon=":material/menu_book:", url_path="rules"),
+    st.Page("app_pages/changes.py", title="Что изменилось", icon=":material/difference:", url_path="changes"),
 ]
 JUDGE_PAGES = [
     st.Page("app_pages/desk.py", title="Стол судьи", icon=":material/grid_on:", url_path="desk"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import common, desk_answers
+from app_pages import common, desk_answers, version_diff
 from rules_index import Paragraph, RulesIndex
 
 NUMBER_KEY = "clause_number"
@@ -146,6 +146,7 @@ def render_clause(index: RulesIndex, cid: str) -> None:
     common.duplicate_notice(index, cid, para)
     _render_text(para)
     _render_citation(index, cid)
+    version_diff.render_other_side(index, cid)
     st.caption(common.escape_md(f"Источник: {para.where}"))
     _render_links(index, cid)
     desk_answers.render_clause_usage(cid)

@@ -13,7 +13,7 @@ from typing import Any
 import streamlit as st
 
 import lexicon
-from app_pages import common
+from app_pages import common, version_diff
 from rules_index import ids
 from rulings import export, model, search, store
 
@@ -179,6 +179,7 @@ def _show_ruling(ruling: model.Ruling) -> None:
         version = f" ({cur.rules_version})" if cur.rules_version else ""
         st.markdown("**Пункты правил**" + export.md_text(version))
         clause_refs(cur.clauses)
+        version_diff.ruling_notice(ruling)
     if cur.trace_json.strip():
         with st.expander("Трассировка движка"):
             # Escaped Markdown (rulings.export.md_text): names typed by judges cannot form markup.

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import engine
 import lexicon
+from casebook import affected
 from casebook.catalogue import LIBRARY, scenario_files
 from casebook.loader import load_scenario
 from casebook.model import Scenario, ScenarioResult, StepResult
@@ -32,6 +33,9 @@ USAGE = """\
 Использование:
   python -m engine run ФАЙЛ... [--json]    прогнать сценарии и проверить ожидания
   python -m engine check [ПАПКА] [--json]  прогнать все сценарии в папке (по умолчанию scenarios/)
+  python -m engine check [ПАПКА] --corpus ПРАВИЛА [--json]
+                                           то же под другой версией правил: какие сценарии
+                                           опираются на изменённые пункты
   python -m engine coverage [ПАПКА] [--json]
                                            какие пункты правил срабатывают в сценариях
   python -m engine abilities               словарь особенностей карт (docs/abilities.md)
@@ -67,6 +71,9 @@ def _dispatch(args: list[str], out: TextIO) -> int:
         print(USAGE, file=out, end="")
         return EXIT_OK
     command, rest = args[0], args[1:]
+    corpus, rest = _corpus_option(rest)
+    if corpus is not None and command != "check":
+        raise UsageError("--corpus работает только с командой check")
     as_json = "--json" in rest
     positional = [a for a in rest if a != "--json"]
     unknown = [a for a in positional if a.startswith("-")]
@@ -87,9 +94,23 @@ def _dispatch(args: list[str], out: TextIO) -> int:
             if not files:
                 print(f"В папке {folder} не найдено ни одного сценария (*.yaml).", file=out)
                 return EXIT_OK
+            if corpus is not None:
+                return affected.check_under(files, corpus, as_json, out)
             return _run_files(files, as_json, out)
         return _coverage(files, as_json, out)
     raise UsageError(f"неизвестная команда «{command}»; команды: run, check, coverage")
+
+
+def _corpus_option(rest: list[str]) -> tuple[str | None, list[str]]:
+    """`--corpus PATH` (or `--corpus=PATH`) taken out of the arguments."""
+    for k, arg in enumerate(rest):
+        if arg.startswith("--corpus="):
+            return arg.split("=", 1)[1], rest[:k] + rest[k + 1 :]
+        if arg == "--corpus":
+            if k + 1 >= len(rest):
+                raise UsageError("после --corpus укажите файл или папку с правилами")
+            return rest[k + 1], rest[:k] + rest[k + 2 :]
+    return None, rest
 
 
 def _default_dir() -> Path:

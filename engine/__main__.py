@@ -1,7 +1,9 @@
 """`python -m engine …`: the command line documented in the README.
 
-`abilities` prints the ability vocabulary as Markdown (docs/abilities.md is its output); every
-other command (`run`, `check`, `coverage`) belongs to the scenario format and is casebook's.
+`abilities` prints the ability vocabulary as Markdown (docs/abilities.md is its output);
+`implemented [--write]` checks (or regenerates) engine/data/implemented.yaml, the rules text each
+handler implements; every other command (`run`, `check`, `coverage`) belongs to the scenario format
+and is casebook's.
 """
 
 from __future__ import annotations
@@ -13,6 +15,11 @@ if sys.argv[1:2] == ["abilities"]:
 
     sys.stdout.write(abilities.describe_markdown())
     sys.exit(0)
+
+if sys.argv[1:2] == ["implemented"]:
+    from engine import implemented
+
+    sys.exit(implemented.command(sys.argv[2:], sys.stdout, sys.stderr))
 
 from casebook.cli import main
 

@@ -7,6 +7,7 @@ objects.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import lexicon
@@ -97,15 +98,30 @@ def _assumption_note(clause: str, kind: str) -> tuple[TraceStep, ...]:
     )
 
 
-def render_trace(trace: tuple[TraceStep, ...] | list[TraceStep], indent: int = 0) -> str:
-    """The trace as indented Russian text, one step a line, changes under their step."""
+def render_trace(
+    trace: tuple[TraceStep, ...] | list[TraceStep],
+    indent: int = 0,
+    *,
+    cite: Callable[[str], str] | None = None,
+    note: Callable[[str], str | None] | None = None,
+) -> str:
+    """The trace as indented Russian text, one step a line, changes under their step.
+
+    Under another rules version (engine.implemented.VersionView) `cite` names a clause in the
+    loaded version's numbering and `note` gives the warning for a clause whose text changed.
+    """
     lines: list[str] = []
 
     def walk(step: TraceStep, depth: int) -> None:
         pad = "  " * depth
-        label = lexicon.cite(step.clause) if ids.is_assumption_id(step.clause) else step.clause
+        if cite is not None and step.clause:
+            label = cite(step.clause)
+        else:
+            label = lexicon.cite(step.clause) if ids.is_assumption_id(step.clause) else step.clause
         head = f"[{label}] " if step.clause else ""
-        lines.append(f"{pad}- {head}{lexicon.step_kind(step.kind)}: {step.reason}")
+        warning = note(step.clause) if note is not None and step.clause else None
+        tail = f" (!) {warning}" if warning else ""
+        lines.append(f"{pad}- {head}{lexicon.step_kind(step.kind)}: {step.reason}{tail}")
         for change in step.changes:
             lines.append(f"{pad}    → {change}")
         for child in step.children:

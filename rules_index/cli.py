@@ -1,4 +1,5 @@
-"""Command line: `python -m rules_index search|show|check|graph [--corpus PATH]…`.
+"""Command line: `python -m rules_index search|show|check|graph [--corpus PATH]…` and
+`python -m rules_index diff OLD NEW [--json]` (what changed between two rules versions).
 
 A contract other tools rely on: JSON shapes as documented per command; exit 0 on success
 (an empty search result included), 2 on bad input (query, id, corpus) with a Russian
@@ -15,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NoReturn, TextIO
 
-from rules_index import ids
+from rules_index import diff_cli, ids
 from rules_index.errors import CorpusError, QueryError
 from rules_index.index import RulesIndex, load_default, load_paths
 from rules_index.text import plural
@@ -113,7 +114,16 @@ def _build_parser() -> _Parser:
     graph.add_argument("--format", choices=("dot", "json"), default="dot", help="формат вывода (dot)")
     graph.add_argument("--id", metavar="ПУНКТ", help="только окрестность этого пункта")
     graph.add_argument("--radius", type=int, default=1, metavar="R", help="радиус окрестности (1)")
-    for p in (search, show, check, graph):
+
+    diff = sub.add_parser(
+        "diff", parents=[common], add_help=False, formatter_class=_Formatter,
+        help="что изменилось между двумя версиями правил (файл, папка или builtin)",
+    )
+    diff.add_argument("old", metavar="СТАРАЯ", help="файл или папка с правилами, или builtin (встроенные)")
+    diff.add_argument("new", metavar="НОВАЯ", help="файл или папка с правилами, или builtin (встроенные)")
+    diff.add_argument("--json", action="store_true", help="вывести JSON")
+    diff.add_argument("--all", action="store_true", help="показать и пункты без изменений")
+    for p in (search, show, check, graph, diff):
         p._positionals.title = "аргументы"
         p._optionals.title = "параметры"
     return parser
@@ -134,6 +144,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         parser.print_help(out)
         return EXIT_BAD_INPUT
     try:
+        if args.command == "diff":
+            return diff_cli.run(args, out)
         corpus = getattr(args, "corpus", None)
         jargon = getattr(args, "jargon", None) or ()
         index = load_paths(corpus, jargon=jargon) if corpus else load_default(jargon=jargon)
