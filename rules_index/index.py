@@ -17,7 +17,7 @@ from rules_index import ids
 from rules_index.errors import CorpusError
 from rules_index.model import Citation, Duplicate, Hit, Integrity, Paragraph, SourceInfo
 from rules_index.parser import ParsedSource, find_citations, parse_lines, version_label
-from rules_index.search import SearchIndex
+from rules_index.search import SearchIndex, SearchResult
 from rules_index.sources import SUFFIXES, decode, to_source_lines
 from rules_index.tables import Tables, load_tables
 from rules_index.text import plural
@@ -186,6 +186,10 @@ class RulesIndex:
     def search(self, query: str, top: int = 10) -> list[Hit]:
         """Best clauses for a query (number, words, slang, typos, card names); raises QueryError."""
         return self._search.search(query, top)
+
+    def lookup(self, query: str, top: int = 10) -> SearchResult:
+        """`search` plus what each typed word matched; no hits when the rules do not answer it."""
+        return self._search.lookup(query, top)
 
     def show(self, cid: str) -> dict[str, object] | None:
         """Everything about one id as a JSON-ready dict (for `show`), or None for an unknown id."""

@@ -4,62 +4,57 @@ Ranking is BM25 over stem keys (rule text weighted above examples), with explici
 top: a clause number puts that clause first; a query that names a defined term puts the
 definition first in proportion to how much of the query the term covers; a quoted phrase
 rewards the clauses that contain it verbatim; a card name finds the clauses that mention it.
+A word the rules lack is linked to words they have: jargon (data), a word cut short, a typo,
+a derivation («двигать» → «движение»), each weighted below the word itself. Section headings
+rank below their clauses unless the query is the section's name. A query whose meaningful
+words the rules do not answer gets no hits at all (`SearchResult.words` says which words
+matched what, and which matched nothing).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 import Stemmer
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from rules_index import ids
+from rules_index import ids, morph, postings
 from rules_index.errors import QueryError
 from rules_index.model import Hit, Match, Paragraph
+from rules_index.snippet import Piece, find_all, snippet
 from rules_index.tables import Tables, load_tables
 from rules_index.text import Analyzer, Token, normalize
 
 MAX_QUERY = 500
 # BM25 parameters; clauses are short and similar in length, so length matters little.
 K1 = 1.2
-B = 0.4
-# Field weights: words of the rule itself count more than words of its example.
-FIELD_WEIGHT: Mapping[str, float] = MappingProxyType({"text": 1.0, "example": 0.45})
+B = 0.75
 # How much each kind of match is worth relative to the word itself.
 WEIGHT: Mapping[str, float] = MappingProxyType(
-    {"form": 1.0, "prefix": 0.75, "typo": 0.7, "jargon": 0.95, "broader": 0.6, "card": 2.0}
+    {"form": 1.0, "prefix": 0.75, "derived": 0.7, "typo": 0.7, "jargon": 0.95, "broader": 0.6,
+     "card": 2.0}
 )
 NUMBER_BONUS = 1000.0
-SNIPPET_CHARS = 240
+# A paragraph's score times FLOOR + (1 - FLOOR) * coverage**POWER (coverage of the query's words).
+COVERAGE_FLOOR = 0.25
+COVERAGE_POWER = 2.0
+# A heading ranks below its clauses (its words are the whole section's topic, not an answer)
+# unless the query is the section's name.
+HEADING_FACTOR = 0.35
+# Out of scope: when no paragraph covers at least this share of the query's meaningful words
+# (by weight; a word the rules lack weighs as much as a rare word), the rules do not answer it.
+ANSWER_COVERAGE = 0.5
+UNKNOWN_WEIGHT_SHARE = 0.8  # of the corpus's largest idf
 
-# A clause number in a query; a hyphen may follow only as a range («211.3-211.5»), so the
-# «4.1» of «РП 4.1-2» is not one.
-_NUMBER = re.compile(
-    r"(?<![\w.])(?:(?P<lead>пп?|пункт[а-яё]*|§)\.?\s*)?(?P<id>[1-9]\d{0,3}(?:\.\d{1,4})*)\.?"
-    r"(?!\w|\.\d|-(?![1-9]\d{2}))",
-    re.IGNORECASE,
-)
 _PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)|\n")
-SNIPPET_MIN = 90
-# What a period after does not end a sentence: an abbreviation, or a cited clause number
-# («см. 537. История боя.» is one sentence).
-_ABBREVIATION_END = re.compile(
-    r"(?:(?<![\w.])(?:см|п|пп|т\.\s?е|т\.\s?д|т\.\s?п|ср|др|напр)|\d)\.$", re.IGNORECASE
-)
-
-
-@dataclass(frozen=True)
-class _Piece:
-    doc: int
-    kind: str
-    text: str
-    tokens: tuple[Token, ...]
 
 
 @dataclass(frozen=True)
@@ -67,7 +62,7 @@ class _Alt:
     key: str
     how: str
     weight: float
-    label: str = ""
+    label: str = ""  # the rules' wording it stands for (jargon meaning, card name)
 
 
 @dataclass(frozen=True)
@@ -78,10 +73,56 @@ class _QWord:
     word: str
     alts: tuple[_Alt, ...]
     together: bool = False
+    meaningful: bool = True  # a bare count («3») says nothing on its own
 
 
-# (slang keys, meaning, meaning keys)
-_JargonRow = tuple[tuple[str, ...], str, tuple[str, ...]]
+@dataclass(frozen=True)
+class QueryWord:
+    """How one word (or number) the user typed was understood: `how` is number, exact, form,
+    typo, jargon, card, derived, broader, prefix; «» = it matched nothing in these rules."""
+
+    word: str
+    how: str
+    found: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"word": self.word, "how": self.how, "found": list(self.found)}
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Hits best first, and what each typed word matched (stopwords left out)."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    words: tuple[QueryWord, ...]
+
+    @property
+    def unmatched(self) -> tuple[str, ...]:
+        """Typed words that matched nothing in the loaded rules."""
+        return tuple(w.word for w in self.words if not w.how)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "query": self.query,
+            "hits": [h.to_dict() for h in self.hits],
+            "words": [w.to_dict() for w in self.words],
+            "unmatched": list(self.unmatched),
+        }
+
+
+class _TermKey(NamedTuple):
+    """A key of the query for term detection: typed as `typed`, over content tokens [start, end)."""
+
+    key: str
+    typed: str
+    start: int
+    end: int
+    span: tuple[int, int]  # where in the query it was typed
+
+
+_JargonRow = postings.JargonRow
+_How = dict[int, dict[int, tuple[_Alt, str]]]
 
 
 class SearchIndex:
@@ -96,16 +137,20 @@ class SearchIndex:
     _max_idf: float
     _postings: Mapping[str, Mapping[int, float]]
     _idf: Mapping[str, float]
-    _pieces: tuple[tuple[_Piece, ...], ...]
+    _pieces: tuple[tuple[Piece, ...], ...]
     _surfaces: tuple[frozenset[str], ...]
     _found: tuple[Mapping[str, str], ...]
     _vocab: Mapping[str, str]
     _vocab_words: tuple[str, ...]
+    _key_form: Mapping[str, str]
     _keys_sorted: tuple[str, ...]
     _cards: tuple[tuple[tuple[str, ...], str], ...]
     _jargon: tuple[_JargonRow, ...]
     _broader: Mapping[str, tuple[str, tuple[str, ...]]]
     _terms: tuple[tuple[frozenset[str], str, str], ...]
+    _heading_keys: Mapping[int, frozenset[str]]
+
+    _ids_sorted: tuple[str, ...]
 
     def __init__(
         self, paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None
@@ -116,9 +161,9 @@ class SearchIndex:
         first: dict[str, int] = {}
         for i, p in enumerate(paragraphs):
             first.setdefault(p.id, i)
-        docs = _index_documents(paragraphs, analyzer, stemmer)
-        cards = _index_cards(tables, analyzer, stemmer, docs)
-        jargon, broader = _jargon_table(tables, analyzer, stemmer, docs.postings)
+        docs = postings.index_documents(paragraphs, analyzer, stemmer)
+        cards = postings.index_cards(tables, analyzer, stemmer, docs)
+        jargon, broader = postings.jargon_table(tables, analyzer, stemmer, docs.postings)
         n_docs = max(1, len(paragraphs))
         df = {k: len(v) for k, v in docs.postings.items()}
         set_ = object.__setattr__
@@ -137,11 +182,19 @@ class SearchIndex:
         set_(self, "_found", tuple(MappingProxyType(f) for f in docs.found))
         set_(self, "_vocab", MappingProxyType(docs.vocab))
         set_(self, "_vocab_words", tuple(docs.vocab))
+        set_(self, "_key_form", MappingProxyType(postings.commonest_forms(docs.form_counts)))
         set_(self, "_keys_sorted", tuple(sorted(k for k in docs.postings if not k.startswith("card:"))))
         set_(self, "_cards", tuple(cards))
         set_(self, "_jargon", tuple(jargon))
         set_(self, "_broader", MappingProxyType(broader))
-        set_(self, "_terms", tuple(_term_table(tables, analyzer, stemmer, first)))
+        set_(self, "_terms", tuple(postings.term_table(tables, analyzer, stemmer, first)))
+        headings = {
+            d: frozenset(t.key for t in docs.pieces[d][0].tokens if t.surface not in analyzer.stopwords)
+            for d, p in enumerate(paragraphs) if p.is_heading
+        }
+        set_(self, "_heading_keys", MappingProxyType(headings))
+        set_(self, "_ids_sorted", tuple(sorted(first, key=ids.sort_key)))
+
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("SearchIndex неизменяем после построения")
@@ -150,41 +203,49 @@ class SearchIndex:
 
     def search(self, query: str, top: int = 10) -> list[Hit]:
         """Hits best first; raises QueryError for an empty or over-long query."""
+        return list(self.lookup(query, top).hits)
+
+    def lookup(self, query: str, top: int = 10) -> SearchResult:
+        """Hits best first and how each typed word was understood; raises QueryError for an
+        empty or over-long query. No hits when the rules do not answer the query."""
         _check_query(query, top)
         stemmer = self._analyzer.stemmer()
         numbers, rest = self._numbers(query)
         phrases = [
-            (m.group(1).strip(), keys)
-            for m in _PHRASE.finditer(rest)
+            (m.group(1).strip(), keys) for m in _PHRASE.finditer(rest)
             if len(keys := self._analyzer.keys(m.group(1), stemmer, content_only=False)) >= 2
         ]
         tokens = list(self._analyzer.tokens(rest, stemmer))
         if not tokens and not numbers:
             raise QueryError("В запросе нет ни слов, ни номера пункта.")
         content = [t for t in tokens if t.surface not in self._analyzer.stopwords]
-        words, term_keys = self._words(content)
+        words, term_keys = self._words(query, content, stemmer)
         scores, how = self._word_scores(words)
         extra: dict[int, list[Match]] = {}
-        self._add_terms(term_keys, scores, extra)
+        # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
+        # the section named the same way (535 «Взятие карт в отряд»).
+        self._place_headings(words, scores, how)
+        self._add_terms(query, term_keys, scores, extra)
         for text, keys in phrases:
             bonus = sum(self._idf.get(k, 0.0) for k in keys) * 1.5
             for d, doc_pieces in enumerate(self._pieces):
-                if any(_count_seq([t.key for t in pc.tokens], keys) for pc in doc_pieces):
+                if any(find_all([t.key for t in pc.tokens], keys) for pc in doc_pieces):
                     scores[d] = scores.get(d, 0.0) + bonus
                     extra.setdefault(d, []).append(Match(text, "phrase", "«…»"))
-        for cid in numbers:
-            for d, bonus in self._number_targets(cid):
+        if not numbers and self._best_coverage(words, how) < ANSWER_COVERAGE:
+            scores = {}
+        for typed, _, targets in numbers:
+            for d, bonus in targets:
                 scores[d] = scores.get(d, 0.0) + bonus
-                extra.setdefault(d, []).append(Match(cid, "number", self._paragraphs[d].id))
-        return self._ranked(scores, how, extra, top)
+                extra.setdefault(d, []).append(Match(typed, "number", self._paragraphs[d].id))
+        hits = self._ranked(scores, how, extra, top, [cid for _, cid, _ in numbers])
+        return SearchResult(query, tuple(hits), self._report(query, numbers, words))
 
-    def _word_scores(
-        self, words: Sequence[_QWord]
-    ) -> tuple[dict[int, float], dict[int, dict[int, tuple[_Alt, str]]]]:
+    def _word_scores(self, words: Sequence[_QWord]) -> tuple[dict[int, float], _How]:
         """BM25 per paragraph over each query word's best alternative, scaled by coverage;
         and for each paragraph, which alternative matched each query word."""
         scores: dict[int, float] = {}
-        how: dict[int, dict[int, tuple[_Alt, str]]] = {}
+        how: _How = {}
         for wi, qw in enumerate(words):
             for d, (s, alt) in self._best_alternative(qw).items():
                 scores[d] = scores.get(d, 0.0) + s
@@ -192,18 +253,22 @@ class SearchIndex:
         # Coverage: a clause that matches every query word beats one that repeats a single word.
         # Coverage by word weight: missing a rare word costs more than missing a common one.
         if words:
-            weights = [max((self._idf.get(a.key, 0.0) for a in qw.alts), default=0.0) for qw in words]
+            weights = [self._word_weight(qw) for qw in words]
             total = sum(weights) or 1.0
             for d in scores:
                 coverage = sum(weights[wi] for wi in how[d]) / total
-                scores[d] *= 0.25 + 0.75 * coverage * coverage
+                scores[d] *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER
         return scores, how
+
+    def _word_weight(self, qw: _QWord) -> float:
+        return max((self._idf.get(a.key, 0.0) for a in qw.alts), default=0.0)
 
     def _best_alternative(self, qw: _QWord) -> dict[int, tuple[float, _Alt]]:
         """BM25 of one query word per paragraph: its best alternative, or for a multi-word
         jargon meaning (`together`) the sum over its words."""
         best: dict[int, tuple[float, _Alt]] = {}
         share = 1 / len(qw.alts) if qw.together else 1.0
+        present: dict[int, int] = {}
         for alt in qw.alts:
             posting = self._postings.get(alt.key)
             if not posting:
@@ -212,35 +277,87 @@ class SearchIndex:
             for d, tf in posting.items():
                 norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * self._lengths[d] / self._avgdl))
                 s = alt.weight * idf * norm * share
+                if qw.together:
+                    present[d] = present.get(d, 0) + 1
                 if qw.together and d in best:
                     best[d] = (best[d][0] + s, best[d][1] if best[d][0] >= s else alt)
                 elif d not in best or s > best[d][0]:
                     best[d] = (s, alt)
+        if qw.together:
+            # Half a meaning is less than half the answer: «становится» alone is not «становится
+            # летающим».
+            return {d: (s * present[d] * share, alt) for d, (s, alt) in best.items()}
         return best
 
+    def _place_headings(self, words: Sequence[_QWord], scores: dict[int, float], how: _How) -> None:
+        """A heading first when the query is its section's name («симбиоты», «всё про
+        симбов»); otherwise below the clauses it heads."""
+        meaningful = [wi for wi, qw in enumerate(words) if qw.meaningful]
+        top_score = max(scores.values(), default=0.0)
+        for d, keys in self._heading_keys.items():
+            if d not in scores:
+                continue
+            matched = {
+                wi: alt for wi, (alt, _) in how.get(d, {}).items() if alt.how not in ("broader", "typo")
+            }
+            named = {alt.key for alt in matched.values()} & keys
+            is_name = named == keys and len(meaningful) <= len(keys)
+            if meaningful and all(wi in matched for wi in meaningful) and is_name:
+                scores[d] = top_score + 1.0
+            else:
+                scores[d] *= HEADING_FACTOR
+
+    def _best_coverage(self, words: Sequence[_QWord], how: _How) -> float:
+        """The largest share of the query's meaningful words one paragraph covers (by weight):
+        below ANSWER_COVERAGE the rules do not answer the query.
+
+        A word the rules lack counts as a rare word left uncovered («сколько кристаллов в
+        начале игры» is about crystals, which these rules never mention); bare counts and
+        question words do not count at all. Cards and clause numbers are answers by themselves.
+        """
+        weights: dict[int, float] = {}
+        for wi, qw in enumerate(words):
+            if not qw.meaningful:
+                continue
+            present = [a for a in qw.alts if a.key in self._postings]
+            if any(a.how == "card" for a in present):
+                return 1.0
+            if present:
+                weights[wi] = self._word_weight(qw)
+            else:
+                weights[wi] = UNKNOWN_WEIGHT_SHARE * self._max_idf * morph.topic_weight(normalize(qw.word))
+        total = sum(weights.values())
+        if total <= 0:
+            return 0.0
+        best = max(
+            (sum(w for wi, w in weights.items() if wi in matched) for matched in how.values()), default=0.0
+        )
+        return best / total
+
     def _add_terms(
-        self, term_keys: Sequence[str], scores: dict[int, float], extra: dict[int, list[Match]]
+        self, query: str, term_keys: Sequence[_TermKey], scores: dict[int, float],
+        extra: dict[int, list[Match]],
     ) -> None:
         """Put the definition of a term the query names above the word hits, in proportion to
         how much of the query the term is."""
         top_score = max(scores.values(), default=0.0)
-        total_idf = sum(self._idf.get(k, self._max_idf) for k in term_keys) or 1.0
+        keys = [tk.key for tk in term_keys]
+        total_idf = sum(self._idf.get(k, self._max_idf) for k in keys) or 1.0
         for term_set, term, clause in self._matched_terms(term_keys):
             # Share by word weight (a rare word outside the term means the question is about
             # something else), squared: «что такое хозяин» is about the term; «хозяина
             # изгнали, что с симбиотом» is not.
-            covered = sum(self._idf.get(k, self._max_idf) for k in term_keys if k in term_set)
+            covered = sum(self._idf.get(k, self._max_idf) for k in keys if k in term_set)
             share = (covered / total_idf) ** 2
             d = self._first[clause]
             scores[d] = scores.get(d, 0.0) + share * (top_score + 1.0)
-            extra.setdefault(d, []).append(Match(term, "term", clause))
+            used = [tk.span for tk in term_keys if tk.key in term_set]
+            typed = query[min(a for a, _ in used) : max(b for _, b in used)]
+            extra.setdefault(d, []).append(Match(typed, "term", term))
 
     def _ranked(
-        self,
-        scores: Mapping[int, float],
-        how: Mapping[int, Mapping[int, tuple[_Alt, str]]],
-        extra: Mapping[int, list[Match]],
-        top: int,
+        self, scores: Mapping[int, float], how: Mapping[int, Mapping[int, tuple[_Alt, str]]],
+        extra: Mapping[int, list[Match]], top: int, cited: Sequence[str] = (),
     ) -> list[Hit]:
         """Hits best first (ties in corpus order), one per id, at most `top`."""
         hits: list[Hit] = []
@@ -250,27 +367,38 @@ class SearchIndex:
             if scores[d] <= 0 or p.id in seen_ids:
                 continue
             seen_ids.add(p.id)
-            hits.append(self._hit(d, scores[d], how.get(d, {}), extra.get(d, [])))
+            others = [cid for cid in cited if cid != p.id]
+            hits.append(self._hit(d, scores[d], how.get(d, {}), extra.get(d, []), others))
             if len(hits) >= top:
                 break
         return hits
 
-    def _numbers(self, query: str) -> tuple[list[str], str]:
-        """Clause numbers in the query and the query without them."""
-        found: list[str] = []
+    def _numbers(self, query: str) -> tuple[list[tuple[str, str, list[tuple[int, float]]]], str]:
+        """Clause numbers in the query as (typed text, id, targets), and the query with them
+        blanked out (same length, so token offsets still point into the query)."""
+        found: list[tuple[str, str, list[tuple[int, float]]]] = []
         rest = query
-        for m in _NUMBER.finditer(query):
-            cid = m.group("id")
-            lead = m.group("lead")
-            known = cid in self._first
-            # A bare number is a clause when it has a section's three digits («536»); «1 раз» is not.
-            if not (lead or "." in cid or known or len(cid) >= 3):
+        for ref in ids.typed_refs(query):
+            cid = ref.first
+            # A bare number is a clause when it has a section's three digits («536») or the
+            # rules hold it; «1 раз» is not.
+            if not (ref.lead or "." in cid or cid in self._first or len(cid) >= 3):
                 continue
-            if not ids.is_clause_id(cid):
-                continue
-            found.append(cid)
-            rest = rest.replace(m.group(0), " ", 1)
+            typed = query[ref.start : ref.end].strip().rstrip(".,?!")
+            if ref.last:
+                found.append((typed, cid, self._range_targets(cid, ref.last)))
+            else:
+                found.append((typed, cid, self._number_targets(cid)))
+            rest = rest[: ref.start] + " " * (ref.end - ref.start) + rest[ref.end :]
         return found, rest
+
+    def _range_targets(self, first: str, last: str) -> list[tuple[int, float]]:
+        """Every clause from `first` to `last` in numeric order («пп. 211.3–211.5»)."""
+        lo, hi = sorted((ids.sort_key(first), ids.sort_key(last)))
+        inside = [c for c in self._ids_sorted if lo <= ids.sort_key(c) <= hi]
+        if not inside:
+            return self._number_targets(first) + self._number_targets(last)
+        return [(self._first[c], NUMBER_BONUS - i) for i, c in enumerate(inside)]
 
     def _number_targets(self, cid: str) -> list[tuple[int, float]]:
         """The clause itself first, then its subclauses, then clauses that cite it."""
@@ -282,8 +410,7 @@ class SearchIndex:
             out.append((d, NUMBER_BONUS / 2 - rank))
         citing = [
             i for i, p in enumerate(self._paragraphs)
-            if any(cid in pc.text and re.search(rf"(?<!\d)(?<!\d\.){re.escape(cid)}(?!\d|\.\d)", pc.text)
-                   for pc in self._pieces[i])
+            if any(cid in pc.text and cid in ids.parse_typed(pc.text) for pc in self._pieces[i])
         ]
         for d in citing:
             if self._paragraphs[d].id != cid:
@@ -305,90 +432,149 @@ class SearchIndex:
             out = [(self._first[o], NUMBER_BONUS / 8 - i) for i, o in enumerate(near)]
         return out
 
-    def _words(self, content: list[Token]) -> tuple[list[_QWord], list[str]]:
-        """Query words with their alternatives; also the keys used for term detection."""
+    def _words(
+        self, query: str, content: list[Token], stemmer: Stemmer.Stemmer
+    ) -> tuple[list[_QWord], list[_TermKey]]:
+        """Query words with their alternatives; also the keys for term detection."""
         keys = [t.key for t in content]
         exact = ["=" + t.surface for t in content]
         used = [False] * len(content)
         words: list[_QWord] = []
-        term_keys: list[str] = []
+        term_keys: list[_TermKey] = []
+
+        def span(start: int, n: int) -> tuple[int, int]:
+            return content[start].start, content[start + n - 1].end
+
+        def typed(start: int, n: int) -> str:
+            return query[slice(*span(start, n))]
+
         # Cards first (longest alias first), then multi-word and single-word jargon.
         for seq, name in self._cards:
-            for start in _find_all(keys, seq):
+            for start in find_all(keys, seq):
                 if any(used[start : start + len(seq)]):
                     continue
                 for i in range(start, start + len(seq)):
                     used[i] = True
-                label = " ".join(t.surface for t in content[start : start + len(seq)])
+                label = typed(start, len(seq))
                 words.append(_QWord(label, (_Alt("card:" + name, "card", WEIGHT["card"], name),)))
-                term_keys.append("card:" + name)  # a question about a card is not about a term
+                # a question about a card is not about a term
+                where = span(start, len(seq))
+                term_keys.append(_TermKey("card:" + name, label, start, start + len(seq), where))
         for seq, means, means_keys in self._jargon:
-            for start in _find_all(exact if seq[0].startswith("=") else keys, seq):
+            for start in find_all(exact if seq[0].startswith("=") else keys, seq):
                 if any(used[start : start + len(seq)]):
                     continue
                 for i in range(start, start + len(seq)):
                     used[i] = True
-                label = " ".join(t.surface for t in content[start : start + len(seq)])
+                label = typed(start, len(seq))
                 alts = tuple(_Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
-                words.append(_QWord(label, alts, together=len(alts) > 1))
-                term_keys.extend(means_keys)
+                if len(alts) == 1 and alts[0].key in self._broader:
+                    wider, wider_keys = self._broader[alts[0].key]
+                    alts += tuple(_Alt(k, "broader", WEIGHT["broader"], wider) for k in wider_keys)
+                words.append(_QWord(label, alts, together=len(means_keys) > 1))
+                term_keys.extend(
+                    _TermKey(mk, label, start, start + len(seq), span(start, len(seq))) for mk in means_keys
+                )
         for i, t in enumerate(content):
             if used[i]:
                 continue
-            alts = self._alternatives(t)
+            alts = self._alternatives(t, stemmer)
+            label = typed(i, 1)
             # A word the corpus lacks counts for terms as its closest match («хазяен» → хозяин);
             # a word with no match at all («покажи») says nothing about any clause.
             if alts:
-                term_keys.append(t.key if t.key in self._postings else alts[0].key)
-            words.append(_QWord(t.surface, alts))
+                key = t.key if t.key in self._postings else alts[0].key
+                term_keys.append(_TermKey(key, label, i, i + 1, span(i, 1)))
+            words.append(_QWord(label, alts, meaningful=not t.surface.isdigit()))
         return words, term_keys
 
-    def _alternatives(self, t: Token) -> tuple[_Alt, ...]:
+    def _alternatives(self, t: Token, stemmer: Stemmer.Stemmer) -> tuple[_Alt, ...]:
         if t.key in self._postings:
             own = _Alt(t.key, "form", WEIGHT["form"])
             if t.key in self._broader:
                 means, keys = self._broader[t.key]
-                return (own, *(_Alt(k, "jargon", WEIGHT["broader"], means) for k in keys))
+                return (own, *(_Alt(k, "broader", WEIGHT["broader"], means) for k in keys))
             return (own,)
+        # A count, a pronoun, a preposition («два», «обоих», «ею») only ever matches itself.
+        if t.key.isdigit() or morph.topic_weight(t.surface) == 0:
+            return ()
         alts: list[_Alt] = []
         # A word cut short («инкарн», «перемещ»): keys it begins.
-        if len(t.key) >= 4 and not t.key.isdigit():
-            from bisect import bisect_left
-
-            i = bisect_left(self._keys_sorted, t.key)
-            while i < len(self._keys_sorted) and self._keys_sorted[i].startswith(t.key) and len(alts) < 5:
-                alts.append(_Alt(self._keys_sorted[i], "form", WEIGHT["prefix"]))
-                i += 1
+        if len(t.key) >= 4:
+            alts = [_Alt(k, "prefix", WEIGHT["prefix"]) for k in self._keys_from(t.key, 5)]
         if alts:
             return tuple(alts)
         # A verb or adjective whose stem extends a noun's («атаковать» → «атак»): shorten the key.
-        if not t.key.isdigit():
-            for cut in range(len(t.key) - 1, 3, -1):
-                if t.key[:cut] in self._postings:
-                    return (_Alt(t.key[:cut], "form", WEIGHT["prefix"]),)
-        # Typos: one letter off in short words, two in long ones.
+        for cut in range(len(t.key) - 1, 3, -1):
+            if t.key[:cut] in self._postings:
+                return (_Alt(t.key[:cut], "prefix", WEIGHT["prefix"]),)
+        derived = self._derived(t, stemmer)
+        return derived or self._typos(t)
+
+    def _derived(self, t: Token, stemmer: Stemmer.Stemmer) -> tuple[_Alt, ...]:
+        """Related words (derivation.yaml): a root whose last consonant alternates («двигать» →
+        «движение»), a prefix the rules add («смотреть» → «посмотреть», «просмотр») or the
+        query adds («вылечить» → «лечение»). Roots are cut to no less than three quarters."""
+        for cut in range(len(t.key), max(4, math.ceil(len(t.key) * 0.75)) - 1, -1):
+            for root in self._analyzer.root_variants(t.key[:cut]):
+                found = self._keys_from(root, 3)
+                if found:
+                    return tuple(_Alt(k, "derived", WEIGHT["derived"]) for k in found)
+        found_keys: dict[str, None] = {}
+        for prefix in self._analyzer.verb_prefixes:
+            longer = self._analyzer.key(prefix + t.surface, stemmer)
+            for cut in range(len(longer), max(len(prefix) + 4, math.ceil(len(longer) * 0.75)) - 1, -1):
+                found = self._keys_from(longer[:cut], 2)
+                if found:
+                    found_keys.update(dict.fromkeys(found))
+                    break
+            rest = t.surface[len(prefix) :]
+            if t.surface.startswith(prefix) and len(rest) >= 4:
+                shorter = self._analyzer.key(rest, stemmer)
+                if shorter in self._postings:
+                    found_keys[shorter] = None
+        return tuple(_Alt(k, "derived", WEIGHT["derived"]) for k in list(found_keys)[:4])
+
+    def _keys_from(self, prefix: str, limit: int) -> list[str]:
+        """Up to `limit` keys of the corpus that begin with `prefix`."""
+        out: list[str] = []
+        i = bisect_left(self._keys_sorted, prefix)
+        while i < len(self._keys_sorted) and self._keys_sorted[i].startswith(prefix) and len(out) < limit:
+            out.append(self._keys_sorted[i])
+            i += 1
+        return out
+
+    def _typos(self, t: Token) -> tuple[_Alt, ...]:
+        """Typos: one letter off in short words, two in long ones."""
         limit = 0 if len(t.surface) <= 3 else 1 if len(t.surface) <= 5 else 2
-        if limit and not t.surface.isdigit():
-            close = process.extract(
-                t.surface, self._vocab_words, scorer=Levenshtein.distance, score_cutoff=limit, limit=10
-            )
-            # In a short word two edits may be two wrong letters («хазяен» → хозяин), not two
-            # letters more or less («пример» is not «например»).
-            close = [
-                c for c in close
-                if c[1] <= 1 or len(t.surface) > 7 or abs(len(c[0]) - len(t.surface)) <= 1
-            ]
-            seen: set[str] = set()
-            for surface, dist, _ in sorted(close, key=lambda c: (c[1], c[0]))[:5]:
-                key = self._vocab[surface]
-                if key not in seen:
-                    seen.add(key)
-                    alts.append(_Alt(key, "typo", WEIGHT["typo"] * (1.0 if dist <= 1 else 0.8)))
+        # A real word is not a typo of another («приходит» is not «приводит»).
+        if not limit or morph.is_word(t.surface):
+            return ()
+        close = process.extract(
+            t.surface, self._vocab_words, scorer=Levenshtein.distance, score_cutoff=limit, limit=10
+        )
+        # In a short word two edits may be two wrong letters («хазяен» → хозяин), not two
+        # letters more or less («пример» is not «например»).
+        close = [
+            c for c in close if c[1] <= 1 or len(t.surface) > 7 or abs(len(c[0]) - len(t.surface)) <= 1
+        ]
+        alts: list[_Alt] = []
+        seen: set[str] = set()
+        for surface, dist, _ in sorted(close, key=lambda c: (c[1], c[0]))[:5]:
+            key = self._vocab[surface]
+            if key not in seen:
+                seen.add(key)
+                alts.append(_Alt(key, "typo", WEIGHT["typo"] * (1.0 if dist <= 1 else 0.8)))
         return tuple(alts)
 
-    def _matched_terms(self, term_keys: Sequence[str]) -> list[tuple[frozenset[str], str, str]]:
-        present = set(term_keys)
-        matched = [(k, term, clause) for k, term, clause in self._terms if k <= present]
+    def _matched_terms(self, term_keys: Sequence[_TermKey]) -> list[tuple[frozenset[str], str, str]]:
+        """Terms whose every word the query has, side by side (question words aside): «хозяин
+        паразита» is the term, «хост умер что с паразитом» is not about it."""
+        present = {tk.key for tk in term_keys}
+        matched = [
+            (k, term, clause) for k, term, clause in self._terms
+            if k <= present and _together([tk for tk in term_keys if tk.key in k])
+        ]
         # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone.
         best: dict[str, tuple[frozenset[str], str, str]] = {}
         for k, term, clause in matched:
@@ -400,8 +586,29 @@ class SearchIndex:
 
     # Results --------------------------------------------------------------------------------
 
+    def _report(
+        self, query: str, numbers: Sequence[tuple[str, str, list[tuple[int, float]]]], words: Sequence[_QWord]
+    ) -> tuple[QueryWord, ...]:
+        """What each typed word matched anywhere in these rules, in the order typed."""
+        out: list[tuple[int, QueryWord]] = []
+        for typed, _, targets in numbers:
+            found = tuple(dict.fromkeys(self._paragraphs[d].id for d, _ in targets))
+            out.append((query.find(typed), QueryWord(typed, "number" if found else "", found)))
+        for qw in words:
+            present = [a for a in qw.alts if a.key in self._postings]
+            if not present:
+                out.append((query.find(qw.word), QueryWord(qw.word, "")))
+                continue
+            labels = [a.label or self._key_form.get(a.key, a.key) for a in present]
+            kind = present[0].how
+            if kind == "form" and normalize(qw.word) in self._vocab:
+                kind = "exact"
+            out.append((query.find(qw.word), QueryWord(qw.word, kind, tuple(dict.fromkeys(labels)))))
+        return tuple(w for _, w in sorted(out, key=lambda pw: pw[0]))
+
     def _hit(
-        self, d: int, score: float, how: Mapping[int, tuple[_Alt, str]], extra: list[Match]
+        self, d: int, score: float, how: Mapping[int, tuple[_Alt, str]], extra: list[Match],
+        cited: Sequence[str],
     ) -> Hit:
         p = self._paragraphs[d]
         found = self._found[d]
@@ -409,206 +616,21 @@ class SearchIndex:
         matches: list[Match] = list(extra)
         marked: set[str] = set()
         for _, (alt, word) in sorted(how.items()):
+            marked.add(alt.key)
             if alt.how == "card":
-                marked.add(alt.key)
                 matches.append(Match(word, "card", alt.label))
                 continue
-            marked.add(alt.key)
             form = found.get(alt.key, "")
             kind = alt.how
             if kind == "form" and normalize(word) in surfaces and form:
                 kind, form = "exact", normalize(word)
+            elif kind == "prefix":
+                kind = "form"
             matches.append(Match(word, kind, form))
-        cited = [m.word for m in extra if m.how == "number" and m.word != p.id]
-        snippet, spans = self._snippet(d, marked, cited)
-        return Hit(p.id, score, str(self._titles.get(ids.section(p.id), "")), snippet, spans, tuple(matches))
-
-    def _snippet(
-        self, d: int, marked: set[str], cited: Sequence[str] = ()
-    ) -> tuple[str, tuple[tuple[str, bool], ...]]:
-        """The sentence of a paragraph that best shows why it matched, with matched words,
-        whole card names and cited clause numbers marked."""
         card_keys = {k[5:] for k in marked if k.startswith("card:")}
         card_seqs = [seq for seq, name in self._cards if name in card_keys]
-        best = self._best_sentence(d, marked, card_seqs, cited)
-        if best is None:
-            return "", ()
-        piece, sentence_start, sentence_end = best
-        start, end = _widen(piece, sentence_start, sentence_end, marked)
-        toks = [t for t in piece.tokens if start <= t.start and t.end <= end]
-        keys = [t.key for t in toks]
-        card_marks = {i for seq in card_seqs for s in _find_all(keys, seq) for i in range(s, s + len(seq))}
-        spans: list[tuple[str, bool]] = [("ПРИМЕР: " if piece.kind == "example" else "", False)]
-        spans.append(("…" if start > sentence_start else "", False))
-        pos = start
-        for i, t in enumerate(toks):
-            if t.key in marked or i in card_marks or t.surface in cited:
-                spans.append((piece.text[pos : t.start], False))
-                spans.append((piece.text[t.start : t.end], True))
-                pos = t.end
-        spans.append((piece.text[pos:end], False))
-        # «…» where the snippet stops inside a sentence.
-        inside = end < len(piece.text) and piece.text[end - 1] not in ".!?;:…)»”\""
-        spans.append(("…" if inside else "", False))
-        merged = _merge_spans(spans)
-        return "".join(t for t, _ in merged), merged
-
-    def _best_sentence(
-        self, d: int, marked: set[str], card_seqs: Sequence[tuple[str, ...]], cited: Sequence[str]
-    ) -> tuple[_Piece, int, int] | None:
-        """(piece, start, end) of the sentence with the most matches; rule text before examples."""
-        best: tuple[int, int, _Piece, int, int] | None = None
-        for pi, piece in enumerate(self._pieces[d]):
-            for start, end in _sentences(piece.text):
-                keys = [t.key for t in piece.tokens if start <= t.start and t.end <= end]
-                hit_count = len({k for k in keys if k in marked})
-                hit_count += sum(2 for seq in card_seqs if _count_seq(keys, seq))
-                hit_count += sum(3 for cid in cited if cid in piece.text[start:end])
-                if best is None or (hit_count, -pi) > (best[0], best[1]):
-                    best = (hit_count, -pi, piece, start, end)
-        return None if best is None else best[2:]
-
-
-def _widen(piece: _Piece, start: int, end: int, marked: set[str]) -> tuple[int, int]:
-    """A short sentence («Бул’Багур имеет текст:») runs on into the next; a long one is cut to
-    SNIPPET_CHARS around its first match, on word boundaries."""
-    spans_of = _sentences(piece.text)
-    while end - start < SNIPPET_MIN:
-        after = [se for se in spans_of if se[0] >= end]
-        if not after:
-            break
-        end = after[0][1]
-    if end - start > SNIPPET_CHARS:
-        first_hit = next((t.start for t in piece.tokens if start <= t.start < end and t.key in marked), start)
-        start = max(start, first_hit - SNIPPET_CHARS // 3)
-        start = next((t.start for t in piece.tokens if t.start >= start), start)
-        stop = min(end, start + SNIPPET_CHARS)
-        end = max((t.end for t in piece.tokens if start < t.end <= stop), default=stop)
-    return start, end
-
-
-def _merge_spans(spans: Sequence[tuple[str, bool]]) -> tuple[tuple[str, bool], ...]:
-    """One line of text: empty pieces dropped, neighbouring unmarked pieces joined."""
-    merged: list[tuple[str, bool]] = []
-    for text, mark in spans:
-        text = text.replace("\n", " ")
-        if not text:
-            continue
-        if merged and not mark and not merged[-1][1]:
-            merged[-1] = (merged[-1][0] + text, False)
-        else:
-            merged.append((text, mark))
-    return tuple(merged)
-
-
-@dataclass
-class _Docs:
-    """The inverted index while it is built (mutable only inside one SearchIndex build)."""
-
-    pieces: list[list[_Piece]] = field(default_factory=list)
-    postings: dict[str, dict[int, float]] = field(default_factory=dict)
-    lengths: list[float] = field(default_factory=list)
-    surfaces: list[frozenset[str]] = field(default_factory=list)
-    found: list[dict[str, str]] = field(default_factory=list)
-    vocab: dict[str, str] = field(default_factory=dict)
-
-    def add(self, key: str, d: int, weight: float) -> None:
-        posting = self.postings.setdefault(key, {})
-        posting[d] = posting.get(d, 0.0) + weight
-
-
-def _index_documents(paragraphs: Sequence[Paragraph], analyzer: Analyzer, stemmer: Stemmer.Stemmer) -> _Docs:
-    """Postings of every stem key, per paragraph: rule text (with bullets) and examples weighted."""
-    docs = _Docs()
-    memo: dict[str, str] = {}
-    for d, p in enumerate(paragraphs):
-        doc_pieces = [_Piece(d, "text", p.full_text, tuple(analyzer.tokens(p.full_text, stemmer, memo)))]
-        doc_pieces += [_Piece(d, "example", e, tuple(analyzer.tokens(e, stemmer, memo))) for e in p.examples]
-        length = 0.0
-        seen: set[str] = set()
-        first_form: dict[str, str] = {}
-        for piece in doc_pieces:
-            w = FIELD_WEIGHT[piece.kind]
-            for t in piece.tokens:
-                seen.add(t.surface)
-                if t.surface in analyzer.stopwords:
-                    continue
-                first_form.setdefault(t.key, t.surface)
-                docs.vocab.setdefault(t.surface, t.key)
-                docs.add(t.key, d, w)
-                length += w
-        docs.pieces.append(doc_pieces)
-        docs.lengths.append(length)
-        docs.surfaces.append(frozenset(seen))
-        docs.found.append(first_form)
-    return docs
-
-
-def _index_cards(
-    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, docs: _Docs
-) -> list[tuple[tuple[str, ...], str]]:
-    """Card aliases as key sequences (longest first); a clause mentions a card where one occurs."""
-    card_seqs: list[tuple[tuple[str, ...], str]] = []
-    for card in tables.cards:
-        for alias in (card.name, *card.aliases):
-            seq = analyzer.keys(alias, stemmer)
-            if seq:
-                card_seqs.append((seq, card.name))
-    card_seqs.sort(key=lambda sc: -len(sc[0]))
-    for d, doc_pieces in enumerate(docs.pieces):
-        for piece in doc_pieces:
-            keys = [t.key for t in piece.tokens]
-            present = set(keys)
-            for seq, name in card_seqs:
-                n = _count_seq(keys, seq) if seq[0] in present else 0
-                if n:
-                    # A card named in an example is as telling as one in the rule text.
-                    docs.add("card:" + name, d, n)
-                    docs.found[d].setdefault("card:" + name, name)
-    return card_seqs
-
-
-def _jargon_table(
-    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, postings: Mapping[str, object]
-) -> tuple[list[_JargonRow], dict[str, tuple[str, tuple[str, ...]]]]:
-    """(slang keys, meaning, meaning keys) rows, longest first; and «keep» slang as broader words.
-
-    Jargon matches by stem, unless the slang stem is also a word of the rules («контроллер»
-    and «контроля» share a stem): then only the listed slang forms themselves match.
-    """
-    jargon: list[_JargonRow] = []
-    broader: dict[str, tuple[str, tuple[str, ...]]] = {}
-    for entry in tables.jargon:
-        means = analyzer.keys(entry.means, stemmer)
-        for slang in entry.slang:
-            seq = analyzer.keys(slang, stemmer)
-            if not seq or not means or seq == means:
-                continue
-            if entry.keep:
-                if len(seq) == 1:
-                    broader[seq[0]] = (entry.means, means)
-                continue
-            if any(k in postings for k in seq):
-                words_ = [normalize(w) for w in slang.split()]
-                seq = tuple("=" + w for w in words_ if w not in analyzer.stopwords)
-            jargon.append((seq, entry.means, means))
-    jargon.sort(key=lambda j: -len(j[0]))
-    return jargon, broader
-
-
-def _term_table(
-    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, first: Mapping[str, int]
-) -> list[tuple[frozenset[str], str, str]]:
-    """(keys of a wording, term, defining clause) for the terms whose clause this corpus has."""
-    terms: list[tuple[frozenset[str], str, str]] = []
-    for term in tables.terms:
-        if term.clause not in first:
-            continue
-        for wording in (term.term, *term.also):
-            keys = frozenset(analyzer.keys(wording, stemmer))
-            if keys:
-                terms.append((keys, term.term, term.clause))
-    return terms
+        text, spans = snippet(self._pieces[d], marked, card_seqs, cited)
+        return Hit(p.id, score, str(self._titles.get(ids.section(p.id), "")), text, spans, tuple(matches))
 
 
 def _check_query(query: object, top: int) -> None:
@@ -620,28 +642,10 @@ def _check_query(query: object, top: int) -> None:
         raise QueryError("Число результатов (top) должно быть не меньше 1.")
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence, list item or line; «см. 537» and «п. 403.2» do not end one."""
-    out: list[tuple[int, int]] = []
-    pos = 0
-    for m in _SENTENCE.finditer(text):
-        if _ABBREVIATION_END.search(text, max(0, m.start() - 8), m.start()):
-            continue
-        if m.start() > pos:
-            out.append((pos, m.start()))
-        pos = m.end()
-    if pos < len(text):
-        out.append((pos, len(text)))
-    return out
-
-
-def _find_all(keys: Sequence[str], seq: Sequence[str]) -> list[int]:
-    n = len(seq)
-    return [i for i in range(len(keys) - n + 1) if tuple(keys[i : i + n]) == tuple(seq)]
-
-
-def _count_seq(keys: Sequence[str], seq: Sequence[str]) -> int:
-    return len(_find_all(keys, seq))
+def _together(keys: Sequence[_TermKey]) -> bool:
+    """The query spans of these keys follow one another without a gap."""
+    spans = sorted({(tk.start, tk.end) for tk in keys})
+    return all(nxt[0] <= prev[1] for prev, nxt in itertools.pairwise(spans))
 
 
 def _shared(a: tuple[int, ...], b: tuple[int, ...]) -> int:
