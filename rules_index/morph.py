@@ -1,30 +1,44 @@
-"""Russian morphology for query words the rules lack: their part of speech.
+"""Russian morphology for query words: part of speech, dictionary form, whether a word is real.
 
 pymorphy3 with the OpenCorpora dictionary (code MIT, dictionary CC BY-SA): one analyser per
 process, built on first use (about 0.2 s, 10 MB) and only read afterwards, so every judge's
-session shares it safely. Used only for words the Snowball keys of the rules do not match,
-so the common path of a query never pays for it.
+session shares it safely. One `analyse` call per word; callers that ask about a word twice keep
+the answer in a dict of their own (one query's or one build's), never in a module global.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 import pymorphy3
 
-# How much an unknown word of each part of speech says about what the question is about:
-# a noun names the topic («кристаллов», «броня»); a verb, adjective or adverb mostly says what
-# happens to it («вернули», «работает», «закрытой»); pronouns, numerals, prepositions,
-# conjunctions, particles and interjections say nothing.
+# How much a word the rules lack weighs, against the rarest word of the rules, by its part of
+# speech: a noun names the topic («кристаллов», «броня»: nearly as much as the rarest word; more
+# would also drown the players' own nouns the jargon table lacks); a verb, adjective or adverb
+# mostly says what happens to it («вернули», «работает», «закрытой»); pronouns, numerals,
+# prepositions, conjunctions, particles and interjections say nothing.
 _POS_WEIGHT: Mapping[str, float] = MappingProxyType({
-    "NOUN": 1.0,
-    "ADJF": 0.35, "ADJS": 0.35, "COMP": 0.2, "VERB": 0.35, "INFN": 0.35, "PRTF": 0.35, "PRTS": 0.35,
-    "GRND": 0.35, "ADVB": 0.2, "PRED": 0.1,
+    "NOUN": 0.8,
+    "ADJF": 0.28, "ADJS": 0.28, "COMP": 0.16, "VERB": 0.28, "INFN": 0.28, "PRTF": 0.28, "PRTS": 0.28,
+    "GRND": 0.28, "ADVB": 0.16, "PRED": 0.08,
     "NUMR": 0.0, "NPRO": 0.0, "PREP": 0.0, "CONJ": 0.0, "PRCL": 0.0, "INTJ": 0.0,
 })
+# Parts of speech that rarely decide what a question is about, even when the rules have the word.
+_MINOR = frozenset({"ADJF", "ADJS", "COMP", "ADVB", "PRED", "NUMR", "NPRO", "PREP", "CONJ", "PRCL", "INTJ"})
+
+
+@dataclass(frozen=True)
+class WordInfo:
+    """What the dictionary says about one word (its likeliest reading)."""
+
+    known: bool  # the dictionary knows the word as it is («приходит» yes, «хазяен» no)
+    lemma: str  # dictionary form («сдвинули» → «сдвинуть»); the word itself when unknown
+    topic_weight: float  # how much the word, if the rules lack it, says what the question is about
+    minor: bool  # adverb, adjective, numeral, pronoun…: rarely what the question is about
 
 
 @functools.cache
@@ -32,21 +46,18 @@ def _analyzer() -> Any:
     return pymorphy3.MorphAnalyzer()
 
 
-def topic_weight(word: str) -> float:
-    """0..1: how much a word the rules lack tells what the question is about (by its likeliest
-    part of speech; a word the dictionary does not know at all counts as a noun)."""
+def analyse(word: str) -> WordInfo:
+    """The dictionary's view of a lower-case word («ё» already folded to «е»)."""
     parses = _analyzer().parse(word)
-    if not parses or not any(p.is_known for p in parses):
-        return 1.0
-    tag = parses[0].tag
-    if "Anum" in tag:  # an ordinal («второй раз») counts, like a number
-        return 0.0
-    return _POS_WEIGHT.get(str(tag.POS), 1.0) if tag.POS is not None else 1.0
-
-
-def is_word(word: str) -> bool:
-    """Whether the dictionary knows the word as it is (then it is no typo of another)."""
-    return any(p.is_known for p in _analyzer().parse(word))
+    best = parses[0] if parses else None
+    if best is None or not any(p.is_known for p in parses):
+        return WordInfo(False, word, _POS_WEIGHT["NOUN"], False)
+    tag = best.tag
+    pos = str(tag.POS) if tag.POS is not None else ""
+    # an ordinal («второй раз») counts, like a number
+    weight = 0.0 if "Anum" in tag else _POS_WEIGHT.get(pos, _POS_WEIGHT["NOUN"])
+    lemma = str(best.normal_form).replace("ё", "е") if best.is_known else word
+    return WordInfo(True, lemma, weight, pos in _MINOR)
 
 
 def warm() -> None:

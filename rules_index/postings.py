@@ -137,3 +137,19 @@ def term_table(
             if keys:
                 terms.append((keys, term.term, term.clause))
     return terms
+
+
+def jargon_by_form(tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer) -> dict[str, JargonRow]:
+    """Each one-word slang form as written → its row (the first entry wins). A query word whose
+    dictionary form is listed matches it: «сдвинули» → «сдвинуть» (jargon.yaml lists dictionary
+    forms, so no dictionary is needed while the index is built)."""
+    out: dict[str, JargonRow] = {}
+    for entry in tables.jargon:
+        means = analyzer.keys(entry.means, stemmer)
+        if entry.keep or not means:
+            continue
+        for slang in entry.slang:
+            word = normalize(slang)
+            if word.isalpha():
+                out.setdefault(word, ((word,), entry.means, means))
+    return out

@@ -50,9 +50,10 @@ COVERAGE_POWER = 2.0
 # unless the query is the section's name.
 HEADING_FACTOR = 0.35
 # Out of scope: when no paragraph covers at least this share of the query's meaningful words
-# (by weight; a word the rules lack weighs as much as a rare word), the rules do not answer it.
+# (by weight; a word the rules lack weighs the rarest word's weight times its part of speech's
+# factor, morph.topic_weight), the rules do not answer it.
 ANSWER_COVERAGE = 0.5
-UNKNOWN_WEIGHT_SHARE = 0.8  # of the corpus's largest idf
+MATCHED_MINOR = 0.5
 
 _PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
 
@@ -74,6 +75,7 @@ class _QWord:
     alts: tuple[_Alt, ...]
     together: bool = False
     meaningful: bool = True  # a bare count («3») says nothing on its own
+    info: morph.WordInfo | None = None  # the dictionary's view of a one-token word
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,7 @@ class SearchIndex:
     _broader: Mapping[str, tuple[str, tuple[str, ...]]]
     _terms: tuple[tuple[frozenset[str], str, str], ...]
     _heading_keys: Mapping[int, frozenset[str]]
+    _jargon_lemmas: Mapping[str, _JargonRow]
 
     _ids_sorted: tuple[str, ...]
 
@@ -194,6 +197,7 @@ class SearchIndex:
         }
         set_(self, "_heading_keys", MappingProxyType(headings))
         set_(self, "_ids_sorted", tuple(sorted(first, key=ids.sort_key)))
+        set_(self, "_jargon_lemmas", MappingProxyType(postings.jargon_by_form(tables, analyzer, stemmer)))
 
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -219,7 +223,8 @@ class SearchIndex:
         if not tokens and not numbers:
             raise QueryError("В запросе нет ни слов, ни номера пункта.")
         content = [t for t in tokens if t.surface not in self._analyzer.stopwords]
-        words, term_keys = self._words(query, content, stemmer)
+        infos = {t.surface: morph.analyse(t.surface) for t in content if not t.surface.isdigit()}
+        words, term_keys = self._words(query, content, stemmer, infos)
         scores, how = self._word_scores(words)
         extra: dict[int, list[Match]] = {}
         # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
@@ -323,9 +328,12 @@ class SearchIndex:
             if any(a.how == "card" for a in present):
                 return 1.0
             if present:
-                weights[wi] = self._word_weight(qw)
+                # A matched adverb or adjective («прямо», «обычный») weighs less than a matched
+                # noun or verb: it rarely decides what the question is about.
+                minor = qw.info is not None and qw.info.minor
+                weights[wi] = self._word_weight(qw) * (MATCHED_MINOR if minor else 1.0)
             else:
-                weights[wi] = UNKNOWN_WEIGHT_SHARE * self._max_idf * morph.topic_weight(normalize(qw.word))
+                weights[wi] = self._max_idf * (qw.info.topic_weight if qw.info else 1.0)
         total = sum(weights.values())
         if total <= 0:
             return 0.0
@@ -433,7 +441,7 @@ class SearchIndex:
         return out
 
     def _words(
-        self, query: str, content: list[Token], stemmer: Stemmer.Stemmer
+        self, query: str, content: list[Token], stemmer: Stemmer.Stemmer, infos: Mapping[str, morph.WordInfo]
     ) -> tuple[list[_QWord], list[_TermKey]]:
         """Query words with their alternatives; also the keys for term detection."""
         keys = [t.key for t in content]
@@ -478,17 +486,27 @@ class SearchIndex:
         for i, t in enumerate(content):
             if used[i]:
                 continue
-            alts = self._alternatives(t, stemmer)
+            info = infos.get(t.surface)
+            row = None if t.key in self._postings or info is None else self._jargon_lemmas.get(info.lemma)
+            if row is not None:
+                # Another form of a jargon word («сдвинули» for the listed «сдвинуть»).
+                alts = tuple(_Alt(mk, "jargon", WEIGHT["jargon"], row[1]) for mk in row[2])
+                words.append(_QWord(typed(i, 1), alts, together=len(row[2]) > 1, info=info))
+                term_keys.extend(_TermKey(mk, typed(i, 1), i, i + 1, span(i, 1)) for mk in row[2])
+                continue
+            alts = self._alternatives(t, stemmer, info)
             label = typed(i, 1)
             # A word the corpus lacks counts for terms as its closest match («хазяен» → хозяин);
             # a word with no match at all («покажи») says nothing about any clause.
             if alts:
                 key = t.key if t.key in self._postings else alts[0].key
                 term_keys.append(_TermKey(key, label, i, i + 1, span(i, 1)))
-            words.append(_QWord(label, alts, meaningful=not t.surface.isdigit()))
+            words.append(_QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
         return words, term_keys
 
-    def _alternatives(self, t: Token, stemmer: Stemmer.Stemmer) -> tuple[_Alt, ...]:
+    def _alternatives(
+        self, t: Token, stemmer: Stemmer.Stemmer, info: morph.WordInfo | None
+    ) -> tuple[_Alt, ...]:
         if t.key in self._postings:
             own = _Alt(t.key, "form", WEIGHT["form"])
             if t.key in self._broader:
@@ -496,7 +514,7 @@ class SearchIndex:
                 return (own, *(_Alt(k, "broader", WEIGHT["broader"], means) for k in keys))
             return (own,)
         # A count, a pronoun, a preposition («два», «обоих», «ею») only ever matches itself.
-        if t.key.isdigit() or morph.topic_weight(t.surface) == 0:
+        if t.key.isdigit() or info is None or info.topic_weight == 0:
             return ()
         alts: list[_Alt] = []
         # A word cut short («инкарн», «перемещ»): keys it begins.
@@ -509,7 +527,8 @@ class SearchIndex:
             if t.key[:cut] in self._postings:
                 return (_Alt(t.key[:cut], "prefix", WEIGHT["prefix"]),)
         derived = self._derived(t, stemmer)
-        return derived or self._typos(t)
+        # A real word is not a typo of another («приходит» is not «приводит»).
+        return derived or (() if info.known else self._typos(t))
 
     def _derived(self, t: Token, stemmer: Stemmer.Stemmer) -> tuple[_Alt, ...]:
         """Related words (derivation.yaml): a root whose last consonant alternates («двигать» →
@@ -547,8 +566,7 @@ class SearchIndex:
     def _typos(self, t: Token) -> tuple[_Alt, ...]:
         """Typos: one letter off in short words, two in long ones."""
         limit = 0 if len(t.surface) <= 3 else 1 if len(t.surface) <= 5 else 2
-        # A real word is not a typo of another («приходит» is not «приводит»).
-        if not limit or morph.is_word(t.surface):
+        if not limit:
             return ()
         close = process.extract(
             t.surface, self._vocab_words, scorer=Levenshtein.distance, score_cutoff=limit, limit=10
@@ -571,9 +589,15 @@ class SearchIndex:
         """Terms whose every word the query has, side by side (question words aside): «хозяин
         паразита» is the term, «хост умер что с паразитом» is not about it."""
         present = {tk.key for tk in term_keys}
+        spans: dict[str, set[tuple[int, int]]] = {}
+        for tk in term_keys:
+            spans.setdefault(tk.key, set()).add(tk.span)
+        # A term typed twice relates two of a kind («замещение замещения», «симб на симба»): the
+        # question is about that relation, not about what the term means.
         matched = [
             (k, term, clause) for k, term, clause in self._terms
             if k <= present and _together([tk for tk in term_keys if tk.key in k])
+            and all(len(spans[key]) == 1 for key in k)
         ]
         # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone.
         best: dict[str, tuple[frozenset[str], str, str]] = {}
