@@ -39,7 +39,7 @@ K1 = 1.2
 B = 0.75
 # How much each kind of match is worth relative to the word itself.
 WEIGHT: Mapping[str, float] = MappingProxyType(
-    {"form": 1.0, "prefix": 0.75, "derived": 0.7, "typo": 0.7, "jargon": 0.95, "broader": 0.6,
+    {"form": 1.0, "prefix": 0.75, "derived": 0.7, "typo": 0.7, "jargon": 0.95, "broader": 0.9,
      "card": 2.0}
 )
 NUMBER_BONUS = 1000.0
@@ -81,7 +81,8 @@ class _QWord:
 @dataclass(frozen=True)
 class QueryWord:
     """How one word (or number) the user typed was understood: `how` is number, exact, form,
-    typo, jargon, card, derived, broader, prefix; «» = it matched nothing in these rules."""
+    typo, jargon, card, derived, broader, prefix, count (a bare number: it only adds to the
+    other words); «» = it matched nothing in these rules."""
 
     word: str
     how: str
@@ -225,7 +226,7 @@ class SearchIndex:
         content = [t for t in tokens if t.surface not in self._analyzer.stopwords]
         infos = {t.surface: morph.analyse(t.surface) for t in content if not t.surface.isdigit()}
         words, term_keys = self._words(query, content, stemmer, infos)
-        scores, how = self._word_scores(words)
+        scores, how, covered = self._word_scores(words)
         extra: dict[int, list[Match]] = {}
         # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
         # the section named the same way (535 «Взятие карт в отряд»).
@@ -237,40 +238,43 @@ class SearchIndex:
                 if any(find_all([t.key for t in pc.tokens], keys) for pc in doc_pieces):
                     scores[d] = scores.get(d, 0.0) + bonus
                     extra.setdefault(d, []).append(Match(text, "phrase", "«…»"))
-        if not numbers and self._best_coverage(words, how) < ANSWER_COVERAGE:
+        if not numbers and self._best_coverage(words, covered) < ANSWER_COVERAGE:
             scores = {}
         for typed, _, targets in numbers:
             for d, bonus in targets:
                 scores[d] = scores.get(d, 0.0) + bonus
                 extra.setdefault(d, []).append(Match(typed, "number", self._paragraphs[d].id))
-        hits = self._ranked(scores, how, extra, top, [cid for _, cid, _ in numbers])
+        hits = self._ranked(scores, how, extra, top, words, [cid for _, cid, _ in numbers])
         return SearchResult(query, tuple(hits), self._report(query, numbers, words))
 
-    def _word_scores(self, words: Sequence[_QWord]) -> tuple[dict[int, float], _How]:
+    def _word_scores(self, words: Sequence[_QWord]) -> tuple[dict[int, float], _How, dict[int, set[int]]]:
         """BM25 per paragraph over each query word's best alternative, scaled by coverage;
         and for each paragraph, which alternative matched each query word."""
         scores: dict[int, float] = {}
         how: _How = {}
+        covered: dict[int, set[int]] = {}
         for wi, qw in enumerate(words):
             for d, (s, alt) in self._best_alternative(qw).items():
                 scores[d] = scores.get(d, 0.0) + s
                 how.setdefault(d, {})[wi] = (alt, qw.word)
+                if self._complete(qw, d):
+                    covered.setdefault(d, set()).add(wi)
         # Coverage: a clause that matches every query word beats one that repeats a single word.
         # Coverage by word weight: missing a rare word costs more than missing a common one.
         if words:
             weights = [self._word_weight(qw) for qw in words]
             total = sum(weights) or 1.0
             for d in scores:
-                coverage = sum(weights[wi] for wi in how[d]) / total
+                coverage = sum(weights[wi] for wi in covered.get(d, ())) / total
                 scores[d] *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER
-        return scores, how
+        return scores, how, covered
 
     def _word_weight(self, qw: _QWord) -> float:
         return max((self._idf.get(a.key, 0.0) for a in qw.alts), default=0.0)
 
     def _best_alternative(self, qw: _QWord) -> dict[int, tuple[float, _Alt]]:
         """BM25 of one query word per paragraph: its best alternative, or for a multi-word
-        jargon meaning (`together`) the sum over its words."""
+        jargon meaning (`together`) the sum over its words (see `_complete`)."""
         best: dict[int, tuple[float, _Alt]] = {}
         share = 1 / len(qw.alts) if qw.together else 1.0
         present: dict[int, int] = {}
@@ -294,6 +298,13 @@ class SearchIndex:
             return {d: (s * present[d] * share, alt) for d, (s, alt) in best.items()}
         return best
 
+    def _complete(self, qw: _QWord, d: int) -> bool:
+        """Whether paragraph d has the whole meaning of a query word: every word of a multi-word
+        jargon meaning, or any alternative of a plain word."""
+        if not qw.together:
+            return True
+        return all(d in self._postings.get(a.key, {}) for a in qw.alts)
+
     def _place_headings(self, words: Sequence[_QWord], scores: dict[int, float], how: _How) -> None:
         """A heading first when the query is its section's name («симбиоты», «всё про
         симбов»); otherwise below the clauses it heads."""
@@ -312,7 +323,7 @@ class SearchIndex:
             else:
                 scores[d] *= HEADING_FACTOR
 
-    def _best_coverage(self, words: Sequence[_QWord], how: _How) -> float:
+    def _best_coverage(self, words: Sequence[_QWord], covered: Mapping[int, set[int]]) -> float:
         """The largest share of the query's meaningful words one paragraph covers (by weight):
         below ANSWER_COVERAGE the rules do not answer the query.
 
@@ -338,7 +349,7 @@ class SearchIndex:
         if total <= 0:
             return 0.0
         best = max(
-            (sum(w for wi, w in weights.items() if wi in matched) for matched in how.values()), default=0.0
+            (sum(w for wi, w in weights.items() if wi in got) for got in covered.values()), default=0.0
         )
         return best / total
 
@@ -365,7 +376,7 @@ class SearchIndex:
 
     def _ranked(
         self, scores: Mapping[int, float], how: Mapping[int, Mapping[int, tuple[_Alt, str]]],
-        extra: Mapping[int, list[Match]], top: int, cited: Sequence[str] = (),
+        extra: Mapping[int, list[Match]], top: int, words: Sequence[_QWord], cited: Sequence[str] = (),
     ) -> list[Hit]:
         """Hits best first (ties in corpus order), one per id, at most `top`."""
         hits: list[Hit] = []
@@ -376,7 +387,7 @@ class SearchIndex:
                 continue
             seen_ids.add(p.id)
             others = [cid for cid in cited if cid != p.id]
-            hits.append(self._hit(d, scores[d], how.get(d, {}), extra.get(d, []), others))
+            hits.append(self._hit(d, scores[d], how.get(d, {}), extra.get(d, []), words, others))
             if len(hits) >= top:
                 break
         return hits
@@ -620,11 +631,14 @@ class SearchIndex:
             out.append((query.find(typed), QueryWord(typed, "number" if found else "", found)))
         for qw in words:
             present = [a for a in qw.alts if a.key in self._postings]
+            if not qw.meaningful:
+                out.append((query.find(qw.word), QueryWord(qw.word, "count")))
+                continue
             if not present:
                 out.append((query.find(qw.word), QueryWord(qw.word, "")))
                 continue
-            labels = [a.label or self._key_form.get(a.key, a.key) for a in present]
             kind = present[0].how
+            labels = [a.label or self._key_form.get(a.key, a.key) for a in present if a.how == kind]
             if kind == "form" and normalize(qw.word) in self._vocab:
                 kind = "exact"
             out.append((query.find(qw.word), QueryWord(qw.word, kind, tuple(dict.fromkeys(labels)))))
@@ -632,15 +646,17 @@ class SearchIndex:
 
     def _hit(
         self, d: int, score: float, how: Mapping[int, tuple[_Alt, str]], extra: list[Match],
-        cited: Sequence[str],
+        words: Sequence[_QWord], cited: Sequence[str],
     ) -> Hit:
         p = self._paragraphs[d]
         found = self._found[d]
         surfaces = self._surfaces[d]
         matches: list[Match] = list(extra)
         marked: set[str] = set()
-        for _, (alt, word) in sorted(how.items()):
+        for wi, (alt, word) in sorted(how.items()):
             marked.add(alt.key)
+            if words[wi].together:  # every word of «становится летающим» that the clause has
+                marked.update(a.key for a in words[wi].alts if a.key in found)
             if alt.how == "card":
                 matches.append(Match(word, "card", alt.label))
                 continue
