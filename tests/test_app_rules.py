@@ -60,7 +60,7 @@ def hit_links(at: AppTest) -> list[str]:
             found = at.get_by_key(key)
         except KeyError:  # no other hits
             continue
-        out += [link_params(link).get("p", "") for link in found.page_link]  # type: ignore[attr-defined]
+        out += [link_params(link).get("p", "") for link in found.page_link]
     return out
 
 
