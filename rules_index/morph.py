@@ -28,6 +28,7 @@ _POS_WEIGHT: Mapping[str, float] = MappingProxyType({
     "NUMR": 0.0, "NPRO": 0.0, "PREP": 0.0, "CONJ": 0.0, "PRCL": 0.0, "INTJ": 0.0,
 })
 # Parts of speech that rarely decide what a question is about, even when the rules have the word.
+_FUNCTION = frozenset({"NUMR", "NPRO", "PREP", "CONJ", "PRCL", "INTJ"})
 _MINOR = frozenset({"ADJF", "ADJS", "COMP", "ADVB", "PRED", "NUMR", "NPRO", "PREP", "CONJ", "PRCL", "INTJ"})
 
 
@@ -39,6 +40,8 @@ class WordInfo:
     lemma: str  # dictionary form («сдвинули» → «сдвинуть»); the word itself when unknown
     topic_weight: float  # how much the word, if the rules lack it, says what the question is about
     minor: bool  # adverb, adjective, numeral, pronoun…: rarely what the question is about
+    function: bool = False  # «один», «другой», «тот», «сам», «каждый», «оба»: a pointer, not a topic
+    noun: bool = False
 
 
 @functools.cache
@@ -51,13 +54,14 @@ def analyse(word: str) -> WordInfo:
     parses = _analyzer().parse(word)
     best = parses[0] if parses else None
     if best is None or not any(p.is_known for p in parses):
-        return WordInfo(False, word, _POS_WEIGHT["NOUN"], False)
+        return WordInfo(False, word, _POS_WEIGHT["NOUN"], False, noun=True)
     tag = best.tag
     pos = str(tag.POS) if tag.POS is not None else ""
     # an ordinal («второй раз») counts, like a number
     weight = 0.0 if "Anum" in tag else _POS_WEIGHT.get(pos, _POS_WEIGHT["NOUN"])
     lemma = str(best.normal_form).replace("ё", "е") if best.is_known else word
-    return WordInfo(True, lemma, weight, pos in _MINOR)
+    function = pos in _FUNCTION or "Apro" in tag
+    return WordInfo(True, lemma, weight, pos in _MINOR, function, pos == "NOUN")
 
 
 def warm() -> None:

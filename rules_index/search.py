@@ -54,6 +54,9 @@ HEADING_FACTOR = 0.35
 # factor, morph.topic_weight), the rules do not answer it.
 ANSWER_COVERAGE = 0.5
 MATCHED_MINOR = 0.5
+# A pronoun-like word («один», «другой», «тот», «каждый») weighs this much in the ranking.
+FUNCTION_WEIGHT = 0.7
+EXAMPLE_ONLY = 0.5
 
 _PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
 
@@ -152,6 +155,7 @@ class SearchIndex:
     _broader: Mapping[str, tuple[str, tuple[str, ...]]]
     _terms: tuple[tuple[frozenset[str], str, str], ...]
     _heading_keys: Mapping[int, frozenset[str]]
+    _text_keys: tuple[frozenset[str], ...]
     _jargon_lemmas: Mapping[str, _JargonRow]
 
     _ids_sorted: tuple[str, ...]
@@ -197,6 +201,7 @@ class SearchIndex:
             for d, p in enumerate(paragraphs) if p.is_heading
         }
         set_(self, "_heading_keys", MappingProxyType(headings))
+        set_(self, "_text_keys", tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces))
         set_(self, "_ids_sorted", tuple(sorted(first, key=ids.sort_key)))
         set_(self, "_jargon_lemmas", MappingProxyType(postings.jargon_by_form(tables, analyzer, stemmer)))
 
@@ -238,7 +243,7 @@ class SearchIndex:
                 if any(find_all([t.key for t in pc.tokens], keys) for pc in doc_pieces):
                     scores[d] = scores.get(d, 0.0) + bonus
                     extra.setdefault(d, []).append(Match(text, "phrase", "«…»"))
-        if not numbers and self._best_coverage(words, covered) < ANSWER_COVERAGE:
+        if not numbers and self._best_coverage(words, covered, how) < ANSWER_COVERAGE:
             scores = {}
         for typed, _, targets in numbers:
             for d, bonus in targets:
@@ -277,6 +282,8 @@ class SearchIndex:
         jargon meaning (`together`) the sum over its words (see `_complete`)."""
         best: dict[int, tuple[float, _Alt]] = {}
         share = 1 / len(qw.alts) if qw.together else 1.0
+        if qw.info is not None and qw.info.function:
+            share *= FUNCTION_WEIGHT  # «одного», «другой»: they point, the other words name
         present: dict[int, int] = {}
         for alt in qw.alts:
             posting = self._postings.get(alt.key)
@@ -323,18 +330,20 @@ class SearchIndex:
             else:
                 scores[d] *= HEADING_FACTOR
 
-    def _best_coverage(self, words: Sequence[_QWord], covered: Mapping[int, set[int]]) -> float:
+    def _best_coverage(self, words: Sequence[_QWord], covered: Mapping[int, set[int]], how: _How) -> float:
         """The largest share of the query's meaningful words one paragraph covers (by weight):
         below ANSWER_COVERAGE the rules do not answer the query.
 
         A word the rules lack counts as a rare word left uncovered («сколько кристаллов в
         начале игры» is about crystals, which these rules never mention); bare counts and
         question words do not count at all. Cards and clause numbers are answers by themselves.
+        A word found only in a paragraph's example covers half: «как работает яд» is not
+        answered by an example that mentions poison.
         """
         weights: dict[int, float] = {}
         for wi, qw in enumerate(words):
-            if not qw.meaningful:
-                continue
+            if not qw.meaningful or (qw.info is not None and qw.info.function):
+                continue  # «3», «одна», «другой»: they point at the topic, they are not it
             present = [a for a in qw.alts if a.key in self._postings]
             if any(a.how == "card" for a in present):
                 return 1.0
@@ -348,9 +357,14 @@ class SearchIndex:
         total = sum(weights.values())
         if total <= 0:
             return 0.0
-        best = max(
-            (sum(w for wi, w in weights.items() if wi in got) for got in covered.values()), default=0.0
-        )
+        best = 0.0
+        for d, got in covered.items():
+            in_text = self._text_keys[d]
+            share = sum(
+                w * (1.0 if how[d][wi][0].key in in_text else EXAMPLE_ONLY)
+                for wi, w in weights.items() if wi in got
+            )
+            best = max(best, share)
         return best / total
 
     def _add_terms(
@@ -534,8 +548,9 @@ class SearchIndex:
         if alts:
             return tuple(alts)
         # A verb or adjective whose stem extends a noun's («атаковать» → «атак»): shorten the key.
+        # Not a noun: «местность» is no «место».
         for cut in range(len(t.key) - 1, 3, -1):
-            if t.key[:cut] in self._postings:
+            if not info.noun and t.key[:cut] in self._postings:
                 return (_Alt(t.key[:cut], "prefix", WEIGHT["prefix"]),)
         derived = self._derived(t, stemmer)
         # A real word is not a typo of another («приходит» is not «приводит»).
