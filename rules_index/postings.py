@@ -153,3 +153,18 @@ def jargon_by_form(tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer)
             if word.isalpha():
                 out.setdefault(word, ((word,), entry.means, means))
     return out
+
+
+def card_words(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer
+) -> list[tuple[tuple[str, ...], str, tuple[str, ...]]]:
+    """(keys, card name, the alias's words as written) for every alias, longest first: the words
+    let a misspelt name («карлик унт») match."""
+    out: list[tuple[tuple[str, ...], str, tuple[str, ...]]] = []
+    for card in tables.cards:
+        for alias in (card.name, *card.aliases):
+            toks = [t for t in analyzer.tokens(alias, stemmer) if t.surface not in analyzer.stopwords]
+            if toks:
+                out.append((tuple(t.key for t in toks), card.name, tuple(t.surface for t in toks)))
+    out.sort(key=lambda row: -len(row[0]))
+    return out

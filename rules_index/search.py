@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 import Stemmer
 from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
-from rules_index import ids, morph, postings
+from rules_index import ids, morph, numbers, postings
 from rules_index.errors import QueryError
 from rules_index.model import Hit, Match, Paragraph
 from rules_index.snippet import Piece, find_all, snippet
@@ -42,7 +42,8 @@ WEIGHT: Mapping[str, float] = MappingProxyType(
     {"form": 1.0, "prefix": 0.75, "derived": 0.7, "typo": 0.7, "jargon": 0.95, "broader": 0.9,
      "card": 2.0}
 )
-NUMBER_BONUS = 1000.0
+# A typo's weight by its number of edits.
+_TYPO_SHARE = (1.0, 1.0, 0.8, 0.65)
 # A paragraph's score times FLOOR + (1 - FLOOR) * coverage**POWER (coverage of the query's words).
 COVERAGE_FLOOR = 0.25
 COVERAGE_POWER = 2.0
@@ -151,6 +152,7 @@ class SearchIndex:
     _key_form: Mapping[str, str]
     _keys_sorted: tuple[str, ...]
     _cards: tuple[tuple[tuple[str, ...], str], ...]
+    _cards_typed: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]
     _jargon: tuple[_JargonRow, ...]
     _broader: Mapping[str, tuple[str, tuple[str, ...]]]
     _terms: tuple[tuple[frozenset[str], str, str], ...]
@@ -158,7 +160,7 @@ class SearchIndex:
     _text_keys: tuple[frozenset[str], ...]
     _jargon_lemmas: Mapping[str, _JargonRow]
 
-    _ids_sorted: tuple[str, ...]
+    _number_index: numbers.NumberIndex
 
     def __init__(
         self, paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None
@@ -193,6 +195,7 @@ class SearchIndex:
         set_(self, "_key_form", MappingProxyType(postings.commonest_forms(docs.form_counts)))
         set_(self, "_keys_sorted", tuple(sorted(k for k in docs.postings if not k.startswith("card:"))))
         set_(self, "_cards", tuple(cards))
+        set_(self, "_cards_typed", tuple(postings.card_words(tables, analyzer, stemmer)))
         set_(self, "_jargon", tuple(jargon))
         set_(self, "_broader", MappingProxyType(broader))
         set_(self, "_terms", tuple(postings.term_table(tables, analyzer, stemmer, first)))
@@ -202,7 +205,7 @@ class SearchIndex:
         }
         set_(self, "_heading_keys", MappingProxyType(headings))
         set_(self, "_text_keys", tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces))
-        set_(self, "_ids_sorted", tuple(sorted(first, key=ids.sort_key)))
+        set_(self, "_number_index", numbers.NumberIndex(paragraphs, [tuple(dp) for dp in docs.pieces]))
         set_(self, "_jargon_lemmas", MappingProxyType(postings.jargon_by_form(tables, analyzer, stemmer)))
 
 
@@ -406,64 +409,8 @@ class SearchIndex:
                 break
         return hits
 
-    def _numbers(self, query: str) -> tuple[list[tuple[str, str, list[tuple[int, float]]]], str]:
-        """Clause numbers in the query as (typed text, id, targets), and the query with them
-        blanked out (same length, so token offsets still point into the query)."""
-        found: list[tuple[str, str, list[tuple[int, float]]]] = []
-        rest = query
-        for ref in ids.typed_refs(query):
-            cid = ref.first
-            # A bare number is a clause when it has a section's three digits («536») or the
-            # rules hold it; «1 раз» is not.
-            if not (ref.lead or "." in cid or cid in self._first or len(cid) >= 3):
-                continue
-            typed = query[ref.start : ref.end].strip().rstrip(".,?!")
-            if ref.last:
-                found.append((typed, cid, self._range_targets(cid, ref.last)))
-            else:
-                found.append((typed, cid, self._number_targets(cid)))
-            rest = rest[: ref.start] + " " * (ref.end - ref.start) + rest[ref.end :]
-        return found, rest
-
-    def _range_targets(self, first: str, last: str) -> list[tuple[int, float]]:
-        """Every clause from `first` to `last` in numeric order («пп. 211.3–211.5»)."""
-        lo, hi = sorted((ids.sort_key(first), ids.sort_key(last)))
-        inside = [c for c in self._ids_sorted if lo <= ids.sort_key(c) <= hi]
-        if not inside:
-            return self._number_targets(first) + self._number_targets(last)
-        return [(self._first[c], NUMBER_BONUS - i) for i, c in enumerate(inside)]
-
-    def _number_targets(self, cid: str) -> list[tuple[int, float]]:
-        """The clause itself first, then its subclauses, then clauses that cite it."""
-        out: list[tuple[int, float]] = []
-        if cid in self._first:
-            out.append((self._first[cid], NUMBER_BONUS))
-        below = [i for i, p in enumerate(self._paragraphs) if p.id.startswith(cid + ".")]
-        for rank, d in enumerate(sorted(below, key=lambda i: ids.sort_key(self._paragraphs[i].id))):
-            out.append((d, NUMBER_BONUS / 2 - rank))
-        citing = [
-            i for i, p in enumerate(self._paragraphs)
-            if any(cid in pc.text and cid in ids.parse_typed(pc.text) for pc in self._pieces[i])
-        ]
-        for d in citing:
-            if self._paragraphs[d].id != cid:
-                out.append((d, NUMBER_BONUS / 4))
-        if not out:
-            # No such clause: offer the nearest existing numbers of the same section so the
-            # judge sees where it would be («534.2» → 534.4). A number from no section of the
-            # corpus («2024», «1234.5») has no neighbours worth offering.
-            wanted = ids.sort_key(cid)
-            same_section = [o for o in self._first if _shared(ids.sort_key(o), wanted) >= 1]
-            near = sorted(
-                same_section,
-                key=lambda other: (
-                    -_shared(ids.sort_key(other), wanted),
-                    abs(len(ids.sort_key(other)) - len(wanted)),
-                    _gap(ids.sort_key(other), wanted),
-                ),
-            )[:3]
-            out = [(self._first[o], NUMBER_BONUS / 8 - i) for i, o in enumerate(near)]
-        return out
+    def _numbers(self, query: str) -> tuple[list[numbers.Typed], str]:
+        return self._number_index.find(query)
 
     def _words(
         self, query: str, content: list[Token], stemmer: Stemmer.Stemmer, infos: Mapping[str, morph.WordInfo]
@@ -482,8 +429,9 @@ class SearchIndex:
             return query[slice(*span(start, n))]
 
         # Cards first (longest alias first), then multi-word and single-word jargon.
-        for seq, name in self._cards:
-            for start in find_all(keys, seq):
+        surfaces = [t.surface for t in content]
+        for seq, name, alias in self._cards_typed:
+            for start in [*find_all(keys, seq), *_misspelt(surfaces, keys, alias, seq)]:
                 if any(used[start : start + len(seq)]):
                     continue
                 for i in range(start, start + len(seq)):
@@ -537,6 +485,10 @@ class SearchIndex:
             if t.key in self._broader:
                 means, keys = self._broader[t.key]
                 return (own, *(_Alt(k, "broader", WEIGHT["broader"], means) for k in keys))
+            if info is not None and not info.known and len(t.surface) >= 6:
+                # No such word: maybe a typo that landed in another word family
+                # («перемешение» is «перемещение», not «перемешивается»).
+                return (own, *self._typos(t, max_distance=1))
             return (own,)
         # A count, a pronoun, a preposition («два», «обоих», «ею») only ever matches itself.
         if t.key.isdigit() or info is None or info.topic_weight == 0:
@@ -589,26 +541,26 @@ class SearchIndex:
             i += 1
         return out
 
-    def _typos(self, t: Token) -> tuple[_Alt, ...]:
-        """Typos: one letter off in short words, two in long ones."""
-        limit = 0 if len(t.surface) <= 3 else 1 if len(t.surface) <= 5 else 2
+    def _typos(self, t: Token, max_distance: int = 3) -> tuple[_Alt, ...]:
+        """Typos: a letter off in short words, two in longer ones, three in long ones; a swap of
+        two neighbouring letters is one («симбоит» → «симбиот»)."""
+        size = len(t.surface)
+        limit = min(max_distance, 0 if size <= 3 else 1 if size <= 5 else 2 if size <= 10 else 3)
         if not limit:
             return ()
         close = process.extract(
-            t.surface, self._vocab_words, scorer=Levenshtein.distance, score_cutoff=limit, limit=10
+            t.surface, self._vocab_words, scorer=OSA.distance, score_cutoff=limit, limit=10
         )
         # In a short word two edits may be two wrong letters («хазяен» → хозяин), not two
         # letters more or less («пример» is not «например»).
-        close = [
-            c for c in close if c[1] <= 1 or len(t.surface) > 7 or abs(len(c[0]) - len(t.surface)) <= 1
-        ]
+        close = [c for c in close if c[1] <= 1 or size > 7 or abs(len(c[0]) - size) <= 1]
         alts: list[_Alt] = []
-        seen: set[str] = set()
+        seen: set[str] = {t.key}
         for surface, dist, _ in sorted(close, key=lambda c: (c[1], c[0]))[:5]:
             key = self._vocab[surface]
             if key not in seen:
                 seen.add(key)
-                alts.append(_Alt(key, "typo", WEIGHT["typo"] * (1.0 if dist <= 1 else 0.8)))
+                alts.append(_Alt(key, "typo", WEIGHT["typo"] * _TYPO_SHARE[min(dist, 3)]))
         return tuple(alts)
 
     def _matched_terms(self, term_keys: Sequence[_TermKey]) -> list[tuple[frozenset[str], str, str]]:
@@ -697,19 +649,29 @@ def _check_query(query: object, top: int) -> None:
         raise QueryError("Число результатов (top) должно быть не меньше 1.")
 
 
+def _misspelt(
+    surfaces: Sequence[str], keys: Sequence[str], alias: Sequence[str], seq: Sequence[str]
+) -> list[int]:
+    """Starts of a card name typed one letter off per word («карлик унт», «булбагр»): in a name
+    of several words one of them typed right; a one-word name of five letters or more."""
+    n = len(alias)
+    if n != len(seq) or (n == 1 and len(alias[0]) < 5):
+        return []
+    out: list[int] = []
+    for start in range(len(surfaces) - n + 1):
+        window = range(start, start + n)
+        exact = [keys[i] == seq[i - start] for i in window]
+        if all(exact) or (n > 1 and not any(exact)):
+            continue
+        if all(
+            ok or (len(word) >= 3 and OSA.distance(surfaces[i], word) <= 1)
+            for i, ok, word in zip(window, exact, alias, strict=True)
+        ):
+            out.append(start)
+    return out
+
+
 def _together(keys: Sequence[_TermKey]) -> bool:
     """The query spans of these keys follow one another without a gap."""
     spans = sorted({(tk.start, tk.end) for tk in keys})
     return all(nxt[0] <= prev[1] for prev, nxt in itertools.pairwise(spans))
-
-
-def _shared(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
-
-
-def _gap(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    n = _shared(a, b)
-    return abs(a[n] - b[n]) if n < min(len(a), len(b)) else 0
