@@ -124,18 +124,24 @@ def jargon_table(
     return jargon, broader
 
 
+# (keys of a wording, term, defining clause, the keys in the wording's order, every key of the
+# wording with its little words: «не может быть взята в отряд»)
+TermRow = tuple[frozenset[str], str, str, tuple[str, ...], tuple[str, ...]]
+
+
 def term_table(
     tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, first: Mapping[str, int]
-) -> list[tuple[frozenset[str], str, str]]:
-    """(keys of a wording, term, defining clause) for the terms whose clause this corpus has."""
-    terms: list[tuple[frozenset[str], str, str]] = []
+) -> list[TermRow]:
+    """The wordings of the terms whose defining clause this corpus has."""
+    terms: list[TermRow] = []
     for term in tables.terms:
         if term.clause not in first:
             continue
         for wording in (term.term, *term.also):
-            keys = frozenset(analyzer.keys(wording, stemmer))
+            keys = analyzer.keys(wording, stemmer)
             if keys:
-                terms.append((keys, term.term, term.clause))
+                whole = analyzer.keys(wording, stemmer, content_only=False)
+                terms.append((frozenset(keys), term.term, term.clause, keys, whole))
     return terms
 
 

@@ -59,6 +59,7 @@ MATCHED_MINOR = 0.5
 FUNCTION_WEIGHT = 0.7
 EXAMPLE_ONLY = 0.5
 
+_LIST_BREAK = re.compile(r",|;|(?<!\w)(?:и|или|либо)(?!\w)", re.IGNORECASE)
 _PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
 
 
@@ -155,7 +156,7 @@ class SearchIndex:
     _cards_typed: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]
     _jargon: tuple[_JargonRow, ...]
     _broader: Mapping[str, tuple[str, tuple[str, ...]]]
-    _terms: tuple[tuple[frozenset[str], str, str], ...]
+    _terms: tuple[postings.TermRow, ...]
     _heading_keys: Mapping[int, frozenset[str]]
     _text_keys: tuple[frozenset[str], ...]
     _jargon_lemmas: Mapping[str, _JargonRow]
@@ -239,7 +240,8 @@ class SearchIndex:
         # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
         # the section named the same way (535 «Взятие карт в отряд»).
         self._place_headings(words, scores, how)
-        self._add_terms(query, term_keys, scores, extra)
+        all_keys = [t.key for t in tokens]
+        self._add_terms(query, term_keys, all_keys, scores, extra)
         for text, keys in phrases:
             bonus = sum(self._idf.get(k, 0.0) for k in keys) * 1.5
             for d, doc_pieces in enumerate(self._pieces):
@@ -371,20 +373,33 @@ class SearchIndex:
         return best / total
 
     def _add_terms(
-        self, query: str, term_keys: Sequence[_TermKey], scores: dict[int, float],
-        extra: dict[int, list[Match]],
+        self, query: str, term_keys: Sequence[_TermKey], all_keys: Sequence[str],
+        scores: dict[int, float], extra: dict[int, list[Match]],
     ) -> None:
         """Put the definition of a term the query names above the word hits, in proportion to
-        how much of the query the term is."""
+        how much of the query the term is; fully when the query has the term's whole wording,
+        little words included («не может быть взята в отряд»)."""
         top_score = max(scores.values(), default=0.0)
-        keys = [tk.key for tk in term_keys]
-        total_idf = sum(self._idf.get(k, self._max_idf) for k in keys) or 1.0
-        for term_set, term, clause in self._matched_terms(term_keys):
+        # One weight per typed word (a misspelt word may stand for several keys): its rarest key.
+        by_word: dict[tuple[int, int], list[str]] = {}
+        for tk in term_keys:
+            by_word.setdefault(tk.span, []).append(tk.key)
+
+        def weight(keys: Sequence[str]) -> float:
+            return max(self._idf.get(k, self._max_idf) for k in keys)
+
+        total_idf = sum(weight(keys) for keys in by_word.values()) or 1.0
+        for term_set, term, clause, whole in self._matched_terms(query, term_keys):
             # Share by word weight (a rare word outside the term means the question is about
             # something else), squared: «что такое хозяин» is about the term; «хозяина
             # изгнали, что с симбиотом» is not.
-            covered = sum(self._idf.get(k, self._max_idf) for k in keys if k in term_set)
+            covered = sum(
+                weight([k for k in keys if k in term_set])
+                for keys in by_word.values() if set(keys) & term_set
+            )
             share = (covered / total_idf) ** 2
+            if len(whole) >= 4 and find_all(all_keys, whole):
+                share = 1.0
             d = self._first[clause]
             scores[d] = scores.get(d, 0.0) + share * (top_score + 1.0)
             used = [tk.span for tk in term_keys if tk.key in term_set]
@@ -469,10 +484,13 @@ class SearchIndex:
                 continue
             alts = self._alternatives(t, stemmer, info)
             label = typed(i, 1)
-            # A word the corpus lacks counts for terms as its closest match («хазяен» → хозяин);
-            # a word with no match at all («покажи») says nothing about any clause.
-            if alts:
-                key = t.key if t.key in self._postings else alts[0].key
+            # A word the corpus lacks counts for terms as its closest matches («хазяен» → хозяин,
+            # «замещющая» → замещающая); a word with no match at all («покажи») says nothing.
+            own = [t.key] if t.key in self._postings else []
+            term_alts = dict.fromkeys(own + [a.key for a in alts if a.how == "typo"])
+            if not term_alts and alts:
+                term_alts = {alts[0].key: None}
+            for key in term_alts:
                 term_keys.append(_TermKey(key, label, i, i + 1, span(i, 1)))
             words.append(_QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
         return words, term_keys
@@ -563,9 +581,12 @@ class SearchIndex:
                 alts.append(_Alt(key, "typo", WEIGHT["typo"] * _TYPO_SHARE[min(dist, 3)]))
         return tuple(alts)
 
-    def _matched_terms(self, term_keys: Sequence[_TermKey]) -> list[tuple[frozenset[str], str, str]]:
-        """Terms whose every word the query has, side by side (question words aside): «хозяин
-        паразита» is the term, «хост умер что с паразитом» is not about it."""
+    def _matched_terms(
+        self, query: str, term_keys: Sequence[_TermKey]
+    ) -> list[tuple[frozenset[str], str, str, tuple[str, ...]]]:
+        """Terms whose every word the query has, side by side (question words aside) and in the
+        term's order: «хозяин паразита» is the term; «хост умер что с паразитом» and «симб и
+        хост» are not about it."""
         present = {tk.key for tk in term_keys}
         spans: dict[str, set[tuple[int, int]]] = {}
         for tk in term_keys:
@@ -573,17 +594,17 @@ class SearchIndex:
         # A term typed twice relates two of a kind («замещение замещения», «симб на симба»): the
         # question is about that relation, not about what the term means.
         matched = [
-            (k, term, clause) for k, term, clause in self._terms
+            (k, term, clause, whole) for k, term, clause, order, whole in self._terms
             if k <= present and _together([tk for tk in term_keys if tk.key in k])
-            and all(len(spans[key]) == 1 for key in k)
+            and all(len(spans[key]) == 1 for key in k) and _in_order(query, order, spans)
         ]
         # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone.
-        best: dict[str, tuple[frozenset[str], str, str]] = {}
-        for k, term, clause in matched:
-            if any(k < other for other, _, _ in matched):
+        best: dict[str, tuple[frozenset[str], str, str, tuple[str, ...]]] = {}
+        for k, term, clause, whole in matched:
+            if any(k < other for other, _, _, _ in matched):
                 continue
             if clause not in best or len(k) > len(best[clause][0]):
-                best[clause] = (k, term, clause)
+                best[clause] = (k, term, clause, whole)
         return list(best.values())
 
     # Results --------------------------------------------------------------------------------
@@ -669,6 +690,15 @@ def _misspelt(
         ):
             out.append(start)
     return out
+
+
+def _in_order(query: str, order: Sequence[str], spans: Mapping[str, set[tuple[int, int]]]) -> bool:
+    """The term's words stand in the query in the term's order, with no «и», «или» or comma
+    between them (then they name two things, not one)."""
+    places = [min(spans[k]) for k in dict.fromkeys(order)]
+    if any(b[0] < a[0] for a, b in itertools.pairwise(places)):
+        return False
+    return not any(_LIST_BREAK.search(query, a[1], b[0]) for a, b in itertools.pairwise(places))
 
 
 def _together(keys: Sequence[_TermKey]) -> bool:

@@ -135,3 +135,13 @@ def test_every_reason_names_text_the_user_typed(query: str) -> None:
         for m in h.matched:
             assert m.word and m.word in query, (query, m)
     assert all(w.word in query for w in result.words)
+
+
+def test_a_terms_words_must_stand_in_its_order_and_name_one_thing(ix: RulesIndex) -> None:
+    # «хозяин симбиота» is a term (211.2); «симб и хост» names two things
+    assert not any(m.how == "term" for m in ix.search("симб и хост рядом стоят?", 1)[0].matched)
+    assert ix.search("симб и хост рядом стоят?", 1)[0].id == "211.9"
+    # the whole wording of a term, little words included, is that term
+    assert ix.search("карта не может быть взята в отряд с другой картой", 1)[0].id == "535.9"
+    # a misspelt term still names it
+    assert ix.search("замещющая особенность", 1)[0].id == "534.7"
