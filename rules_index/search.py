@@ -649,6 +649,8 @@ class SearchIndex:
                 matches.append(Match(word, "card", alt.label))
                 continue
             form = found.get(alt.key, "")
+            if words[wi].together and all(a.key in found for a in words[wi].alts):
+                form = alt.label  # the whole meaning is there: «улетел» → «становится летающим»
             kind = alt.how
             if kind == "form" and normalize(word) in surfaces and form:
                 kind, form = "exact", normalize(word)
