@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import Stemmer
 
@@ -15,7 +16,7 @@ from rules_index.tables import Tables
 from rules_index.text import Analyzer, normalize
 
 # Field weights: words of the rule itself count more than words of its example.
-FIELD_WEIGHT: Mapping[str, float] = {"text": 1.0, "example": 0.45}
+FIELD_WEIGHT: Mapping[str, float] = MappingProxyType({"text": 1.0, "example": 0.45})
 
 # (slang keys, meaning, meaning keys)
 JargonRow = tuple[tuple[str, ...], str, tuple[str, ...]]
