@@ -2,7 +2,7 @@
 
 A player's question often has a ruling already. This module ranks the scenario library (its titles,
 sources and answers, run once per process through the engine for their verdicts and clauses) and the
-rulings journal against the query with the same word-form matching the journal uses, and renders the
+rulings journal against the query with the journal's own scoring (rulings.search.match), and renders the
 best few beside the clause hits. Text from files and judges is shown with st.text only.
 """
 
@@ -17,11 +17,12 @@ from pathlib import Path
 import streamlit as st
 import yaml
 
-from engine import journal as jr
+import casebook
 from rules_index import RulesIndex
+from rulings import model, store
+from rulings import search as ruling_search
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIO_DIRS = (("official", "официальный пример"), ("rulings", "разбор"))
 VERDICT_RU = types.MappingProxyType(
     {"legal": "законно", "illegal": "запрещено", "undetermined": "не определено текстом"}
 )
@@ -71,36 +72,22 @@ class ScenarioDigest:
     body_stems: frozenset[str] = frozenset()
 
 
-def _digest(path: Path, group: str, index: object, library: object) -> ScenarioDigest | None:
-    from engine import scenario as scenario_mod
-
-    try:
-        sc = scenario_mod.load_scenario(path, index=index, library=library)  # type: ignore[arg-type]
-        result = scenario_mod.run_scenario(sc, index, library)  # type: ignore[arg-type]
-    except (scenario_mod.ScenarioError, ValueError, OSError):
-        return None
-    verdicts = tuple(step.verdict or "" for step in result.steps)
+def _digest(e: casebook.Entry) -> ScenarioDigest:
+    verdicts = e.verdicts
     verdict = next((v for v in verdicts if v in ("illegal", "undetermined")), "legal" if verdicts else "")
-    decisive: dict[str, None] = {}
-    for step in result.steps:
-        if step.outcome is None:
-            continue
-        for t in step.outcome.steps():
-            if t.clause and t.kind in ("forbidden", "undetermined", "conflict", "effect", "allowed"):
-                decisive.setdefault(t.clause, None)
-    words = " ".join(x for x in (sc.title, sc.source or "", sc.answer or "") if x)
+    words = " ".join(x for x in (e.title, e.source, e.answer) if x)
     return ScenarioDigest(
-        path=str(path.relative_to(ROOT)),
-        group=group,
-        title=sc.title,
+        path=e.path,
+        group=e.group_label,
+        title=e.title,
         text=words,
         verdict=verdict,
-        clauses=tuple(c for c in decisive if not c.startswith("A"))[:8],
+        clauses=e.clauses[:8],
         steps=verdicts,
-        answer=sc.answer or "",
-        fired=frozenset(result.fired_clauses()),
-        title_stems=frozenset(jr.stems(sc.title)),
-        body_stems=frozenset(jr.stems(words)),
+        answer=e.answer,
+        fired=e.fired,
+        title_stems=frozenset(ruling_search.stems(e.title)),
+        body_stems=frozenset(ruling_search.stems(words)),
     )
 
 
@@ -110,30 +97,10 @@ def scenario_digests() -> tuple[ScenarioDigest, ...]:
     import engine
     from app_pages import common
 
-    index, library = common.base_rules().index, engine.load_library()
-    out = []
-    for folder, group in SCENARIO_DIRS:
-        for path in sorted((ROOT / "scenarios" / folder).glob("*.y*ml")):
-            d = _digest(path, group, index, library)
-            if d is not None:
-                out.append(d)
-    return tuple(out)
-
-
-def _score(
-    query_words: Sequence[str],
-    query_stems: Sequence[str],
-    title_stems: frozenset[str],
-    body_stems: frozenset[str],
-    clauses: Sequence[str],
-) -> float:
-    total = 0.0
-    for word, stem in zip(query_words, query_stems, strict=True):
-        if word[0].isdigit():
-            total += 2.0 if any(c == word or c.startswith(word + ".") for c in clauses) else 0.0
-        else:
-            total += 2.0 if stem in title_stems else 1.0 if stem in body_stems else 0.0
-    return total / (2.0 * len(query_stems)) if query_stems else 0.0
+    entries = casebook.library_scenarios(
+        ROOT, run=True, index=common.base_rules().index, library=engine.load_library()
+    )
+    return tuple(_digest(e) for e in entries if e.ran)
 
 
 @st.cache_resource(show_spinner=False)
@@ -151,18 +118,18 @@ def stopwords() -> frozenset[str]:
 
 def find_answers(
     query: str,
-    rulings: Sequence[jr.Ruling],
+    rulings: Sequence[model.Ruling],
     digests: Sequence[ScenarioDigest],
     top: int = 5,
     stop: frozenset[str] = frozenset(),
 ) -> list[Answer]:
     """Scenarios and rulings matching the query, best first (ties: rulings, the judges' own, first)."""
-    query_words, query_stems = jr.query_terms(query, stop)
+    query_words, query_stems = ruling_search.query_terms(query, stop)
     if not query_stems:
         return []
     found: list[Answer] = []
     for d in digests:
-        score = _score(query_words, query_stems, d.title_stems, d.body_stems, d.clauses)
+        score = ruling_search.match(query_words, query_stems, d.title_stems, d.body_stems, d.clauses).score
         if score >= MIN_SCORE:
             params = (("scn", d.path),)
             found.append(
@@ -179,7 +146,7 @@ def find_answers(
                     d.answer,
                 )
             )
-    for hit in jr.search_rulings(rulings, query, top=top * 2, stopwords=stop):
+    for hit in ruling_search.search_rulings(rulings, query, top=top * 2, stopwords=stop):
         if hit.score < MIN_SCORE:
             continue
         cur = hit.ruling.current
@@ -207,9 +174,9 @@ def render_answers(query: str) -> None:
     if not query.strip():
         return
     try:
-        rulings = jr.Journal().rulings()
+        rulings = store.Journal().rulings()
         problem = ""
-    except jr.JournalError as exc:
+    except model.JournalError as exc:
         rulings, problem = [], str(exc)
     answers = find_answers(query, rulings, scenario_digests(), stop=stopwords())
     if not answers and not problem:

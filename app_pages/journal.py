@@ -1,21 +1,22 @@
 """«Журнал решений»: record, find, open, amend and export judges' rulings.
 
-Storage lives in engine.journal; this page only renders. Judge-typed text is shown with st.text or in
-data tables (never as Markdown or HTML) and reaches SQLite only as bound values.
+Storing, searching and exporting live in the `rulings` package; this page only renders. Judge-typed
+text is shown with st.text or in data tables (never as Markdown or HTML) and reaches SQLite only as
+bound values.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 
+import lexicon
 from app_pages import common
-from engine import journal as jr
+from rules_index import ids
+from rulings import export, model, search, store
 
-_CLAUSE_RE = re.compile(r"^(?:\d+(?:\.\d+)*|A\d+)$")
 _SHORT_FIELDS = ("event", "round", "table_no", "players", "judge", "outcome", "rules_version")
 
 
@@ -25,27 +26,19 @@ def clause_refs(clauses: tuple[str, ...]) -> None:
     index = common.current_index()
     with st.container(horizontal=True, gap="small"):
         for cid in clauses:
-            if not _CLAUSE_RE.match(cid):
-                continue
-            if cid.startswith("A"):
-                st.caption(f"допущение {common.escape_md(cid)}")
-            else:
+            if ids.is_assumption_id(cid):
+                st.caption(common.escape_md(lexicon.cite(cid)))
+            elif ids.is_clause_id(cid):
                 common.clause_chip(index, cid)
 
 
-def parse_clauses(text: str) -> tuple[str, ...]:
-    """Clause ids typed as «211.3.1, 535.8 п.534.4» (the «п.» prefixes and separators are dropped)."""
-    parts = re.split(r"[\s,;]+", text.replace("п.", " ").replace("П.", " "))
-    return tuple(p.strip().rstrip(".") for p in parts if p.strip().rstrip("."))
-
-
-def open_journal() -> jr.Journal:
+def open_journal() -> store.Journal:
     """A journal handle for this request (it holds only the path, so no state is shared)."""
-    return jr.Journal()
+    return store.Journal()
 
 
 def ruling_form(
-    prefix: str, prefill: Mapping[str, Any] | None = None, amend_of: jr.Ruling | None = None
+    prefix: str, prefill: Mapping[str, Any] | None = None, amend_of: model.Ruling | None = None
 ) -> None:
     """The record (or amend) form. `prefix` keeps its widget keys apart from other forms'.
 
@@ -55,7 +48,7 @@ def ruling_form(
     pre: dict[str, Any] = dict(prefill or {})
     if amend_of is not None:
         cur = amend_of.current
-        pre = {name: getattr(cur, name) for name in jr.TEXT_FIELDS}
+        pre = {name: getattr(cur, name) for name in model.TEXT_FIELDS}
         pre["clauses"] = list(cur.clauses)
         pre["note"] = ""
     label = "Сохранить правку" if amend_of is not None else "Записать решение"
@@ -105,7 +98,7 @@ def ruling_form(
         if scenario_yaml or trace_json:
             st.caption(
                 "К решению приложены позиция со стола судьи (сценарий) и трассировка движка"
-                + (f" (вердикт: {jr.VERDICT_WORDS.get(verdict, verdict)})." if verdict else ".")
+                + (f" (вердикт: {lexicon.verdict(verdict)})." if verdict else ".")
             )
         note = ""
         if amend_of is not None:
@@ -116,10 +109,10 @@ def ruling_form(
     if amend_of is not None and not note.strip():
         st.error("Укажите причину правки: прежняя редакция сохранится, а причина останется в истории.")
         return
-    data = jr.RulingInput(
+    data = model.RulingInput(
         title=title,
         decision=decision,
-        clauses=parse_clauses(clauses_text),
+        clauses=model.parse_clauses(clauses_text),
         outcome=outcome,
         event=event,
         table_no=table_no,
@@ -141,21 +134,22 @@ def ruling_form(
             rid = book.record(data)
             st.session_state["journal_open_request"] = rid
             st.success(f"Решение записано в журнал под № {rid}.")
-    except jr.RulingInputError as exc:
+    except model.RulingInputError as exc:
         st.error(common.escape_md(str(exc)))
-    except (jr.JournalError, KeyError) as exc:
-        message = str(exc) if isinstance(exc, jr.JournalError) else f"Решения № {exc} в журнале нет."
+    except (model.JournalError, KeyError) as exc:
+        message = str(exc) if isinstance(exc, model.JournalError) else f"Решения № {exc} в журнале нет."
         st.error(common.escape_md(message))
         _offer_unsaved_copy(prefix, data)
 
 
-def _offer_unsaved_copy(prefix: str, data: jr.RulingInput) -> None:
+def _offer_unsaved_copy(prefix: str, data: model.RulingInput) -> None:
     """When the file cannot take the ruling, the judge still leaves with it: form kept, file offered."""
     st.warning("Текст формы сохранён на экране. Можно скачать решение файлом, чтобы не потерять его.")
-    draft = jr.Ruling(id=0, created_at=jr.now_iso(), updated_at=jr.now_iso(), current=data, revisions=())
+    now = model.now_iso()
+    draft = model.Ruling(id=0, created_at=now, updated_at=now, current=data, revisions=())
     st.download_button(
         "Скачать несохранённое решение (Markdown)",
-        data=jr.ruling_markdown(draft, with_history=False),
+        data=export.ruling_markdown(draft, with_history=False),
         file_name="reshenie-ne-sohraneno.md",
         mime="text/markdown",
         key=f"{prefix}_unsaved_download",
@@ -163,18 +157,18 @@ def _offer_unsaved_copy(prefix: str, data: jr.RulingInput) -> None:
     )
 
 
-def _show_ruling(ruling: jr.Ruling) -> None:
+def _show_ruling(ruling: model.Ruling) -> None:
     cur = ruling.current
     st.subheader(f"Решение № {ruling.id}")
-    created, updated = jr.human_time(ruling.created_at), jr.human_time(ruling.updated_at)
+    created, updated = export.human_time(ruling.created_at), export.human_time(ruling.updated_at)
     st.caption(f"Записано {created}; редакция {ruling.rev} от {updated}")
     st.markdown("**Вопрос**")
     st.text(cur.title)
     st.markdown("**Решение судьи**")
     st.text(cur.decision)
-    facts = [(jr.FIELD_LABELS[n], getattr(cur, n)) for n in _SHORT_FIELDS if getattr(cur, n)]
+    facts = [(model.FIELD_LABELS[n], getattr(cur, n)) for n in _SHORT_FIELDS if getattr(cur, n)]
     if cur.verdict:
-        facts.append((jr.FIELD_LABELS["verdict"], jr.VERDICT_WORDS.get(cur.verdict, cur.verdict)))
+        facts.append((model.FIELD_LABELS["verdict"], lexicon.verdict(cur.verdict)))
     if facts:
         st.dataframe(
             {"Поле": [f for f, _ in facts], "Значение": [v for _, v in facts]},
@@ -183,12 +177,12 @@ def _show_ruling(ruling: jr.Ruling) -> None:
         )
     if cur.clauses:
         version = f" ({cur.rules_version})" if cur.rules_version else ""
-        st.markdown("**Пункты правил**" + jr.md_text(version))
+        st.markdown("**Пункты правил**" + export.md_text(version))
         clause_refs(cur.clauses)
     if cur.trace_json.strip():
         with st.expander("Трассировка движка"):
-            # Escaped Markdown (engine.journal.md_text): names typed by judges cannot form markup.
-            st.markdown("\n".join(jr.trace_markdown(cur.trace_json)))
+            # Escaped Markdown (rulings.export.md_text): names typed by judges cannot form markup.
+            st.markdown("\n".join(export.trace_markdown(cur.trace_json)))
             if st.toggle("Показать как JSON", key=f"journal_trace_json_{ruling.id}"):
                 st.code(cur.trace_json, language="json")
     if cur.scenario_yaml.strip():
@@ -205,13 +199,13 @@ def _show_ruling(ruling: jr.Ruling) -> None:
     if len(ruling.revisions) > 1:
         with st.expander(f"История правок ({len(ruling.revisions)} редакции)"):
             for rev in reversed(ruling.revisions):
-                st.markdown(f"**Редакция {rev.rev}** — {jr.human_time(rev.created_at)}")
+                st.markdown(f"**Редакция {rev.rev}** — {export.human_time(rev.created_at)}")
                 if rev.data.note:
                     st.text("Причина правки: " + rev.data.note)
                 st.text(rev.data.decision)
     st.download_button(
         "Выгрузить это решение (Markdown)",
-        data=jr.ruling_markdown(ruling),
+        data=export.ruling_markdown(ruling),
         file_name=f"reshenie-{ruling.id}.md",
         mime="text/markdown",
         key=f"journal_md_{ruling.id}",
@@ -224,7 +218,7 @@ def _show_ruling(ruling: jr.Ruling) -> None:
 def render() -> None:
     st.title("Журнал решений")
     book = open_journal()
-    where = f"Файл журнала: {book.path} (другой файл — переменная окружения {jr.ENV_VAR})."
+    where = f"Файл журнала: {book.path} (другой файл — переменная окружения {store.ENV_VAR})."
     st.caption(common.escape_md(where))
     wanted = str(st.query_params.get("r", ""))
     if wanted.isdigit() and st.session_state.get("journal_r_seen") != wanted:
@@ -243,14 +237,12 @@ def render() -> None:
         )
         try:
             all_rulings = book.rulings()
-        except jr.JournalError as exc:
+        except model.JournalError as exc:
             st.error(common.escape_md(str(exc)))
             return
         if query.strip():
-            from app_pages import desk_answers
-
-            stop = desk_answers.stopwords()
-            found = [h.ruling for h in jr.search_rulings(all_rulings, query, top=100, stopwords=stop)]
+            stop = search.stopwords()
+            found = [h.ruling for h in search.search_rulings(all_rulings, query, top=100, stopwords=stop)]
             st.caption(f"Найдено: {len(found)} из {len(all_rulings)}.")
         else:
             found = all_rulings
@@ -266,19 +258,19 @@ def render() -> None:
                     "Тур": [r.current.round for r in found],
                     "Судья": [r.current.judge for r in found],
                     "Пункты": [", ".join(r.current.clauses) for r in found],
-                    "Изменено": [jr.human_time(r.updated_at) for r in found],
+                    "Изменено": [export.human_time(r.updated_at) for r in found],
                 },
                 hide_index=True,
                 key="journal_table",
             )
-            ids = [r.id for r in found]
+            found_ids = [r.id for r in found]
             wanted = st.session_state.pop("journal_open_request", None)
-            if wanted in ids:
+            if wanted in found_ids:
                 st.session_state["journal_pick"] = wanted
             by_id = {r.id: r for r in all_rulings}
             chosen = st.selectbox(
                 "Открыть решение",
-                ids,
+                found_ids,
                 format_func=lambda rid: f"№ {rid}: {by_id[rid].current.title[:80]}",
                 key="journal_pick",
             )
@@ -288,7 +280,7 @@ def render() -> None:
             st.divider()
             st.download_button(
                 "Выгрузить весь журнал (Markdown для печати)",
-                data=jr.journal_markdown(all_rulings),
+                data=export.journal_markdown(all_rulings),
                 file_name="zhurnal-resheniy.md",
                 mime="text/markdown",
                 key="journal_export_all",

@@ -17,9 +17,10 @@ import streamlit as st
 import lexicon
 import rules_index
 from app_pages import clause, common, desk_answers
-from engine import journal as jr
 from rules_index import Hit, RulesIndex, ids, understood
 from rules_index.search import SearchResult
+from rulings import model as ruling_model
+from rulings import store as ruling_store
 
 BOX_KEY = "search_box"
 # The ?q= value the box last took from the URL: a new URL value (a shared link, the back
@@ -86,7 +87,9 @@ def _render_hit(index: RulesIndex, hit: Hit) -> None:
     with st.container(border=True):
         section = hit.title or f"раздел {hit.id.split('.')[0]}"
         title = f"**{common.escape_md(hit.id)}** · {common.escape_md(section)}"
-        common.clause_link(index, hit.id, label=title, icon=":material/description:")
+        common.clause_link(
+            index, hit.id, label=title, icon=":material/description:", occurrence=hit.occurrence
+        )
         if hit.spans:
             st.markdown(common.marked_md(hit.spans))
         elif hit.snippet:
@@ -134,12 +137,21 @@ def _render_answer(index: RulesIndex, a: desk_answers.Answer) -> None:
                     common.clause_chip(index, c)
 
 
+def answer_query(result: SearchResult) -> str:
+    """The query the ready answers are matched against: without bare counts, which match
+    nothing on their own («3 ываыва» is not a question about «инкарнация 3»)."""
+    counts = {w.word for w in result.words if w.how == "count"}
+    return " ".join(w for w in result.query.split() if w.strip("?!.,") not in counts)
+
+
 def _ready_answers(query: str, hits: Sequence[Hit]) -> tuple[list[desk_answers.Answer], str]:
     """The ready answers for a query, ordered by the clause hits; and a storage problem, if any."""
+    if not query.strip():
+        return [], ""
     try:
-        rulings = jr.Journal().rulings()
+        rulings = ruling_store.Journal().rulings()
         problem = ""
-    except jr.JournalError as exc:
+    except ruling_model.JournalError as exc:
         rulings, problem = [], str(exc)
     digests = desk_answers.scenario_digests()
     found = desk_answers.find_answers(query, rulings, digests, stop=desk_answers.stopwords())
@@ -183,7 +195,7 @@ def render_search(index: RulesIndex) -> None:
         return
     _render_understood(result)
     hits = list(result.hits)
-    answers, problem = _ready_answers(query, hits)
+    answers, problem = _ready_answers(answer_query(result), hits)
     if not hits:
         st.info(
             common.escape_md(understood.NOTHING) + " Попробуйте другое слово или номер пункта.",

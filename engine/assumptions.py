@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import functools
 import pathlib
-import re
 import types
 from collections.abc import Mapping
 
 import yaml
 
 from engine import errors
+from rules_index import ids
 
 ASSUMPTIONS_FILE = pathlib.Path(__file__).parent / "data" / "assumptions.yaml"
-ID_RE = re.compile(r"^A\d+$")
 
 
 def load_assumptions(path: str | pathlib.Path | None = None) -> dict[str, str]:
@@ -27,7 +26,7 @@ def load_assumptions(path: str | pathlib.Path | None = None) -> dict[str, str]:
         raise errors.LibraryError(f"{file.name}: ожидался словарь «A1: формулировка»")
     out: dict[str, str] = {}
     for key, text in raw.items():
-        if not isinstance(key, str) or not ID_RE.match(key):
+        if not ids.is_assumption_id(key):
             raise errors.LibraryError(f"{file.name}: «{key}» — не номер допущения (A1, A2, …)")
         if not isinstance(text, str) or not text.strip():
             raise errors.LibraryError(f"{file.name}, {key}: нет формулировки")
@@ -39,12 +38,3 @@ def load_assumptions(path: str | pathlib.Path | None = None) -> dict[str, str]:
 def wordings() -> Mapping[str, str]:
     """The embedded assumptions file, read once per process; read-only, so sharing it keeps no state."""
     return types.MappingProxyType(load_assumptions())
-
-
-def is_assumption_id(clause: str) -> bool:
-    return bool(ID_RE.match(clause))
-
-
-def cite(clause: str) -> str:
-    """How a citation reads in Russian: «п. 211.4» for a clause, «допущение A3» for an assumption."""
-    return f"допущение {clause}" if is_assumption_id(clause) else f"п. {clause}"

@@ -10,10 +10,16 @@ import contextlib
 import dataclasses
 import random
 import types
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
-from engine import board, library, state, trace
+import lexicon
+from engine import trace
+from engine.model import state
+from engine.model.abilities import Ability
+
+if TYPE_CHECKING:
+    from engine.rules.registry import Catalogue
 
 
 class NeedChoice(Exception):
@@ -35,8 +41,12 @@ class BadChoice(Exception):
 class Ctx:
     """Mutable working state of one action (owned by one apply call)."""
 
-    def __init__(self, base: state.GameState, answers: Sequence[str] = (), tracing: bool = True) -> None:
+    def __init__(
+        self, base: state.GameState, rules: Catalogue, answers: Sequence[str] = (), tracing: bool = True
+    ) -> None:
         self.base = base
+        # What the rule modules declare: action handlers and hooks (engine.rules.CATALOGUE).
+        self.rules = rules
         self.cards: dict[str, state.CardState] = dict(base.cards)
         self.decks: dict[str, list[str]] = {"A": list(base.decks[0]), "B": list(base.decks[1])}
         self.phase = base.phase
@@ -67,17 +77,30 @@ class Ctx:
         self.cards[cid] = card
         return card
 
-    def abilities(self, card: state.CardState) -> tuple[library.Ability, ...]:
+    def abilities(self, card: state.CardState) -> tuple[Ability, ...]:
         """Own abilities plus those taken from another card (Многоликий)."""
         if card.borrowed and card.borrowed in self.cards:
             return card.card.abilities + self.cards[card.borrowed].card.abilities
         return card.card.abilities
 
-    def ability(self, card: state.CardState, kind: str) -> library.Ability | None:
+    def ability(self, card: state.CardState, kind: str) -> Ability | None:
         for a in self.abilities(card):
             if a.kind == kind:
                 return a
         return None
+
+    # ---- hooks -------------------------------------------------------------------------
+    def hooks(self, point: str) -> tuple[Callable[..., Any], ...]:
+        """The unbound hooks of `point` (engine/rules/registry.HOOK_POINTS)."""
+        return self.rules.at(point)
+
+    def card_hooks(
+        self, point: str, card: state.CardState
+    ) -> Iterator[tuple[Callable[..., Any], Ability, int]]:
+        """(hook, ability, index of the ability) for each of `card`'s abilities bound at `point`."""
+        for i, ab in enumerate(self.abilities(card)):
+            for fn in self.rules.of_ability(point, ab.kind):
+                yield fn, ab, i
 
     def occupant(self, cell: str) -> state.CardState | None:
         """The card standing on `cell` (symbiotes on a host do not occupy a cell)."""
@@ -145,9 +168,13 @@ class Ctx:
                 offered = "; ".join(f"{o.key} — {o.label}" for o in opts)
                 raise BadChoice(f"Варианта «{answer}» нет. {question} Варианты: {offered}")
             label = next(o.label for o in opts if o.key == answer)
-            self.step(clause, "effect", f"{board.player(who, cap=True)} выбирает: {label}")
+            self.step(clause, "effect", f"{lexicon.player(who, cap=True)} выбирает: {label}")
             return answer
         raise NeedChoice(state.Pending(who=who, clause=clause, question=question, options=opts))
+
+    def ask_card(self, who: str, clause: str, question: str, cards: Sequence[state.CardState]) -> str:
+        """The id of the card `who` chooses among `cards`, each offered by name and cell."""
+        return self.ask(who, clause, question, [(c.id, f"{c.label} на {c.cell}") for c in cards])
 
     # ---- result ------------------------------------------------------------------------
     def finish(self) -> state.GameState:

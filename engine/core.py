@@ -1,49 +1,44 @@
-"""apply(): one action against one position, returning a new position, a verdict and a trace.
+"""engine.core: apply(), one action against one position, returning a new position, a verdict and a trace.
 
 Precedence (one place): a pending choice must be answered first; an unknown kind is refused;
 then the action's handler runs its legality checks (any «forbidden» makes the action illegal and
-the state is returned unchanged); then the state checks (general.settle). A choice the rules
+the state is returned unchanged); then the state checks (zones.settle). A choice the rules
 give a player stops the action: the returned state carries the pending choice, and `choose`
 replays the action with the answers so far (deterministic, shuffles included).
+
+The action kinds are those the rule modules declare (engine.rules.CATALOGUE) plus `choose`, which
+is this module's own: it answers the pending choice.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
-from engine import actions, context, state, trace
-from engine.rules import battle, general, squad, symbiotes
+from engine import context, errors, trace
+from engine.model import actions, state
+from engine.rules import CATALOGUE, zones
 
-Handler = Callable[[context.Ctx, actions.Action], None]
-
-HANDLERS: Mapping[str, Handler] = types.MappingProxyType(
-    {
-        "recruit": squad.do_recruit,
-        "place_symbiote": symbiotes.do_place_symbiote,
-        "next_phase": battle.do_next_phase,
-        "end_reveal": symbiotes.do_end_reveal,
-        "start_turn": battle.do_start_turn,
-        "end_turn": battle.do_end_turn,
-        "move": battle.do_move,
-        "relocate": battle.do_relocate,
-        "attach": symbiotes.do_attach,
-        "change_type": battle.do_change_type,
-        "set_incorporeal": battle.do_set_incorporeal,
-        "destroy": battle.do_destroy,
-        "exile": battle.do_exile,
-        "return_to_deck": battle.do_return_to_deck,
-        "take_control": squad.do_take_control,
-        "lose_control": squad.do_lose_control,
-        "summon": squad.do_summon,
-        "resurrect": squad.do_resurrect,
-        "attack": battle.do_attack,
-        "wound": battle.do_wound,
-        "heal": battle.do_heal,
-        "mark_cells": battle.do_mark_cells,
-    }
+CHOOSE = actions.ActionSpec(
+    "choose",
+    "Ответить на выбор",
+    (actions.ArgSpec("option", "str", True, "вариант", pool="option"),),
+    ("option",),
 )
+
+# Every action kind: the declared ones, in the catalogue's order, then `choose`.
+ACTION_SPECS: Mapping[str, actions.ActionSpec] = types.MappingProxyType(
+    {**CATALOGUE.actions, "choose": CHOOSE}
+)
+
+
+def parse_action(name: str, args: Mapping[str, object] | None = None) -> actions.Action:
+    """Validate and build an action. Raises ActionError (Russian, naming the argument)."""
+    spec = ACTION_SPECS.get(name)
+    if spec is None:
+        raise errors.ActionError(f"Неизвестное действие «{name}» (известны: {', '.join(ACTION_SPECS)})")
+    return actions.check_args(spec, args)
 
 
 def _refuse(gs: state.GameState, reason: str) -> trace.Outcome:
@@ -70,8 +65,7 @@ def apply(gs: state.GameState, action: actions.Action, *, tracing: bool = True) 
         return out
     if gs.waiting is not None:
         return _refuse(gs, f"сначала ответьте на вопрос «{gs.waiting.pending.question}» (действие choose)")
-    handler = HANDLERS.get(action.kind)
-    if handler is None:
+    if action.kind not in CATALOGUE.handlers:
         return _refuse(gs, f"действие «{action.kind}» движку неизвестно")
     return _run(gs, action, (), tracing)
 
@@ -79,11 +73,11 @@ def apply(gs: state.GameState, action: actions.Action, *, tracing: bool = True) 
 def _run(
     base: state.GameState, action: actions.Action, answers: tuple[str, ...], tracing: bool
 ) -> trace.Outcome:
-    ctx = context.Ctx(base, answers, tracing)
+    ctx = context.Ctx(base, CATALOGUE, answers, tracing)
     try:
-        HANDLERS[action.kind](ctx, action)
+        CATALOGUE.handlers[action.kind](ctx, action)
         if not ctx.illegal and not ctx.keep_state:
-            general.settle(ctx)
+            zones.settle(ctx)
     except context.NeedChoice as need:
         waiting = state.PendingAction(pending=need.pending, action=action, answers=answers)
         verdict = "undetermined" if ctx.undetermined else "legal"
@@ -98,8 +92,5 @@ def _run(
     steps = ctx.tr.result()
     if ctx.illegal:
         return trace.Outcome(state=base, verdict="illegal", trace=steps)
-    if ctx.keep_state:
-        return trace.Outcome(state=base, verdict="undetermined" if ctx.undetermined else "legal", trace=steps)
-    return trace.Outcome(
-        state=ctx.finish(), verdict="undetermined" if ctx.undetermined else "legal", trace=steps
-    )
+    verdict = "undetermined" if ctx.undetermined else "legal"
+    return trace.Outcome(state=base if ctx.keep_state else ctx.finish(), verdict=verdict, trace=steps)

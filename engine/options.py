@@ -1,7 +1,10 @@
-"""legal_options: «what can be done now?» for one action kind, each refusal with its clause.
+"""legal_options: «what can be done now?» for one action kind, each option with its verdict.
 
-Each candidate is checked by running engine.apply on it, so the answer always agrees with
-what apply would do.
+Each candidate is checked by running engine.apply on it, so an option's verdict is exactly what
+applying it gives: «можно» (legal), «нельзя» with the clause that forbids it, or «не определено»
+with the clause (or assumption) where our text stops. The candidates of each board argument come
+from the pool its declaration names (engine/model/actions.POOLS), so a new action kind needs no
+code here.
 """
 
 from __future__ import annotations
@@ -9,139 +12,182 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from engine import actions, board, core, errors, state
+import lexicon
+from engine import core, errors, trace
+from engine.model import actions, board, state
 
-# For each kind: the arguments a judge picks from the board (varied when not fixed).
-CHOICE_ARGS: Mapping[str, tuple[str, ...]] = types.MappingProxyType(
-    {
-        "recruit": ("card", "at"),
-        "place_symbiote": ("card", "host"),
-        "attach": ("card", "host"),
-        "move": ("card", "to"),
-        "relocate": ("card", "to"),
-        "attack": ("attacker", "target"),
-        "summon": ("cell", "host"),
-        "resurrect": ("card", "cell", "host"),
-        "take_control": ("card", "by"),
-        "lose_control": ("card",),
-        "destroy": ("card",),
-        "exile": ("card",),
-        "return_to_deck": ("card",),
-        "wound": ("card",),
-        "heal": ("card",),
-        "change_type": ("card",),
-        "set_incorporeal": ("card",),
-        "mark_cells": ("cells",),
-        "choose": ("option",),
-    }
-)
+Pool = Callable[[state.GameState, Mapping[str, object]], list[object]]
 
 
 @dataclasses.dataclass(frozen=True)
 class OptionVerdict:
+    """One option: its arguments, the verdict applying it gives, the clause (or assumption) that
+    decides it, and why. `clause` is None when nothing of the rules decides (a malformed option,
+    or a legal one whose trace allows nothing explicitly)."""
+
     args: dict[str, object]
-    legal: bool
+    verdict: str
     clause: str | None
     reason: str
+    needs_choice: bool = False
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict == "legal"
+
+    @property
+    def mark(self) -> str:
+        """«можно», «нельзя» or «не определено»."""
+        return lexicon.option_mark(self.verdict)
+
+    @property
+    def citation(self) -> str:
+        """The deciding clause as it reads: «п. 211.6», «допущение A7», or ""."""
+        return lexicon.cite(self.clause) if self.clause else ""
 
 
-def _candidates(gs: state.GameState, kind: str, arg: str, fixed: Mapping[str, object]) -> list[object]:
-    cards = gs.cards
-    in_play = [c for c in cards.values() if c.in_play]
-    if arg == "option":
-        return [o.key for o in gs.pending.options] if gs.pending else []
-    if kind == "take_control" and arg == "by":
-        return list(board.PLAYERS)
-    if arg in ("cell", "to"):
-        return list(board.CELLS)
-    if arg == "at":
-        return [*board.CELLS, "aux"]
-    if arg == "cells":
-        origin = cards.get(str(fixed.get("card", "")))
-        if origin is None or origin.cell is None:
-            return []
-        out: list[object] = []
-        oc, orow = board.coords(origin.cell)
-        for dc, dr in itertools.product((-1, 0, 1), repeat=2):
-            if dc == dr == 0:
-                continue
-            line: list[str] = []
-            for i in range(1, 4):
-                cell = board.cell_at(oc + dc * i, orow + dr * i)
-                if cell is None:
-                    break
-                line.append(cell)
-                out.append(list(line))
-        return out
-    if kind in ("summon", "resurrect") and arg == "host":
-        target = cards.get(str(fixed.get("card", "")))
-        if target is None or not target.is_symbiote:
-            return []
-        return [c.id for c in in_play if c.zone == "battle" and c.host is None]
-    if kind == "resurrect" and arg == "card":
-        return [c.id for c in cards.values() if c.zone == "graveyard"]
-    if kind == "recruit" and arg == "card":
-        return [c.id for c in cards.values() if not c.in_play]
-    if kind == "place_symbiote" and arg == "card":
-        return [c.id for c in in_play if c.is_symbiote and c.host is None]
-    if arg in ("host", "target"):
-        return [c.id for c in in_play if c.id != fixed.get("card") and c.id != fixed.get("attacker")]
-    if kind in ("move", "attack") and arg in ("card", "attacker"):
-        return [c.id for c in in_play if c.controller == gs.active and c.is_creature]
-    if kind == "exile" or kind == "return_to_deck":
-        return [c.id for c in cards.values() if c.zone not in ("exile", "deck")]
-    return [c.id for c in in_play]
+def _in_play(gs: state.GameState) -> list[state.CardState]:
+    return [c for c in gs.cards.values() if c.in_play]
+
+
+def _line_from_card(gs: state.GameState, fixed: Mapping[str, object]) -> list[object]:
+    """Runs of 1–3 cells on each straight line (diagonals too) from the card's cell."""
+    origin = gs.cards.get(str(fixed.get("card", "")))
+    if origin is None or origin.cell is None:
+        return []
+    out: list[object] = []
+    oc, orow = board.coords(origin.cell)
+    for dc, dr in itertools.product((-1, 0, 1), repeat=2):
+        if dc == dr == 0:
+            continue
+        line: list[str] = []
+        for i in range(1, 4):
+            cell = board.cell_at(oc + dc * i, orow + dr * i)
+            if cell is None:
+                break
+            line.append(cell)
+            out.append(list(line))
+    return out
+
+
+def _symbiote_named(gs: state.GameState, fixed: Mapping[str, object]) -> bool:
+    target = gs.cards.get(str(fixed.get("card", "")))
+    return target is not None and target.is_symbiote
+
+
+def _hosts(gs: state.GameState, fixed: Mapping[str, object]) -> list[object]:
+    if not _symbiote_named(gs, fixed):
+        return []
+    return [c.id for c in _in_play(gs) if c.zone == "battle" and c.host is None]
+
+
+def _cells_for_card(gs: state.GameState, fixed: Mapping[str, object]) -> list[object]:
+    # A symbiote is put on a host, not on a cell: its summon varies the host instead.
+    return [] if _symbiote_named(gs, fixed) else list(board.CELLS)
+
+
+POOLS: Mapping[str, Pool] = types.MappingProxyType(
+    {
+        "in_play": lambda gs, fixed: [c.id for c in _in_play(gs)],
+        "other_in_play": lambda gs, fixed: [
+            c.id for c in _in_play(gs) if c.id not in (fixed.get("card"), fixed.get("attacker"))
+        ],
+        "not_in_play": lambda gs, fixed: [c.id for c in gs.cards.values() if not c.in_play],
+        "not_exile_or_deck": lambda gs, fixed: [
+            c.id for c in gs.cards.values() if c.zone not in ("exile", "deck")
+        ],
+        "graveyard": lambda gs, fixed: [c.id for c in gs.cards.values() if c.zone == "graveyard"],
+        "unhosted_symbiote": lambda gs, fixed: [
+            c.id for c in _in_play(gs) if c.is_symbiote and c.host is None
+        ],
+        "active_creature": lambda gs, fixed: [
+            c.id for c in _in_play(gs) if c.controller == gs.active and c.is_creature
+        ],
+        "cell": lambda gs, fixed: list(board.CELLS),
+        "cell_for_card": _cells_for_card,
+        "place": lambda gs, fixed: [*board.CELLS, "aux"],
+        "player": lambda gs, fixed: list(board.PLAYERS),
+        "host_for_card": _hosts,
+        "line_from_card": _line_from_card,
+        "option": lambda gs, fixed: [o.key for o in gs.pending.options] if gs.pending else [],
+    }
+)
+
+
+def _verdict(args: dict[str, object], outcome: trace.Outcome) -> OptionVerdict:
+    """The option's verdict from its outcome: the first step that decides it names the clause."""
+    if outcome.verdict == "legal":
+        allowed = [s for s in outcome.steps() if s.kind == "allowed" and s.clause]
+        return OptionVerdict(
+            args,
+            "legal",
+            allowed[0].clause if allowed else None,
+            "можно" + (" (потребуется выбор)" if outcome.pending else ""),
+            needs_choice=outcome.pending is not None,
+        )
+    kind = "forbidden" if outcome.verdict == "illegal" else "undetermined"
+    step = next((s for s in outcome.steps() if s.kind == kind), None)
+    return OptionVerdict(
+        args,
+        outcome.verdict,
+        (step.clause or None) if step else None,
+        step.reason if step else "",
+        needs_choice=outcome.pending is not None,
+    )
 
 
 def legal_options(gs: state.GameState, kind: str, **fixed: object) -> list[OptionVerdict]:
     """Every choice for the unfixed board arguments of `kind`, each with its verdict.
 
-    A summon's or resurrection's `cell` is varied for a non-symbiote and `host` for a symbiote;
-    an option that raises a further choice counts as legal. Raises ActionError for an unknown
-    kind or a missing required argument that is not a board choice.
+    An optional board argument whose pool is empty here (a summon's cell for a symbiote, its host
+    for any other card) is left out. An option that raises a further choice keeps the verdict it
+    has so far. Raises ActionError for an unknown kind or a missing required argument that is not
+    a board choice.
     """
-    spec = actions.ACTION_SPECS.get(kind)
+    spec = core.ACTION_SPECS.get(kind)
     if spec is None:
         raise errors.ActionError(f"Неизвестное действие «{kind}»")
-    choice = CHOICE_ARGS.get(kind, ())
-    target = gs.cards.get(str(fixed.get("card", "")))
-    if kind in ("summon", "resurrect") and "card" in fixed:
-        choice = ("host",) if target is not None and target.is_symbiote else ("cell",)
-    vary = [a for a in choice if a not in fixed]
-    if kind in ("summon", "resurrect") and target is None and "card" not in fixed:
-        vary = [a for a in vary if a not in ("host",)]
-    for arg in spec.args:
-        if arg.required and arg.name not in fixed and arg.name not in vary:
-            raise errors.ActionError(f"legal_options({kind}): укажите аргумент «{arg.name}» ({arg.label})")
-    pools = [_candidates(gs, kind, a, fixed) for a in vary]
+    vary: list[str] = []
+    pools: list[list[object]] = []
+    for name in spec.choice:
+        arg = spec.arg(name)
+        if name in fixed or arg is None:
+            continue
+        candidates = POOLS[arg.pool](gs, fixed)
+        if not candidates and not arg.required:
+            continue
+        vary.append(name)
+        pools.append(candidates)
+    for a in spec.args:
+        if a.required and a.name not in fixed and a.name not in vary:
+            raise errors.ActionError(f"legal_options({kind}): укажите аргумент «{a.name}» ({a.label})")
     out: list[OptionVerdict] = []
     for combo in itertools.product(*pools):
         args = dict(fixed)
         args.update(zip(vary, combo, strict=True))
         try:
-            action = actions.parse_action(kind, args)
+            action = core.parse_action(kind, args)
         except errors.ActionError as exc:
-            out.append(OptionVerdict(args, False, None, str(exc)))
+            out.append(OptionVerdict(args, "illegal", None, str(exc)))
             continue
-        outcome = core.apply(gs, action)
-        if outcome.verdict == "illegal":
-            step = next((s for s in outcome.steps() if s.kind == "forbidden"), None)
-            out.append(OptionVerdict(args, False, step.clause if step else None, step.reason if step else ""))
-        elif outcome.verdict == "undetermined":
-            step = next((s for s in outcome.steps() if s.kind == "undetermined"), None)
-            out.append(
-                OptionVerdict(
-                    args,
-                    False,
-                    step.clause if step else None,
-                    "не определено: " + (step.reason if step else ""),
-                )
-            )
-        else:
-            allowed = [s for s in outcome.steps() if s.kind == "allowed" and s.clause]
-            clause = allowed[0].clause if allowed else None
-            note = "можно" + (" (потребуется выбор)" if outcome.pending else "")
-            out.append(OptionVerdict(args, True, clause, note))
+        out.append(_verdict(args, core.apply(gs, action)))
     return out
+
+
+def check_pools() -> None:
+    """Every pool an action declares is implemented here (the catalogue cannot import this module)."""
+    for spec in core.ACTION_SPECS.values():
+        for name in spec.choice:
+            arg = spec.arg(name)
+            if arg is None or arg.pool not in POOLS:
+                raise ValueError(
+                    f"действие {spec.kind}, аргумент {name}: нет источника вариантов «{arg and arg.pool}»"
+                )
+    missing = set(actions.POOLS) - set(POOLS)
+    if missing:
+        raise ValueError(f"источники вариантов без реализации: {', '.join(sorted(missing))}")
+
+
+check_pools()

@@ -7,38 +7,16 @@ objects.
 from __future__ import annotations
 
 import dataclasses
-import types
 from typing import Any
 
+import lexicon
 from engine import assumptions
-from engine import state as state_mod
+from engine.model import state as state_mod
+from rules_index import ids
 
-KINDS = (
-    "allowed",
-    "forbidden",
-    "effect",
-    "state_check",
-    "not_applied",
-    "undetermined",
-    "assumption",
-    "conflict",
-)
-KIND_RU = types.MappingProxyType(
-    {
-        "allowed": "разрешено",
-        "forbidden": "запрещено",
-        "effect": "эффект",
-        "state_check": "проверка состояния",
-        "not_applied": "не применено",
-        "undetermined": "не определено",
-        "assumption": "допущение",
-        "conflict": "противоречие",
-    }
-)
-VERDICTS = ("legal", "illegal", "undetermined")
-VERDICT_RU = types.MappingProxyType(
-    {"legal": "законно", "illegal": "незаконно", "undetermined": "не определено текстом правил"}
-)
+# Step kinds and verdicts are codes; their Russian words live in lexicon (words.yaml).
+KINDS = lexicon.STEP_KINDS
+VERDICTS = lexicon.VERDICTS
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -111,7 +89,7 @@ def _assumption_note(clause: str, kind: str) -> tuple[TraceStep, ...]:
     """A step that rests on an assumption (a refusal by A3, an effect by A8) carries a child step
     of kind «assumption» with the assumption's wording, so the trace itself says which decisions
     are ours and not the rules text's."""
-    if kind == "assumption" or not assumptions.is_assumption_id(clause):
+    if kind == "assumption" or not ids.is_assumption_id(clause):
         return ()
     wording = assumptions.wordings().get(clause, "нет в файле допущений")
     return (
@@ -125,9 +103,9 @@ def render_trace(trace: tuple[TraceStep, ...] | list[TraceStep], indent: int = 0
 
     def walk(step: TraceStep, depth: int) -> None:
         pad = "  " * depth
-        label = assumptions.cite(step.clause) if assumptions.is_assumption_id(step.clause) else step.clause
+        label = lexicon.cite(step.clause) if ids.is_assumption_id(step.clause) else step.clause
         head = f"[{label}] " if step.clause else ""
-        lines.append(f"{pad}- {head}{KIND_RU.get(step.kind, step.kind)}: {step.reason}")
+        lines.append(f"{pad}- {head}{lexicon.step_kind(step.kind)}: {step.reason}")
         for change in step.changes:
             lines.append(f"{pad}    → {change}")
         for child in step.children:

@@ -62,7 +62,7 @@ def _build_parser() -> _Parser:
         action="append",
         default=argparse.SUPPRESS,
         metavar="PATH",
-        help="файл или папка с правилами (.txt/.md/.rst); можно повторять. "
+        help="файл или папка с правилами (.txt/.md/.rst/.pdf/.html/.docx); можно повторять. "
         "По умолчанию — встроенные РП 4.1-2",
     )
     common.add_argument(
@@ -185,6 +185,7 @@ def _cmd_show(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Tex
     if not ids.is_clause_id(cid):
         print(f"Ошибка: «{args.id}» — не номер пункта (ожидается вида 211.3.1).", file=err)
         return EXIT_BAD_INPUT
+    cid = index.resolve(cid) or cid  # «210.11a» typed on a Latin keyboard is «210.11а»
     data = index.show(cid)
     if data is None:
         nearest = index.nearest_ids(cid)
@@ -240,7 +241,9 @@ def _cmd_check(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Te
         _dump(data, out)
         return EXIT_OK
     files = [
-        f"{s.name} ({plural(s.paragraphs, 'пункт', 'пункта', 'пунктов')}, {s.encoding})"
+        f"{s.name} ({plural(s.paragraphs, 'пункт', 'пункта', 'пунктов')}, {s.encoding}"
+        + "".join(f"; {note}" for note in s.notes)
+        + ")"
         for s in index.sources
     ]
     lines = [
@@ -253,6 +256,7 @@ def _cmd_check(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Te
         "Оборванные пункты: " + (", ".join(facts.cut_off) or "нет"),
         "Повторы номеров: " + (", ".join(d.id for d in facts.duplicates) or "нет"),
     ]
+    # A doubled id is listed once above and explained once here.
     lines.extend(f"Предупреждение: {w}" for w in facts.warnings)
     out.write("\n".join(lines) + "\n")
     return EXIT_OK

@@ -46,6 +46,8 @@ class NumberIndex:
         rest = query
         for ref in ids.typed_refs(query):
             cid = ref.first
+            if cid not in self._first:  # «210.11a» typed on a Latin keyboard means «210.11а»
+                cid = next((c for c in ids.lookalikes(cid) if c in self._first), cid)
             # A bare number is a clause when it has a section's three digits («536») or the
             # rules hold it; «1 раз» is not.
             if not (ref.lead or "." in cid or cid in self._first or len(cid) >= 3):

@@ -26,7 +26,7 @@ import Stemmer
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from rules_index import ids, morph, numbers, postings
+from rules_index import ids, matching, morph, numbers, postings
 from rules_index.errors import QueryError
 from rules_index.model import Hit, Match, Paragraph
 from rules_index.snippet import Piece, find_all, snippet
@@ -59,7 +59,6 @@ MATCHED_MINOR = 0.5
 FUNCTION_WEIGHT = 0.7
 EXAMPLE_ONLY = 0.5
 
-_LIST_BREAK = re.compile(r",|;|(?<!\w)(?:и|или|либо)(?!\w)", re.IGNORECASE)
 _PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
 
 
@@ -202,7 +201,8 @@ class SearchIndex:
         set_(self, "_terms", tuple(postings.term_table(tables, analyzer, stemmer, first)))
         headings = {
             d: frozenset(t.key for t in docs.pieces[d][0].tokens if t.surface not in analyzer.stopwords)
-            for d, p in enumerate(paragraphs) if p.is_heading
+            # a bare title; a heading with its own list (a glossary) is content
+            for d, p in enumerate(paragraphs) if p.is_heading and not p.bullets and not p.examples
         }
         set_(self, "_heading_keys", MappingProxyType(headings))
         set_(self, "_text_keys", tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces))
@@ -302,7 +302,8 @@ class SearchIndex:
                     present[d] = present.get(d, 0) + 1
                 if qw.together and d in best:
                     best[d] = (best[d][0] + s, best[d][1] if best[d][0] >= s else alt)
-                elif d not in best or s > best[d][0]:
+                elif d not in best or (s > best[d][0] and best[d][1].how != "form"):
+                    # the word itself, where the paragraph has it, before any stand-in for it
                     best[d] = (s, alt)
         if qw.together:
             # Half a meaning is less than half the answer: «становится» alone is not «становится
@@ -446,7 +447,7 @@ class SearchIndex:
         # Cards first (longest alias first), then multi-word and single-word jargon.
         surfaces = [t.surface for t in content]
         for seq, name, alias in self._cards_typed:
-            for start in [*find_all(keys, seq), *_misspelt(surfaces, keys, alias, seq)]:
+            for start in [*find_all(keys, seq), *matching.misspelt(surfaces, keys, alias, seq)]:
                 if any(used[start : start + len(seq)]):
                     continue
                 for i in range(start, start + len(seq)):
@@ -596,7 +597,7 @@ class SearchIndex:
         matched = [
             (k, term, clause, whole) for k, term, clause, order, whole in self._terms
             if k <= present and _together([tk for tk in term_keys if tk.key in k])
-            and all(len(spans[key]) == 1 for key in k) and _in_order(query, order, spans)
+            and all(len(spans[key]) == 1 for key in k) and matching.in_order(query, order, spans)
         ]
         # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone.
         best: dict[str, tuple[frozenset[str], str, str, tuple[str, ...]]] = {}
@@ -670,37 +671,6 @@ def _check_query(query: object, top: int) -> None:
         raise QueryError(f"Запрос слишком длинный: {len(query)} символов (не больше {MAX_QUERY}).")
     if top < 1:
         raise QueryError("Число результатов (top) должно быть не меньше 1.")
-
-
-def _misspelt(
-    surfaces: Sequence[str], keys: Sequence[str], alias: Sequence[str], seq: Sequence[str]
-) -> list[int]:
-    """Starts of a card name typed one letter off per word («карлик унт», «булбагр»): in a name
-    of several words one of them typed right; a one-word name of five letters or more."""
-    n = len(alias)
-    if n != len(seq) or (n == 1 and len(alias[0]) < 5):
-        return []
-    out: list[int] = []
-    for start in range(len(surfaces) - n + 1):
-        window = range(start, start + n)
-        exact = [keys[i] == seq[i - start] for i in window]
-        if all(exact) or (n > 1 and not any(exact)):
-            continue
-        if all(
-            ok or (len(word) >= 3 and OSA.distance(surfaces[i], word) <= 1)
-            for i, ok, word in zip(window, exact, alias, strict=True)
-        ):
-            out.append(start)
-    return out
-
-
-def _in_order(query: str, order: Sequence[str], spans: Mapping[str, set[tuple[int, int]]]) -> bool:
-    """The term's words stand in the query in the term's order, with no «и», «или» or comma
-    between them (then they name two things, not one)."""
-    places = [min(spans[k]) for k in dict.fromkeys(order)]
-    if any(b[0] < a[0] for a, b in itertools.pairwise(places)):
-        return False
-    return not any(_LIST_BREAK.search(query, a[1], b[0]) for a, b in itertools.pairwise(places))
 
 
 def _together(keys: Sequence[_TermKey]) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 # The clauses the engine issue names: each needs a handler (test_engine_clauses) and must fire
-# in at least one scenario (test_scenarios).
+# in at least one scenario (test_casebook_scenarios).
 ENGINE_ISSUE_CLAUSES = (
     *("211.1", "211.2", "211.3", "211.3.1", "211.4", "211.5", "211.6", "211.7", "211.8", "211.8.1"),
     *("211.9", "211.10", "211.11"),

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages import desk_answers as da
-from engine import journal as jr
+from rulings import model, store
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = "<script>x</script> Сугед [ссылка](javascript:alert(1)) летающее"
@@ -19,7 +19,7 @@ HOSTILE = "<script>x</script> Сугед [ссылка](javascript:alert(1)) л�
 @pytest.fixture()
 def journal_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "rulings.sqlite3"
-    monkeypatch.setenv(jr.ENV_VAR, str(path))
+    monkeypatch.setenv(store.ENV_VAR, str(path))
     return path
 
 
@@ -39,9 +39,9 @@ def test_scenarios_are_ranked_with_verdicts_and_clauses() -> None:
 
 
 def test_rulings_rank_beside_scenarios(journal_file: Path) -> None:
-    book = jr.Journal(journal_file)
+    book = store.Journal(journal_file)
     rid = book.record(
-        jr.RulingInput(
+        model.RulingInput(
             title="Может ли Сугед пересесть на летающее существо?",
             decision="Нет: симбиот не помещается на летающее (211.4).",
             clauses=("211.4",),
@@ -58,7 +58,7 @@ def test_rulings_rank_beside_scenarios(journal_file: Path) -> None:
 
 
 def test_search_page_shows_answers_safely(journal_file: Path) -> None:
-    jr.Journal(journal_file).record(jr.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)))
+    store.Journal(journal_file).record(model.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params["q"] = "Сугед летающее"
     at.run()
@@ -90,7 +90,7 @@ def test_corrupt_journal_does_not_break_the_search_page(journal_file: Path) -> N
 def test_clause_usage_lists_scenarios_and_handlers() -> None:
     scenarios, handlers = da.clause_usage("211.3.1", da.scenario_digests())
     assert "scenarios/official/211.3.1_karlik_und.yaml" in [d.path for d in scenarios]
-    assert any(h.startswith("symbiotes.") for h in handlers)
+    assert any(h.startswith("s211_symbiotes.") for h in handlers)
     none, no_handlers = da.clause_usage("999.9", da.scenario_digests())
     assert none == [] and no_handlers == []
 
@@ -106,7 +106,7 @@ def test_clause_usage_renders() -> None:
     labels = [x.label for x in at.page_link if x.proto.page == "desk"]
     heads = [label.split(" · ")[0] for label in labels]
     assert heads and all(h in da.VERDICT_RU.values() or re.fullmatch(r"шагов \d+", h) for h in heads), labels
-    assert "`symbiotes.host_lock`" in "\n".join(m.value for m in at.markdown)
+    assert "`s211_symbiotes.host_lock`" in "\n".join(m.value for m in at.markdown)
 
 
 def test_a_multi_step_scenario_is_not_headlined_by_one_verdict() -> None:

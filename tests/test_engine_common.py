@@ -155,7 +155,7 @@ def test_to_setup_round_trips() -> None:
         spec("d1", ORC, "A", at="deck"),
         spec("d2", "Сугед", "A", at="deck"),
     )
-    again = engine.build_state(gs.to_setup())
+    again = engine.build_state(engine.to_setup(gs))
     assert again.cards == gs.cards and again.decks == gs.decks
 
 
@@ -256,7 +256,7 @@ KINDS = (
 
 def random_action(gs: engine.GameState, rng: Any) -> engine.Action:
     """A random action, legal or not, with arguments drawn from the position."""
-    from engine import board as board_mod
+    from engine.model import board as board_mod
 
     ids = list(gs.cards)
     if gs.pending is not None and rng.random() < 0.9:
@@ -346,7 +346,7 @@ def random_action(gs: engine.GameState, rng: Any) -> engine.Action:
 def _preparation_action(gs: engine.GameState, rng: Any) -> engine.Action:
     """Recruit, placement and reveal: recruit a card onto a free cell of its owner's half, put a
     symbiote on a creature, or move on."""
-    from engine import board as board_mod
+    from engine.model import board as board_mod
 
     if gs.phase == "recruit":
         waiting = [c for c in gs.cards.values() if not c.in_play and c.zone != "deck"]
@@ -369,7 +369,7 @@ def _preparation_action(gs: engine.GameState, rng: Any) -> engine.Action:
 def _plausible(gs: engine.GameState, kind: str, rng: Any) -> dict[str, object] | None:
     """Arguments that often make a legal action of `kind` in this position (so that the random
     streams exercise legal sequences, not only refusals), or None."""
-    from engine import board as board_mod
+    from engine.model import board as board_mod
 
     cards = gs.cards
     if kind == "attach":

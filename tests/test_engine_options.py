@@ -79,7 +79,10 @@ def test_attack_and_move_options() -> None:
     )
     attack = by_arg(engine.legal_options(gs, "attack", attacker="vail"), "target")
     assert attack["orc"].clause == "A8" and not attack["orc"].legal
-    assert attack["und"].clause == "211.9" and "не определено" in attack["und"].reason
+    # The text stops at «по общим правилам»: the mark says so, it does not say «нельзя».
+    assert attack["und"].clause == "211.9" and attack["und"].verdict == "undetermined"
+    assert attack["und"].mark == "не определено" and attack["und"].citation == "п. 211.9"
+    assert attack["orc"].mark == "нельзя" and attack["orc"].citation == "допущение A8"
     moves = engine.legal_options(gs, "move", card="vail")
     assert all(not o.legal for o in moves)  # the host lock forbids any movement
     free = position(spec("orc", ORC, "A", at="c2"))

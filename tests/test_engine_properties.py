@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import board
+from engine.model import board
 from tests.test_engine_common import full_board, random_action, recruit_board, reveal_board
 
 ZONES = {"battle", "aux", "deck", "hand", "graveyard", "exile"}

@@ -9,7 +9,8 @@ import re
 import pytest
 
 import engine
-from engine import board
+import lexicon
+from engine.model import board
 from tests.test_engine_common import (
     ORC,
     act,
@@ -58,9 +59,9 @@ def _stream_texts(seeds: int = 6, length: int = 150) -> set[str]:
     ],
 )
 def test_player_is_declined_by_case(case: str, expected: str) -> None:
-    assert board.player("B", case) == expected
+    assert lexicon.player("B", case) == expected
     cap = expected.replace(" B", " A")
-    assert board.player("A", case, cap=True) == cap[0].upper() + cap[1:]
+    assert lexicon.player("A", case, cap=True) == cap[0].upper() + cap[1:]
 
 
 def test_take_control_names_the_old_controller_in_the_nominative() -> None:
@@ -132,7 +133,7 @@ def test_no_english_words_in_any_trace() -> None:
     [(1, "1 шаг"), (2, "2 шага"), (5, "5 шагов"), (11, "11 шагов"), (21, "21 шаг"), (22, "22 шага")],
 )
 def test_plural_agrees_with_the_number(n: int, expected: str) -> None:
-    assert board.plural(n, "шаг", "шага", "шагов") == expected
+    assert lexicon.plural(n, "шаг", "шага", "шагов") == expected
 
 
 def test_movement_and_replacing_ability_counts_read_as_russian() -> None:

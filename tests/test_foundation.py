@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_packages_import_without_streamlit() -> None:
     # Make `import streamlit` fail, then import the library packages.
-    code = "import sys; sys.modules['streamlit'] = None; import rules_index, engine; print('ok')"
+    packages = "rules_index, engine, casebook, casebook.cli"
+    code = f"import sys; sys.modules['streamlit'] = None; import {packages}; print('ok')"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages import desk_answers, search
-from engine import journal as jr
+from rulings import store
 from tests.test_app_rules import APP, hit_links, link_params
 
 BEST_HITS = "search_hits"
@@ -18,7 +18,7 @@ BEST_HITS = "search_hits"
 
 @pytest.fixture(autouse=True)
 def empty_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(jr.ENV_VAR, str(tmp_path / "rulings.sqlite3"))
+    monkeypatch.setenv(store.ENV_VAR, str(tmp_path / "rulings.sqlite3"))
 
 
 def run(query: str) -> AppTest:

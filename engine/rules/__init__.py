@@ -1,24 +1,52 @@
-"""Rule modules, one per section. A new section slots in as a new module listed in
-RULE_MODULES; its handlers declare their clause ids with @registry.rule."""
+"""The rule modules and the catalogue of what they declare.
+
+One module per part of the rules: zones (shared zone code, no section), s211_symbiotes,
+s534_replacement, s535_squad, s535_summon, s535_incarnation, card_text (abilities from a card's
+own text) and procedure (phases, turns, movement, attacks, wounds). A module declares its
+clauses with @registry.rule, its action kinds with @registry.action and its hooks with
+@registry.hook; a new module is listed in RULE_MODULES and nowhere else. Sections run in this
+order at each hook point.
+"""
 
 from __future__ import annotations
 
-import inspect
 import types
 
-from engine.rules import battle, general, registry, replacement, squad, symbiotes
+from engine.rules import (
+    card_text,
+    procedure,
+    registry,
+    s211_symbiotes,
+    s534_replacement,
+    s535_incarnation,
+    s535_squad,
+    s535_summon,
+    zones,
+)
+from rules_index import ids
 
-RULE_MODULES: tuple[types.ModuleType, ...] = (symbiotes, replacement, squad, general, battle)
+# The order hooks run in at each point, and the order action kinds are listed in.
+RULE_MODULES: tuple[types.ModuleType, ...] = (
+    procedure,
+    s211_symbiotes,
+    s534_replacement,
+    s535_squad,
+    s535_summon,
+    s535_incarnation,
+    card_text,
+    zones,
+)
+
+CATALOGUE = registry.collect(RULE_MODULES)
 
 
 def handlers_by_clause() -> dict[str, list[str]]:
-    """Clause id -> names of the handlers that declare it (module.function)."""
-    out: dict[str, list[str]] = {}
-    for module in RULE_MODULES:
-        short = module.__name__.rsplit(".", 1)[-1]
-        for name, fn in inspect.getmembers(module, inspect.isfunction):
-            if fn.__module__ != module.__name__:
-                continue
-            for cid in registry.clauses_of(fn):
-                out.setdefault(cid, []).append(f"{short}.{name}")
-    return dict(sorted(out.items(), key=lambda kv: [int(p) for p in kv[0].split(".")]))
+    """Clause id -> the functions that apply it (module.function), in clause order."""
+    found = {cid: list(names) for cid, names in CATALOGUE.citations.items() if ids.is_clause_id(cid)}
+    return dict(sorted(found.items(), key=lambda kv: ids.sort_key(kv[0])))
+
+
+def handlers_by_assumption() -> dict[str, list[str]]:
+    """Assumption id -> the functions that rest on it."""
+    found = {cid: list(names) for cid, names in CATALOGUE.citations.items() if ids.is_assumption_id(cid)}
+    return dict(sorted(found.items(), key=lambda kv: ids.citation_sort_key(kv[0])))

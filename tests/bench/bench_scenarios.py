@@ -16,9 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+import casebook  # noqa: E402
 import engine  # noqa: E402
 import rules_index  # noqa: E402
-from engine import cli, scenario  # noqa: E402
 
 ROUNDS = 5
 
@@ -29,7 +29,7 @@ def ms(seconds: float) -> float:
 
 def main() -> None:
     index, library = rules_index.load_default(), engine.load_library()
-    files = cli.scenario_files(ROOT / "scenarios")
+    files = casebook.scenario_files(ROOT / "scenarios")
     load_times: dict[Path, list[float]] = {f: [] for f in files}
     run_times: dict[Path, list[float]] = {f: [] for f in files}
     totals = []
@@ -39,9 +39,9 @@ def main() -> None:
         steps = 0
         for f in files:
             t0 = time.perf_counter()
-            s = scenario.load_scenario(f, index=index, library=library)
+            s = casebook.load_scenario(f, index=index, library=library)
             t1 = time.perf_counter()
-            result = scenario.run_scenario(s, index, library)
+            result = casebook.run_scenario(s, index, library)
             t2 = time.perf_counter()
             load_times[f].append(t1 - t0)
             run_times[f].append(t2 - t1)

@@ -1,0 +1,380 @@
+"""Safe YAML reading for scenario files: located nodes, limits, and a reader that collects problems.
+
+The text is composed to nodes with PyYAML's safe loader (never constructed as a whole), so
+every value keeps the line it came from and every error can name the file, the line and the
+key. Only plain YAML is accepted: no Python or custom tags, no anchors and aliases (they make
+a small file expand without bound), no duplicate keys.
+
+`NodeReader` reads those nodes as typed values (a mapping, a list, a string, a number, a yes/no)
+and collects every problem it meets, so one pass over a file reports all its mistakes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import types
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import yaml
+import yaml.constructor
+import yaml.nodes
+
+# The largest scenario file we read. Real scenarios are a few kilobytes; the limit keeps an
+# upload from tying up a shared server.
+MAX_BYTES = 256 * 1024
+
+_STANDARD_TAGS = frozenset(
+    {
+        "tag:yaml.org,2002:str",
+        "tag:yaml.org,2002:int",
+        "tag:yaml.org,2002:float",
+        "tag:yaml.org,2002:bool",
+        "tag:yaml.org,2002:null",
+        "tag:yaml.org,2002:map",
+        "tag:yaml.org,2002:seq",
+    }
+)
+INT_TAG = "tag:yaml.org,2002:int"
+FLOAT_TAG = "tag:yaml.org,2002:float"
+
+
+@dataclasses.dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a scenario file, located."""
+
+    file: str
+    line: int | None
+    key: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f", строка {self.line}"
+        if self.key:
+            where += f", ключ «{self.key}»"
+        return f"{where}: {self.message}"
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be used; the message names file, line and key in Russian."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    @property
+    def file(self) -> str:
+        return self.problems[0].file if self.problems else ""
+
+    @property
+    def line(self) -> int | None:
+        return self.problems[0].line if self.problems else None
+
+    @property
+    def key(self) -> str | None:
+        return self.problems[0].key if self.problems else None
+
+
+@dataclasses.dataclass(frozen=True)
+class YScalar:
+    """A scalar with its resolved tag, its source text and style (quoted or plain)."""
+
+    value: object
+    tag: str
+    text: str
+    plain: bool
+    line: int
+
+
+@dataclasses.dataclass(frozen=True)
+class YSeq:
+    items: tuple[YNode, ...]
+    line: int
+
+
+@dataclasses.dataclass(frozen=True)
+class YMap:
+    """A mapping: string keys in file order, each with its line."""
+
+    items: tuple[tuple[str, int, YNode], ...]
+    line: int
+
+    def keys(self) -> list[str]:
+        return [k for k, _, _ in self.items]
+
+    def get(self, key: str) -> YNode | None:
+        for k, _, v in self.items:
+            if k == key:
+                return v
+        return None
+
+    def key_line(self, key: str) -> int:
+        for k, line, _ in self.items:
+            if k == key:
+                return line
+        return self.line
+
+
+YNode = YScalar | YSeq | YMap
+
+
+def too_large(size: int) -> str:
+    return f"файл слишком большой: {size} байт, допускается не больше {MAX_BYTES}"
+
+
+def _error(file: str, line: int | None, key: str | None, message: str) -> ScenarioError:
+    return ScenarioError([Problem(file, line, key, message)])
+
+
+def _line(node: yaml.nodes.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def read_yaml(text: str, file: str) -> YNode | None:
+    """Parse one YAML document into located nodes.
+
+    Raises:
+        ScenarioError: the text is too large, not YAML, or uses tags, anchors or duplicate keys.
+    """
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise _error(file, None, None, too_large(size))
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = int(mark.line) + 1 if mark is not None else None
+        start = int(exc.context_mark.line) + 1 if exc.context_mark is not None else None
+        raw = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        what = _explain(raw)
+        if start is not None and line is not None and start != line:
+            # The problem shows where the parser gave up; the construct began earlier.
+            if line > len(text.splitlines()):
+                line = start
+            else:
+                what += f" (начало — строка {start})"
+        key = _key_on_line(text, line) or _key_on_line(text, start)
+        # Only our Russian explanation: PyYAML's own words are English, and the line and key say where.
+        raise _error(file, line, key, f"это не корректный YAML: {what}") from None
+    except yaml.YAMLError:
+        raise _error(file, None, None, "это не корректный YAML: " + _explain("")) from None
+    if node is None:
+        return None
+    return _convert(node, file, set(), None)
+
+
+# PyYAML's problems, said in Russian with what to check (first match wins).
+_PROBLEMS = (
+    ("expected a single document", "в файле больше одного документа (---): один файл — один сценарий"),
+    ("mapping values are not allowed", "двоеточие там, где значение не ожидается: возьмите текст в кавычки"),
+    ("could not find expected ':'", "не найдено двоеточие после ключа: проверьте отступ и кавычки"),
+    ("expected ',' or ']'", "список в [ ] не закрыт или пропущена запятая"),
+    ("expected ',' or '}'", "словарь в { } не закрыт или пропущена запятая"),
+    ("'\\t'", "табуляция: для отступов используйте пробелы"),
+    ("quoted scalar", "кавычка не закрыта"),
+    ("expected <block end>", "неверный отступ: элементы одного уровня пишутся с одинаковым отступом"),
+    ("undefined alias", "ссылка *имя без якоря &имя (ссылки в сценариях не поддерживаются)"),
+    ("cannot start any token", "символ, с которого не может начинаться значение: возьмите его в кавычки"),
+    ("expected the node content", "на месте значения пусто: лишняя запятая или незакрытая скобка"),
+)
+
+
+def _explain(raw: str) -> str:
+    for needle, russian in _PROBLEMS:
+        if needle in raw:
+            return russian
+    return "проверьте отступы, кавычки, скобки и двоеточия"
+
+
+def _key_on_line(text: str, line: int | None) -> str | None:
+    """The key written on a line, if any (a broken line still usually starts with its key)."""
+    if line is None:
+        return None
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    found = re.match(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:", lines[line - 1])
+    return found.group(1) if found else None
+
+
+def _convert(node: yaml.nodes.Node, file: str, seen: set[int], key: str | None) -> YNode:
+    """Located values from a node; `key` is the mapping key the node sits under (for errors)."""
+    line = _line(node)
+    if node.tag not in _STANDARD_TAGS:
+        what = "сценарий содержит только обычные значения (строки, числа, да/нет, списки, словари)"
+        raise _error(file, line, key, f"недопустимый тег YAML «{node.tag}»: {what}")
+    if id(node) in seen:
+        raise _error(file, line, key, "ссылки YAML (&якорь и *ссылка) в сценариях не поддерживаются")
+    seen.add(id(node))
+    if isinstance(node, yaml.nodes.ScalarNode):
+        constructor = yaml.constructor.SafeConstructor()
+        try:
+            value = constructor.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError as exc:
+            raise _error(file, line, key, f"непонятное значение: {exc.problem}") from None
+        plain = node.style is None
+        return YScalar(value=value, tag=str(node.tag), text=str(node.value), plain=plain, line=line)
+    if isinstance(node, yaml.nodes.SequenceNode):
+        return YSeq(items=tuple(_convert(child, file, seen, key) for child in node.value), line=line)
+    assert isinstance(node, yaml.nodes.MappingNode)
+    items: list[tuple[str, int, YNode]] = []
+    names: set[str] = set()
+    for key_node, value_node in node.value:
+        key_line = _line(key_node)
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            raise _error(file, key_line, "<<", "слияние словарей (<<) в сценариях не поддерживается")
+        if not isinstance(key_node, yaml.nodes.ScalarNode):
+            raise _error(file, key_line, key, "ключ словаря должен быть простым словом")
+        name = str(key_node.value)
+        if name in names:
+            raise _error(file, key_line, name, "ключ повторяется в одном словаре")
+        names.add(name)
+        items.append((name, key_line, _convert(value_node, file, seen, name)))
+    return YMap(items=tuple(items), line=line)
+
+
+def read_file(path: str | Path) -> str:
+    """The text of a scenario file, checked for size and encoding before it is parsed.
+
+    Raises:
+        ScenarioError: the file is missing, a folder, unreadable, too large or not UTF-8.
+    """
+    name = str(path)
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise _error(name, None, None, too_large(size))
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise _error(name, None, None, "файл не найден") from None
+    except IsADirectoryError:
+        raise _error(name, None, None, "это папка, а не файл сценария") from None
+    except OSError as exc:
+        raise _error(name, None, None, f"файл не читается: {exc.strerror}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise _error(name, line, None, "файл не в кодировке UTF-8") from None
+
+
+# -- reading nodes as typed values --------------------------------------------------------------
+
+_TYPE_RU: Mapping[type, str] = types.MappingProxyType(
+    {str: "строка", int: "целое число", bool: "да/нет (true/false)"}
+)
+
+
+def plain(node: YNode) -> object:
+    """A located node back to plain Python values (for the engine's own validation)."""
+    if isinstance(node, YScalar):
+        return node.value
+    if isinstance(node, YSeq):
+        return [plain(i) for i in node.items]
+    return {k: plain(v) for k, _, v in node.items}
+
+
+def suggest(word: str, options: Sequence[str]) -> str:
+    """« (может быть, fired?)» for a near miss among `options`, or nothing."""
+    near = difflib.get_close_matches(word, list(options), n=3, cutoff=0.5)
+    return f" (может быть, {', '.join(near)}?)" if near else ""
+
+
+class NodeReader:
+    """Reads located nodes of one file as typed values, collecting every problem it finds.
+
+    Each reader method takes the node (None when the key is absent), the key it sits under and
+    the line to blame when there is no node; it records a problem and returns None when the value
+    is not of the wanted kind.
+    """
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+
+    def fail(self, line: int | None, key: str | None, message: str) -> None:
+        self.problems.append(Problem(self.file, line, key, message))
+
+    def raise_if_failed(self) -> None:
+        if self.problems:
+            raise ScenarioError(self.problems)
+
+    def check_keys(self, node: YMap, allowed: Sequence[str], where: str) -> None:
+        for key, line, _ in node.items:
+            if key not in allowed:
+                hint = suggest(key, allowed)
+                self.fail(line, key, f"неизвестный ключ в {where}{hint}; допустимы: {', '.join(allowed)}")
+
+    def as_map(self, node: YNode | None, key: str, line: int) -> YMap | None:
+        if isinstance(node, YMap):
+            return node
+        self.fail(node.line if node is not None else line, key, "ожидается словарь (ключ: значение)")
+        return None
+
+    def as_seq(self, node: YNode | None, key: str, line: int) -> YSeq | None:
+        if isinstance(node, YSeq):
+            return node
+        self.fail(node.line if node is not None else line, key, "ожидается список (строки с «- »)")
+        return None
+
+    def bounded_seq(self, node: YNode | None, key: str, line: int, most: int, what: str) -> tuple[YNode, ...]:
+        """The items of a list of at most `most` `what` («карт», «шагов»); none when it is not one."""
+        seq = self.as_seq(node, key, line)
+        if seq is None:
+            return ()
+        if len(seq.items) > most:
+            self.fail(seq.line, key, f"слишком много {what}: {len(seq.items)}, допускается не больше {most}")
+            return ()
+        return seq.items
+
+    def scalar(self, node: YNode | None, key: str, line: int, kind: type) -> object | None:
+        if not isinstance(node, YScalar) or node.value is None:
+            self.fail(node.line if node is not None else line, key, f"ожидается значение: {_TYPE_RU[kind]}")
+            return None
+        value = node.value
+        if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+            # A plain `7` where a name is wanted: keep the text as written.
+            return node.text
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            self.fail(node.line, key, f"ожидается целое число, а не «{node.text}»")
+            return None
+        if kind is bool and not isinstance(value, bool):
+            self.fail(node.line, key, f"ожидается true или false, а не «{node.text}»")
+            return None
+        if kind is str and not isinstance(value, str):
+            self.fail(node.line, key, f"ожидается строка, а не «{node.text}»")
+            return None
+        return value
+
+    def text(self, node: YNode | None, key: str, line: int) -> str | None:
+        value = self.scalar(node, key, line, str)
+        return value if isinstance(value, str) else None
+
+    def choice(self, node: YNode | None, key: str, line: int, allowed: Sequence[str]) -> str | None:
+        value = self.text(node, key, line)
+        if value is None:
+            return None
+        if value not in allowed:
+            where = node.line if node is not None else line
+            self.fail(
+                where,
+                key,
+                f"«{value}» не подходит{suggest(value, allowed)}; допустимы: {', '.join(allowed)}",
+            )
+            return None
+        return value
+
+    def optional(self, node: YMap, key: str, kind: type) -> object | None:
+        """The value under `key` of a mapping, read as `kind`; None when the key is absent."""
+        if node.get(key) is None:
+            return None
+        return self.scalar(node.get(key), key, node.key_line(key), kind)
+
+    def optional_text(self, node: YMap, key: str) -> str | None:
+        value = self.optional(node, key, str)
+        return value if isinstance(value, str) else None

@@ -1,0 +1,12 @@
+"""The judges' rulings journal: what was ruled at which table, kept safe, found again, printed.
+
+- `rulings.model`: a ruling's fields and their validation (`RulingInput`), stored revisions, hits,
+  the error types;
+- `rulings.store`: the SQLite file (`Journal`): schema, record, amend, list, get, integrity checks;
+- `rulings.search`: the one scoring of «how well does this text answer this query», used by the
+  journal's search and by the search page's ready answers;
+- `rulings.export`: Markdown for printing, with judge-typed text kept inert.
+
+Depends only on `rules_index` (text analysis, the clause-id grammar) and `lexicon` (the product's
+Russian words); it never imports the engine or Streamlit (tests/test_rulings_package.py checks).
+"""

@@ -1,0 +1,39 @@
+"""Sample rulings for the journal's tests: a real dispute and text chosen to break storage or markup."""
+
+from __future__ import annotations
+
+from rulings.model import RulingInput
+
+# Text a judge might type, or an attacker paste: SQL, HTML, Markdown, paths, fences, odd Unicode.
+HOSTILE = [
+    "'); DROP TABLE rulings; --",
+    "Robert'); DELETE FROM revisions WHERE 1=1; --\"",
+    "<script>alert('x')</script><img src=x onerror=alert(1)>",
+    "[ссылка](javascript:alert(1)) ![картинка](http://example.com/a.png) <http://example.com>",
+    "# Заголовок\n- пункт\n1. список\n> цитата\n    код с отступом\n---",
+    "**жирный** _курсив_ `код` ~~зачёркнутый~~ | таблица | ::: $формула$",
+    "../../etc/passwd ..\\..\\windows\\system32 /abs/path C:\\x\\y",
+    "```\nзакрытие блока кода\n````",
+    "Кавычки «ёлочки» ‘’ “” и апостроф Бул'Багур; символ NUL-подобный \u2028 и эмодзи 🃏",
+    "&amp; &lt;не сущность&gt; \\ обратная косая \\\\ двойная",
+    "www.example.com http://example.com:8080/x?y=1",
+]
+
+
+def ruling(title: str = "Может ли Вайл атаковать не Карлика Унда?", **kw: object) -> RulingInput:
+    """The Вайл and Карлик Унд dispute with every field filled; `kw` replaces fields."""
+    fields: dict[str, object] = {
+        "title": title,
+        "decision": "Нет: Вайл может атаковать только Карлика Унда (п. 211.3.1).",
+        "clauses": ("211.3.1",),
+        "event": "Кубок города",
+        "table_no": "7",
+        "round": "3",
+        "players": "Иванов — Петров",
+        "judge": "Сидорова",
+        "rules_version": "РП 4.1-2",
+        "verdict": "illegal",
+        "outcome": "атака отменена",
+    }
+    fields.update(kw)
+    return RulingInput(**fields)  # type: ignore[arg-type]
