@@ -10,8 +10,8 @@ ARGS ?=
 STREAMLIT_FLAGS := --server.headless true --browser.gatherUsageStats false \
 	--server.address $(HOST) --server.port $(PORT) --client.toolbarMode viewer \
 	--server.fileWatcherType none
-# make bench QUESTIONS=path evaluates another question set.
-QUESTIONS ?= tests/data/questions.yaml
+# make bench QUESTIONS=path evaluates that question set alone (default: every tests/data/questions*.yaml).
+QUESTIONS ?=
 
 .PHONY: run test lint typecheck pytest bench venv deps dev-deps chromium lock clean
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages import common, desk_answers, version_diff
-from rules_index import Paragraph, RulesIndex
+from rules_index import Paragraph, RulesIndex, ids
 
 NUMBER_KEY = "clause_number"
+_OPEN_REQUEST = "clause_open_request"
+_TYPED = "clause_number_typed"
 
 
 def _breadcrumb(index: RulesIndex, cid: str) -> None:
@@ -154,19 +156,51 @@ def render_clause(index: RulesIndex, cid: str) -> None:
 
 
 def _open_number() -> None:
-    """The number box on the «Пункт» page: open that clause on the app's root."""
-    number = common.clause_id(str(st.session_state.get(NUMBER_KEY, "")))
-    if number:
-        st.session_state["clause_open_request"] = number
+    """The number box on the «Пункт» page: one number opens that clause on the app's root;
+    a range or a list («пп. 211.3–211.5», «211.4, 211.6») is listed below the box."""
+    typed = str(st.session_state.get(NUMBER_KEY, "")).strip()
+    refs = ids.typed_refs(typed)
+    numbers = ids.parse_typed(typed)
+    if len(refs) == 1 and refs[0].last is None and numbers:
+        st.session_state[_OPEN_REQUEST] = numbers[0]
+    st.session_state[_TYPED] = typed
+
+
+def _typed_numbers(index: RulesIndex, typed: str) -> list[str]:
+    """Every clause a typed range or list names, in order (a range: each clause inside it)."""
+    out: list[str] = []
+    for ref in ids.typed_refs(typed):
+        if ref.last is None:
+            out.append(ref.first)
+            continue
+        lo, hi = sorted((ids.sort_key(ref.first), ids.sort_key(ref.last)))
+        inside = [p.id for p in index.paragraphs if lo <= ids.sort_key(p.id) <= hi]
+        out.extend(sorted(dict.fromkeys(inside), key=ids.sort_key) or [ref.first, ref.last])
+    return list(dict.fromkeys(out))
 
 
 def render_picker(index: RulesIndex) -> None:
     st.title("Пункт правил")
     common.rules_caption(index)
-    st.text_input("Номер пункта", key=NUMBER_KEY, on_change=_open_number, placeholder="например: 211.4")
-    wanted = st.session_state.pop("clause_open_request", None)
+    st.text_input(
+        "Номер пункта", key=NUMBER_KEY, on_change=_open_number,
+        placeholder="например: 211.4, 211,10 или пп. 211.3–211.5",
+    )
+    wanted = st.session_state.pop(_OPEN_REQUEST, None)
     if isinstance(wanted, str) and wanted:
         st.switch_page(common.ROOT_PAGE, query_params=common.clause_params(index, wanted))
+    typed = str(st.session_state.get(_TYPED, "")).strip()
+    if typed:
+        numbers = _typed_numbers(index, typed)
+        if not numbers:
+            st.warning(
+                f"«{common.escape_md(typed)}» — не номер пункта. Номер пишут так: 211.4, 211,10, п. 535.5.1.",
+                icon=common.ICON_WARNING,
+            )
+        else:
+            st.caption("Пункты, которые вы назвали:")
+            for cid in numbers:
+                common.clause_link(index, cid)
     st.subheader("Разделы")
     for section in index.sections():
         title = index.section_title(section)

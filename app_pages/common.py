@@ -355,11 +355,10 @@ def short(text: str, limit: int = 90) -> str:
 
 
 def clause_id(raw: str) -> str:
-    """A clause id as people write it in a link or a box: «п. 211.4.» means 211.4."""
-    cid = raw.strip()
-    for prefix in ("п.", "П.", "п ", "пункт"):
-        cid = cid.removeprefix(prefix).strip()
-    return cid.rstrip(".").strip()
+    """A clause id as people write it in a link or a box: «п. 211,4.» means 211.4 (the one
+    grammar: rules_index.ids.parse_typed); the text itself when it holds no number."""
+    typed = rules_index.ids.parse_typed(raw)
+    return typed[0] if typed else raw.strip()
 
 
 def clause_params(index: RulesIndex, cid: str, occurrence: int = 0) -> dict[str, str]:

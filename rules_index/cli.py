@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NoReturn, TextIO
 
-from rules_index import diff_cli, ids
+from rules_index import diff_cli, ids, understood
 from rules_index.errors import CorpusError, QueryError
 from rules_index.index import RulesIndex, load_default, load_paths
 from rules_index.text import plural
@@ -166,51 +165,31 @@ def _dump(data: object, out: TextIO) -> None:
     out.write("\n")
 
 
-_HOW: Mapping[str, str] = MappingProxyType({
-    "number": "номер",
-    "exact": "точно",
-    "form": "словоформа",
-    "typo": "опечатка",
-    "jargon": "жаргон",
-    "card": "карта",
-    "term": "термин",
-    "phrase": "фраза",
-})
-
-
 def _cmd_search(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.top < 1:
         print("Ошибка: --top должен быть не меньше 1.", file=err)
         return EXIT_BAD_INPUT
-    hits = index.search(args.query, top=args.top)
+    result = index.lookup(args.query, top=args.top)
     if args.json:
-        _dump([h.to_dict() for h in hits], out)
+        _dump([h.to_dict() for h in result.hits], out)
         return EXIT_OK
-    if not hits:
-        out.write("Ничего не найдено. Попробуйте другие слова или номер пункта.\n")
-        return EXIT_OK
-    lines: list[str] = []
-    for rank, h in enumerate(hits, 1):
+    said = (understood.understood(result.words), understood.not_found(result.words))
+    lines = [line for line in said if line]
+    if not result.hits:
+        lines.append(understood.NOTHING + " Попробуйте другие слова или номер пункта.")
+    for rank, h in enumerate(result.hits, 1):
         title = f" — {h.title}" if h.title else ""
         lines.append(f"{rank}. {h.id}{title}  (оценка {h.score:.2f})")
         lines.append("   " + "".join(f"[{text}]" if marked else text for text, marked in h.spans))
-        reasons = ", ".join(
-            f"{m.word} ({_HOW.get(m.how, m.how)}{': ' + m.found if m.found and m.found != m.word else ''})"
-            for m in h.matched
-        )
-        lines.append(f"   совпало: {reasons}")
+        lines.append("   " + understood.hit_notes(h.matched))
     out.write("\n".join(lines) + "\n")
     return EXIT_OK
 
 
-# «211.4», «211.4.», «п. 211.4», «П.211.4», «пункт 211.4», «§ 211.4».
-_ID_ARG = re.compile(r"^\s*(?:(?:пп?|пункт[а-яё]*|§)\.?\s*)?(?P<id>[0-9.]+?)\.?\s*$", re.IGNORECASE)
-
-
 def _clause_id(raw: str) -> str:
-    """The clause id a judge typed, without «п.» or a final period (as typed if it is none)."""
-    found = _ID_ARG.match(raw)
-    return found.group("id") if found else raw.strip()
+    """The clause id a judge typed («п. 211,4.» → 211.4); as typed when it holds no number."""
+    typed = ids.parse_typed(raw)
+    return typed[0] if typed else raw.strip()
 
 
 def _cmd_show(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -218,6 +197,7 @@ def _cmd_show(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Tex
     if not ids.is_clause_id(cid):
         print(f"Ошибка: «{args.id}» — не номер пункта (ожидается вида 211.3.1).", file=err)
         return EXIT_BAD_INPUT
+    cid = index.resolve(cid) or cid  # «210.11a» typed on a Latin keyboard is «210.11а»
     data = index.show(cid)
     if data is None:
         nearest = index.nearest_ids(cid)

@@ -142,3 +142,99 @@ def successors(cid: str) -> tuple[str, ...]:
                 out.append(".".join([*head, f"{number}{alphabet[at + 1]}"]))
         out.append(".".join([*head, str(number + 1)]))
     return tuple(out)
+
+
+# Clause references as people type them --------------------------------------------------------
+# «211,10» (a phone's decimal comma), «п.211,3,1», «211.10.», «п 211.10», «п535.1.1», «пункт 534.8»,
+# «пп. 211.3–211.5» (a range), «534.4.1-534.4.2», «210.11а» (a lettered part); a query of bare
+# numbers «211 9» or «534 4 2» (spaces for dots). A comma before a group of three digits starts
+# a new number («211.3,211.5»); a hyphen counts only as a range to another section-sized number,
+# so «РП 4.1-2» is no clause; «09.11.2024» starts with 0 and is no clause either.
+_TYPED_RE = re.compile(
+    r"(?<![\w.,])(?:(?P<lead>пп|п|пункт[а-яё]*|§)\.?\s*)?"
+    rf"(?P<first>[1-9]\d{{0,3}}(?:[.,]\d{{1,4}}(?![\d])(?:[{LETTER}](?![{LETTER}]))?)*)"
+    rf"(?:\s*[-–—]\s*(?P<last>[1-9]\d{{2,3}}(?:[.,]\d{{1,4}}(?:[{LETTER}](?![{LETTER}]))?)*))?"
+    r"[.,]?(?![\w]|[.,]\d|\s*[-–—]\s*\d)",
+    re.IGNORECASE,
+)
+_SPACED_RE = re.compile(
+    r"\s*(?:(?:пп|п|пункт[а-яё]*|§)\.?\s*)?([1-9]\d{2,3})((?:\s+\d{1,2})+)[.?!]?\s*", re.IGNORECASE
+)
+
+
+class TypedRef(tuple[str, str | None, str, int, int]):
+    """One typed reference: (first id, last id of a range or None, lead word, start, end)."""
+
+    __slots__ = ()
+
+    @property
+    def first(self) -> str:
+        return self[0]
+
+    @property
+    def last(self) -> str | None:
+        return self[1]
+
+    @property
+    def lead(self) -> str:
+        """«п», «пп», «пункт», «§» when the number had one, else «»."""
+        return self[2]
+
+    @property
+    def start(self) -> int:
+        return self[3]
+
+    @property
+    def end(self) -> int:
+        return self[4]
+
+
+def typed_refs(text: str) -> list[TypedRef]:
+    """Every clause reference in a typed text, as written (not checked against any rules text):
+    ids normalised to dots, ranges as (first, last), with their spans in `text`."""
+    spaced = _SPACED_RE.fullmatch(text)
+    if spaced:
+        cid = spaced.group(1) + "".join("." + part for part in spaced.group(2).split())
+        return [TypedRef((cid, None, "", spaced.start(1), spaced.end(2)))]
+    refs: list[TypedRef] = []
+    for m in _TYPED_RE.finditer(text):
+        lead = (m.group("lead") or "").lower()
+        lead = "пункт" if lead.startswith("пункт") else lead
+        pieces = _split_commas(m.group("first").lower())
+        last = m.group("last")
+        for i, piece in enumerate(pieces):
+            end_id = last.replace(",", ".").lower() if last and i == len(pieces) - 1 else None
+            if is_clause_id(piece) and (end_id is None or is_clause_id(end_id)):
+                refs.append(TypedRef((piece, end_id, lead, m.start(), m.end())))
+    return refs
+
+
+def _split_commas(raw: str) -> list[str]:
+    """«211,3,1» → [«211.3.1»]; «211.3,211.5» → [«211.3», «211.5»]: a comma before three digits
+    separates two numbers, any other comma is a decimal comma."""
+    out: list[str] = []
+    current = ""
+    for sep, part in re.findall(rf"(^|[.,])(\d+[{LETTER}]?)", raw):
+        if sep == "," and len(part) >= 3 and current:
+            out.append(current)
+            current = part
+        else:
+            current += ("." if sep else "") + part
+    if current:
+        out.append(current)
+    return out
+
+
+def parse_typed(text: str) -> list[str]:
+    """The clause ids a person typed, in order, a range given by its two ends:
+    «211,10» → [«211.10»]; «пп. 211.3–211.5» → [«211.3», «211.5»]; «211.1» never gives «211.10».
+    A bare number shorter than a section's three digits is a count, not a clause («1 раз»),
+    unless «п.» or «пункт» stands before it."""
+    out: list[str] = []
+    for ref in typed_refs(text):
+        if not (ref.lead or "." in ref.first or len(ref.first) >= 3):
+            continue
+        out.append(ref.first)
+        if ref.last:
+            out.append(ref.last)
+    return out

@@ -21,7 +21,7 @@ from rules_index.errors import CorpusError
 from rules_index.importers.dispatch import KINDS_TEXT, SUFFIXES, import_file
 from rules_index.model import Citation, Duplicate, Hit, Integrity, Paragraph, SourceInfo
 from rules_index.parser import ParsedSource, find_citations, parse_lines, version_label
-from rules_index.search import SearchIndex
+from rules_index.search import SearchIndex, SearchResult
 from rules_index.tables import Tables, load_tables
 from rules_index.text import plural
 
@@ -226,6 +226,12 @@ class RulesIndex:
             if all(" ".join(piece.split()) in text for piece in pieces):
                 return replace(hit, occurrence=k)
         return hit
+
+    def lookup(self, query: str, top: int = 10) -> SearchResult:
+        """`search` plus what each typed word matched; no hits when the rules do not answer it."""
+        result = self._search.lookup(query, top)
+        hits = tuple(self._which(h) if len(self._positions.get(h.id, ())) > 1 else h for h in result.hits)
+        return replace(result, hits=hits)
 
     def show(self, cid: str) -> dict[str, object] | None:
         """Everything about one id as a JSON-ready dict (for `show`), or None for an unknown id."""

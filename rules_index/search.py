@@ -4,62 +4,62 @@ Ranking is BM25 over stem keys (rule text weighted above examples), with explici
 top: a clause number puts that clause first; a query that names a defined term puts the
 definition first in proportion to how much of the query the term covers; a quoted phrase
 rewards the clauses that contain it verbatim; a card name finds the clauses that mention it.
+A word the rules lack is linked to words they have: jargon (data), a word cut short, a typo,
+a derivation («двигать» → «движение»), each weighted below the word itself. Section headings
+rank below their clauses unless the query is the section's name. A query whose meaningful
+words the rules do not answer gets no hits at all (`SearchResult.words` says which words
+matched what, and which matched nothing).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 import Stemmer
 from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
-from rules_index import ids
+from rules_index import ids, matching, morph, numbers, postings
 from rules_index.errors import QueryError
 from rules_index.model import Hit, Match, Paragraph
+from rules_index.snippet import Piece, find_all, snippet
 from rules_index.tables import Tables, load_tables
 from rules_index.text import Analyzer, Token, normalize
 
 MAX_QUERY = 500
 # BM25 parameters; clauses are short and similar in length, so length matters little.
 K1 = 1.2
-B = 0.4
-# Field weights: words of the rule itself count more than words of its example.
-FIELD_WEIGHT: Mapping[str, float] = MappingProxyType({"text": 1.0, "example": 0.45})
+B = 0.75
 # How much each kind of match is worth relative to the word itself.
 WEIGHT: Mapping[str, float] = MappingProxyType(
-    {"form": 1.0, "prefix": 0.75, "typo": 0.7, "jargon": 0.95, "broader": 0.6, "card": 2.0}
+    {"form": 1.0, "prefix": 0.75, "derived": 0.7, "typo": 0.7, "jargon": 0.95, "broader": 0.9,
+     "card": 2.0}
 )
-NUMBER_BONUS = 1000.0
-SNIPPET_CHARS = 240
+# A typo's weight by its number of edits.
+_TYPO_SHARE = (1.0, 1.0, 0.8, 0.65)
+# A paragraph's score times FLOOR + (1 - FLOOR) * coverage**POWER (coverage of the query's words).
+COVERAGE_FLOOR = 0.25
+COVERAGE_POWER = 2.0
+# A heading ranks below its clauses (its words are the whole section's topic, not an answer)
+# unless the query is the section's name.
+HEADING_FACTOR = 0.35
+# Out of scope: when no paragraph covers at least this share of the query's meaningful words
+# (by weight; a word the rules lack weighs the rarest word's weight times its part of speech's
+# factor, morph.topic_weight), the rules do not answer it.
+ANSWER_COVERAGE = 0.5
+MATCHED_MINOR = 0.5
+# A pronoun-like word («один», «другой», «тот», «каждый») weighs this much in the ranking.
+FUNCTION_WEIGHT = 0.7
+EXAMPLE_ONLY = 0.5
 
-# A clause number in a query; a hyphen may follow only as a range («211.3-211.5»), so the
-# «4.1» of «РП 4.1-2» is not one.
-_NUMBER = re.compile(
-    r"(?<![\w.])(?:(?P<lead>пп?|пункт[а-яё]*|§)\.?\s*)?(?P<id>[1-9]\d{0,3}(?:\.\d{1,4}[a-zа-яё]?)*)\.?"
-    r"(?!\w|\.\d|-(?![1-9]\d{2}))",
-    re.IGNORECASE,
-)
 _PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)|\n")
-SNIPPET_MIN = 90
-# What a period after does not end a sentence: an abbreviation, or a cited clause number
-# («см. 537. История боя.» is one sentence).
-_ABBREVIATION_END = re.compile(
-    r"(?:(?<![\w.])(?:см|п|пп|т\.\s?е|т\.\s?д|т\.\s?п|ср|др|напр)|\d)\.$", re.IGNORECASE
-)
-
-
-@dataclass(frozen=True)
-class _Piece:
-    doc: int
-    kind: str
-    text: str
-    tokens: tuple[Token, ...]
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class _Alt:
     key: str
     how: str
     weight: float
-    label: str = ""
+    label: str = ""  # the rules' wording it stands for (jargon meaning, card name)
 
 
 @dataclass(frozen=True)
@@ -78,10 +78,58 @@ class _QWord:
     word: str
     alts: tuple[_Alt, ...]
     together: bool = False
+    meaningful: bool = True  # a bare count («3») says nothing on its own
+    info: morph.WordInfo | None = None  # the dictionary's view of a one-token word
 
 
-# (slang keys, meaning, meaning keys)
-_JargonRow = tuple[tuple[str, ...], str, tuple[str, ...]]
+@dataclass(frozen=True)
+class QueryWord:
+    """How one word (or number) the user typed was understood: `how` is number, exact, form,
+    typo, jargon, card, derived, broader, prefix, count (a bare number: it only adds to the
+    other words); «» = it matched nothing in these rules."""
+
+    word: str
+    how: str
+    found: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"word": self.word, "how": self.how, "found": list(self.found)}
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Hits best first, and what each typed word matched (stopwords left out)."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    words: tuple[QueryWord, ...]
+
+    @property
+    def unmatched(self) -> tuple[str, ...]:
+        """Typed words that matched nothing in the loaded rules."""
+        return tuple(w.word for w in self.words if not w.how)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "query": self.query,
+            "hits": [h.to_dict() for h in self.hits],
+            "words": [w.to_dict() for w in self.words],
+            "unmatched": list(self.unmatched),
+        }
+
+
+class _TermKey(NamedTuple):
+    """A key of the query for term detection: typed as `typed`, over content tokens [start, end)."""
+
+    key: str
+    typed: str
+    start: int
+    end: int
+    span: tuple[int, int]  # where in the query it was typed
+
+
+_JargonRow = postings.JargonRow
+_How = dict[int, dict[int, tuple[_Alt, str]]]
 
 
 class SearchIndex:
@@ -96,16 +144,23 @@ class SearchIndex:
     _max_idf: float
     _postings: Mapping[str, Mapping[int, float]]
     _idf: Mapping[str, float]
-    _pieces: tuple[tuple[_Piece, ...], ...]
+    _pieces: tuple[tuple[Piece, ...], ...]
     _surfaces: tuple[frozenset[str], ...]
     _found: tuple[Mapping[str, str], ...]
     _vocab: Mapping[str, str]
     _vocab_words: tuple[str, ...]
+    _key_form: Mapping[str, str]
     _keys_sorted: tuple[str, ...]
     _cards: tuple[tuple[tuple[str, ...], str], ...]
+    _cards_typed: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]
     _jargon: tuple[_JargonRow, ...]
     _broader: Mapping[str, tuple[str, tuple[str, ...]]]
-    _terms: tuple[tuple[frozenset[str], str, str], ...]
+    _terms: tuple[postings.TermRow, ...]
+    _heading_keys: Mapping[int, frozenset[str]]
+    _text_keys: tuple[frozenset[str], ...]
+    _jargon_lemmas: Mapping[str, _JargonRow]
+
+    _number_index: numbers.NumberIndex
 
     def __init__(
         self, paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None
@@ -116,9 +171,9 @@ class SearchIndex:
         first: dict[str, int] = {}
         for i, p in enumerate(paragraphs):
             first.setdefault(p.id, i)
-        docs = _index_documents(paragraphs, analyzer, stemmer)
-        cards = _index_cards(tables, analyzer, stemmer, docs)
-        jargon, broader = _jargon_table(tables, analyzer, stemmer, docs.postings)
+        docs = postings.index_documents(paragraphs, analyzer, stemmer)
+        cards = postings.index_cards(tables, analyzer, stemmer, docs)
+        jargon, broader = postings.jargon_table(tables, analyzer, stemmer, docs.postings)
         n_docs = max(1, len(paragraphs))
         df = {k: len(v) for k, v in docs.postings.items()}
         set_ = object.__setattr__
@@ -137,11 +192,23 @@ class SearchIndex:
         set_(self, "_found", tuple(MappingProxyType(f) for f in docs.found))
         set_(self, "_vocab", MappingProxyType(docs.vocab))
         set_(self, "_vocab_words", tuple(docs.vocab))
+        set_(self, "_key_form", MappingProxyType(postings.commonest_forms(docs.form_counts)))
         set_(self, "_keys_sorted", tuple(sorted(k for k in docs.postings if not k.startswith("card:"))))
         set_(self, "_cards", tuple(cards))
+        set_(self, "_cards_typed", tuple(postings.card_words(tables, analyzer, stemmer)))
         set_(self, "_jargon", tuple(jargon))
         set_(self, "_broader", MappingProxyType(broader))
-        set_(self, "_terms", tuple(_term_table(tables, analyzer, stemmer, first)))
+        set_(self, "_terms", tuple(postings.term_table(tables, analyzer, stemmer, first)))
+        headings = {
+            d: frozenset(t.key for t in docs.pieces[d][0].tokens if t.surface not in analyzer.stopwords)
+            # a bare title; a heading with its own list (a glossary) is content
+            for d, p in enumerate(paragraphs) if p.is_heading and not p.bullets and not p.examples
+        }
+        set_(self, "_heading_keys", MappingProxyType(headings))
+        set_(self, "_text_keys", tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces))
+        set_(self, "_number_index", numbers.NumberIndex(paragraphs, [tuple(dp) for dp in docs.pieces]))
+        set_(self, "_jargon_lemmas", MappingProxyType(postings.jargon_by_form(tables, analyzer, stemmer)))
+
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("SearchIndex неизменяем после построения")
@@ -150,60 +217,79 @@ class SearchIndex:
 
     def search(self, query: str, top: int = 10) -> list[Hit]:
         """Hits best first; raises QueryError for an empty or over-long query."""
+        return list(self.lookup(query, top).hits)
+
+    def lookup(self, query: str, top: int = 10) -> SearchResult:
+        """Hits best first and how each typed word was understood; raises QueryError for an
+        empty or over-long query. No hits when the rules do not answer the query."""
         _check_query(query, top)
         stemmer = self._analyzer.stemmer()
         numbers, rest = self._numbers(query)
         phrases = [
-            (m.group(1).strip(), keys)
-            for m in _PHRASE.finditer(rest)
+            (m.group(1).strip(), keys) for m in _PHRASE.finditer(rest)
             if len(keys := self._analyzer.keys(m.group(1), stemmer, content_only=False)) >= 2
         ]
         tokens = list(self._analyzer.tokens(rest, stemmer))
         if not tokens and not numbers:
             raise QueryError("В запросе нет ни слов, ни номера пункта.")
         content = [t for t in tokens if t.surface not in self._analyzer.stopwords]
-        words, term_keys = self._words(content)
-        scores, how = self._word_scores(words)
+        infos = {t.surface: morph.analyse(t.surface) for t in content if not t.surface.isdigit()}
+        words, term_keys = self._words(query, content, stemmer, infos)
+        scores, how, covered = self._word_scores(words)
         extra: dict[int, list[Match]] = {}
-        self._add_terms(term_keys, scores, extra)
+        # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
+        # the section named the same way (535 «Взятие карт в отряд»).
+        self._place_headings(words, scores, how)
+        all_keys = [t.key for t in tokens]
+        self._add_terms(query, term_keys, all_keys, scores, extra)
         for text, keys in phrases:
             bonus = sum(self._idf.get(k, 0.0) for k in keys) * 1.5
             for d, doc_pieces in enumerate(self._pieces):
-                if any(_count_seq([t.key for t in pc.tokens], keys) for pc in doc_pieces):
+                if any(find_all([t.key for t in pc.tokens], keys) for pc in doc_pieces):
                     scores[d] = scores.get(d, 0.0) + bonus
                     extra.setdefault(d, []).append(Match(text, "phrase", "«…»"))
-        for cid in numbers:
-            for d, bonus in self._number_targets(cid):
+        if not numbers and self._best_coverage(words, covered, how) < ANSWER_COVERAGE:
+            scores = {}
+        for typed, _, targets in numbers:
+            for d, bonus in targets:
                 scores[d] = scores.get(d, 0.0) + bonus
-                extra.setdefault(d, []).append(Match(cid, "number", self._paragraphs[d].id))
-        return self._ranked(scores, how, extra, top)
+                extra.setdefault(d, []).append(Match(typed, "number", self._paragraphs[d].id))
+        hits = self._ranked(scores, how, extra, top, words, [cid for _, cid, _ in numbers])
+        return SearchResult(query, tuple(hits), self._report(query, numbers, words))
 
-    def _word_scores(
-        self, words: Sequence[_QWord]
-    ) -> tuple[dict[int, float], dict[int, dict[int, tuple[_Alt, str]]]]:
+    def _word_scores(self, words: Sequence[_QWord]) -> tuple[dict[int, float], _How, dict[int, set[int]]]:
         """BM25 per paragraph over each query word's best alternative, scaled by coverage;
         and for each paragraph, which alternative matched each query word."""
         scores: dict[int, float] = {}
-        how: dict[int, dict[int, tuple[_Alt, str]]] = {}
+        how: _How = {}
+        covered: dict[int, set[int]] = {}
         for wi, qw in enumerate(words):
             for d, (s, alt) in self._best_alternative(qw).items():
                 scores[d] = scores.get(d, 0.0) + s
                 how.setdefault(d, {})[wi] = (alt, qw.word)
+                if self._complete(qw, d):
+                    covered.setdefault(d, set()).add(wi)
         # Coverage: a clause that matches every query word beats one that repeats a single word.
         # Coverage by word weight: missing a rare word costs more than missing a common one.
         if words:
-            weights = [max((self._idf.get(a.key, 0.0) for a in qw.alts), default=0.0) for qw in words]
+            weights = [self._word_weight(qw) for qw in words]
             total = sum(weights) or 1.0
             for d in scores:
-                coverage = sum(weights[wi] for wi in how[d]) / total
-                scores[d] *= 0.25 + 0.75 * coverage * coverage
-        return scores, how
+                coverage = sum(weights[wi] for wi in covered.get(d, ())) / total
+                scores[d] *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER
+        return scores, how, covered
+
+    def _word_weight(self, qw: _QWord) -> float:
+        return max((self._idf.get(a.key, 0.0) for a in qw.alts), default=0.0)
 
     def _best_alternative(self, qw: _QWord) -> dict[int, tuple[float, _Alt]]:
         """BM25 of one query word per paragraph: its best alternative, or for a multi-word
-        jargon meaning (`together`) the sum over its words."""
+        jargon meaning (`together`) the sum over its words (see `_complete`)."""
         best: dict[int, tuple[float, _Alt]] = {}
         share = 1 / len(qw.alts) if qw.together else 1.0
+        if qw.info is not None and qw.info.function:
+            share *= FUNCTION_WEIGHT  # «одного», «другой»: they point, the other words name
+        present: dict[int, int] = {}
         for alt in qw.alts:
             posting = self._postings.get(alt.key)
             if not posting:
@@ -212,35 +298,118 @@ class SearchIndex:
             for d, tf in posting.items():
                 norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * self._lengths[d] / self._avgdl))
                 s = alt.weight * idf * norm * share
+                if qw.together:
+                    present[d] = present.get(d, 0) + 1
                 if qw.together and d in best:
                     best[d] = (best[d][0] + s, best[d][1] if best[d][0] >= s else alt)
-                elif d not in best or s > best[d][0]:
+                elif d not in best or (s > best[d][0] and best[d][1].how != "form"):
+                    # the word itself, where the paragraph has it, before any stand-in for it
                     best[d] = (s, alt)
+        if qw.together:
+            # Half a meaning is less than half the answer: «становится» alone is not «становится
+            # летающим».
+            return {d: (s * present[d] * share, alt) for d, (s, alt) in best.items()}
         return best
 
+    def _complete(self, qw: _QWord, d: int) -> bool:
+        """Whether paragraph d has the whole meaning of a query word: every word of a multi-word
+        jargon meaning, or any alternative of a plain word."""
+        if not qw.together:
+            return True
+        return all(d in self._postings.get(a.key, {}) for a in qw.alts)
+
+    def _place_headings(self, words: Sequence[_QWord], scores: dict[int, float], how: _How) -> None:
+        """A heading first when the query is its section's name («симбиоты», «всё про
+        симбов»); otherwise below the clauses it heads."""
+        meaningful = [wi for wi, qw in enumerate(words) if qw.meaningful]
+        top_score = max(scores.values(), default=0.0)
+        for d, keys in self._heading_keys.items():
+            if d not in scores:
+                continue
+            matched = {
+                wi: alt for wi, (alt, _) in how.get(d, {}).items() if alt.how not in ("broader", "typo")
+            }
+            named = {alt.key for alt in matched.values()} & keys
+            is_name = named == keys and len(meaningful) <= len(keys)
+            if meaningful and all(wi in matched for wi in meaningful) and is_name:
+                scores[d] = top_score + 1.0
+            else:
+                scores[d] *= HEADING_FACTOR
+
+    def _best_coverage(self, words: Sequence[_QWord], covered: Mapping[int, set[int]], how: _How) -> float:
+        """The largest share of the query's meaningful words one paragraph covers (by weight):
+        below ANSWER_COVERAGE the rules do not answer the query.
+
+        A word the rules lack counts as a rare word left uncovered («сколько кристаллов в
+        начале игры» is about crystals, which these rules never mention); bare counts and
+        question words do not count at all. Cards and clause numbers are answers by themselves.
+        A word found only in a paragraph's example covers half: «как работает яд» is not
+        answered by an example that mentions poison.
+        """
+        weights: dict[int, float] = {}
+        for wi, qw in enumerate(words):
+            if not qw.meaningful or (qw.info is not None and qw.info.function):
+                continue  # «3», «одна», «другой»: they point at the topic, they are not it
+            present = [a for a in qw.alts if a.key in self._postings]
+            if any(a.how == "card" for a in present):
+                return 1.0
+            if present:
+                # A matched adverb or adjective («прямо», «обычный») weighs less than a matched
+                # noun or verb: it rarely decides what the question is about.
+                minor = qw.info is not None and qw.info.minor
+                weights[wi] = self._word_weight(qw) * (MATCHED_MINOR if minor else 1.0)
+            else:
+                weights[wi] = self._max_idf * (qw.info.topic_weight if qw.info else 1.0)
+        total = sum(weights.values())
+        if total <= 0:
+            return 0.0
+        best = 0.0
+        for d, got in covered.items():
+            in_text = self._text_keys[d]
+            share = sum(
+                w * (1.0 if how[d][wi][0].key in in_text else EXAMPLE_ONLY)
+                for wi, w in weights.items() if wi in got
+            )
+            best = max(best, share)
+        return best / total
+
     def _add_terms(
-        self, term_keys: Sequence[str], scores: dict[int, float], extra: dict[int, list[Match]]
+        self, query: str, term_keys: Sequence[_TermKey], all_keys: Sequence[str],
+        scores: dict[int, float], extra: dict[int, list[Match]],
     ) -> None:
         """Put the definition of a term the query names above the word hits, in proportion to
-        how much of the query the term is."""
+        how much of the query the term is; fully when the query has the term's whole wording,
+        little words included («не может быть взята в отряд»)."""
         top_score = max(scores.values(), default=0.0)
-        total_idf = sum(self._idf.get(k, self._max_idf) for k in term_keys) or 1.0
-        for term_set, term, clause in self._matched_terms(term_keys):
+        # One weight per typed word (a misspelt word may stand for several keys): its rarest key.
+        by_word: dict[tuple[int, int], list[str]] = {}
+        for tk in term_keys:
+            by_word.setdefault(tk.span, []).append(tk.key)
+
+        def weight(keys: Sequence[str]) -> float:
+            return max(self._idf.get(k, self._max_idf) for k in keys)
+
+        total_idf = sum(weight(keys) for keys in by_word.values()) or 1.0
+        for term_set, term, clause, whole in self._matched_terms(query, term_keys):
             # Share by word weight (a rare word outside the term means the question is about
             # something else), squared: «что такое хозяин» is about the term; «хозяина
             # изгнали, что с симбиотом» is not.
-            covered = sum(self._idf.get(k, self._max_idf) for k in term_keys if k in term_set)
+            covered = sum(
+                weight([k for k in keys if k in term_set])
+                for keys in by_word.values() if set(keys) & term_set
+            )
             share = (covered / total_idf) ** 2
+            if len(whole) >= 4 and find_all(all_keys, whole):
+                share = 1.0
             d = self._first[clause]
             scores[d] = scores.get(d, 0.0) + share * (top_score + 1.0)
-            extra.setdefault(d, []).append(Match(term, "term", clause))
+            used = [tk.span for tk in term_keys if tk.key in term_set]
+            typed = query[min(a for a, _ in used) : max(b for _, b in used)]
+            extra.setdefault(d, []).append(Match(typed, "term", term))
 
     def _ranked(
-        self,
-        scores: Mapping[int, float],
-        how: Mapping[int, Mapping[int, tuple[_Alt, str]]],
-        extra: Mapping[int, list[Match]],
-        top: int,
+        self, scores: Mapping[int, float], how: Mapping[int, Mapping[int, tuple[_Alt, str]]],
+        extra: Mapping[int, list[Match]], top: int, words: Sequence[_QWord], cited: Sequence[str] = (),
     ) -> list[Hit]:
         """Hits best first (ties in corpus order), one per id, at most `top`."""
         hits: list[Hit] = []
@@ -250,365 +419,249 @@ class SearchIndex:
             if scores[d] <= 0 or p.id in seen_ids:
                 continue
             seen_ids.add(p.id)
-            hits.append(self._hit(d, scores[d], how.get(d, {}), extra.get(d, [])))
+            others = [cid for cid in cited if cid != p.id]
+            hits.append(self._hit(d, scores[d], how.get(d, {}), extra.get(d, []), words, others))
             if len(hits) >= top:
                 break
         return hits
 
-    def _numbers(self, query: str) -> tuple[list[str], str]:
-        """Clause numbers in the query and the query without them."""
-        found: list[str] = []
-        rest = query
-        for m in _NUMBER.finditer(query):
-            cid = m.group("id")
-            lead = m.group("lead")
-            known = cid in self._first
-            # A bare number is a clause when it has a section's three digits («536»); «1 раз» is not.
-            if not (lead or "." in cid or known or len(cid) >= 3):
-                continue
-            if not ids.is_clause_id(cid):
-                continue
-            found.append(cid)
-            rest = rest.replace(m.group(0), " ", 1)
-        return found, rest
+    def _numbers(self, query: str) -> tuple[list[numbers.Typed], str]:
+        return self._number_index.find(query)
 
-    def _number_targets(self, cid: str) -> list[tuple[int, float]]:
-        """The clause itself first, then its subclauses, then clauses that cite it."""
-        out: list[tuple[int, float]] = []
-        if cid in self._first:
-            out.append((self._first[cid], NUMBER_BONUS))
-        below = [i for i, p in enumerate(self._paragraphs) if p.id.startswith(cid + ".")]
-        for rank, d in enumerate(sorted(below, key=lambda i: ids.sort_key(self._paragraphs[i].id))):
-            out.append((d, NUMBER_BONUS / 2 - rank))
-        citing = [
-            i for i, p in enumerate(self._paragraphs)
-            if any(cid in pc.text and re.search(rf"(?<!\d)(?<!\d\.){re.escape(cid)}(?!\d|\.\d)", pc.text)
-                   for pc in self._pieces[i])
-        ]
-        for d in citing:
-            if self._paragraphs[d].id != cid:
-                out.append((d, NUMBER_BONUS / 4))
-        if not out:
-            # No such clause: offer the nearest existing numbers of the same section so the
-            # judge sees where it would be («534.2» → 534.4). A number from no section of the
-            # corpus («2024», «1234.5») has no neighbours worth offering.
-            wanted = ids.sort_key(cid)
-            same_section = [o for o in self._first if _shared(ids.sort_key(o), wanted) >= 1]
-            near = sorted(
-                same_section,
-                key=lambda other: (
-                    -_shared(ids.sort_key(other), wanted),
-                    abs(len(ids.sort_key(other)) - len(wanted)),
-                    _gap(ids.sort_key(other), wanted),
-                ),
-            )[:3]
-            out = [(self._first[o], NUMBER_BONUS / 8 - i) for i, o in enumerate(near)]
-        return out
-
-    def _words(self, content: list[Token]) -> tuple[list[_QWord], list[str]]:
-        """Query words with their alternatives; also the keys used for term detection."""
+    def _words(
+        self, query: str, content: list[Token], stemmer: Stemmer.Stemmer, infos: Mapping[str, morph.WordInfo]
+    ) -> tuple[list[_QWord], list[_TermKey]]:
+        """Query words with their alternatives; also the keys for term detection."""
         keys = [t.key for t in content]
         exact = ["=" + t.surface for t in content]
         used = [False] * len(content)
         words: list[_QWord] = []
-        term_keys: list[str] = []
+        term_keys: list[_TermKey] = []
+
+        def span(start: int, n: int) -> tuple[int, int]:
+            return content[start].start, content[start + n - 1].end
+
+        def typed(start: int, n: int) -> str:
+            return query[slice(*span(start, n))]
+
         # Cards first (longest alias first), then multi-word and single-word jargon.
-        for seq, name in self._cards:
-            for start in _find_all(keys, seq):
+        surfaces = [t.surface for t in content]
+        for seq, name, alias in self._cards_typed:
+            for start in [*find_all(keys, seq), *matching.misspelt(surfaces, keys, alias, seq)]:
                 if any(used[start : start + len(seq)]):
                     continue
                 for i in range(start, start + len(seq)):
                     used[i] = True
-                label = " ".join(t.surface for t in content[start : start + len(seq)])
+                label = typed(start, len(seq))
                 words.append(_QWord(label, (_Alt("card:" + name, "card", WEIGHT["card"], name),)))
-                term_keys.append("card:" + name)  # a question about a card is not about a term
+                # a question about a card is not about a term
+                where = span(start, len(seq))
+                term_keys.append(_TermKey("card:" + name, label, start, start + len(seq), where))
         for seq, means, means_keys in self._jargon:
-            for start in _find_all(exact if seq[0].startswith("=") else keys, seq):
+            for start in find_all(exact if seq[0].startswith("=") else keys, seq):
                 if any(used[start : start + len(seq)]):
                     continue
                 for i in range(start, start + len(seq)):
                     used[i] = True
-                label = " ".join(t.surface for t in content[start : start + len(seq)])
+                label = typed(start, len(seq))
                 alts = tuple(_Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
-                words.append(_QWord(label, alts, together=len(alts) > 1))
-                term_keys.extend(means_keys)
+                if len(alts) == 1 and alts[0].key in self._broader:
+                    wider, wider_keys = self._broader[alts[0].key]
+                    alts += tuple(_Alt(k, "broader", WEIGHT["broader"], wider) for k in wider_keys)
+                words.append(_QWord(label, alts, together=len(means_keys) > 1))
+                term_keys.extend(
+                    _TermKey(mk, label, start, start + len(seq), span(start, len(seq))) for mk in means_keys
+                )
         for i, t in enumerate(content):
             if used[i]:
                 continue
-            alts = self._alternatives(t)
-            # A word the corpus lacks counts for terms as its closest match («хазяен» → хозяин);
-            # a word with no match at all («покажи») says nothing about any clause.
-            if alts:
-                term_keys.append(t.key if t.key in self._postings else alts[0].key)
-            words.append(_QWord(t.surface, alts))
+            info = infos.get(t.surface)
+            row = None if t.key in self._postings or info is None else self._jargon_lemmas.get(info.lemma)
+            if row is not None:
+                # Another form of a jargon word («сдвинули» for the listed «сдвинуть»).
+                alts = tuple(_Alt(mk, "jargon", WEIGHT["jargon"], row[1]) for mk in row[2])
+                words.append(_QWord(typed(i, 1), alts, together=len(row[2]) > 1, info=info))
+                term_keys.extend(_TermKey(mk, typed(i, 1), i, i + 1, span(i, 1)) for mk in row[2])
+                continue
+            alts = self._alternatives(t, stemmer, info)
+            label = typed(i, 1)
+            # A word the corpus lacks counts for terms as its closest matches («хазяен» → хозяин,
+            # «замещющая» → замещающая); a word with no match at all («покажи») says nothing.
+            own = [t.key] if t.key in self._postings else []
+            term_alts = dict.fromkeys(own + [a.key for a in alts if a.how == "typo"])
+            if not term_alts and alts:
+                term_alts = {alts[0].key: None}
+            for key in term_alts:
+                term_keys.append(_TermKey(key, label, i, i + 1, span(i, 1)))
+            words.append(_QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
         return words, term_keys
 
-    def _alternatives(self, t: Token) -> tuple[_Alt, ...]:
+    def _alternatives(
+        self, t: Token, stemmer: Stemmer.Stemmer, info: morph.WordInfo | None
+    ) -> tuple[_Alt, ...]:
         if t.key in self._postings:
             own = _Alt(t.key, "form", WEIGHT["form"])
             if t.key in self._broader:
                 means, keys = self._broader[t.key]
-                return (own, *(_Alt(k, "jargon", WEIGHT["broader"], means) for k in keys))
+                return (own, *(_Alt(k, "broader", WEIGHT["broader"], means) for k in keys))
+            if info is not None and not info.known and len(t.surface) >= 6:
+                # No such word: maybe a typo that landed in another word family
+                # («перемешение» is «перемещение», not «перемешивается»).
+                return (own, *self._typos(t, max_distance=1))
             return (own,)
+        # A count, a pronoun, a preposition («два», «обоих», «ею») only ever matches itself.
+        if t.key.isdigit() or info is None or info.topic_weight == 0:
+            return ()
         alts: list[_Alt] = []
         # A word cut short («инкарн», «перемещ»): keys it begins.
-        if len(t.key) >= 4 and not t.key.isdigit():
-            from bisect import bisect_left
-
-            i = bisect_left(self._keys_sorted, t.key)
-            while i < len(self._keys_sorted) and self._keys_sorted[i].startswith(t.key) and len(alts) < 5:
-                alts.append(_Alt(self._keys_sorted[i], "form", WEIGHT["prefix"]))
-                i += 1
+        if len(t.key) >= 4:
+            alts = [_Alt(k, "prefix", WEIGHT["prefix"]) for k in self._keys_from(t.key, 5)]
         if alts:
             return tuple(alts)
         # A verb or adjective whose stem extends a noun's («атаковать» → «атак»): shorten the key.
-        if not t.key.isdigit():
-            for cut in range(len(t.key) - 1, 3, -1):
-                if t.key[:cut] in self._postings:
-                    return (_Alt(t.key[:cut], "form", WEIGHT["prefix"]),)
-        # Typos: one letter off in short words, two in long ones.
-        limit = 0 if len(t.surface) <= 3 else 1 if len(t.surface) <= 5 else 2
-        if limit and not t.surface.isdigit():
-            close = process.extract(
-                t.surface, self._vocab_words, scorer=Levenshtein.distance, score_cutoff=limit, limit=10
-            )
-            # In a short word two edits may be two wrong letters («хазяен» → хозяин), not two
-            # letters more or less («пример» is not «например»).
-            close = [
-                c for c in close
-                if c[1] <= 1 or len(t.surface) > 7 or abs(len(c[0]) - len(t.surface)) <= 1
-            ]
-            seen: set[str] = set()
-            for surface, dist, _ in sorted(close, key=lambda c: (c[1], c[0]))[:5]:
-                key = self._vocab[surface]
-                if key not in seen:
-                    seen.add(key)
-                    alts.append(_Alt(key, "typo", WEIGHT["typo"] * (1.0 if dist <= 1 else 0.8)))
+        # Not a noun: «местность» is no «место».
+        for cut in range(len(t.key) - 1, 3, -1):
+            if not info.noun and t.key[:cut] in self._postings:
+                return (_Alt(t.key[:cut], "prefix", WEIGHT["prefix"]),)
+        derived = self._derived(t, stemmer)
+        # A real word is not a typo of another («приходит» is not «приводит»).
+        return derived or (() if info.known else self._typos(t))
+
+    def _derived(self, t: Token, stemmer: Stemmer.Stemmer) -> tuple[_Alt, ...]:
+        """Related words (derivation.yaml): a root whose last consonant alternates («двигать» →
+        «движение»), a prefix the rules add («смотреть» → «посмотреть», «просмотр») or the
+        query adds («вылечить» → «лечение»). Roots are cut to no less than three quarters."""
+        for cut in range(len(t.key), max(4, math.ceil(len(t.key) * 0.75)) - 1, -1):
+            for root in self._analyzer.root_variants(t.key[:cut]):
+                found = self._keys_from(root, 3)
+                if found:
+                    return tuple(_Alt(k, "derived", WEIGHT["derived"]) for k in found)
+        found_keys: dict[str, None] = {}
+        for prefix in self._analyzer.verb_prefixes:
+            longer = self._analyzer.key(prefix + t.surface, stemmer)
+            for cut in range(len(longer), max(len(prefix) + 4, math.ceil(len(longer) * 0.75)) - 1, -1):
+                found = self._keys_from(longer[:cut], 2)
+                if found:
+                    found_keys.update(dict.fromkeys(found))
+                    break
+            rest = t.surface[len(prefix) :]
+            if t.surface.startswith(prefix) and len(rest) >= 4:
+                shorter = self._analyzer.key(rest, stemmer)
+                if shorter in self._postings:
+                    found_keys[shorter] = None
+        return tuple(_Alt(k, "derived", WEIGHT["derived"]) for k in list(found_keys)[:4])
+
+    def _keys_from(self, prefix: str, limit: int) -> list[str]:
+        """Up to `limit` keys of the corpus that begin with `prefix`."""
+        out: list[str] = []
+        i = bisect_left(self._keys_sorted, prefix)
+        while i < len(self._keys_sorted) and self._keys_sorted[i].startswith(prefix) and len(out) < limit:
+            out.append(self._keys_sorted[i])
+            i += 1
+        return out
+
+    def _typos(self, t: Token, max_distance: int = 3) -> tuple[_Alt, ...]:
+        """Typos: a letter off in short words, two in longer ones, three in long ones; a swap of
+        two neighbouring letters is one («симбоит» → «симбиот»)."""
+        size = len(t.surface)
+        limit = min(max_distance, 0 if size <= 3 else 1 if size <= 5 else 2 if size <= 10 else 3)
+        if not limit:
+            return ()
+        close = process.extract(
+            t.surface, self._vocab_words, scorer=OSA.distance, score_cutoff=limit, limit=10
+        )
+        # In a short word two edits may be two wrong letters («хазяен» → хозяин), not two
+        # letters more or less («пример» is not «например»).
+        close = [c for c in close if c[1] <= 1 or size > 7 or abs(len(c[0]) - size) <= 1]
+        alts: list[_Alt] = []
+        seen: set[str] = {t.key}
+        for surface, dist, _ in sorted(close, key=lambda c: (c[1], c[0]))[:5]:
+            key = self._vocab[surface]
+            if key not in seen:
+                seen.add(key)
+                alts.append(_Alt(key, "typo", WEIGHT["typo"] * _TYPO_SHARE[min(dist, 3)]))
         return tuple(alts)
 
-    def _matched_terms(self, term_keys: Sequence[str]) -> list[tuple[frozenset[str], str, str]]:
-        present = set(term_keys)
-        matched = [(k, term, clause) for k, term, clause in self._terms if k <= present]
+    def _matched_terms(
+        self, query: str, term_keys: Sequence[_TermKey]
+    ) -> list[tuple[frozenset[str], str, str, tuple[str, ...]]]:
+        """Terms whose every word the query has, side by side (question words aside) and in the
+        term's order: «хозяин паразита» is the term; «хост умер что с паразитом» and «симб и
+        хост» are not about it."""
+        present = {tk.key for tk in term_keys}
+        spans: dict[str, set[tuple[int, int]]] = {}
+        for tk in term_keys:
+            spans.setdefault(tk.key, set()).add(tk.span)
+        # A term typed twice relates two of a kind («замещение замещения», «симб на симба»): the
+        # question is about that relation, not about what the term means.
+        matched = [
+            (k, term, clause, whole) for k, term, clause, order, whole in self._terms
+            if k <= present and _together([tk for tk in term_keys if tk.key in k])
+            and all(len(spans[key]) == 1 for key in k) and matching.in_order(query, order, spans)
+        ]
         # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone.
-        best: dict[str, tuple[frozenset[str], str, str]] = {}
-        for k, term, clause in matched:
-            if any(k < other for other, _, _ in matched):
+        best: dict[str, tuple[frozenset[str], str, str, tuple[str, ...]]] = {}
+        for k, term, clause, whole in matched:
+            if any(k < other for other, _, _, _ in matched):
                 continue
             if clause not in best or len(k) > len(best[clause][0]):
-                best[clause] = (k, term, clause)
+                best[clause] = (k, term, clause, whole)
         return list(best.values())
 
     # Results --------------------------------------------------------------------------------
 
+    def _report(
+        self, query: str, numbers: Sequence[tuple[str, str, list[tuple[int, float]]]], words: Sequence[_QWord]
+    ) -> tuple[QueryWord, ...]:
+        """What each typed word matched anywhere in these rules, in the order typed."""
+        out: list[tuple[int, QueryWord]] = []
+        for typed, _, targets in numbers:
+            found = tuple(dict.fromkeys(self._paragraphs[d].id for d, _ in targets))
+            out.append((query.find(typed), QueryWord(typed, "number" if found else "", found)))
+        for qw in words:
+            present = [a for a in qw.alts if a.key in self._postings]
+            if not qw.meaningful:
+                out.append((query.find(qw.word), QueryWord(qw.word, "count")))
+                continue
+            if not present:
+                out.append((query.find(qw.word), QueryWord(qw.word, "")))
+                continue
+            kind = present[0].how
+            labels = [a.label or self._key_form.get(a.key, a.key) for a in present if a.how == kind]
+            if kind == "form" and normalize(qw.word) in self._vocab:
+                kind = "exact"
+            out.append((query.find(qw.word), QueryWord(qw.word, kind, tuple(dict.fromkeys(labels)))))
+        return tuple(w for _, w in sorted(out, key=lambda pw: pw[0]))
+
     def _hit(
-        self, d: int, score: float, how: Mapping[int, tuple[_Alt, str]], extra: list[Match]
+        self, d: int, score: float, how: Mapping[int, tuple[_Alt, str]], extra: list[Match],
+        words: Sequence[_QWord], cited: Sequence[str],
     ) -> Hit:
         p = self._paragraphs[d]
         found = self._found[d]
         surfaces = self._surfaces[d]
         matches: list[Match] = list(extra)
         marked: set[str] = set()
-        for _, (alt, word) in sorted(how.items()):
+        for wi, (alt, word) in sorted(how.items()):
+            marked.add(alt.key)
+            if words[wi].together:  # every word of «становится летающим» that the clause has
+                marked.update(a.key for a in words[wi].alts if a.key in found)
             if alt.how == "card":
-                marked.add(alt.key)
                 matches.append(Match(word, "card", alt.label))
                 continue
-            marked.add(alt.key)
             form = found.get(alt.key, "")
+            if words[wi].together and all(a.key in found for a in words[wi].alts):
+                form = alt.label  # the whole meaning is there: «улетел» → «становится летающим»
             kind = alt.how
             if kind == "form" and normalize(word) in surfaces and form:
                 kind, form = "exact", normalize(word)
+            elif kind == "prefix":
+                kind = "form"
             matches.append(Match(word, kind, form))
-        cited = [m.word for m in extra if m.how == "number" and m.word != p.id]
-        snippet, spans = self._snippet(d, marked, cited)
-        return Hit(p.id, score, str(self._titles.get(ids.section(p.id), "")), snippet, spans, tuple(matches))
-
-    def _snippet(
-        self, d: int, marked: set[str], cited: Sequence[str] = ()
-    ) -> tuple[str, tuple[tuple[str, bool], ...]]:
-        """The sentence of a paragraph that best shows why it matched, with matched words,
-        whole card names and cited clause numbers marked."""
         card_keys = {k[5:] for k in marked if k.startswith("card:")}
         card_seqs = [seq for seq, name in self._cards if name in card_keys]
-        best = self._best_sentence(d, marked, card_seqs, cited)
-        if best is None:
-            return "", ()
-        piece, sentence_start, sentence_end = best
-        start, end = _widen(piece, sentence_start, sentence_end, marked)
-        toks = [t for t in piece.tokens if start <= t.start and t.end <= end]
-        keys = [t.key for t in toks]
-        card_marks = {i for seq in card_seqs for s in _find_all(keys, seq) for i in range(s, s + len(seq))}
-        spans: list[tuple[str, bool]] = [("ПРИМЕР: " if piece.kind == "example" else "", False)]
-        spans.append(("…" if start > sentence_start else "", False))
-        pos = start
-        for i, t in enumerate(toks):
-            if t.key in marked or i in card_marks or t.surface in cited:
-                spans.append((piece.text[pos : t.start], False))
-                spans.append((piece.text[t.start : t.end], True))
-                pos = t.end
-        spans.append((piece.text[pos:end], False))
-        # «…» where the snippet stops inside a sentence.
-        inside = end < len(piece.text) and piece.text[end - 1] not in ".!?;:…)»”\""
-        spans.append(("…" if inside else "", False))
-        merged = _merge_spans(spans)
-        return "".join(t for t, _ in merged), merged
-
-    def _best_sentence(
-        self, d: int, marked: set[str], card_seqs: Sequence[tuple[str, ...]], cited: Sequence[str]
-    ) -> tuple[_Piece, int, int] | None:
-        """(piece, start, end) of the sentence with the most matches; rule text before examples."""
-        best: tuple[int, int, _Piece, int, int] | None = None
-        for pi, piece in enumerate(self._pieces[d]):
-            for start, end in _sentences(piece.text):
-                keys = [t.key for t in piece.tokens if start <= t.start and t.end <= end]
-                hit_count = len({k for k in keys if k in marked})
-                hit_count += sum(2 for seq in card_seqs if _count_seq(keys, seq))
-                hit_count += sum(3 for cid in cited if cid in piece.text[start:end])
-                if best is None or (hit_count, -pi) > (best[0], best[1]):
-                    best = (hit_count, -pi, piece, start, end)
-        return None if best is None else best[2:]
-
-
-def _widen(piece: _Piece, start: int, end: int, marked: set[str]) -> tuple[int, int]:
-    """A short sentence («Бул’Багур имеет текст:») runs on into the next; a long one is cut to
-    SNIPPET_CHARS around its first match, on word boundaries."""
-    spans_of = _sentences(piece.text)
-    while end - start < SNIPPET_MIN:
-        after = [se for se in spans_of if se[0] >= end]
-        if not after:
-            break
-        end = after[0][1]
-    if end - start > SNIPPET_CHARS:
-        first_hit = next((t.start for t in piece.tokens if start <= t.start < end and t.key in marked), start)
-        start = max(start, first_hit - SNIPPET_CHARS // 3)
-        start = next((t.start for t in piece.tokens if t.start >= start), start)
-        stop = min(end, start + SNIPPET_CHARS)
-        end = max((t.end for t in piece.tokens if start < t.end <= stop), default=stop)
-    return start, end
-
-
-def _merge_spans(spans: Sequence[tuple[str, bool]]) -> tuple[tuple[str, bool], ...]:
-    """One line of text: empty pieces dropped, neighbouring unmarked pieces joined."""
-    merged: list[tuple[str, bool]] = []
-    for text, mark in spans:
-        text = text.replace("\n", " ")
-        if not text:
-            continue
-        if merged and not mark and not merged[-1][1]:
-            merged[-1] = (merged[-1][0] + text, False)
-        else:
-            merged.append((text, mark))
-    return tuple(merged)
-
-
-@dataclass
-class _Docs:
-    """The inverted index while it is built (mutable only inside one SearchIndex build)."""
-
-    pieces: list[list[_Piece]] = field(default_factory=list)
-    postings: dict[str, dict[int, float]] = field(default_factory=dict)
-    lengths: list[float] = field(default_factory=list)
-    surfaces: list[frozenset[str]] = field(default_factory=list)
-    found: list[dict[str, str]] = field(default_factory=list)
-    vocab: dict[str, str] = field(default_factory=dict)
-
-    def add(self, key: str, d: int, weight: float) -> None:
-        posting = self.postings.setdefault(key, {})
-        posting[d] = posting.get(d, 0.0) + weight
-
-
-def _index_documents(paragraphs: Sequence[Paragraph], analyzer: Analyzer, stemmer: Stemmer.Stemmer) -> _Docs:
-    """Postings of every stem key, per paragraph: rule text (with bullets) and examples weighted."""
-    docs = _Docs()
-    memo: dict[str, str] = {}
-    for d, p in enumerate(paragraphs):
-        doc_pieces = [_Piece(d, "text", p.full_text, tuple(analyzer.tokens(p.full_text, stemmer, memo)))]
-        doc_pieces += [_Piece(d, "example", e, tuple(analyzer.tokens(e, stemmer, memo))) for e in p.examples]
-        length = 0.0
-        seen: set[str] = set()
-        first_form: dict[str, str] = {}
-        for piece in doc_pieces:
-            w = FIELD_WEIGHT[piece.kind]
-            for t in piece.tokens:
-                seen.add(t.surface)
-                if t.surface in analyzer.stopwords:
-                    continue
-                first_form.setdefault(t.key, t.surface)
-                docs.vocab.setdefault(t.surface, t.key)
-                docs.add(t.key, d, w)
-                length += w
-        docs.pieces.append(doc_pieces)
-        docs.lengths.append(length)
-        docs.surfaces.append(frozenset(seen))
-        docs.found.append(first_form)
-    return docs
-
-
-def _index_cards(
-    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, docs: _Docs
-) -> list[tuple[tuple[str, ...], str]]:
-    """Card aliases as key sequences (longest first); a clause mentions a card where one occurs."""
-    card_seqs: list[tuple[tuple[str, ...], str]] = []
-    for card in tables.cards:
-        for alias in (card.name, *card.aliases):
-            seq = analyzer.keys(alias, stemmer)
-            if seq:
-                card_seqs.append((seq, card.name))
-    card_seqs.sort(key=lambda sc: -len(sc[0]))
-    for d, doc_pieces in enumerate(docs.pieces):
-        for piece in doc_pieces:
-            keys = [t.key for t in piece.tokens]
-            present = set(keys)
-            for seq, name in card_seqs:
-                n = _count_seq(keys, seq) if seq[0] in present else 0
-                if n:
-                    # A card named in an example is as telling as one in the rule text.
-                    docs.add("card:" + name, d, n)
-                    docs.found[d].setdefault("card:" + name, name)
-    return card_seqs
-
-
-def _jargon_table(
-    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, postings: Mapping[str, object]
-) -> tuple[list[_JargonRow], dict[str, tuple[str, tuple[str, ...]]]]:
-    """(slang keys, meaning, meaning keys) rows, longest first; and «keep» slang as broader words.
-
-    Jargon matches by stem, unless the slang stem is also a word of the rules («контроллер»
-    and «контроля» share a stem): then only the listed slang forms themselves match.
-    """
-    jargon: list[_JargonRow] = []
-    broader: dict[str, tuple[str, tuple[str, ...]]] = {}
-    for entry in tables.jargon:
-        means = analyzer.keys(entry.means, stemmer)
-        for slang in entry.slang:
-            seq = analyzer.keys(slang, stemmer)
-            if not seq or not means or seq == means:
-                continue
-            if entry.keep:
-                if len(seq) == 1:
-                    broader[seq[0]] = (entry.means, means)
-                continue
-            if any(k in postings for k in seq):
-                words_ = [normalize(w) for w in slang.split()]
-                seq = tuple("=" + w for w in words_ if w not in analyzer.stopwords)
-            jargon.append((seq, entry.means, means))
-    jargon.sort(key=lambda j: -len(j[0]))
-    return jargon, broader
-
-
-def _term_table(
-    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, first: Mapping[str, int]
-) -> list[tuple[frozenset[str], str, str]]:
-    """(keys of a wording, term, defining clause) for the terms whose clause this corpus has."""
-    terms: list[tuple[frozenset[str], str, str]] = []
-    for term in tables.terms:
-        if term.clause not in first:
-            continue
-        for wording in (term.term, *term.also):
-            keys = frozenset(analyzer.keys(wording, stemmer))
-            if keys:
-                terms.append((keys, term.term, term.clause))
-    return terms
+        text, spans = snippet(self._pieces[d], marked, card_seqs, cited)
+        return Hit(p.id, score, str(self._titles.get(ids.section(p.id), "")), text, spans, tuple(matches))
 
 
 def _check_query(query: object, top: int) -> None:
@@ -620,37 +673,7 @@ def _check_query(query: object, top: int) -> None:
         raise QueryError("Число результатов (top) должно быть не меньше 1.")
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence, list item or line; «см. 537» and «п. 403.2» do not end one."""
-    out: list[tuple[int, int]] = []
-    pos = 0
-    for m in _SENTENCE.finditer(text):
-        if _ABBREVIATION_END.search(text, max(0, m.start() - 8), m.start()):
-            continue
-        if m.start() > pos:
-            out.append((pos, m.start()))
-        pos = m.end()
-    if pos < len(text):
-        out.append((pos, len(text)))
-    return out
-
-
-def _find_all(keys: Sequence[str], seq: Sequence[str]) -> list[int]:
-    n = len(seq)
-    return [i for i in range(len(keys) - n + 1) if tuple(keys[i : i + n]) == tuple(seq)]
-
-
-def _count_seq(keys: Sequence[str], seq: Sequence[str]) -> int:
-    return len(_find_all(keys, seq))
-
-
-def _shared(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
-
-
-def _gap(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    n = _shared(a, b)
-    return abs(a[n] - b[n]) if n < min(len(a), len(b)) else 0
+def _together(keys: Sequence[_TermKey]) -> bool:
+    """The query spans of these keys follow one another without a gap."""
+    spans = sorted({(tk.start, tk.end) for tk in keys})
+    return all(nxt[0] <= prev[1] for prev, nxt in itertools.pairwise(spans))

@@ -1,4 +1,5 @@
-"""The search's data tables (YAML under rules_index/data/): jargon, terms, cards, families, stopwords.
+"""The search's data tables (YAML under rules_index/data/): jargon, terms, cards, families,
+stopwords, derivation (verb prefixes and root alternations).
 
 Loaded fresh for each index build (no module-level cache): a judge who edits jargon.yaml
 sees the change at the next load.
@@ -6,9 +7,10 @@ sees the change at the next load.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 import yaml
 
@@ -45,12 +47,21 @@ class Family:
 
 
 @dataclass(frozen=True)
+class Derivation:
+    """Verb prefixes (longest first) and root-final consonant alternations («г» → «ж»)."""
+
+    prefixes: tuple[str, ...] = ()
+    alternations: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
 class Tables:
     jargon: tuple[JargonEntry, ...]
     terms: tuple[TermEntry, ...]
     cards: tuple[CardEntry, ...]
     families: tuple[Family, ...]
     stopwords: frozenset[str]
+    derivation: Derivation = field(default_factory=Derivation)
 
 
 def _read(path: Path) -> object:
@@ -99,7 +110,7 @@ def _jargon(path: Path) -> list[JargonEntry]:
 
 
 def load_tables(data_dir: Path = DATA_DIR, extra_jargon: Sequence[str | Path] = ()) -> Tables:
-    """Read all five tables, plus a judge's own jargon files (same format as jargon.yaml).
+    """Read all six tables, plus a judge's own jargon files (same format as jargon.yaml).
 
     Raises CorpusError (Russian, naming the file and entry) on bad data.
     """
@@ -115,6 +126,7 @@ def load_tables(data_dir: Path = DATA_DIR, extra_jargon: Sequence[str | Path] = 
         _cards(data_dir / "cards.yaml"),
         _families(data_dir / "families.yaml"),
         _stopwords(data_dir / "stopwords.yaml"),
+        _derivation(data_dir / "derivation.yaml"),
     )
 
 
@@ -155,3 +167,26 @@ def _stopwords(path: Path) -> frozenset[str]:
     if not isinstance(words, list):
         raise CorpusError(f"Таблица «{path.name}»: ожидается список слов.")
     return frozenset(str(w) for w in words)
+
+
+def _derivation(path: Path) -> Derivation:
+    if not path.is_file():
+        return Derivation()
+    data = _read(path)
+    if data is None:
+        return Derivation()
+    if not isinstance(data, dict):
+        raise CorpusError(f"Таблица «{path.name}»: ожидаются ключи «prefixes» и «alternations».")
+    prefixes = data.get("prefixes") or []
+    alternations = data.get("alternations") or {}
+    if not isinstance(prefixes, list) or not all(isinstance(x, str) and x for x in prefixes):
+        raise CorpusError(f"Таблица «{path.name}»: «prefixes» — список приставок.")
+    if not isinstance(alternations, dict) or not all(
+        isinstance(k, str) and k and isinstance(v, list) and all(isinstance(x, str) and x for x in v)
+        for k, v in alternations.items()
+    ):
+        raise CorpusError(f"Таблица «{path.name}»: «alternations» — согласная и список её пар.")
+    return Derivation(
+        tuple(sorted(dict.fromkeys(prefixes), key=lambda x: -len(x))),
+        MappingProxyType({k: tuple(v) for k, v in alternations.items()}),
+    )

@@ -47,6 +47,8 @@ class Analyzer:
         self.stopwords = frozenset(normalize(w) for w in tables.stopwords)
         pairs = [(normalize(p), normalize(f.key)) for f in tables.families for p in f.prefixes]
         self._prefixes = tuple(sorted(pairs, key=lambda pk: -len(pk[0])))
+        self.verb_prefixes = tables.derivation.prefixes
+        self._alternations = tables.derivation.alternations
 
     def stemmer(self) -> Stemmer.Stemmer:
         """A fresh stemmer per build or query: Snowball stemmer objects are not thread-safe."""
@@ -84,6 +86,16 @@ class Analyzer:
         )
 
 
+    def root_variants(self, root: str) -> tuple[str, ...]:
+        """The root itself, then the root with its last consonant (or «ст») alternated
+        («двиг» → «движ»), by the derivation table."""
+        out = [root]
+        for tail in (root[-2:], root[-1:]):
+            for other in self._alternations.get(tail, ()):
+                out.append(root[: -len(tail)] + other)
+        return tuple(dict.fromkeys(out))
+
+
 def plural(n: int, one: str, few: str, many: str) -> str:
     """«1 пункт», «2 пункта», «5 пунктов», «11 пунктов», «21 пункт»: the Russian count form."""
     if n % 10 == 1 and n % 100 != 11:
@@ -93,3 +105,4 @@ def plural(n: int, one: str, few: str, many: str) -> str:
     else:
         word = many
     return f"{n} {word}"
+

@@ -54,8 +54,14 @@ def clause_links(at: AppTest) -> list[str]:
 
 def hit_links(at: AppTest) -> list[str]:
     """The clause search hits, in rank order (other blocks of the page may link clauses too)."""
-    hits = at.get_by_key("search_hits")
-    return [link_params(link).get("p", "") for link in hits.page_link]  # type: ignore[attr-defined]
+    out: list[str] = []
+    for key in ("search_hits", "search_hits_more"):  # the best hits, then (after ready answers) the rest
+        try:
+            found = at.get_by_key(key)
+        except KeyError:  # no other hits
+            continue
+        out += [link_params(link).get("p", "") for link in found.page_link]
+    return out
 
 
 # Every page renders ---------------------------------------------------------------------------

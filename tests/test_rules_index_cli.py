@@ -201,7 +201,7 @@ def test_queries_with_nothing_to_search() -> None:
     code, out, _ = run("search", "и в на", "--json")
     assert code == 0 and json.loads(out) == []
     code, out, _ = run("search", "что это")
-    assert code == 0 and "Ничего не найдено" in out
+    assert code == 0 and "В загруженных правилах об этом ничего нет." in out
 
 
 def test_missing_corpus_and_bad_arguments() -> None:
@@ -242,7 +242,7 @@ def test_an_internal_error_is_reported_without_a_traceback(monkeypatch: pytest.M
     def broken(self: object, query: str, top: int = 10) -> list[object]:
         raise RuntimeError("сбой")
 
-    monkeypatch.setattr(rules_index.RulesIndex, "search", broken)
+    monkeypatch.setattr(rules_index.RulesIndex, "lookup", broken)
     code, out, err = run("search", "хост")
     assert code == 3 and out == ""
     assert "Внутренняя ошибка" in err and "Traceback" not in err

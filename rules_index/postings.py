@@ -1,0 +1,177 @@
+"""Building the search's inverted index: postings per stem key, card mentions, jargon rows,
+defined terms. Runs once per corpus; search.py reads what it returns and never changes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import Stemmer
+
+from rules_index.model import Paragraph
+from rules_index.snippet import Piece, find_all
+from rules_index.tables import Tables
+from rules_index.text import Analyzer, normalize
+
+# Field weights: words of the rule itself count more than words of its example.
+FIELD_WEIGHT: Mapping[str, float] = MappingProxyType({"text": 1.0, "example": 0.45})
+
+# (slang keys, meaning, meaning keys)
+JargonRow = tuple[tuple[str, ...], str, tuple[str, ...]]
+
+
+@dataclass
+class Docs:
+    """The inverted index while it is built (mutable only inside one SearchIndex build)."""
+
+    pieces: list[list[Piece]] = field(default_factory=list)
+    postings: dict[str, dict[int, float]] = field(default_factory=dict)
+    lengths: list[float] = field(default_factory=list)
+    surfaces: list[frozenset[str]] = field(default_factory=list)
+    found: list[dict[str, str]] = field(default_factory=list)
+    vocab: dict[str, str] = field(default_factory=dict)
+    form_counts: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def add(self, key: str, d: int, weight: float) -> None:
+        posting = self.postings.setdefault(key, {})
+        posting[d] = posting.get(d, 0.0) + weight
+
+
+def index_documents(paragraphs: Sequence[Paragraph], analyzer: Analyzer, stemmer: Stemmer.Stemmer) -> Docs:
+    """Postings of every stem key, per paragraph: rule text (with bullets) and examples weighted."""
+    docs = Docs()
+    memo: dict[str, str] = {}
+    for d, p in enumerate(paragraphs):
+        doc_pieces = [Piece(d, "text", p.full_text, tuple(analyzer.tokens(p.full_text, stemmer, memo)))]
+        doc_pieces += [Piece(d, "example", e, tuple(analyzer.tokens(e, stemmer, memo))) for e in p.examples]
+        length = 0.0
+        seen: set[str] = set()
+        first_form: dict[str, str] = {}
+        for piece in doc_pieces:
+            w = FIELD_WEIGHT[piece.kind]
+            for t in piece.tokens:
+                seen.add(t.surface)
+                if t.surface in analyzer.stopwords:
+                    continue
+                first_form.setdefault(t.key, t.surface)
+                docs.vocab.setdefault(t.surface, t.key)
+                forms = docs.form_counts.setdefault(t.key, {})
+                forms[t.surface] = forms.get(t.surface, 0) + 1
+                docs.add(t.key, d, w)
+                length += w
+        docs.pieces.append(doc_pieces)
+        docs.lengths.append(length)
+        docs.surfaces.append(frozenset(seen))
+        docs.found.append(first_form)
+    return docs
+
+
+def commonest_forms(form_counts: Mapping[str, Mapping[str, int]]) -> dict[str, str]:
+    """Each key's most frequent word form in the rules (ties: the shortest, then A–Я)."""
+    return {k: min(forms, key=lambda f: (-forms[f], len(f), f)) for k, forms in form_counts.items()}
+
+
+def index_cards(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, docs: Docs
+) -> list[tuple[tuple[str, ...], str]]:
+    """Card aliases as key sequences (longest first); a clause mentions a card where one occurs."""
+    card_seqs: list[tuple[tuple[str, ...], str]] = []
+    for card in tables.cards:
+        for alias in (card.name, *card.aliases):
+            seq = analyzer.keys(alias, stemmer)
+            if seq:
+                card_seqs.append((seq, card.name))
+    card_seqs.sort(key=lambda sc: -len(sc[0]))
+    for d, doc_pieces in enumerate(docs.pieces):
+        for piece in doc_pieces:
+            keys = [t.key for t in piece.tokens]
+            present = set(keys)
+            for seq, name in card_seqs:
+                n = len(find_all(keys, seq)) if seq[0] in present else 0
+                if n:
+                    # A card named in an example is as telling as one in the rule text.
+                    docs.add("card:" + name, d, n)
+                    docs.found[d].setdefault("card:" + name, name)
+    return card_seqs
+
+
+def jargon_table(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, postings: Mapping[str, object]
+) -> tuple[list[JargonRow], dict[str, tuple[str, tuple[str, ...]]]]:
+    """(slang keys, meaning, meaning keys) rows, longest first; and «keep» slang as broader words.
+
+    Jargon matches by stem, unless the slang stem is also a word of the rules («контроллер»
+    and «контроля» share a stem): then only the listed slang forms themselves match.
+    """
+    jargon: list[JargonRow] = []
+    broader: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for entry in tables.jargon:
+        means = analyzer.keys(entry.means, stemmer)
+        for slang in entry.slang:
+            seq = analyzer.keys(slang, stemmer)
+            if not seq or not means or seq == means:
+                continue
+            if entry.keep:
+                if len(seq) == 1:
+                    broader[seq[0]] = (entry.means, means)
+                continue
+            if any(k in postings for k in seq):
+                words_ = [normalize(w) for w in slang.split()]
+                seq = tuple("=" + w for w in words_ if w not in analyzer.stopwords)
+            jargon.append((seq, entry.means, means))
+    jargon.sort(key=lambda j: -len(j[0]))
+    return jargon, broader
+
+
+# (keys of a wording, term, defining clause, the keys in the wording's order, every key of the
+# wording with its little words: «не может быть взята в отряд»)
+TermRow = tuple[frozenset[str], str, str, tuple[str, ...], tuple[str, ...]]
+
+
+def term_table(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, first: Mapping[str, int]
+) -> list[TermRow]:
+    """The wordings of the terms whose defining clause this corpus has."""
+    terms: list[TermRow] = []
+    for term in tables.terms:
+        if term.clause not in first:
+            continue
+        for wording in (term.term, *term.also):
+            keys = analyzer.keys(wording, stemmer)
+            if keys:
+                whole = analyzer.keys(wording, stemmer, content_only=False)
+                terms.append((frozenset(keys), term.term, term.clause, keys, whole))
+    return terms
+
+
+def jargon_by_form(tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer) -> dict[str, JargonRow]:
+    """Each one-word slang form as written → its row (the first entry wins). A query word whose
+    dictionary form is listed matches it: «сдвинули» → «сдвинуть» (jargon.yaml lists dictionary
+    forms, so no dictionary is needed while the index is built)."""
+    out: dict[str, JargonRow] = {}
+    for entry in tables.jargon:
+        means = analyzer.keys(entry.means, stemmer)
+        if entry.keep or not means:
+            continue
+        for slang in entry.slang:
+            word = normalize(slang)
+            if word.isalpha():
+                out.setdefault(word, ((word,), entry.means, means))
+    return out
+
+
+def card_words(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer
+) -> list[tuple[tuple[str, ...], str, tuple[str, ...]]]:
+    """(keys, card name, the alias's words as written) for every alias, longest first: the words
+    let a misspelt name («карлик унт») match."""
+    out: list[tuple[tuple[str, ...], str, tuple[str, ...]]] = []
+    for card in tables.cards:
+        for alias in (card.name, *card.aliases):
+            toks = [t for t in analyzer.tokens(alias, stemmer) if t.surface not in analyzer.stopwords]
+            if toks:
+                out.append((tuple(t.key for t in toks), card.name, tuple(t.surface for t in toks)))
+    out.sort(key=lambda row: -len(row[0]))
+    return out

@@ -1,0 +1,72 @@
+"""«Что понято»: the words of a search, in Russian, for the CLI and the search page alike.
+
+One place for these labels, so that `python -m rules_index search` and the app say the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from rules_index.model import Match
+from rules_index.search import QueryWord
+
+NOTHING = "В загруженных правилах об этом ничего нет."
+
+# How a typed word matched, in a judge's words.
+HOW: Mapping[str, str] = MappingProxyType({
+    "number": "номер пункта",
+    "exact": "точное слово",
+    "form": "другая форма слова",
+    "typo": "с опечаткой",
+    "jargon": "жаргон",
+    "broader": "более общее слово",
+    "derived": "родственное слово",
+    "card": "название карты",
+    "term": "термин правил",
+    "phrase": "фраза",
+    "count": "число",
+})
+
+
+def word_note(word: QueryWord) -> str:
+    """«хост» → хозяин (жаргон); «211,10» → п. 211.10 (номер пункта); «паразит» (точное слово)."""
+    how = HOW.get(word.how, word.how)
+    if word.how == "number":
+        shown = ", ".join(f"п. {cid}" for cid in word.found[:3]) + ("…" if len(word.found) > 3 else "")
+        return f"«{word.word}» → {shown} ({how})"
+    found = [f for f in word.found if f.casefold() != word.word.casefold()]
+    if word.how == "exact" or not found:
+        return f"«{word.word}» ({how})"
+    return f"«{word.word}» → {', '.join(found[:3])} ({how})"
+
+
+def understood(words: Sequence[QueryWord]) -> str:
+    """«Понято: …» over the words that matched, or «» when none did."""
+    notes = [word_note(w) for w in words if w.how]
+    if all(w.how == "count" for w in words if w.how):
+        notes = []
+    return "Понято: " + "; ".join(notes) if notes else ""
+
+
+def not_found(words: Sequence[QueryWord]) -> str:
+    """«Нет в правилах: «ываыва»» over the words that matched nothing, or «»."""
+    missing = list(dict.fromkeys(w.word for w in words if not w.how))
+    if not missing:
+        return ""
+    label = "Нет в загруженных правилах: " if len(missing) > 1 else "Нет в загруженных правилах слова "
+    return label + ", ".join(f"«{w}»" for w in missing)
+
+
+def match_note(m: Match) -> str:
+    """One reason of one hit: «хост» → хозяином (жаргон); «211,10» (номер пункта)."""
+    how = HOW.get(m.how, m.how)
+    if m.how == "number" or not m.found or m.found.casefold() == m.word.casefold():
+        return f"«{m.word}» ({how})"
+    return f"«{m.word}» → «{m.found}» ({how})"
+
+
+def hit_notes(matched: Sequence[Match]) -> str:
+    """«Как нашлось: …» for one hit; every word named is one the user typed."""
+    notes = list(dict.fromkeys(match_note(m) for m in matched))
+    return "Как нашлось: " + "; ".join(notes) if notes else ""

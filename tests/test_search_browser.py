@@ -1,0 +1,95 @@
+"""The search page in a real browser (Debian chromium via playwright), at 1280 and 390 px:
+the menu's «Поиск» leaves a clause; the best clause is the first thing on the screen, above
+the ready answers; «ничего нет» for what the rules lack. Screenshots go to tests/artifacts/."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright import sync_api as playwright_sync
+
+from tests import helpers
+from tests.test_browser_rules import DESKTOP, PHONE, SEARCH_LABEL, Visit
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_executable: str) -> Iterator[object]:
+    with playwright_sync.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def ask(v: Visit, query: str) -> None:
+    v.page.goto(v.base + "/search")
+    v.heading("Поиск по правилам")
+    box = v.page.get_by_label(SEARCH_LABEL)
+    box.fill(query)
+    box.press("Enter")
+    v.wait_params(q=query)
+    v.settle()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone390"])
+def test_the_menus_search_leaves_a_clause(browser: object, app_server: str, viewport: dict[str, int]) -> None:
+    v = Visit(browser, viewport, app_server)
+    try:
+        v.page.goto(app_server + "/?p=211.4")
+        v.heading("п. 211.4")
+        if viewport is PHONE:  # the menu hides behind its button on a phone
+            opener = '[data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapsedControl"] button'
+            v.page.locator(opener).first.click()
+        v.page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Поиск").first.click()
+        v.heading("Поиск по правилам")
+        assert "p" not in v.params() and v.page.url.split("?")[0].endswith("/search"), v.page.url
+    finally:
+        v.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone390"])
+def test_the_best_clause_is_first_on_the_screen(
+    browser: object, app_server: str, viewport: dict[str, int]
+) -> None:
+    v = Visit(browser, viewport, app_server)
+    tag = "desktop" if viewport is DESKTOP else "phone390"
+    try:
+        ask(v, "можно ли двигать симбиота")
+        page = v.page
+        page.get_by_text("Понято: «двигать» → движение (жаргон)", exact=False).wait_for()
+        first = page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
+        assert re.search(r"(?m)^211\.10 · ", first.inner_text()), first.inner_text()
+        answers = page.locator(".st-key-search_answers").first
+        answers.wait_for()
+        first_box, answers_box = first.bounding_box(), answers.bounding_box()
+        assert first_box and answers_box and first_box["y"] < answers_box["y"]
+        # the judge's answer is ordinary text, not the grey of a caption
+        answer = answers.get_by_text(re.compile(r"^Ответ: Нет")).first
+        # (a caption is the same colour at 0.6 opacity)
+        assert _opacity(answer) == 1.0 and _opacity(page.get_by_text("Как нашлось", exact=False).first) < 1
+        v.fits_width()
+        v.shot(f"search_move_symbiote_{tag}")
+
+        ask(v, "3 ываыва")
+        page.get_by_text("В загруженных правилах об этом ничего нет.", exact=False).wait_for()
+        page.get_by_text("Нет в загруженных правилах слова «ываыва»").wait_for()
+        assert page.locator(".st-key-search_hits").count() == 0
+        v.fits_width()
+        v.shot(f"search_nothing_{tag}")
+        v.assert_local_only()
+    finally:
+        v.close()
+
+
+def _opacity(element: object) -> float:
+    """The opacity a reader sees: the product over the element and its ancestors."""
+    return float(
+        element.evaluate(  # type: ignore[attr-defined]
+            "e => { let o = 1;"
+            " for (let x = e; x; x = x.parentElement) o *= parseFloat(getComputedStyle(x).opacity);"
+            " return o; }"
+        )
+    )
