@@ -1,7 +1,8 @@
 """`python -m engine …`: the command line documented in the README.
 
-`abilities` prints the ability vocabulary as Markdown (docs/abilities.md is its output); every
-other command (`run`, `check`, `coverage`) belongs to the scenario format and is casebook's.
+`abilities` prints the ability vocabulary as Markdown (docs/abilities.md is its output); `cards`
+(import a card base, find and show a card) is the card base's (cardbase/cli.py); every other
+command (`run`, `check`, `coverage`) belongs to the scenario format and is casebook's.
 """
 
 from __future__ import annotations
@@ -13,6 +14,11 @@ if sys.argv[1:2] == ["abilities"]:
 
     sys.stdout.write(abilities.describe_markdown())
     sys.exit(0)
+
+if sys.argv[1:2] == ["cards"]:
+    from cardbase.cli import main as cards_main
+
+    sys.exit(cards_main(sys.argv[2:]))
 
 from casebook.cli import main
 
