@@ -94,6 +94,8 @@ class Finder:
         self._keys = tuple(key(r.name) for r in base.records)
         self._compact = tuple(k.replace(" ", "") for k in self._keys)
         self._words = tuple(tuple(k.split()) for k in self._keys)
+        # the card the desk calls by that name wins a tie of two printed with one name
+        self._lib_keys = tuple(key(r.library_name or r.name) for r in base.records)
 
     def find(self, query: str = "", filters: Filters | None = None, limit: int = 20) -> list[Hit]:
         """The cards that answer `query` within `filters`, best first (at most `limit`)."""
@@ -107,7 +109,7 @@ class Finder:
         for i in pool:
             k, c = self._keys[i], self._compact[i]
             if k == q or c == qc:
-                scored[i] = (100.0, "exact")
+                scored[i] = (100.0 if self._lib_keys[i] == k else 99.5, "exact")
             elif k.startswith(q) or c.startswith(qc):
                 scored[i] = (95.0 - min(len(k) - len(q), 40) / 10, "prefix")
             elif any(w.startswith(q) for w in self._words[i]):

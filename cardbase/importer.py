@@ -90,6 +90,14 @@ class _Decoder:
     def __init__(self, constants: Constants) -> None:
         self.c = constants
         self.element_names = {lexicon.fold(v): v for v in constants.colors.values()}
+        self._noted: set[str] = set()  # a code reported once, at its first record
+
+    def once(self, code: str) -> bool:
+        """True the first time a code is worth a note (later records with it stay quiet)."""
+        if code in self._noted:
+            return False
+        self._noted.add(code)
+        return True
 
     def kind(self, data: Mapping[str, Any]) -> tuple[str, str | None]:
         raw = _get(data, "type")
@@ -150,7 +158,11 @@ class _Decoder:
             key = by_name[lexicon.fold(text)]
             return key, self.c.sets[key]
         if text.isdigit():
-            notes.append(f"выпуск {text} не назван в {self.c.source}: показан как «выпуск {text}»")
+            if self.once(f"set:{text}"):
+                notes.append(
+                    f"выпуска {text} нет в справочнике ({self.c.source}): он показан как «выпуск {text}» "
+                    "(и у остальных карт этого выпуска)"
+                )
             return text, f"выпуск {text}"
         return text, text
 
@@ -184,7 +196,11 @@ class _Decoder:
             if not code:
                 continue
             if code not in self.c.icons:
-                notes.append(f"значок «{code}» неизвестен ({self.c.source}) — не учтён")
+                if self.once(f"icon:{code}"):
+                    notes.append(
+                        f"значка «{code}» нет в справочнике ({self.c.source}) — он не учтён "
+                        "(и у остальных карт с ним)"
+                    )
                 continue
             number = _int(value if value not in (None, "") else 0, f"значок {code}")
             out.append((code, number or 0))
@@ -228,8 +244,9 @@ def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tupl
     icons = dec.icons(data, own)
     rarity_code = _get(data, "rarity")
     rarity = "" if rarity_code is None else dec.c.rarities.get(str(rarity_code), str(rarity_code))
-    if rarity_code is not None and str(rarity_code).isdigit() and str(rarity_code) not in dec.c.rarities:
-        own.append(f"редкость «{rarity_code}» не названа в {dec.c.source}")
+    unknown_rarity = rarity_code is not None and str(rarity_code) not in dec.c.rarities
+    if unknown_rarity and str(rarity_code).isdigit() and dec.once(f"rarity:{rarity_code}"):
+        own.append(f"редкости «{rarity_code}» нет в справочнике ({dec.c.source}) (и у остальных карт с ней)")
     declared: list[Modelled] = []
     for i, ab in enumerate(_get(data, "abilities") or []):
         try:

@@ -122,11 +122,21 @@ def read_csv(text: str, name: str) -> list[RawRecord]:
     lines = text.splitlines()
     header = next((ln for ln in lines if ln.strip()), "")
     delimiter = max(",;\t", key=header.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    numbered: list[tuple[int, list[str]]] = []
+    last = 0
     try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True))
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                numbered.append((last + 1, row))  # the line the row starts on
+            last = reader.line_num
+            if len(numbered) > MAX_RECORDS + 1:
+                raise _too_many(len(numbered) - 1, name)
     except csv.Error as exc:
-        raise CardBaseError(f"Файл «{name}»: ошибка CSV ({exc}). Ничего не загружено.") from None
-    numbered = [(i + 1, row) for i, row in enumerate(rows) if any(cell.strip() for cell in row)]
+        raise CardBaseError(
+            f"Файл «{name}», строка {reader.line_num}: ошибка CSV ({_csv_msg(str(exc))}). "
+            "Ничего не загружено."
+        ) from None
     if not numbered:
         raise CardBaseError(f"Файл «{name}»: нет ни одной строки.")
     head_line, head = numbered[0]
@@ -137,8 +147,6 @@ def read_csv(text: str, name: str) -> list[RawRecord]:
             "названия столбцов: id, set_id, number, name, type, life, move, cost, color, class, hit, "
             "icons, text…"
         )
-    if len(numbered) - 1 > MAX_RECORDS:
-        raise _too_many(len(numbered) - 1, name)
     out: list[RawRecord] = []
     for line, row in numbered[1:]:
         where = f"строка {line}"
@@ -147,6 +155,14 @@ def read_csv(text: str, name: str) -> list[RawRecord]:
             continue
         out.append(RawRecord(where, {k: v for k, v in zip(keys, row, strict=True) if k}))
     return out
+
+
+def _csv_msg(msg: str) -> str:
+    if "unexpected end of data" in msg or "EOF" in msg:
+        return "кавычка не закрыта до конца файла"
+    if "expected" in msg and "after" in msg:
+        return "после закрывающей кавычки ожидался разделитель"
+    return msg
 
 
 def read_yaml(text: str, name: str) -> list[RawRecord]:
