@@ -43,7 +43,7 @@ class Loaded:
             finder=find.Finder(base),
             library=library_of(base, embedded),
             queries=related.QueryCards(base.records),
-            shadowed=types.MappingProxyType(shadowed(base, embedded)),
+            shadowed=types.MappingProxyType({} if base.id == BUILTIN else shadowed(base, embedded)),
         )
 
     def names(self) -> list[str]:
