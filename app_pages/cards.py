@@ -70,15 +70,6 @@ def _filters(loaded: cardbase.Loaded) -> find.Filters | None:
     )
 
 
-def _hit_label(r: cardbase.CardRecord, how: str) -> str:
-    facts = dict(explain.facts(r))
-    bits = [facts["Вид"], *(facts[k] for k in ("Стихия",) if k in facts)]
-    if r.cost is not None:
-        bits.append(f"стоимость {r.cost}")
-    tail = "" if how in ("exact", "filter") else f" · {find.HOW[how]}"
-    return f"**{common.escape_md(r.name)}** — {common.escape_md(', '.join(bits))}{common.escape_md(tail)}"
-
-
 def render_search(loaded: cardbase.Loaded) -> None:
     query = st.text_input(
         "Название карты",
@@ -100,13 +91,16 @@ def render_search(loaded: cardbase.Loaded) -> None:
     st.caption(f"Найдено: {len(hits)}{more}")
     with st.container(key="cards_hits"):
         for h in hits:
+            # the name alone on the link (a long label is cut on a phone), the facts under it
             st.page_link(
                 PAGE,
-                label=_hit_label(h.record, h.how),
+                label=f"**{common.escape_md(h.record.name)}**",
                 icon=":material/style:",
                 query_params=links.card_params(loaded.base.id, h.record.id),
                 width="stretch",
             )
+            how = "" if h.how in ("exact", "filter") else f" · найдено: {find.HOW[h.how]}"
+            st.caption(common.escape_md(explain.brief(h.record) + how))
 
 
 # One card --------------------------------------------------------------------------------
@@ -273,36 +267,42 @@ def render_import(loaded: cardbase.Loaded) -> None:
     st.subheader("База карт")
     builtin = loaded.base.id == cardbase.BUILTIN
     with st.expander("Загрузить базу карт", expanded=builtin):
+        records = f"{readers.MAX_RECORDS:,}".replace(",", " ")
         st.caption(
             "JSON сообщества (с файлом кодов const.json или без него), CSV с заголовком или YAML; до "
-            f"{readers.MAX_FILE_BYTES // (1024 * 1024)} МБ и "
-            f"{readers.MAX_RECORDS} записей. Плохой файл не заменяет загруженную базу."
+            f"{readers.MAX_FILE_BYTES // (1024 * 1024)} МБ и {records} записей. Плохой файл не заменяет "
+            "загруженную базу."
         )
         st.file_uploader(
             "Файл базы карт", type=["json", "csv", "yaml", "yml"], key=UPLOAD_KEY, max_upload_size=20
         )
         st.file_uploader("Файл кодов (необязательно)", type=["json", "yaml", "yml"], key=CONSTANTS_KEY)
-        _handle_upload(loaded)
-        result = st.session_state.get(_RESULT_KEY)
-        pending = st.session_state.get(_PENDING_KEY)
-        if isinstance(result, tuple) and len(result) == 2:
-            kind, message = result
-            show = {"ok": st.success, "error": st.error, "pending": st.warning}[str(kind)]
-            show(common.escape_md(str(message)))
-        if isinstance(pending, tuple):
-            base, files = pending
-            _render_report(base.report)
-            n = len(base.report.errors)
-            if st.button(
-                f"Загрузить без записей с ошибками ({n})",
-                key="cards_accept_skipped",
-                icon=":material/done_all:",
-            ):
-                st.session_state.pop(_PENDING_KEY, None)
-                st.session_state[_RESULT_KEY] = ("ok", _stored(base, files, accept=True))
-                st.rerun()
-        elif not builtin and loaded.base.report is not None and result and result[0] == "ok":
-            _render_report(loaded.base.report)
+    _handle_upload(loaded)
+    # What the import said stays outside the expander: it must be seen when the expander folds
+    # (a loaded base opens the page with it folded).
+    result = st.session_state.get(_RESULT_KEY)
+    pending = st.session_state.get(_PENDING_KEY)
+    if isinstance(result, tuple) and len(result) == 2:
+        kind, message = result
+        show = {"ok": st.success, "error": st.error, "pending": st.warning}[str(kind)]
+        show(common.escape_md(str(message)))
+        if kind == "ok":  # said once; the report stays under «Отчёт о загрузке»
+            st.session_state.pop(_RESULT_KEY, None)
+    if isinstance(pending, tuple):
+        base, files = pending
+        _render_report(base.report)
+        n = len(base.report.errors)
+        if st.button(
+            f"Загрузить без записей с ошибками ({n})",
+            key="cards_accept_skipped",
+            icon=":material/done_all:",
+        ):
+            st.session_state.pop(_PENDING_KEY, None)
+            st.session_state[_RESULT_KEY] = ("ok", _stored(base, files, accept=True))
+            st.rerun()
+    elif not builtin and loaded.base.report is not None:
+        with st.expander("Отчёт о загрузке этой базы", expanded=False):
+            st.text("\n".join(loaded.base.report.lines()[:400]))
     _render_choice(loaded)
 
 
@@ -324,6 +324,13 @@ def _render_choice(loaded: cardbase.Loaded) -> None:
     if chosen != current:
         card_base.use(chosen)
         st.rerun()
+    if current == cardbase.BUILTIN and current == default:
+        return
+    with st.expander("Для главного судьи: база по умолчанию, удаление", expanded=False):
+        _render_manage(cards, current, default, labels)
+
+
+def _render_manage(cards: store.CardStore, current: str, default: str, labels: dict[str, str]) -> None:
     if (
         current != default
         and current in labels
@@ -350,6 +357,9 @@ def _render_choice(loaded: cardbase.Loaded) -> None:
 
 
 def render() -> None:
+    # A link followed inside the app (a hit, «Найти другую карту») leaves its parameters in the
+    # address bar: the judge can send the card's page to another judge, and back works.
+    st.query_params.from_dict(st.query_params.to_dict())
     st.title("Карты")
     card_base.follow_link()
     loaded = card_base.current()

@@ -80,3 +80,15 @@ def facts(r: CardRecord) -> list[tuple[str, str]]:
     if r.alts:
         rows.append(("Другие печати", ", ".join(r.alts)))
     return rows
+
+
+def brief(r: CardRecord) -> str:
+    """One short line under a search hit: «наземное существо · Степи · стоимость 7 · Пробный выпуск, № 8»."""
+    bits = [lexicon.class_of_card(r.type, r.subtype)]
+    if r.elements:
+        bits.append(", ".join(r.elements))
+    if r.cost is not None:
+        bits.append(f"стоимость {r.cost}")
+    if r.set_name:
+        bits.append(r.set_name + (f", № {r.number}" if r.number is not None else ""))
+    return " · ".join(bits)

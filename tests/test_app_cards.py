@@ -92,7 +92,12 @@ def test_import_find_with_a_typo_and_open_the_card(own_folders: Path) -> None:
     assert [b.id for b in store.CardStore(own_folders).bases()] == [bid]
     at.text_input(key="cards_query").input("паладн").run()
     first = hits(at)[0]
-    assert "Светлый паладин" in first.label and "похожее написание" in first.label  # type: ignore[attr-defined]
+    assert first.label == "**Светлый паладин**"  # type: ignore[attr-defined]
+    under = [c.value.replace("\\", "") for c in at.get_by_key("cards_hits").caption]
+    assert (
+        under[0]
+        == "наземное существо · Степи · стоимость 7 · Пробный выпуск, № 8 · найдено: похожее написание"
+    )
     assert params(first) == {"card": "90008", "base": bid}
     at = follow(at, first)
     shown = texts(at)
