@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 import lexicon
-from cardbase.model import CardBaseError
+from cardbase.model import SAFE_LOADER, CardBaseError
 
 DATA_DIR = pathlib.Path(__file__).resolve().parent / "data"
 CONSTANTS_FILE = DATA_DIR / "constants.yaml"
@@ -68,7 +68,7 @@ def _table(raw: Mapping[str, Any], key: str, file: str) -> dict[str, str]:
 def _builtin() -> tuple[Constants, Mapping[str, tuple[str, str | None]]]:
     """Our table, read once per process (read-only mappings)."""
     try:
-        raw = yaml.safe_load(CONSTANTS_FILE.read_text(encoding="utf-8"))
+        raw = yaml.load(CONSTANTS_FILE.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
     except (OSError, yaml.YAMLError) as exc:  # a packaging error: the file ships with the code
         raise CardBaseError(f"{CONSTANTS_FILE.name}: не читается: {exc}") from exc
     name = CONSTANTS_FILE.name
@@ -111,7 +111,11 @@ def read_constants(data: bytes, name: str) -> Constants:
     except UnicodeDecodeError:
         raise CardBaseError(f"Файл кодов «{name}»: нужна кодировка UTF-8.") from None
     try:
-        raw = json.loads(text) if not name.lower().endswith((".yaml", ".yml")) else yaml.safe_load(text)
+        raw = (
+            json.loads(text)
+            if not name.lower().endswith((".yaml", ".yml"))
+            else yaml.load(text, Loader=SAFE_LOADER)
+        )
     except json.JSONDecodeError as exc:
         raise CardBaseError(
             f"Файл кодов «{name}», строка {exc.lineno}, позиция {exc.colno}: ошибка JSON ({exc.msg})."

@@ -16,7 +16,6 @@ Fields (community JSON names; our YAML may use the names in brackets):
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import re
 from collections import Counter
@@ -222,9 +221,12 @@ def _label(where: str, data: Mapping[str, Any]) -> str:
     return f"{where} ({', '.join(bits)})" if bits else where
 
 
-def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tuple[CardRecord, str | None]:
-    """One raw record as a CardRecord (its text not yet recognised) and the id of the card it is
-    an alternate printing of (or None). Raises _Skip."""
+Draft = dict[str, Any]  # a CardRecord's fields while the import fills them (one object made at the end)
+
+
+def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tuple[Draft, str | None]:
+    """One raw record as a CardRecord's fields (its text not yet recognised) and the id of the card
+    it is an alternate printing of (or None). Raises _Skip."""
     data = rec.data
     if rec.problem:
         raise _Skip(rec.problem)
@@ -258,7 +260,7 @@ def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tupl
         declared.append(Modelled(source="задано в файле базы", prop="incorporeal"))
     card_id = _get(data, "id")
     alt_of = _get(data, "altto", "alt_of")
-    record = CardRecord(
+    record: Draft = dict(
         id="" if card_id is None else str(card_id).strip(),
         name=" ".join(name.split()),
         type=ctype,
@@ -283,66 +285,61 @@ def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tupl
         modelled=tuple(declared),
         where=_label(rec.where, data),
     )
-    notes.extend(Problem(record.where, n) for n in own)
+    notes.extend(Problem(record["where"], n) for n in own)
     return record, (None if alt_of is None else str(alt_of).strip() or None)
 
 
-def _fill_ids(records: list[CardRecord]) -> list[CardRecord]:
+def _fill_ids(records: list[Draft]) -> None:
     """A record without an id gets «set-number», else its position («n12»)."""
-    out = []
     for i, r in enumerate(records):
-        if not r.id:
-            rid = f"{r.set_id}-{r.number}" if r.set_id and r.number is not None else f"n{i + 1}"
-            r = _replace(r, id=rid)
-        out.append(r)
-    return out
+        if not r["id"]:
+            has_place = r["set_id"] and r["number"] is not None
+            r["id"] = f"{r['set_id']}-{r['number']}" if has_place else f"n{i + 1}"
 
 
-def _replace(r: CardRecord, **changes: Any) -> CardRecord:
-    return dataclasses.replace(r, **changes)
-
-
-def _library_names(records: list[CardRecord], notes: list[Problem]) -> list[CardRecord]:
+def _library_names(records: list[Draft], notes: list[Problem]) -> None:
     """Two cards of a base with one printed name (a reprint with other numbers): the one of the
     latest set keeps the name on the desk, each other one is «Name (set, №N)»."""
     groups: dict[str, list[int]] = {}
     for i, r in enumerate(records):
-        groups.setdefault(lexicon.fold(r.name), []).append(i)
-    out = [_replace(r, library_name=r.name) for r in records]
+        r["library_name"] = r["name"]
+        groups.setdefault(lexicon.fold(r["name"]), []).append(i)
+    taken = {lexicon.fold(r["name"]) for r in records}
     for idx in groups.values():
         if len(idx) < 2:
             continue
         ranked = sorted(
-            idx, key=lambda i: (_set_rank(records[i].set_id), records[i].number or 0), reverse=True
+            idx, key=lambda i: (_set_rank(records[i]["set_id"]), records[i]["number"] or 0), reverse=True
         )
         keep = records[ranked[0]]
         for i in ranked[1:]:
             r = records[i]
-            alias = f"{r.name} ({r.set_name or 'выпуск ?'}, №{r.number if r.number is not None else r.id})"
-            if any(lexicon.fold(alias) == lexicon.fold(o.library_name) for o in out):
-                alias = f"{r.name} (id {r.id})"
-            out[i] = _replace(r, library_name=alias)
+            number = r["number"] if r["number"] is not None else r["id"]
+            alias = f"{r['name']} ({r['set_name'] or 'выпуск ?'}, №{number})"
+            if lexicon.fold(alias) in taken:
+                alias = f"{r['name']} (id {r['id']})"
+            taken.add(lexicon.fold(alias))
+            r["library_name"] = alias
             notes.append(
                 Problem(
-                    r.where,
-                    f"то же название — {keep.where}; на столе «{r.name}» — карта из "
-                    f"«{keep.set_name or keep.id}», а эта — «{alias}»",
+                    r["where"],
+                    f"то же название — {keep['where']}; на столе «{r['name']}» — карта из "
+                    f"«{keep['set_name'] or keep['id']}», а эта — «{alias}»",
                 )
             )
-    return out
 
 
 def _set_rank(set_id: str) -> tuple[int, str]:
     return (int(set_id), "") if set_id.isdigit() else (0, set_id)
 
 
-def _recognised(r: CardRecord, names: Mapping[str, str], icon_names: Mapping[str, str]) -> CardRecord:
-    found, rest = recognise.recognise(r.text, r.raw_text, r.icons, icon_names, names)
-    merged = list(r.modelled)
+def _recognise(r: Draft, names: Mapping[str, str], icon_names: Mapping[str, str]) -> None:
+    found, rest = recognise.recognise(r["text"], r["raw_text"], r["icons"], icon_names, names)
+    merged = list(r["modelled"])
     for m in found:
         if not any(m.ability == o.ability and m.prop == o.prop for o in merged):
             merged.append(m)
-    return _replace(r, modelled=tuple(merged), unmodelled=rest)
+    r["modelled"], r["unmodelled"] = tuple(merged), rest
 
 
 def base_id(files: Sequence[tuple[str, bytes]]) -> str:
@@ -369,7 +366,7 @@ def import_base(
     dec = _Decoder(consts)
     errs: list[Problem] = []
     notes: list[Problem] = []
-    decoded: list[tuple[CardRecord, str | None]] = []
+    decoded: list[tuple[Draft, str | None]] = []
     for i, rec in enumerate(raws):
         try:
             decoded.append(_decode(rec, dec, notes))
@@ -377,42 +374,42 @@ def import_base(
             errs.append(Problem(_label(rec.where, rec.data), f"{exc} — запись пропущена"))
         if progress and i % 200 == 0:
             progress(0.8 * i / max(len(raws), 1))
-    filled = _fill_ids([r for r, _ in decoded])
-    alt_links = [a for _, a in decoded]
-    seen: dict[str, CardRecord] = {}
-    base_records: list[CardRecord] = []
-    alternates: list[tuple[CardRecord, str]] = []
-    for r, alt_of in zip(filled, alt_links, strict=True):
-        if r.id in seen:
-            errs.append(
-                Problem(r.where, f"повтор id {r.id} (первый — {seen[r.id].where}) — запись пропущена")
-            )
+    drafts = [r for r, _ in decoded]
+    _fill_ids(drafts)
+    seen: dict[str, Draft] = {}
+    base_records: list[Draft] = []
+    alternates: list[tuple[Draft, str]] = []
+    for r, (_, alt_of) in zip(drafts, decoded, strict=True):
+        if r["id"] in seen:
+            first = seen[r["id"]]["where"]
+            errs.append(Problem(r["where"], f"повтор id {r['id']} (первый — {first}) — запись пропущена"))
             continue
-        seen[r.id] = r
-        if alt_of is not None and alt_of != r.id:
+        seen[r["id"]] = r
+        if alt_of is not None and alt_of != r["id"]:
             alternates.append((r, alt_of))
         else:
             base_records.append(r)
-    by_id = {r.id: i for i, r in enumerate(base_records)}
-    alts: dict[int, list[str]] = {}
+    by_id = {r["id"]: r for r in base_records}
     for r, alt_of in alternates:
         if alt_of not in by_id:
             errs.append(
                 Problem(
-                    r.where,
+                    r["where"],
                     f"альтернативная печать карты с id {alt_of}, а такой карты в файле нет — "
                     "запись пропущена",
                 )
             )
             continue
-        alts.setdefault(by_id[alt_of], []).append(r.id)
-    base_records = [_replace(r, alts=tuple(alts.get(i, ()))) for i, r in enumerate(base_records)]
+        target = by_id[alt_of]
+        target["alts"] = (*target.get("alts", ()), r["id"])
     if not base_records:
-        first = f" Первая ошибка: {errs[0]}" if errs else ""
-        raise CardBaseError(f"В файле «{name}» нет ни одной карты, которую можно загрузить.{first}")
-    base_records = _library_names(base_records, notes)
-    names = {lexicon.fold(r.name): r.name for r in base_records}
-    done = [_recognised(r, names, consts.icons) for r in base_records]
+        first_error = f" Первая ошибка: {errs[0]}" if errs else ""
+        raise CardBaseError(f"В файле «{name}» нет ни одной карты, которую можно загрузить.{first_error}")
+    _library_names(base_records, notes)
+    names = {lexicon.fold(r["name"]): r["name"] for r in base_records}
+    for r in base_records:
+        _recognise(r, names, consts.icons)
+    done = [CardRecord(**r) for r in base_records]
     if progress:
         progress(1.0)
     files = [(name, data)] + ([constants] if constants else [])

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from cardbase.model import CardBaseError
+from cardbase.model import SAFE_LOADER, CardBaseError
 
 # The stated limits of an import: a real base of the relaunched edition is about 1 MB and
 # 1,500 cards; anything far larger is not a card base (or would stall the server).
@@ -168,7 +168,7 @@ def _csv_msg(msg: str) -> str:
 def read_yaml(text: str, name: str) -> list[RawRecord]:
     """Our own format: `cards:` (or the top level) is a list of cards in our words."""
     try:
-        raw = yaml.safe_load(text)
+        raw = yaml.load(text, Loader=SAFE_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f", строка {mark.line + 1}" if mark is not None else ""

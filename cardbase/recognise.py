@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 import lexicon
-from cardbase.model import CardBaseError, Modelled
+from cardbase.model import SAFE_LOADER, CardBaseError, Modelled
 from engine import errors
 from engine.model.abilities import KINDS, Ability, parse_ability
 
@@ -28,6 +28,10 @@ PROPERTIES = ("incorporeal",)
 
 _QUOTES = str.maketrans({"“": "«", "”": "»", "„": "«", '"': "«"})
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b\ufeff]")  # \t \n \r become spaces below
+_SPACE_BEFORE = re.compile(r"\s+([.,;:!?)])")
+_SPACE_AFTER = re.compile(r"([(«])\s+")
+_OPENING = re.compile(r"(^|[.!?] )(\w)")
 
 
 def _alt(words: Iterable[str], *, spaces: bool = False) -> str:
@@ -115,7 +119,7 @@ def _act(raw: Mapping[str, Any], section: str, target: str) -> str:
 def phrasings(path: pathlib.Path = PHRASINGS_FILE) -> Phrasings:
     """phrasings.yaml compiled (once per process; the result is immutable)."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
         named = rf"(?:{_alt(raw['named'])}\s+)?«(?P<card>[^»]+)»"
         summon_target = (
             rf"(?:{named}|(?P<search>{_alt(w for ws in raw['summon']['search'].values() for w in ws)}))"
@@ -167,12 +171,12 @@ def expand(raw: str, placeholder: Any) -> tuple[str, list[str]]:
         return str(word)
 
     text = _PLACEHOLDER.sub(sub, raw)
-    text = "".join(" " if ch in "\t\r\n" else ch for ch in text if ch.isprintable() or ch in "\t\r\n")
+    text = _CONTROL.sub("", text)
     text = " ".join(text.split())
-    text = re.sub(r"\s+([.,;:!?)])", r"\1", text)
-    text = re.sub(r"([(«])\s+", r"\1", text)
+    text = _SPACE_BEFORE.sub(r"\1", text)
+    text = _SPACE_AFTER.sub(r"\1", text)
     # a sentence that opens with a spelled-out icon («{zoo}. …») starts with a capital all the same
-    text = re.sub(r"(^|[.!?] )(\w)", lambda m: m.group(1) + m.group(2).upper(), text)
+    text = _OPENING.sub(lambda m: m.group(1) + m.group(2).upper(), text)
     return text, list(dict.fromkeys(unknown))
 
 

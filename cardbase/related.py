@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import yaml
 
 import lexicon
-from cardbase.model import CardBaseError, CardRecord
+from cardbase.model import SAFE_LOADER, CardBaseError, CardRecord
 from casebook import catalogue
 from engine.model.abilities import KINDS
 from rulings import search as rsearch
@@ -41,7 +41,7 @@ class Applies:
 def rule_table(path: pathlib.Path = RULES_FILE) -> tuple[Applies, ...]:
     """rules.yaml read and checked (conditions known, clause ids quoted strings)."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
     except (OSError, yaml.YAMLError) as exc:
         raise CardBaseError(f"{path.name}: не читается: {exc}") from None
     out: list[Applies] = []
