@@ -46,6 +46,18 @@ class Loaded:
             shadowed=types.MappingProxyType({} if base.id == BUILTIN else shadowed(base, embedded)),
         )
 
+    def record(self, library_name: str) -> CardRecord | None:
+        """The base's record behind a library card (the desk's card → its page, its unmodelled
+        sentences); None for a template, or a name the embedded library keeps for itself."""
+        cdef = self.library.get(library_name)
+        if cdef is None:
+            return None
+        if cdef.ref:
+            return self.base.get(cdef.ref)
+        if self.base.id == BUILTIN:
+            return next((r for r in self.base.records if r.library_name == cdef.name), None)
+        return None
+
     def names(self) -> list[str]:
         """The base's card names (printed), once each: what the rules search should know."""
         return self.base.names()

@@ -29,6 +29,15 @@ def test_every_card_is_in_the_library_with_its_facts() -> None:
     assert lib.get("Карлик Унд") is not None and "Паразит" in lib.templates()
 
 
+def test_the_record_behind_a_library_card() -> None:
+    loaded = cases.loaded()
+    r = loaded.record("горный клещ")
+    assert r is not None and r.id == "90002" and r.unmodelled == ("[закрыть]: ранить хозяина на 1.",)
+    assert loaded.record("Паразит") is None and loaded.record("Карлик Унд") is None
+    builtin = cardbase.Loaded.of(cardbase.builtin_base())
+    assert builtin.record("Карлик Унд").name == "Карлик Унд"  # type: ignore[union-attr]
+
+
 def test_the_embedded_card_wins_a_name_both_have() -> None:
     data = '[{"id": "1", "name": "Вайл", "type": 0, "life": 99, "text": "Другой текст."}]'.encode()
     loaded = cardbase.Loaded.of(cardbase.import_base(data, "x.json"))
