@@ -26,6 +26,7 @@ RULES_PAGES = [
     st.Page("app_pages/changes.py", title="Что изменилось", icon=":material/difference:", url_path="changes"),
 ]
 JUDGE_PAGES = [
+    st.Page("app_pages/cards.py", title="Карты", icon=":material/style:", url_path="cards"),
     st.Page("app_pages/desk.py", title="Стол судьи", icon=":material/grid_on:", url_path="desk"),
     st.Page("app_pages/journal.py", title="Журнал решений", icon=":material/edit_note:", url_path="journal"),
 ]

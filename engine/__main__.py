@@ -2,7 +2,8 @@
 
 `abilities` prints the ability vocabulary as Markdown (docs/abilities.md is its output);
 `implemented [--write]` checks (or regenerates) engine/data/implemented.yaml, the rules text each
-handler implements; every other command (`run`, `check`, `coverage`) belongs to the scenario format
+handler implements; `cards` (import a card base, find and show a card) is the card base's
+(cardbase/cli.py); every other command (`run`, `check`, `coverage`) belongs to the scenario format
 and is casebook's.
 """
 
@@ -20,6 +21,11 @@ if sys.argv[1:2] == ["implemented"]:
     from engine import implemented
 
     sys.exit(implemented.command(sys.argv[2:], sys.stdout, sys.stderr))
+
+if sys.argv[1:2] == ["cards"]:
+    from cardbase.cli import main as cards_main
+
+    sys.exit(cards_main(sys.argv[2:]))
 
 from casebook.cli import main
 

@@ -19,7 +19,7 @@ from engine.rules import RULE_MODULES
 from rules_index import ids
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PACKAGES = ("rules_index", "lexicon", "engine", "rulings", "casebook", "desk", "app_pages")
+PACKAGES = ("rules_index", "lexicon", "engine", "rulings", "casebook", "cardbase", "desk", "app_pages")
 MAX_LINES = 700
 # Files allowed over MAX_LINES for now, with the reason; the test fails once one fits again.
 OVER_LIMIT: dict[str, str] = {}
@@ -31,13 +31,14 @@ LAYERS = {
     "engine": 2,
     "rulings": 2,
     "casebook": 3,
+    "cardbase": 3,
     "desk": 4,
     "app_pages": 5,
     "app": 5,
 }
-# The one upward import: `python -m engine run|check|coverage`, documented in the README, is the
-# scenario casebook's command line.
-ALLOWED_UPWARD = {("engine.__main__", "casebook.cli")}
+# The upward imports: `python -m engine run|check|coverage`, documented in the README, is the
+# scenario casebook's command line, and `python -m engine cards …` the card base's.
+ALLOWED_UPWARD = {("engine.__main__", "casebook.cli"), ("engine.__main__", "cardbase.cli")}
 # Inside the engine: the model knows no rules; the rule modules import only those before them.
 ENGINE_ORDER = [
     f"engine.rules.{name}"

@@ -44,6 +44,14 @@ class CardDef:
     cost: int | None = None
     move: int = 1
     template: bool = False
+    # Printed facts the rules engine does not read but a judge does: the simple strike's weak,
+    # medium and strong values, the creature's classes («Орк»), elite and unique, and the id of
+    # the record in the card base it came from ("" for the embedded library).
+    strike: tuple[int, int, int] | None = None
+    classes: tuple[str, ...] = ()
+    elite: bool = False
+    unique: bool = False
+    ref: str = ""
 
     def has(self, kind: str) -> bool:
         return any(a.kind == kind for a in self.abilities)
@@ -69,6 +77,8 @@ def card_from_mapping(
         "cost",
         "move",
         "strike",
+        "elite",
+        "unique",
     }
     for key in raw:
         if key not in allowed:
@@ -107,6 +117,13 @@ def card_from_mapping(
             parse_ability(a, f"{where}, особенность {i + 1}") for i, a in enumerate(raw_ab)
         )
     cost = raw.get("cost", base.cost if base else None)
+    strike = raw.get("strike", list(base.strike) if base and base.strike else None)
+    if strike is not None and not (
+        isinstance(strike, list | tuple)
+        and len(strike) == 3
+        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in strike)
+    ):
+        raise errors.LibraryError(f"{where}: strike — три целых числа ≥ 0: слабый, средний, сильный удар")
     return CardDef(
         name=name.strip(),
         type=ctype,
@@ -119,7 +136,18 @@ def card_from_mapping(
         cost=cost if isinstance(cost, int) else None,
         move=move,
         template=template,
+        strike=(strike[0], strike[1], strike[2]) if strike is not None else None,
+        classes=base.classes if base else (),
+        elite=_flag(raw, "elite", base.elite if base else False, where),
+        unique=_flag(raw, "unique", base.unique if base else False, where),
     )
+
+
+def _flag(raw: Mapping[str, Any], key: str, default: bool, where: str) -> bool:
+    value = raw.get(key, default)
+    if not isinstance(value, bool):
+        raise errors.LibraryError(f"{where}: {key} должно быть true или false")
+    return value
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,0 +1,384 @@
+"""«Карты»: find a card of the loaded base, read what it is and what the engine makes of it, load a
+base of real cards.
+
+`/cards?card=<id>&base=<base id>` opens one card. Importing, finding and explaining live in the
+`cardbase` package; this page only renders. Card texts come from a judge's file: they are shown
+with st.text or escaped Markdown, never as markup.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import cardbase
+from app_pages import card_base, common
+from cardbase import explain, find, links, readers, related, store
+from rulings import model as rulings_model
+from rulings import store as rulings_store
+
+PAGE = "app_pages/cards.py"
+DESK_PAGE = "app_pages/desk.py"
+JOURNAL_PAGE = "app_pages/journal.py"
+UPLOAD_KEY = "cards_upload"
+CONSTANTS_KEY = "cards_upload_constants"
+_DONE_KEY = "cards_upload_done"
+_PENDING_KEY = "cards_upload_pending"  # (CardBase, files) imported with errors, awaiting the judge
+_RESULT_KEY = "cards_upload_result"
+MAX_RESULTS = 30
+ALL = "все"
+
+
+@st.cache_resource(show_spinner=False)
+def _scenario_texts() -> tuple[related.ScenarioText, ...]:
+    """The scenario library's texts, read once per process (read-only)."""
+    return related.scenario_texts()
+
+
+def _base_caption(loaded: cardbase.Loaded) -> None:
+    base = loaded.base
+    if base.id == cardbase.BUILTIN:
+        what = f"встроенная библиотека движка (карт: {len(base.records)} — из примеров правил)"
+    else:
+        what = f"«{base.label}» (карт: {len(base.records)}, выпусков: {len(base.sets())})"
+    st.caption(common.escape_md(f"База карт: {what}"))
+
+
+# Search ----------------------------------------------------------------------------------
+
+
+def _filters(loaded: cardbase.Loaded) -> find.Filters | None:
+    """The filter widgets; None when the typed cost is not a number (the message is shown)."""
+    base = loaded.base
+    with st.expander("Отбор: стихия, класс, выпуск, стоимость", expanded=False):
+        element = st.selectbox("Стихия", [ALL, *base.elements()], key="cards_f_element")
+        card_class = st.selectbox("Класс", [ALL, *base.classes()], key="cards_f_class")
+        sets = dict(base.sets())
+        set_id = st.selectbox(
+            "Выпуск", [ALL, *sets], format_func=lambda s: s if s == ALL else sets[s], key="cards_f_set"
+        )
+        cost_text = st.text_input("Стоимость", key="cards_f_cost", placeholder="3 или 3-5", max_chars=20)
+    try:
+        cost = find.parse_cost(cost_text)
+    except ValueError as exc:
+        st.error(common.escape_md(f"Отбор не применён: {exc}."), icon=common.ICON_ERROR)
+        return None
+    return find.Filters(
+        element="" if element == ALL else element,
+        card_class="" if card_class == ALL else card_class,
+        set_id="" if set_id == ALL else set_id,
+        cost=cost,
+    )
+
+
+def render_search(loaded: cardbase.Loaded) -> None:
+    query = st.text_input(
+        "Название карты",
+        key="cards_query",
+        max_chars=100,
+        placeholder="можно с опечаткой или часть названия, затем Enter",
+    )
+    filters = _filters(loaded)
+    if filters is None:
+        return
+    if not query.strip() and filters.empty:
+        st.caption("Введите название или выберите отбор.")
+        return
+    hits = loaded.finder.find(query, filters, limit=MAX_RESULTS)
+    if not hits:
+        st.info("Ничего не найдено. Проверьте отбор или напишите часть названия.", icon=common.ICON_INFO)
+        return
+    more = " (показаны первые)" if len(hits) == MAX_RESULTS else ""
+    st.caption(f"Найдено: {len(hits)}{more}")
+    with st.container(key="cards_hits"):
+        for h in hits:
+            # the name alone on the link (a long label is cut on a phone), the facts under it
+            st.page_link(
+                PAGE,
+                label=f"**{common.escape_md(h.record.name)}**",
+                icon=":material/style:",
+                query_params=links.card_params(loaded.base.id, h.record.id),
+                width="stretch",
+            )
+            how = "" if h.how in ("exact", "filter") else f" · найдено: {find.HOW[h.how]}"
+            st.caption(common.escape_md(explain.brief(h.record) + how))
+
+
+# One card --------------------------------------------------------------------------------
+
+
+def _render_modelled(loaded: cardbase.Loaded, r: cardbase.CardRecord) -> None:
+    st.subheader("Что моделирует движок")
+    if loaded.base.id == cardbase.BUILTIN and r.modelled:
+        st.caption("Особенности этой карты описаны вручную в библиотеке движка (engine/data/cards.yaml).")
+    if not r.modelled:
+        st.caption("Ни одной особенности этой карты движок не моделирует.")
+    for m in r.modelled:
+        ex = explain.explain(m)
+        lines = [f"- **{common.escape_md(ex.title)}**"]
+        lines += [f"  - {common.escape_md(p)}" for p in ex.params]
+        lines.append(f"  - откуда: {common.escape_md(ex.source)}")
+        if ex.caveat:
+            lines.append(f"  - не смоделировано: {common.escape_md(ex.caveat)}")
+        st.markdown("\n".join(lines))
+    note = loaded.shadowed.get(r.id)
+    if note:
+        st.info(common.escape_md(note[0].upper() + note[1:] + "."), icon=common.ICON_INFO)
+    if r.unmodelled:
+        st.warning("Не смоделировано: решайте по тексту карты", icon=common.ICON_WARNING)
+        st.text("\n".join(r.unmodelled))
+
+
+def _render_rules(r: cardbase.CardRecord) -> None:
+    st.subheader("Правила для карт этого вида")
+    applies = related.rules_for(r)
+    if not applies:
+        st.caption("Особых правил для карт этого вида в таблице нет: действуют общие правила.")
+    index = common.current_index()
+    for a in applies:
+        st.caption(common.escape_md(a.label))
+        with st.container(horizontal=True, gap="small"):
+            for cid in a.clauses:
+                common.clause_chip(index, cid)
+
+
+def _render_mentions(r: cardbase.CardRecord) -> None:
+    st.subheader("Сценарии и решения")
+    scenarios = related.scenarios_mentioning(r.name, _scenario_texts())
+    if scenarios:
+        st.caption(f"Сценарии библиотеки с этой картой: {len(scenarios)} (щелчок открывает на столе)")
+        for e in scenarios:
+            st.page_link(
+                DESK_PAGE,
+                label=f"{common.escape_md(e.title)} ({common.escape_md(e.group_label)})",
+                icon=":material/grid_on:",
+                query_params={"scn": e.path},
+                width="stretch",
+            )
+    else:
+        st.caption("В сценариях библиотеки эта карта не встречается.")
+    try:
+        rulings = related.rulings_mentioning(r.name, rulings_store.Journal().rulings())
+    except rulings_model.JournalError as exc:
+        st.caption(common.escape_md(f"Журнал решений не прочитан: {exc}"))
+        return
+    if rulings:
+        st.caption(f"Решения журнала, где названа эта карта: {len(rulings)}")
+        for ruling in rulings[:20]:
+            st.page_link(
+                JOURNAL_PAGE,
+                label=f"№ {ruling.id} · {common.escape_md(common.short(ruling.current.title, 70))}",
+                icon=":material/edit_note:",
+                query_params={"r": str(ruling.id)},
+                width="stretch",
+            )
+    else:
+        st.caption("В журнале решений эта карта не названа.")
+
+
+def render_card(loaded: cardbase.Loaded, card_id: str) -> None:
+    r = loaded.base.get(card_id)
+    if r is None:
+        st.warning(
+            common.escape_md(
+                f"Карты с id «{card_id}» нет в базе «{loaded.base.label}». Найдите её по названию."
+            ),
+            icon=common.ICON_WARNING,
+        )
+        render_search(loaded)
+        return
+    st.header(r.name, anchor=False)
+    if r.banned:
+        st.warning("В базе карта отмечена как запрещённая.", icon=common.ICON_WARNING)
+    st.markdown("  \n".join(f"**{k}:** {common.escape_md(v)}" for k, v in explain.facts(r)))
+    st.page_link(
+        DESK_PAGE,
+        label="Поставить на стол",
+        icon=":material/add_box:",
+        query_params=links.desk_params(loaded.base.id, r),
+    )
+    st.subheader("Текст карты")
+    if r.text:
+        common.show_text(r.text)
+    else:
+        st.caption("Текста нет (карта без особенностей).")
+    _render_modelled(loaded, r)
+    _render_rules(r)
+    _render_mentions(r)
+
+
+# Import ----------------------------------------------------------------------------------
+
+
+def _stored(base: cardbase.CardBase, files: list[tuple[str, bytes]], accept: bool) -> str:
+    """Store and use an imported base; the Russian line to show."""
+    report = base.report
+    assert report is not None
+    try:
+        info = card_base.card_store().save(base, files, accept_skipped=accept)
+    except cardbase.CardBaseError as exc:
+        if report.errors and not accept:
+            raise
+        card_base.use_unstored(cardbase.Loaded.of(base))
+        return f"{report.summary()} {exc}"
+    card_base.use(info.id)
+    return (
+        f"{report.summary()} База сохранена на сервере и открыта в этом окне; у других судей — их база, "
+        "пока её не сделают базой по умолчанию."
+    )
+
+
+def _handle_upload(loaded: cardbase.Loaded) -> None:
+    main = st.session_state.get(UPLOAD_KEY)
+    consts = st.session_state.get(CONSTANTS_KEY)
+    if main is None:
+        return
+    ids = (main.file_id, consts.file_id if consts is not None else "")
+    if st.session_state.get(_DONE_KEY) == ids:
+        return
+    st.session_state[_DONE_KEY] = ids
+    st.session_state.pop(_PENDING_KEY, None)
+    files = [(main.name, main.getvalue())] + ([(consts.name, consts.getvalue())] if consts else [])
+    kept = f"Осталась прежняя база: {loaded.base.label}."
+    try:
+        base = cardbase.import_base(files[0][1], files[0][0], constants=files[1] if consts else None)
+    except cardbase.CardBaseError as exc:
+        st.session_state[_RESULT_KEY] = ("error", f"База не загружена. {exc} {kept}")
+        return
+    report = base.report
+    assert report is not None
+    if report.errors:
+        st.session_state[_PENDING_KEY] = (base, files)
+        st.session_state[_RESULT_KEY] = ("pending", f"{report.summary()} База пока не загружена. {kept}")
+        return
+    st.session_state[_RESULT_KEY] = ("ok", _stored(base, files, accept=False))
+    st.rerun()  # the page above (its caption, the search) now reads the new base
+
+
+def _render_report(report: cardbase.ImportReport) -> None:
+    if report.errors:
+        st.markdown("**Пропущенные записи (ошибки):**")
+        st.text("\n".join(str(p) for p in report.errors[:200]))
+    if report.notes:
+        with st.expander(f"Замечания ({len(report.notes)}): карты загружены", expanded=False):
+            st.text("\n".join(str(p) for p in report.notes[:300]))
+
+
+def render_import(loaded: cardbase.Loaded) -> None:
+    st.subheader("База карт")
+    builtin = loaded.base.id == cardbase.BUILTIN
+    with st.expander("Загрузить базу карт", expanded=builtin):
+        records = f"{readers.MAX_RECORDS:,}".replace(",", " ")
+        st.caption(
+            "JSON сообщества (с файлом кодов const.json или без него), CSV с заголовком или YAML; до "
+            f"{readers.MAX_FILE_BYTES // (1024 * 1024)} МБ и {records} записей. Плохой файл не заменяет "
+            "загруженную базу."
+        )
+        st.file_uploader(
+            "Файл базы карт", type=["json", "csv", "yaml", "yml"], key=UPLOAD_KEY, max_upload_size=20
+        )
+        st.file_uploader("Файл кодов (необязательно)", type=["json", "yaml", "yml"], key=CONSTANTS_KEY)
+    _handle_upload(loaded)
+    # What the import said stays outside the expander: it must be seen when the expander folds
+    # (a loaded base opens the page with it folded).
+    result = st.session_state.get(_RESULT_KEY)
+    pending = st.session_state.get(_PENDING_KEY)
+    if isinstance(result, tuple) and len(result) == 2:
+        kind, message = result
+        show = {"ok": st.success, "error": st.error, "pending": st.warning}[str(kind)]
+        show(common.escape_md(str(message)))
+        if kind == "ok":  # said once; the report stays under «Отчёт о загрузке»
+            st.session_state.pop(_RESULT_KEY, None)
+    if isinstance(pending, tuple):
+        base, files = pending
+        _render_report(base.report)
+        n = len(base.report.errors)
+        if st.button(
+            f"Загрузить без записей с ошибками ({n})",
+            key="cards_accept_skipped",
+            icon=":material/done_all:",
+        ):
+            st.session_state.pop(_PENDING_KEY, None)
+            st.session_state[_RESULT_KEY] = ("ok", _stored(base, files, accept=True))
+            st.rerun()
+    elif not builtin and loaded.base.report is not None:
+        with st.expander("Отчёт о загрузке этой базы", expanded=False):
+            st.text("\n".join(loaded.base.report.lines()[:400]))
+    _render_choice(loaded)
+
+
+def _render_choice(loaded: cardbase.Loaded) -> None:
+    cards = card_base.card_store()
+    bases = cards.bases()
+    default = cards.default_id()
+    options = [cardbase.BUILTIN, *(b.id for b in bases)]
+    labels = {cardbase.BUILTIN: "встроенная библиотека движка"}
+    labels.update({b.id: f"«{b.label}» — карт {b.cards}, загружена {b.uploaded_text}" for b in bases})
+    current = loaded.base.id if loaded.base.id in options else cardbase.BUILTIN
+    chosen = st.selectbox(
+        "Открыть базу",
+        options,
+        index=options.index(current),
+        format_func=lambda b: labels[b] + (" (по умолчанию)" if b == default else ""),
+        key=f"cards_choose_{current}",
+    )
+    if chosen != current:
+        card_base.use(chosen)
+        st.rerun()
+    if current == cardbase.BUILTIN and current == default:
+        return
+    with st.expander("Для главного судьи: база по умолчанию, удаление", expanded=False):
+        _render_manage(cards, current, default, labels)
+
+
+def _render_manage(cards: store.CardStore, current: str, default: str, labels: dict[str, str]) -> None:
+    if (
+        current != default
+        and current in labels
+        and st.button(
+            "Открывать эту базу у всех по умолчанию", key="cards_make_default", icon=":material/public:"
+        )
+    ):
+        try:
+            store.make_default(cards, current)
+        except cardbase.CardBaseError as exc:
+            st.error(common.escape_md(str(exc)), icon=common.ICON_ERROR)
+        else:
+            st.rerun()
+    removable = current != cardbase.BUILTIN and current in labels
+    if removable and st.button("Удалить эту базу с сервера", key="cards_remove", icon=":material/delete:"):
+        try:
+            store.remove_base(cards, current)
+        except cardbase.CardBaseError as exc:
+            st.error(common.escape_md(str(exc)), icon=common.ICON_ERROR)
+        else:
+            card_base.use(cardbase.BUILTIN)
+            card_base.forget_cache()
+            st.rerun()
+
+
+def render() -> None:
+    # A link followed inside the app (a hit, «Найти другую карту») leaves its parameters in the
+    # address bar: the judge can send the card's page to another judge, and back works.
+    st.query_params.from_dict(st.query_params.to_dict())
+    st.title("Карты")
+    card_base.follow_link()
+    loaded = card_base.current()
+    problem = card_base.problem()
+    if problem:
+        st.warning(common.escape_md(problem), icon=common.ICON_WARNING)
+    _base_caption(loaded)
+    card_id = str(st.query_params.get(links.CARD_PARAM, "")).strip()
+    if card_id:
+        render_card(loaded, card_id)
+        st.page_link(
+            PAGE,
+            label="Найти другую карту",
+            icon=":material/search:",
+            query_params=links.search_params(loaded.base.id),
+        )
+        return
+    render_search(loaded)
+    render_import(loaded)
+
+
+render()

@@ -1,0 +1,93 @@
+"""The card base: a judge's base of real cards imported, found by name, explained, put on the desk.
+
+Layer: beside casebook (it reads the engine's model and the ability vocabulary, lexicon, the
+scenario library and the journal's search); no Streamlit. The pages and the desk use it.
+
+- `importer.import_base(bytes, name, constants=…)` → `CardBase` with an `ImportReport`
+  (formats: community JSON, CSV with a header, our YAML; cardbase/readers.py states the limits);
+- `store.default_store()` keeps imported bases under data/cards/ (content-addressed);
+- `Loaded.of(base)`: the base with its search (`find`), its engine library (`library`, usable
+  wherever `engine.load_library()` is) and its names for the rules search (`queries`);
+- `related`: the rules for a card's kind, the scenarios and rulings that mention it;
+- `links`: the card page's and the desk's query parameters.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Mapping
+
+import engine
+from cardbase import find, importer, links, related, store
+from cardbase.importer import import_base
+from cardbase.library import builtin_base, card_def, library_of, shadowed
+from cardbase.model import BUILTIN, CardBase, CardBaseError, CardRecord, ImportReport, Modelled, Problem
+
+
+@dataclasses.dataclass(frozen=True)
+class Loaded:
+    """A base ready to use: built once per base, then only read (safe to share between windows)."""
+
+    base: CardBase
+    finder: find.Finder
+    library: engine.CardLibrary
+    queries: related.QueryCards
+    shadowed: Mapping[str, str]
+
+    @staticmethod
+    def of(base: CardBase, embedded: engine.CardLibrary | None = None) -> Loaded:
+        embedded = embedded or engine.load_library()
+        return Loaded(
+            base=base,
+            finder=find.Finder(base),
+            library=library_of(base, embedded),
+            queries=related.QueryCards(base.records),
+            shadowed=types.MappingProxyType({} if base.id == BUILTIN else shadowed(base, embedded)),
+        )
+
+    def record(self, library_name: str) -> CardRecord | None:
+        """The base's record behind a library card (the desk's card → its page, its unmodelled
+        sentences); None for a template, or a name the embedded library keeps for itself."""
+        cdef = self.library.get(library_name)
+        if cdef is None:
+            return None
+        if cdef.ref:
+            return self.base.get(cdef.ref)
+        if self.base.id == BUILTIN:
+            return next((r for r in self.base.records if r.library_name == cdef.name), None)
+        return None
+
+    def names(self) -> list[str]:
+        """The base's card names (printed), once each: what the rules search should know."""
+        return self.base.names()
+
+
+def open_base(bid: str, cards: store.CardStore | None = None) -> CardBase:
+    """The base with this id: BUILTIN is the embedded library; else a stored one. Raises CardBaseError."""
+    if bid == BUILTIN:
+        return builtin_base()
+    return (cards or store.default_store()).load(bid)
+
+
+__all__ = [
+    "BUILTIN",
+    "CardBase",
+    "CardBaseError",
+    "CardRecord",
+    "ImportReport",
+    "Loaded",
+    "Modelled",
+    "Problem",
+    "builtin_base",
+    "card_def",
+    "find",
+    "import_base",
+    "importer",
+    "library_of",
+    "links",
+    "open_base",
+    "related",
+    "shadowed",
+    "store",
+]

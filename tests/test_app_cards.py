@@ -1,0 +1,201 @@
+"""The «Карты» page under AppTest: load a base, find a card with a typo, read its page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import cardbase
+from cardbase import store
+from tests import cardbase_cases as cases
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGE = "app_pages/cards.py"
+
+
+@pytest.fixture(autouse=True)
+def own_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(store.ENV_VAR, str(tmp_path / "cards"))
+    monkeypatch.setenv("BERSERK_JOURNAL", str(tmp_path / "journal.sqlite3"))
+    return tmp_path / "cards"
+
+
+def open_cards(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30).run()
+    at.query_params.clear()
+    at.query_params.update(params)
+    return at.switch_page(PAGE).run()
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [t.value for t in at.text]
+    parts += [e.value for e in at.error] + [w.value for w in at.warning] + [s.value for s in at.success]
+    parts += [h.value for h in at.header] + [i.value for i in at.info]
+    return "\n".join(parts).replace("\\", "").replace("**", "")
+
+
+def params(link: object) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(link.proto.query_string).items()}  # type: ignore[attr-defined]
+
+
+def follow(at: AppTest, link: object) -> AppTest:
+    at.query_params.clear()
+    at.query_params.update(params(link))
+    return at.switch_page(PAGE).run()
+
+
+def upload(at: AppTest, name: str, data: bytes, constants: tuple[str, bytes] | None = None) -> AppTest:
+    if constants:
+        at.file_uploader(key="cards_upload_constants").set_value(
+            (constants[0], constants[1], "application/json")
+        )
+    return at.file_uploader(key="cards_upload").set_value((name, data, "application/json")).run()
+
+
+def hits(at: AppTest) -> list[object]:
+    return list(at.get_by_key("cards_hits").page_link)
+
+
+def test_the_embedded_library_before_any_base() -> None:
+    at = open_cards()
+    assert not at.exception
+    assert "База карт: встроенная библиотека движка (карт: 7" in texts(at)
+    at.text_input(key="cards_query").input("карлик").run()
+    found = hits(at)
+    assert found and "Карлик Унд" in found[0].label  # type: ignore[attr-defined]
+    at = follow(at, found[0])
+    shown = texts(at)
+    assert "Карлик Унд" in shown and "Вид: симбиот-паразит" in shown and "Удар: 1-2-2" in shown
+    assert "описаны вручную в библиотеке движка" in shown
+    assert "хозяин не может заявлять никаких действий" in shown
+    chips = {params(link).get("p") for link in at.page_link}
+    assert {"211", "211.1"} <= chips
+    desk = [link for link in at.page_link if link.proto.page == "desk"]
+    assert {"scn": "scenarios/official/211.3.1_karlik_und.yaml"} in [params(link) for link in desk]
+    assert {"put": "Карлик Унд"} in [params(link) for link in desk]
+
+
+def test_import_find_with_a_typo_and_open_the_card(own_folders: Path) -> None:
+    at = open_cards()
+    at = upload(
+        at, "base.json", cases.BASE_JSON.read_bytes(), (cases.CONST_JSON.name, cases.CONST_JSON.read_bytes())
+    )
+    assert not at.exception
+    shown = texts(at)
+    assert "записей 28, карт 26" in shown and "База сохранена на сервере" in shown
+    assert "База карт: «base.json» (карт: 26, выпусков: 2)" in shown
+    bid = cases.json_base().id
+    assert [b.id for b in store.CardStore(own_folders).bases()] == [bid]
+    at.text_input(key="cards_query").input("паладн").run()
+    first = hits(at)[0]
+    assert first.label == "**Светлый паладин**"  # type: ignore[attr-defined]
+    under = [c.value.replace("\\", "") for c in at.get_by_key("cards_hits").caption]
+    assert (
+        under[0]
+        == "наземное существо · Степи · стоимость 7 · Пробный выпуск, № 8 · найдено: похожее написание"
+    )
+    assert params(first) == {"card": "90008", "base": bid}
+    at = follow(at, first)
+    shown = texts(at)
+    for part in (
+        "Светлый паладин",
+        "Вид: наземное существо",
+        "Стоимость: 7",
+        "Жизнь: 10",
+        "Удар: 2-3-3",
+        "Выпуск: Пробный выпуск, № 8",
+        "Другие печати: 90008pf",
+        "[закрыть]: вызвать «Степной дозорный» рядом с собой.",
+        "вызов: берёт карту из колоды в зону битвы",
+        "«Степной дозорный»",
+        "условие места (по умолчанию: рядом с вызывающей, 535.5): рядом с собой",
+        "не смоделировано: цена «[закрыть]» не смоделирована",
+    ):
+        assert part in shown, part
+    chips = [params(link).get("p") for link in at.page_link if link.proto.page == ""]
+    assert "535.5" in chips and "535.4" in chips
+    desk = next(link for link in at.page_link if link.label == "Поставить на стол")
+    assert desk.proto.page == "desk"
+    assert params(desk) == {"put": "Светлый паладин", "base": bid}
+
+
+def test_unmodelled_text_is_marked() -> None:
+    at = open_cards()
+    at = upload(at, "base.json", cases.BASE_JSON.read_bytes())
+    at.query_params.update({"card": "90019"})
+    at = at.switch_page(PAGE).run()
+    assert "Не смоделировано: решайте по тексту карты" in [w.value for w in at.warning]
+    assert "Защита от слабых ударов." in [t.value for t in at.text]
+    assert "Ни одной особенности этой карты движок не моделирует." in texts(at)
+
+
+def test_a_file_with_bad_records_waits_for_the_judge(own_folders: Path) -> None:
+    recs = cases.records()
+    recs[2]["type"] = 7
+    at = open_cards()
+    at = upload(at, "bad.json", cases.dump(recs))
+    shown = texts(at)
+    assert "пропущено записей с ошибками: 1" in shown and "База пока не загружена" in shown
+    assert "запись 3 (id 90003, «Лесной спутник»): неизвестный код типа «7»" in shown
+    assert "База карт: встроенная библиотека движка" in shown
+    assert store.CardStore(own_folders).bases() == []
+    at.button(key="cards_accept_skipped").click().run()
+    shown = texts(at)
+    assert "База карт: «bad.json» (карт: 25" in shown and "База сохранена на сервере" in shown
+    assert len(store.CardStore(own_folders).bases()) == 1
+
+
+def test_a_bad_file_keeps_the_loaded_base() -> None:
+    at = open_cards()
+    at = upload(at, "base.json", cases.BASE_JSON.read_bytes())
+    at = upload(at, "broken.json", b'[{"name": "A",}]')
+    shown = texts(at)
+    assert (
+        "База не загружена" in shown and "строка 1" in shown and "Осталась прежняя база: base.json" in shown
+    )
+    assert "База карт: «base.json» (карт: 26" in shown
+    assert not at.exception
+
+
+def test_a_card_text_is_shown_as_text_not_markup() -> None:
+    hostile = "[ссылка](http://evil.example/) <b>жирный</b> :red[красный] $x$"
+    data = json.dumps([{"id": "h1", "name": "Ловушка", "type": 0, "life": 2, "text": hostile}]).encode()
+    at = open_cards()
+    at = upload(at, "hostile.json", data)
+    at.query_params.update({"card": "h1"})
+    at = at.switch_page(PAGE).run()
+    assert any("<b>жирный</b>" in t.value for t in at.text)
+    assert not any("evil" in m.value for m in at.markdown)  # only st.text carries the card's text
+
+
+def test_links_to_a_missing_card_or_base_say_so() -> None:
+    at = open_cards(card="нет-такой")
+    assert "Карты с id «нет-такой» нет в базе" in texts(at)
+    at = open_cards(base="0123456789abcdef")
+    assert "Ссылка сделана по базе карт «0123456789abcdef», а её на сервере нет" in texts(at)
+
+
+def test_a_link_opens_the_base_it_was_made_on(own_folders: Path) -> None:
+    info = store.CardStore(own_folders).save(cases.json_base(), cases.files())
+    at = open_cards(card="90004", base=info.id)
+    assert "Болотный скат" in [h.value for h in at.header]
+    assert "База карт: «base.json»" in texts(at)
+
+
+def test_make_a_base_everyones_default(own_folders: Path) -> None:
+    at = open_cards()
+    at = upload(at, "base.json", cases.BASE_JSON.read_bytes())
+    at.button(key="cards_make_default").click().run()
+    assert (
+        store.CardStore(own_folders).default_id()
+        == cardbase.import_base(cases.BASE_JSON.read_bytes(), "base.json").id
+    )
+    fresh = open_cards()  # another judge's window opens with it
+    assert "База карт: «base.json»" in texts(fresh)
+    fresh.button(key="cards_remove").click().run()
+    assert store.CardStore(own_folders).bases() == []
+    assert "База карт: встроенная библиотека движка" in texts(fresh)
