@@ -149,6 +149,8 @@ class SearchIndex:
     _found: tuple[Mapping[str, str], ...]
     _vocab: Mapping[str, str]
     _vocab_words: tuple[str, ...]
+    _stems: Mapping[str, str]  # the Snowball stem of each word of the rules → its key
+    _stem_words: tuple[str, ...]
     _key_form: Mapping[str, str]
     _keys_sorted: tuple[str, ...]
     _cards: tuple[tuple[tuple[str, ...], str], ...]
@@ -192,6 +194,11 @@ class SearchIndex:
         set_(self, "_found", tuple(MappingProxyType(f) for f in docs.found))
         set_(self, "_vocab", MappingProxyType(docs.vocab))
         set_(self, "_vocab_words", tuple(docs.vocab))
+        stems: dict[str, str] = {}
+        for surface, key in docs.vocab.items():
+            stems.setdefault(str(stemmer.stemWord(surface)), key)
+        set_(self, "_stems", MappingProxyType(stems))
+        set_(self, "_stem_words", tuple(stems))
         set_(self, "_key_form", MappingProxyType(postings.commonest_forms(docs.form_counts)))
         set_(self, "_keys_sorted", tuple(sorted(k for k in docs.postings if not k.startswith("card:"))))
         set_(self, "_cards", tuple(cards))
@@ -390,7 +397,7 @@ class SearchIndex:
             return max(self._idf.get(k, self._max_idf) for k in keys)
 
         total_idf = sum(weight(keys) for keys in by_word.values()) or 1.0
-        for term_set, term, clause, whole in self._matched_terms(query, term_keys):
+        for term_set, term, clause, whole in self._matched_terms(query, term_keys, all_keys):
             # Share by word weight (a rare word outside the term means the question is about
             # something else), squared: «что такое хозяин» is about the term; «хозяина
             # изгнали, что с симбиотом» is not.
@@ -525,7 +532,7 @@ class SearchIndex:
                 return (_Alt(t.key[:cut], "prefix", WEIGHT["prefix"]),)
         derived = self._derived(t, stemmer)
         # A real word is not a typo of another («приходит» is not «приводит»).
-        return derived or (() if info.known else self._typos(t))
+        return derived or (() if info.known else self._typos(t, stemmer=stemmer))
 
     def _derived(self, t: Token, stemmer: Stemmer.Stemmer) -> tuple[_Alt, ...]:
         """Related words (derivation.yaml): a root whose last consonant alternates («двигать» →
@@ -560,7 +567,9 @@ class SearchIndex:
             i += 1
         return out
 
-    def _typos(self, t: Token, max_distance: int = 3) -> tuple[_Alt, ...]:
+    def _typos(
+        self, t: Token, max_distance: int = 3, stemmer: Stemmer.Stemmer | None = None
+    ) -> tuple[_Alt, ...]:
         """Typos: a letter off in short words, two in longer ones, three in long ones; a swap of
         two neighbouring letters is one («симбоит» → «симбиот»)."""
         size = len(t.surface)
@@ -573,17 +582,28 @@ class SearchIndex:
         # In a short word two edits may be two wrong letters («хазяен» → хозяин), not two
         # letters more or less («пример» is not «например»).
         close = [c for c in close if c[1] <= 1 or size > 7 or abs(len(c[0]) - size) <= 1]
+        vocab = self._vocab
+        if not close and stemmer is not None and size >= 7:
+            # A typo in a form the rules do not use («замишение»; the rules have «замещения»):
+            # compare stems, endings aside.
+            stem = str(stemmer.stemWord(t.surface))
+            close = [
+                c for c in process.extract(
+                    stem, self._stem_words, scorer=OSA.distance, score_cutoff=min(limit, 2), limit=5
+                ) if abs(len(c[0]) - len(stem)) <= 1 and c[0][:1] == stem[:1]
+            ]
+            vocab = self._stems
         alts: list[_Alt] = []
         seen: set[str] = {t.key}
         for surface, dist, _ in sorted(close, key=lambda c: (c[1], c[0]))[:5]:
-            key = self._vocab[surface]
+            key = vocab[surface]
             if key not in seen:
                 seen.add(key)
                 alts.append(_Alt(key, "typo", WEIGHT["typo"] * _TYPO_SHARE[min(dist, 3)]))
         return tuple(alts)
 
     def _matched_terms(
-        self, query: str, term_keys: Sequence[_TermKey]
+        self, query: str, term_keys: Sequence[_TermKey], all_keys: Sequence[str] = ()
     ) -> list[tuple[frozenset[str], str, str, tuple[str, ...]]]:
         """Terms whose every word the query has, side by side (question words aside) and in the
         term's order: «хозяин паразита» is the term; «хост умер что с паразитом» and «симб и
@@ -599,10 +619,20 @@ class SearchIndex:
             if k <= present and _together([tk for tk in term_keys if tk.key in k])
             and all(len(spans[key]) == 1 for key in k) and matching.in_order(query, order, spans)
         ]
-        # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone.
+        # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone;
+        # of two terms with the same words, the one whose little words the query has too
+        # («взятие в отряд», not «не может быть взята в отряд», for «взятием в отряд»).
+        typed_keys = {tk.key for tk in term_keys} | set(all_keys)
+
+        def fit(whole: tuple[str, ...]) -> tuple[int, float]:
+            have = sum(1 for k in whole if k in typed_keys)
+            return have, have / max(1, len(whole))
+
         best: dict[str, tuple[frozenset[str], str, str, tuple[str, ...]]] = {}
         for k, term, clause, whole in matched:
             if any(k < other for other, _, _, _ in matched):
+                continue
+            if any(k == other and fit(w) > fit(whole) for other, _, _, w in matched):
                 continue
             if clause not in best or len(k) > len(best[clause][0]):
                 best[clause] = (k, term, clause, whole)

@@ -1,0 +1,69 @@
+"""Word linking of the second tuning pass (issue 14): typos in forms the rules do not use,
+terms that share their words, prepositions, and jargon grown from the fifth tuning set."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules_index
+from rules_index import RulesIndex
+
+
+@pytest.fixture(scope="module")
+def ix() -> RulesIndex:
+    return rules_index.load_default()
+
+
+def test_a_typo_in_a_form_the_rules_lack_is_found_by_its_stem(ix: RulesIndex) -> None:
+    # The rules write «замещения», never «замещение»: three letters off as typed, two in the stem.
+    result = ix.lookup("замишение дважды")
+    word = next(w for w in result.words if w.word == "замишение")
+    assert word.how == "typo"
+    assert result.hits[0].id == "534.4"
+
+
+def test_a_stem_typo_does_not_turn_nonsense_or_short_words_into_rules_words(ix: RulesIndex) -> None:
+    assert ix.lookup("ываываыва").hits == ()
+    # «регенирация» is three letters off «регенерация», which the rules never mention.
+    assert ix.lookup("регенирация").hits == ()
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("что такое взятие в отряд", "535.2"),  # the short wording, not «не может быть взята в отряд»
+        ("не может быть взята в отряд с", "535.9"),  # every little word of the long one typed
+    ],
+)
+def test_of_two_terms_with_the_same_words_the_one_typed_whole_wins(
+    ix: RulesIndex, query: str, first: str
+) -> None:
+    assert ix.search(query, 3)[0].id == first
+
+
+def test_a_preposition_is_no_word_form_of_an_adverb(ix: RulesIndex) -> None:
+    # Snowball stems «вместе» and «вместо» alike; «вместо» is a preposition, not a search word.
+    result = ix.lookup("симбиот двигается вместе с хозяином")
+    assert next(w for w in result.words if w.word == "вместе").how == ""
+    assert result.hits[0].id == "211.11"
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "word", "means"),
+    [
+        ("хост помер, симб жив?", "211.4", "помер", "погибает"),
+        ("кто хозяин если симба переложили", "211.3", "переложили", "помещается на другую карту"),
+        ("потерял контроль, кто теперь управляет", "535.8", "управляет", "контролирует"),
+    ],
+)
+def test_table_talk_verbs_are_jargon(ix: RulesIndex, query: str, first: str, word: str, means: str) -> None:
+    result = ix.lookup(query)
+    assert result.hits[0].id == first
+    got = next(w for w in result.words if w.word == word)
+    assert got.how == "jargon" and means in got.found
+
+
+def test_action_also_finds_game_actions(ix: RulesIndex) -> None:
+    # «действие» is a rules word (211.3.1) and the narrower «игродействие» of 534.4 is searched too.
+    hits = [h.id for h in ix.search("одна замена дважды на одно действие", 3)]
+    assert "534.4" in hits
