@@ -99,14 +99,15 @@ def index_cards(
 
 def jargon_table(
     tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, postings: Mapping[str, object]
-) -> tuple[list[JargonRow], dict[str, tuple[str, tuple[str, ...]]]]:
-    """(slang keys, meaning, meaning keys) rows, longest first; and «keep» slang as broader words.
+) -> tuple[list[JargonRow], dict[str, tuple[str, tuple[str, ...], str]]]:
+    """(slang keys, meaning, meaning keys) rows, longest first; and «keep» slang as words the
+    rules have that also search (meaning, meaning keys, relation): a broader word, an opposite.
 
     Jargon matches by stem, unless the slang stem is also a word of the rules («контроллер»
     and «контроля» share a stem): then only the listed slang forms themselves match.
     """
     jargon: list[JargonRow] = []
-    broader: dict[str, tuple[str, tuple[str, ...]]] = {}
+    broader: dict[str, tuple[str, tuple[str, ...], str]] = {}
     for entry in tables.jargon:
         means = analyzer.keys(entry.means, stemmer)
         for slang in entry.slang:
@@ -115,7 +116,7 @@ def jargon_table(
                 continue
             if entry.keep:
                 if len(seq) == 1:
-                    broader[seq[0]] = (entry.means, means)
+                    broader[seq[0]] = (entry.means, means, entry.relation)
                 continue
             if any(k in postings for k in seq):
                 words_ = [normalize(w) for w in slang.split()]

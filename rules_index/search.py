@@ -40,6 +40,7 @@ B = 0.75
 # How much each kind of match is worth relative to the word itself.
 WEIGHT: Mapping[str, float] = MappingProxyType(
     {"form": 1.0, "prefix": 0.75, "derived": 0.7, "typo": 0.7, "jargon": 0.95, "broader": 0.9,
+     "opposite": 0.8, "near": 0.85,
      "card": 2.0}
 )
 # A typo's weight by its number of edits.
@@ -58,7 +59,12 @@ MATCHED_MINOR = 0.5
 # A pronoun-like word («один», «другой», «тот», «каждый») weighs this much in the ranking.
 FUNCTION_WEIGHT = 0.7
 EXAMPLE_ONLY = 0.5
+# A word typed twice («симб на симба») and a clause with «другой» before that word.
+ANOTHER_KEY = "друг"
+ANOTHER_GAIN = 1.5
 
+# Matches that stand in for a word without being it: they never make a query a section's name.
+_STAND_INS = frozenset({"broader", "opposite", "near", "typo"})
 _PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
 
 
@@ -85,7 +91,7 @@ class _QWord:
 @dataclass(frozen=True)
 class QueryWord:
     """How one word (or number) the user typed was understood: `how` is number, exact, form,
-    typo, jargon, card, derived, broader, prefix, count (a bare number: it only adds to the
+    typo, jargon, card, derived, broader, opposite, near, prefix, count (a bare number: it only adds to the
     other words); «» = it matched nothing in these rules."""
 
     word: str
@@ -156,7 +162,7 @@ class SearchIndex:
     _cards: tuple[tuple[tuple[str, ...], str], ...]
     _cards_typed: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]
     _jargon: tuple[_JargonRow, ...]
-    _broader: Mapping[str, tuple[str, tuple[str, ...]]]
+    _broader: Mapping[str, tuple[str, tuple[str, ...], str]]
     _terms: tuple[postings.TermRow, ...]
     _heading_keys: Mapping[int, frozenset[str]]
     _text_keys: tuple[frozenset[str], ...]
@@ -247,6 +253,7 @@ class SearchIndex:
         # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
         # the section named the same way (535 «Взятие карт в отряд»).
         self._place_headings(words, scores, how)
+        self._another(words, scores)
         all_keys = [t.key for t in tokens]
         self._add_terms(query, term_keys, all_keys, scores, extra)
         for text, keys in phrases:
@@ -325,6 +332,17 @@ class SearchIndex:
             return True
         return all(d in self._postings.get(a.key, {}) for a in qw.alts)
 
+    def _another(self, words: Sequence[_QWord], scores: dict[int, float]) -> None:
+        """A word typed twice relates two of a kind («симб на симба», «замена замены»): the
+        clauses that speak of «другой» of that kind («на другого симбиота») answer it."""
+        typed = [qw.alts[0].key for qw in words if qw.alts and qw.meaningful]
+        twice = {k for k in typed if typed.count(k) > 1}
+        other = self._postings.get(ANOTHER_KEY, {})
+        for key in twice:
+            for d in set(self._postings.get(key, {})) & set(other) & set(scores):
+                if any(_follows(piece.tokens, ANOTHER_KEY, key) for piece in self._pieces[d]):
+                    scores[d] *= ANOTHER_GAIN
+
     def _place_headings(self, words: Sequence[_QWord], scores: dict[int, float], how: _How) -> None:
         """A heading first when the query is its section's name («симбиоты», «всё про
         симбов»); otherwise below the clauses it heads."""
@@ -334,7 +352,7 @@ class SearchIndex:
             if d not in scores:
                 continue
             matched = {
-                wi: alt for wi, (alt, _) in how.get(d, {}).items() if alt.how not in ("broader", "typo")
+                wi: alt for wi, (alt, _) in how.get(d, {}).items() if alt.how not in _STAND_INS
             }
             named = {alt.key for alt in matched.values()} & keys
             is_name = named == keys and len(meaningful) <= len(keys)
@@ -473,8 +491,8 @@ class SearchIndex:
                 label = typed(start, len(seq))
                 alts = tuple(_Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
                 if len(alts) == 1 and alts[0].key in self._broader:
-                    wider, wider_keys = self._broader[alts[0].key]
-                    alts += tuple(_Alt(k, "broader", WEIGHT["broader"], wider) for k in wider_keys)
+                    wider, wider_keys, rel = self._broader[alts[0].key]
+                    alts += tuple(_Alt(k, rel, WEIGHT[rel], wider) for k in wider_keys)
                 words.append(_QWord(label, alts, together=len(means_keys) > 1))
                 term_keys.extend(
                     _TermKey(mk, label, start, start + len(seq), span(start, len(seq))) for mk in means_keys
@@ -509,8 +527,8 @@ class SearchIndex:
         if t.key in self._postings:
             own = _Alt(t.key, "form", WEIGHT["form"])
             if t.key in self._broader:
-                means, keys = self._broader[t.key]
-                return (own, *(_Alt(k, "broader", WEIGHT["broader"], means) for k in keys))
+                means, keys, rel = self._broader[t.key]
+                return (own, *(_Alt(k, rel, WEIGHT[rel], means) for k in keys))
             if info is not None and not info.known and len(t.surface) >= 6:
                 # No such word: maybe a typo that landed in another word family
                 # («перемешение» is «перемещение», not «перемешивается»).
@@ -701,6 +719,14 @@ def _check_query(query: object, top: int) -> None:
         raise QueryError(f"Запрос слишком длинный: {len(query)} символов (не больше {MAX_QUERY}).")
     if top < 1:
         raise QueryError("Число результатов (top) должно быть не меньше 1.")
+
+
+def _follows(tokens: Sequence[Token], first: str, then: str, within: int = 2) -> bool:
+    """Whether a token keyed `then` stands at most `within` tokens after one keyed `first`."""
+    keys = [t.key for t in tokens]
+    return any(
+        k == first and then in keys[i + 1 : i + 1 + within] for i, k in enumerate(keys)
+    )
 
 
 def _together(keys: Sequence[_TermKey]) -> bool:

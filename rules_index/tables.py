@@ -19,11 +19,18 @@ from rules_index.errors import CorpusError
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 
+# How a «keep» word relates to the rules word it also searches: a broader word («паразит» →
+# «симбиот»), its opposite («закрытый» → «открытом»: a rule on the one settles the other), or a
+# word near in meaning («нельзя» → «запрещающие»).
+RELATIONS = ("broader", "opposite", "near")
+
+
 @dataclass(frozen=True)
 class JargonEntry:
     slang: tuple[str, ...]
     means: str
     keep: bool = False
+    relation: str = "broader"
 
 
 @dataclass(frozen=True)
@@ -99,14 +106,20 @@ def _strings(path: Path, i: int, entry: dict[str, object], key: str, required: b
 
 
 def _jargon(path: Path) -> list[JargonEntry]:
-    return [
-        JargonEntry(
+    out: list[JargonEntry] = []
+    for i, e in enumerate(_entries(path)):
+        relation = (_strings(path, i, e, "relation", False) or ("broader",))[0]
+        if relation not in RELATIONS:
+            raise CorpusError(
+                f"Таблица «{path.name}», запись {i + 1}: «relation» — одно из: {', '.join(RELATIONS)}."
+            )
+        out.append(JargonEntry(
             _strings(path, i, e, "slang", True),
             _strings(path, i, e, "means", True)[0],
             bool(e.get("keep", False)),
-        )
-        for i, e in enumerate(_entries(path))
-    ]
+            relation,
+        ))
+    return out
 
 
 def load_tables(data_dir: Path = DATA_DIR, extra_jargon: Sequence[str | Path] = ()) -> Tables:

@@ -3,10 +3,13 @@ terms that share their words, prepositions, and jargon grown from the fifth tuni
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import rules_index
-from rules_index import RulesIndex
+from rules_index import CorpusError, RulesIndex, understood
+from rules_index.tables import load_tables
 
 
 @pytest.fixture(scope="module")
@@ -67,3 +70,33 @@ def test_action_also_finds_game_actions(ix: RulesIndex) -> None:
     # «действие» is a rules word (211.3.1) and the narrower «игродействие» of 534.4 is searched too.
     hits = [h.id for h in ix.search("одна замена дважды на одно действие", 3)]
     assert "534.4" in hits
+
+
+@pytest.mark.parametrize("query", ["симб на симба", "симбиота на симбиота"])
+def test_a_word_typed_twice_finds_the_clause_about_another_of_its_kind(ix: RulesIndex, query: str) -> None:
+    # 211.4: «нельзя помещать симбиота … на другого симбиота».
+    assert ix.search(query, 3)[0].id == "211.4"
+
+
+def test_an_opposite_answers_the_question_and_says_so(ix: RulesIndex) -> None:
+    # The rules say how a resurrected card comes: «в открытом виде».
+    result = ix.lookup("возрождённая карта приходит закрытой?")
+    assert result.hits[0].id == "535.6"
+    assert any(m.word == "закрытой" and m.how == "opposite" and m.found == "открытом"
+               for m in result.hits[0].matched)
+    assert understood.match_note(
+        next(m for m in result.hits[0].matched if m.how == "opposite")
+    ) == "«закрытой» → «открытом» (противоположное слово)"
+
+
+def test_a_word_near_in_meaning(ix: RulesIndex) -> None:
+    result = ix.lookup("нельзя симбу на клетку, а носителю можно?")
+    assert result.hits[0].id == "211.11"
+    assert any(m.how == "near" for m in result.hits[0].matched)
+
+
+def test_a_bad_relation_is_a_russian_error(tmp_path: Path) -> None:
+    bad = tmp_path / "my.yaml"
+    bad.write_text("- slang: [закрыт]\n  means: открыт\n  keep: true\n  relation: antonym\n", "utf-8")
+    with pytest.raises(CorpusError, match=r"my\.yaml.*запись 1.*relation"):
+        load_tables(extra_jargon=[bad])
