@@ -67,3 +67,83 @@ def analyse(word: str) -> WordInfo:
 def warm() -> None:
     """Load the dictionary now (a server does it at start-up instead of on the first query)."""
     _analyzer()
+
+
+# The Russian phone and PC keyboard (ЙЦУКЕН), row by row: a typo often presses a neighbour.
+_ROWS = ("йцукенгшщзхъ", "фывапролджэ", "ячсмитьбю")
+_NEIGHBOURS: Mapping[str, str] = MappingProxyType({
+    c: (row[i - 1] if i else "") + (row[i + 1] if i + 1 < len(row) else "")
+    for row in _ROWS for i, c in enumerate(row)
+})
+_LETTERS = "абвгдежзийклмнопрстуфхцчшщъыьэюя"
+
+
+def corrections(word: str, limit: int = 3) -> list[str]:
+    """Words the dictionary knows one keystroke away from an unknown word of five letters or
+    more, likeliest typo first: a doubled letter, two letters swapped, a letter too many, a
+    neighbouring key, a letter missing («ааковать» → «атаковать», «теперьь» → «теперь»).
+
+    Walks the dictionary's word graph: an edit at a place the typed beginning already left the
+    dictionary cannot help, so only the places up to there are tried (a fraction of a
+    millisecond instead of a dictionary look-up per candidate)."""
+    if len(word) < 5 or not word.isalpha():
+        return []
+    words = _analyzer().dictionary.words
+    dct = getattr(words, "dct", None)
+    separator = getattr(words, "_payload_separator", None)
+    if dct is None or separator is None:  # another dawg build: plain look-ups
+        return _corrections_slow(word, limit)
+
+    def ends(rest: str, index: int | None) -> bool:
+        if index is None:
+            return False
+        index = dct.follow_bytes(rest.encode("utf-8"), index)
+        return bool(index) and bool(dct.follow_bytes(separator, index))
+
+    prefixes: list[int] = [dct.ROOT]
+    for ch in word:
+        nxt = dct.follow_bytes(ch.encode("utf-8"), prefixes[-1])
+        if nxt is None:
+            break
+        prefixes.append(nxt)
+    n = len(word)
+    # Edit places 0..len(prefixes)-1 (an edit at place i keeps word[:i], which must lead on).
+    places = range(len(prefixes))
+    found: list[tuple[int, int, str]] = []  # (kind rank, place, word)
+
+    def add(rank: int, i: int, candidate: str, rest: str) -> None:
+        if ends(rest, prefixes[i]):
+            found.append((rank, i, candidate))
+
+    for i in places:
+        head = word[:i]
+        if i + 1 < n + 1 and i >= 1 and i < n and word[i] == word[i - 1]:
+            add(0, i, head + word[i + 1 :], word[i + 1 :])
+        if i + 1 < n:
+            add(1, i, head + word[i + 1] + word[i] + word[i + 2 :], word[i + 1] + word[i] + word[i + 2 :])
+        if i < n:
+            add(2, i, head + word[i + 1 :], word[i + 1 :])
+            for c in _NEIGHBOURS.get(word[i], ""):
+                add(3, i, head + c + word[i + 1 :], c + word[i + 1 :])
+        if i >= 1:
+            for c in _LETTERS:
+                add(4, i, head + c + word[i:], c + word[i:])
+    out = list(dict.fromkeys(w for _, _, w in sorted(found) if w != word))
+    return out[:limit]
+
+
+def _corrections_slow(word: str, limit: int) -> list[str]:
+    n = len(word)
+    doubled = [word[:i] + word[i + 1 :] for i in range(1, n) if word[i] == word[i - 1]]
+    swapped = [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(n - 1)]
+    dropped = [word[:i] + word[i + 1 :] for i in range(n)]
+    neighbour = [word[:i] + c + word[i + 1 :] for i in range(n) for c in _NEIGHBOURS.get(word[i], "")]
+    missing = [word[:i] + c + word[i:] for i in range(1, n + 1) for c in _LETTERS]
+    known = _analyzer().word_is_known
+    out: list[str] = []
+    for candidate in dict.fromkeys([*doubled, *swapped, *dropped, *neighbour, *missing]):
+        if candidate != word and known(candidate):
+            out.append(candidate)
+            if len(out) >= limit:
+                break
+    return out

@@ -16,17 +16,14 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NamedTuple
 
 import Stemmer
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
 
-from rules_index import ids, matching, morph, numbers, postings
+from rules_index import ids, linking, matching, morph, numbers, postings, typos
 from rules_index.errors import QueryError
 from rules_index.model import Hit, Match, Paragraph
 from rules_index.snippet import Piece, find_all, snippet
@@ -37,14 +34,7 @@ MAX_QUERY = 500
 # BM25 parameters; clauses are short and similar in length, so length matters little.
 K1 = 1.2
 B = 0.75
-# How much each kind of match is worth relative to the word itself.
-WEIGHT: Mapping[str, float] = MappingProxyType(
-    {"form": 1.0, "prefix": 0.75, "derived": 0.7, "typo": 0.7, "jargon": 0.95, "broader": 0.9,
-     "opposite": 0.8, "near": 0.85,
-     "card": 2.0}
-)
-# A typo's weight by its number of edits.
-_TYPO_SHARE = (1.0, 1.0, 0.8, 0.65)
+WEIGHT = linking.WEIGHT
 # A paragraph's score times FLOOR + (1 - FLOOR) * coverage**POWER (coverage of the query's words).
 COVERAGE_FLOOR = 0.25
 COVERAGE_POWER = 2.0
@@ -68,13 +58,7 @@ _STAND_INS = frozenset({"broader", "opposite", "near", "typo"})
 _PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
 
 
-@dataclass(frozen=True)
-class _Alt:
-    key: str
-    how: str
-    weight: float
-    label: str = ""  # the rules' wording it stands for (jargon meaning, card name)
-
+_Alt = linking.Alt
 
 @dataclass(frozen=True)
 class _QWord:
@@ -135,6 +119,8 @@ class _TermKey(NamedTuple):
 
 
 _JargonRow = postings.JargonRow
+
+
 _How = dict[int, dict[int, tuple[_Alt, str]]]
 
 
@@ -155,13 +141,12 @@ class SearchIndex:
     _found: tuple[Mapping[str, str], ...]
     _vocab: Mapping[str, str]
     _vocab_words: tuple[str, ...]
-    _stems: Mapping[str, str]  # the Snowball stem of each word of the rules → its key
-    _stem_words: tuple[str, ...]
+    _linker: linking.Linker
     _key_form: Mapping[str, str]
-    _keys_sorted: tuple[str, ...]
     _cards: tuple[tuple[tuple[str, ...], str], ...]
     _cards_typed: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]
     _jargon: tuple[_JargonRow, ...]
+    _jargon_first: Mapping[str, tuple[int, ...]]  # a row's first key → rows (longest first)
     _broader: Mapping[str, tuple[str, tuple[str, ...], str]]
     _terms: tuple[postings.TermRow, ...]
     _heading_keys: Mapping[int, frozenset[str]]
@@ -200,16 +185,14 @@ class SearchIndex:
         set_(self, "_found", tuple(MappingProxyType(f) for f in docs.found))
         set_(self, "_vocab", MappingProxyType(docs.vocab))
         set_(self, "_vocab_words", tuple(docs.vocab))
-        stems: dict[str, str] = {}
-        for surface, key in docs.vocab.items():
-            stems.setdefault(str(stemmer.stemWord(surface)), key)
-        set_(self, "_stems", MappingProxyType(stems))
-        set_(self, "_stem_words", tuple(stems))
         set_(self, "_key_form", MappingProxyType(postings.commonest_forms(docs.form_counts)))
-        set_(self, "_keys_sorted", tuple(sorted(k for k in docs.postings if not k.startswith("card:"))))
         set_(self, "_cards", tuple(cards))
         set_(self, "_cards_typed", tuple(postings.card_words(tables, analyzer, stemmer)))
         set_(self, "_jargon", tuple(jargon))
+        first_key: dict[str, list[int]] = {}
+        for i, (seq, _, _) in enumerate(jargon):
+            first_key.setdefault(seq[0], []).append(i)
+        set_(self, "_jargon_first", MappingProxyType({k: tuple(v) for k, v in first_key.items()}))
         set_(self, "_broader", MappingProxyType(broader))
         set_(self, "_terms", tuple(postings.term_table(tables, analyzer, stemmer, first)))
         headings = {
@@ -220,7 +203,13 @@ class SearchIndex:
         set_(self, "_heading_keys", MappingProxyType(headings))
         set_(self, "_text_keys", tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces))
         set_(self, "_number_index", numbers.NumberIndex(paragraphs, [tuple(dp) for dp in docs.pieces]))
-        set_(self, "_jargon_lemmas", MappingProxyType(postings.jargon_by_form(tables, analyzer, stemmer)))
+        jargon_forms = postings.jargon_by_form(tables, analyzer, stemmer)
+        set_(self, "_jargon_lemmas", MappingProxyType(jargon_forms))
+        set_(self, "_linker", linking.Linker(
+            self._postings, self._broader, analyzer,
+            typos.TypoIndex(docs.vocab, stemmer, jargon_forms, analyzer.stopwords), self._jargon_lemmas,
+            len(paragraphs),
+        ))
 
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -482,7 +471,9 @@ class SearchIndex:
                 # a question about a card is not about a term
                 where = span(start, len(seq))
                 term_keys.append(_TermKey("card:" + name, label, start, start + len(seq), where))
-        for seq, means, means_keys in self._jargon:
+        typed_keys = set(keys) | set(exact)
+        rows = sorted(i for k in typed_keys for i in self._jargon_first.get(k, ()))
+        for seq, means, means_keys in (self._jargon[i] for i in rows):
             for start in find_all(exact if seq[0].startswith("=") else keys, seq):
                 if any(used[start : start + len(seq)]):
                     continue
@@ -502,13 +493,25 @@ class SearchIndex:
                 continue
             info = infos.get(t.surface)
             row = None if t.key in self._postings or info is None else self._jargon_lemmas.get(info.lemma)
+            how, share = "jargon", 1.0
+            alts = ()
+            if row is None and info is not None and not info.known and t.key not in self._postings:
+                alts = self._linker.alternatives(t, stemmer, info)
+                if not alts:
+                    fixed = self._linker.misspelt(t.surface, stemmer)
+                    if fixed is not None and fixed.stopword:
+                        continue  # «теперьь», «какмо»: a little word mistyped says nothing
+                    if fixed is not None:
+                        row, alts, how, share = fixed.row, fixed.alts, "typo", fixed.share
             if row is not None:
-                # Another form of a jargon word («сдвинули» for the listed «сдвинуть»).
-                alts = tuple(_Alt(mk, "jargon", WEIGHT["jargon"], row[1]) for mk in row[2])
+                # Another form of a jargon word («сдвинули» for the listed «сдвинуть»), or a
+                # jargon word mistyped («тиггер»).
+                alts = tuple(_Alt(mk, how, WEIGHT["jargon"] * share, row[1]) for mk in row[2])
                 words.append(_QWord(typed(i, 1), alts, together=len(row[2]) > 1, info=info))
                 term_keys.extend(_TermKey(mk, typed(i, 1), i, i + 1, span(i, 1)) for mk in row[2])
                 continue
-            alts = self._alternatives(t, stemmer, info)
+            if not alts:
+                alts = self._linker.alternatives(t, stemmer, info)
             label = typed(i, 1)
             # A word the corpus lacks counts for terms as its closest matches («хазяен» → хозяин,
             # «замещющая» → замещающая); a word with no match at all («покажи») says nothing.
@@ -520,105 +523,6 @@ class SearchIndex:
                 term_keys.append(_TermKey(key, label, i, i + 1, span(i, 1)))
             words.append(_QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
         return words, term_keys
-
-    def _alternatives(
-        self, t: Token, stemmer: Stemmer.Stemmer, info: morph.WordInfo | None
-    ) -> tuple[_Alt, ...]:
-        if t.key in self._postings:
-            own = _Alt(t.key, "form", WEIGHT["form"])
-            if t.key in self._broader:
-                means, keys, rel = self._broader[t.key]
-                return (own, *(_Alt(k, rel, WEIGHT[rel], means) for k in keys))
-            if info is not None and not info.known and len(t.surface) >= 6:
-                # No such word: maybe a typo that landed in another word family
-                # («перемешение» is «перемещение», not «перемешивается»).
-                return (own, *self._typos(t, max_distance=1))
-            return (own,)
-        # A count, a pronoun, a preposition («два», «обоих», «ею») only ever matches itself.
-        if t.key.isdigit() or info is None or info.topic_weight == 0:
-            return ()
-        alts: list[_Alt] = []
-        # A word cut short («инкарн», «перемещ»): keys it begins.
-        if len(t.key) >= 4:
-            alts = [_Alt(k, "prefix", WEIGHT["prefix"]) for k in self._keys_from(t.key, 5)]
-        if alts:
-            return tuple(alts)
-        # A verb or adjective whose stem extends a noun's («атаковать» → «атак»): shorten the key.
-        # Not a noun: «местность» is no «место».
-        for cut in range(len(t.key) - 1, 3, -1):
-            if not info.noun and t.key[:cut] in self._postings:
-                return (_Alt(t.key[:cut], "prefix", WEIGHT["prefix"]),)
-        derived = self._derived(t, stemmer)
-        # A real word is not a typo of another («приходит» is not «приводит»).
-        return derived or (() if info.known else self._typos(t, stemmer=stemmer))
-
-    def _derived(self, t: Token, stemmer: Stemmer.Stemmer) -> tuple[_Alt, ...]:
-        """Related words (derivation.yaml): a root whose last consonant alternates («двигать» →
-        «движение»), a prefix the rules add («смотреть» → «посмотреть», «просмотр») or the
-        query adds («вылечить» → «лечение»). Roots are cut to no less than three quarters."""
-        for cut in range(len(t.key), max(4, math.ceil(len(t.key) * 0.75)) - 1, -1):
-            for root in self._analyzer.root_variants(t.key[:cut]):
-                found = self._keys_from(root, 3)
-                if found:
-                    return tuple(_Alt(k, "derived", WEIGHT["derived"]) for k in found)
-        found_keys: dict[str, None] = {}
-        for prefix in self._analyzer.verb_prefixes:
-            longer = self._analyzer.key(prefix + t.surface, stemmer)
-            for cut in range(len(longer), max(len(prefix) + 4, math.ceil(len(longer) * 0.75)) - 1, -1):
-                found = self._keys_from(longer[:cut], 2)
-                if found:
-                    found_keys.update(dict.fromkeys(found))
-                    break
-            rest = t.surface[len(prefix) :]
-            if t.surface.startswith(prefix) and len(rest) >= 4:
-                shorter = self._analyzer.key(rest, stemmer)
-                if shorter in self._postings:
-                    found_keys[shorter] = None
-        return tuple(_Alt(k, "derived", WEIGHT["derived"]) for k in list(found_keys)[:4])
-
-    def _keys_from(self, prefix: str, limit: int) -> list[str]:
-        """Up to `limit` keys of the corpus that begin with `prefix`."""
-        out: list[str] = []
-        i = bisect_left(self._keys_sorted, prefix)
-        while i < len(self._keys_sorted) and self._keys_sorted[i].startswith(prefix) and len(out) < limit:
-            out.append(self._keys_sorted[i])
-            i += 1
-        return out
-
-    def _typos(
-        self, t: Token, max_distance: int = 3, stemmer: Stemmer.Stemmer | None = None
-    ) -> tuple[_Alt, ...]:
-        """Typos: a letter off in short words, two in longer ones, three in long ones; a swap of
-        two neighbouring letters is one («симбоит» → «симбиот»)."""
-        size = len(t.surface)
-        limit = min(max_distance, 0 if size <= 3 else 1 if size <= 5 else 2 if size <= 10 else 3)
-        if not limit:
-            return ()
-        close = process.extract(
-            t.surface, self._vocab_words, scorer=OSA.distance, score_cutoff=limit, limit=10
-        )
-        # In a short word two edits may be two wrong letters («хазяен» → хозяин), not two
-        # letters more or less («пример» is not «например»).
-        close = [c for c in close if c[1] <= 1 or size > 7 or abs(len(c[0]) - size) <= 1]
-        vocab = self._vocab
-        if not close and stemmer is not None and size >= 7:
-            # A typo in a form the rules do not use («замишение»; the rules have «замещения»):
-            # compare stems, endings aside.
-            stem = str(stemmer.stemWord(t.surface))
-            close = [
-                c for c in process.extract(
-                    stem, self._stem_words, scorer=OSA.distance, score_cutoff=min(limit, 2), limit=5
-                ) if abs(len(c[0]) - len(stem)) <= 1 and c[0][:1] == stem[:1]
-            ]
-            vocab = self._stems
-        alts: list[_Alt] = []
-        seen: set[str] = {t.key}
-        for surface, dist, _ in sorted(close, key=lambda c: (c[1], c[0]))[:5]:
-            key = vocab[surface]
-            if key not in seen:
-                seen.add(key)
-                alts.append(_Alt(key, "typo", WEIGHT["typo"] * _TYPO_SHARE[min(dist, 3)]))
-        return tuple(alts)
 
     def _matched_terms(
         self, query: str, term_keys: Sequence[_TermKey], all_keys: Sequence[str] = ()

@@ -131,4 +131,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
 def find_all(keys: Sequence[str], seq: Sequence[str]) -> list[int]:
     """Start positions of `seq` inside `keys`."""
     n = len(seq)
-    return [i for i in range(len(keys) - n + 1) if tuple(keys[i : i + n]) == tuple(seq)]
+    if not n:
+        return []
+    first, want = seq[0], tuple(seq)
+    return [i for i in range(len(keys) - n + 1) if keys[i] == first and tuple(keys[i : i + n]) == want]

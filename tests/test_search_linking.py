@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import Stemmer
 
 import rules_index
-from rules_index import CorpusError, RulesIndex, understood
+from rules_index import CorpusError, RulesIndex, morph, typos, understood
 from rules_index.tables import load_tables
 
 
@@ -100,3 +101,53 @@ def test_a_bad_relation_is_a_russian_error(tmp_path: Path) -> None:
     bad.write_text("- slang: [закрыт]\n  means: открыт\n  keep: true\n  relation: antonym\n", "utf-8")
     with pytest.raises(CorpusError, match=r"my\.yaml.*запись 1.*relation"):
         load_tables(extra_jargon=[bad])
+
+
+# Phone typos --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("тиггер на вызов можно пропустить", "535.5.2"),  # a jargon word mistyped («триггер»)
+        ("отжал карту кто теперьь контролирует", "535.8"),  # a little word mistyped says nothing
+        ("может ли симбиот ааковать своего хозяина", "211.9"),  # a dictionary word one key away
+        ("кто контролит вызванную кату", "535.5"),  # a real word («кату») typed for «карту»
+        ("симб на сисба", "211.4"),
+    ],
+)
+def test_phone_typos_in_any_word_still_find_the_clause(ix: RulesIndex, query: str, first: str) -> None:
+    assert ix.search(query, 3)[0].id == first
+
+
+def test_a_mistyped_jargon_word_is_reported_as_a_typo_of_its_meaning(ix: RulesIndex) -> None:
+    word = next(w for w in ix.lookup("тиггер на вызов").words if w.word == "тиггер")
+    assert word.how == "typo" and word.found == ("срабатывающая особенность",)
+
+
+def test_a_mistyped_stopword_is_not_reported_as_missing(ix: RulesIndex) -> None:
+    assert "теперьь" not in ix.lookup("отжал карту кто теперьь контролирует").unmatched
+
+
+def test_a_real_word_is_a_slip_only_for_a_common_rules_word(ix: RulesIndex) -> None:
+    # «приходит» is no «приводит» (one clause has it); «кату» is «карту» (most clauses have it).
+    assert all(m.found != "приводит" for h in ix.search("инка приходит закрытой?") for m in h.matched)
+
+
+def test_corrections_are_dictionary_words_one_keystroke_away() -> None:
+    assert morph.corrections("ааковать")[:2] == ["паковать", "атаковать"]
+    assert morph.corrections("теперьь") == ["теперь"]
+    assert morph.corrections("выхожит")[0] == "выходит"  # a neighbouring key
+    assert morph.corrections("кот") == []  # too short to guess
+    assert morph.corrections("ываываыва") == []
+    # The dictionary walk finds what one look-up per candidate finds.
+    for word in ("свобоной", "работтает", "клпдут", "ултел"):
+        assert morph.corrections(word) == morph._corrections_slow(word, 3)
+
+
+def test_the_typo_index_is_read_only(ix: RulesIndex) -> None:
+    index = typos.TypoIndex({"симбиот": "симбиот"}, Stemmer.Stemmer("russian"), ["триггер"], ["теперь"])
+    assert index.table_word("тиггер") == ("триггер", False, 1)
+    assert index.table_word("теперьь") == ("теперь", True, 1)
+    with pytest.raises(AttributeError):
+        index._table = {}  # type: ignore[misc]

@@ -1,0 +1,199 @@
+"""Linking a query word to the words the rules have: the word itself, a broader or opposite
+word (jargon.yaml «keep»), a word cut short, a verb's noun, a derivation, a typo.
+
+Split from search.py: the ranking there asks, for each typed word, which keys of the corpus may
+stand for it and how much each is worth (`Alt`); this module answers. Built once per index,
+read-only afterwards.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import Stemmer
+
+from rules_index import morph, postings, typos
+from rules_index.text import Analyzer, Token
+
+# How much each kind of match is worth relative to the word itself.
+WEIGHT: Mapping[str, float] = MappingProxyType(
+    {"form": 1.0, "prefix": 0.75, "derived": 0.7, "typo": 0.7, "jargon": 0.95, "broader": 0.9,
+     "opposite": 0.8, "near": 0.85,
+     "card": 2.0}
+)
+# A real word one edit from a rules word in at least this many (share of) paragraphs is a slip.
+COMMON_MIN = 3
+COMMON_SHARE = 0.1
+# Dictionary words one keystroke away tried for an unknown word nothing else matched.
+CORRECTIONS = 6
+# A typo's weight by its number of edits.
+TYPO_SHARE = (1.0, 1.0, 0.8, 0.65)
+
+
+@dataclass(frozen=True)
+class Alt:
+    """One key of the corpus a query word may stand for, how, and what it is worth."""
+
+    key: str
+    how: str
+    weight: float
+    label: str = ""  # the rules' wording it stands for (jargon meaning, card name)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """What a misspelt word was meant to be: a stopword, a jargon row, or the rules' words."""
+
+    stopword: bool = False
+    row: postings.JargonRow | None = None
+    alts: tuple[Alt, ...] = ()
+    share: float = 1.0
+
+
+class Linker:
+    """The corpus's keys as a query word sees them."""
+
+    _postings: Mapping[str, Mapping[int, float]]
+    _keys_sorted: tuple[str, ...]
+    _broader: Mapping[str, tuple[str, tuple[str, ...], str]]
+    _analyzer: Analyzer
+    _typo_index: typos.TypoIndex
+    _jargon_lemmas: Mapping[str, postings.JargonRow]
+    _n_paragraphs: int
+
+    def __init__(
+        self, postings_: Mapping[str, Mapping[int, float]],
+        broader: Mapping[str, tuple[str, tuple[str, ...], str]], analyzer: Analyzer,
+        typo_index: typos.TypoIndex, jargon_lemmas: Mapping[str, postings.JargonRow], n_paragraphs: int,
+    ) -> None:
+        set_ = object.__setattr__
+        set_(self, "_postings", postings_)
+        set_(self, "_keys_sorted", tuple(sorted(k for k in postings_ if not k.startswith("card:"))))
+        set_(self, "_broader", broader)
+        set_(self, "_analyzer", analyzer)
+        set_(self, "_typo_index", typo_index)
+        set_(self, "_jargon_lemmas", jargon_lemmas)
+        set_(self, "_n_paragraphs", n_paragraphs)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Linker неизменяем после построения")
+
+    def alternatives(
+        self, t: Token, stemmer: Stemmer.Stemmer, info: morph.WordInfo | None
+    ) -> tuple[Alt, ...]:
+        if t.key in self._postings:
+            own = Alt(t.key, "form", WEIGHT["form"])
+            if t.key in self._broader:
+                means, keys, rel = self._broader[t.key]
+                return (own, *(Alt(k, rel, WEIGHT[rel], means) for k in keys))
+            if info is not None and not info.known and len(t.surface) >= 6:
+                # No such word: maybe a typo that landed in another word family
+                # («перемешение» is «перемещение», not «перемешивается»).
+                return (own, *self._typos(t, max_distance=1))
+            return (own,)
+        # A count, a pronoun, a preposition («два», «обоих», «ею») only ever matches itself.
+        if t.key.isdigit() or info is None or info.topic_weight == 0:
+            return ()
+        alts: list[Alt] = []
+        # A word cut short («инкарн», «перемещ»): keys it begins.
+        if len(t.key) >= 4:
+            alts = [Alt(k, "prefix", WEIGHT["prefix"]) for k in self._keys_from(t.key, 5)]
+        if alts:
+            return tuple(alts)
+        # A verb or adjective whose stem extends a noun's («атаковать» → «атак»): shorten the key.
+        # Not a noun: «местность» is no «место».
+        for cut in range(len(t.key) - 1, 3, -1):
+            if not info.noun and t.key[:cut] in self._postings:
+                return (Alt(t.key[:cut], "prefix", WEIGHT["prefix"]),)
+        derived = self._derived(t, stemmer)
+        # A real word is not a typo of another («приходит» is not «приводит»).
+        if derived:
+            return derived
+        if not info.known:
+            return self._typos(t, stemmer=stemmer)
+        # A real word the rules lack may still be a slip for one of their commonest words
+        # («кату», «крата» for «карту»): one edit, towards a word of many clauses.
+        common = max(COMMON_MIN, self._n_paragraphs * COMMON_SHARE)
+        return tuple(a for a in self._typos(t, max_distance=1) if len(self._postings[a.key]) >= common)
+
+    def misspelt(self, surface: str, stemmer: Stemmer.Stemmer) -> Fix | None:
+        """What an unknown word nothing else matched was meant to be: a mistyped little word
+        («теперьь»), a mistyped jargon word («тиггер»), or a word the dictionary knows one
+        keystroke away that the search then finds («ааковать» → «атаковать» → атаку)."""
+        # One edit from a table word, then one keystroke from a dictionary word, then two edits
+        # from a table word (long words only).
+        fix = self._table_fix(surface, 1)
+        if fix is not None:
+            return fix
+        for candidate in morph.corrections(surface, CORRECTIONS):
+            if candidate in self._analyzer.stopwords:
+                return Fix(stopword=True)
+            info = morph.analyse(candidate)
+            row = self._jargon_lemmas.get(candidate) or self._jargon_lemmas.get(info.lemma)
+            if row is not None:
+                return Fix(row=row, share=WEIGHT["typo"] / WEIGHT["jargon"])
+            token = Token(0, len(candidate), candidate, self._analyzer.key(candidate, stemmer))
+            found = self.alternatives(token, stemmer, info)
+            if found:
+                weight = WEIGHT["typo"]
+                return Fix(alts=tuple(Alt(a.key, "typo", weight * a.weight, a.label) for a in found))
+        return self._table_fix(surface, 2)
+
+    def _table_fix(self, surface: str, max_distance: int) -> Fix | None:
+        near = self._typo_index.table_word(surface, max_distance)
+        if near is None:
+            return None
+        word, is_stop, dist = near
+        if is_stop:
+            return Fix(stopword=True)
+        row = self._jargon_lemmas.get(word)
+        if row is None:
+            return None
+        return Fix(row=row, share=TYPO_SHARE[min(dist, 3)] * WEIGHT["typo"] / WEIGHT["jargon"])
+
+    def _derived(self, t: Token, stemmer: Stemmer.Stemmer) -> tuple[Alt, ...]:
+        """Related words (derivation.yaml): a root whose last consonant alternates («двигать» →
+        «движение»), a prefix the rules add («смотреть» → «посмотреть», «просмотр») or the
+        query adds («вылечить» → «лечение»). Roots are cut to no less than three quarters."""
+        for cut in range(len(t.key), max(4, math.ceil(len(t.key) * 0.75)) - 1, -1):
+            for root in self._analyzer.root_variants(t.key[:cut]):
+                found = self._keys_from(root, 3)
+                if found:
+                    return tuple(Alt(k, "derived", WEIGHT["derived"]) for k in found)
+        found_keys: dict[str, None] = {}
+        for prefix in self._analyzer.verb_prefixes:
+            longer = self._analyzer.key(prefix + t.surface, stemmer)
+            for cut in range(len(longer), max(len(prefix) + 4, math.ceil(len(longer) * 0.75)) - 1, -1):
+                found = self._keys_from(longer[:cut], 2)
+                if found:
+                    found_keys.update(dict.fromkeys(found))
+                    break
+            rest = t.surface[len(prefix) :]
+            if t.surface.startswith(prefix) and len(rest) >= 4:
+                shorter = self._analyzer.key(rest, stemmer)
+                if shorter in self._postings:
+                    found_keys[shorter] = None
+        return tuple(Alt(k, "derived", WEIGHT["derived"]) for k in list(found_keys)[:4])
+
+    def _keys_from(self, prefix: str, limit: int) -> list[str]:
+        """Up to `limit` keys of the corpus that begin with `prefix`."""
+        out: list[str] = []
+        i = bisect_left(self._keys_sorted, prefix)
+        while i < len(self._keys_sorted) and self._keys_sorted[i].startswith(prefix) and len(out) < limit:
+            out.append(self._keys_sorted[i])
+            i += 1
+        return out
+
+    def _typos(
+        self, t: Token, max_distance: int = 3, stemmer: Stemmer.Stemmer | None = None
+    ) -> tuple[Alt, ...]:
+        """The rules' words a misspelt word may be (rules_index.typos), weighted by edits."""
+        return tuple(
+            Alt(key, "typo", WEIGHT["typo"] * TYPO_SHARE[min(dist, 3)])
+            for key, dist in self._typo_index.rules_words(t.surface, max_distance, stemmer)
+            if key != t.key
+        )
