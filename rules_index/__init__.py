@@ -8,7 +8,7 @@ keeps uploaded versions on the server. See CONTRACTS.md (rules_index) for the pu
 from rules_index.errors import CorpusError, QueryError, VersionError
 from rules_index.importers.dispatch import KINDS_TEXT, SUFFIXES
 from rules_index.index import RulesIndex, load_default, load_paths, load_texts, tables_for
-from rules_index.model import Citation, Duplicate, Hit, Integrity, Match, Paragraph, SourceInfo
+from rules_index.model import Citation, Duplicate, Hit, Integrity, Match, Named, Paragraph, SourceInfo
 
 __all__ = [
     "KINDS_TEXT",
@@ -19,6 +19,7 @@ __all__ = [
     "Hit",
     "Integrity",
     "Match",
+    "Named",
     "Paragraph",
     "QueryError",
     "RulesIndex",

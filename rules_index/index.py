@@ -19,7 +19,7 @@ import networkx as nx
 from rules_index import ids
 from rules_index.errors import CorpusError
 from rules_index.importers.dispatch import KINDS_TEXT, SUFFIXES, import_file
-from rules_index.model import Citation, Duplicate, Hit, Integrity, Paragraph, SourceInfo
+from rules_index.model import Citation, Duplicate, Hit, Integrity, Named, Paragraph, SourceInfo
 from rules_index.parser import ParsedSource, find_citations, parse_lines, version_label
 from rules_index.search import SearchIndex, SearchResult
 from rules_index.tables import Tables, load_tables
@@ -211,9 +211,10 @@ class RulesIndex:
     def integrity(self) -> Integrity:
         return self._integrity
 
-    def search(self, query: str, top: int = 10) -> list[Hit]:
-        """Best clauses for a query (number, words, slang, typos, card names); raises QueryError."""
-        hits = self._search.search(query, top)
+    def search(self, query: str, top: int = 10, named: Sequence[Named] = ()) -> list[Hit]:
+        """Best clauses for a query (number, words, slang, typos, card names); raises QueryError.
+        `named`: words of the query that name things the rules do not know (model.Named)."""
+        hits = self._search.search(query, top, named)
         return [self._which(hit) if len(self._positions.get(hit.id, ())) > 1 else hit for hit in hits]
 
     def _which(self, hit: Hit) -> Hit:
@@ -227,9 +228,9 @@ class RulesIndex:
                 return replace(hit, occurrence=k)
         return hit
 
-    def lookup(self, query: str, top: int = 10) -> SearchResult:
+    def lookup(self, query: str, top: int = 10, named: Sequence[Named] = ()) -> SearchResult:
         """`search` plus what each typed word matched; no hits when the rules do not answer it."""
-        result = self._search.lookup(query, top)
+        result = self._search.lookup(query, top, named)
         hits = tuple(self._which(h) if len(self._positions.get(h.id, ())) > 1 else h for h in result.hits)
         return replace(result, hits=hits)
 

@@ -23,7 +23,7 @@ from rules_index.text import Analyzer, Token
 WEIGHT: Mapping[str, float] = MappingProxyType(
     {"form": 1.0, "prefix": 0.75, "derived": 0.7, "typo": 0.7, "jargon": 0.95, "broader": 0.9,
      "opposite": 0.8, "near": 0.85,
-     "card": 2.0}
+     "card": 2.0, "named": 0.9}
 )
 # A real word one edit from a rules word in at least this many (share of) paragraphs is a slip.
 COMMON_MIN = 3

@@ -133,6 +133,19 @@ class Integrity:
 
 
 @dataclass(frozen=True)
+class Named:
+    """Words of a query that name something these rules never mention (a card of a judge's card
+    base) and the rules words a search should read for it: `words` as typed («горного клеща»),
+    `label` what to call it («Горный клещ»), `means` the words of its kind («паразит
+    бестелесное»; "" when no rule is about its kind). The caller finds them; the index only
+    reads them, so it needs to know nothing of card bases."""
+
+    words: str
+    label: str
+    means: str = ""
+
+
+@dataclass(frozen=True)
 class Match:
     """How one query word matched a hit: how in number/exact/form/typo/jargon/card/term/phrase."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NamedTuple
@@ -25,7 +25,7 @@ import Stemmer
 
 from rules_index import ids, linking, matching, morph, numbers, postings, typos
 from rules_index.errors import QueryError
-from rules_index.model import Hit, Match, Paragraph
+from rules_index.model import Hit, Match, Named, Paragraph
 from rules_index.snippet import Piece, find_all, snippet
 from rules_index.tables import Tables, load_tables
 from rules_index.text import Analyzer, Token, normalize
@@ -70,6 +70,7 @@ class _QWord:
     together: bool = False
     meaningful: bool = True  # a bare count («3») says nothing on its own
     info: morph.WordInfo | None = None  # the dictionary's view of a one-token word
+    named: str = ""  # what the caller said these words name (model.Named.label)
 
 
 @dataclass(frozen=True)
@@ -217,13 +218,15 @@ class SearchIndex:
 
     # Query analysis ---------------------------------------------------------------------
 
-    def search(self, query: str, top: int = 10) -> list[Hit]:
+    def search(self, query: str, top: int = 10, named: Sequence[Named] = ()) -> list[Hit]:
         """Hits best first; raises QueryError for an empty or over-long query."""
-        return list(self.lookup(query, top).hits)
+        return list(self.lookup(query, top, named).hits)
 
-    def lookup(self, query: str, top: int = 10) -> SearchResult:
+    def lookup(self, query: str, top: int = 10, named: Sequence[Named] = ()) -> SearchResult:
         """Hits best first and how each typed word was understood; raises QueryError for an
-        empty or over-long query. No hits when the rules do not answer the query."""
+        empty or over-long query. No hits when the rules do not answer the query. `named`:
+        words the caller knows name something the rules do not (a card of its card base), and
+        the rules words to read for them."""
         _check_query(query, top)
         stemmer = self._analyzer.stemmer()
         numbers, rest = self._numbers(query)
@@ -236,7 +239,7 @@ class SearchIndex:
             raise QueryError("В запросе нет ни слов, ни номера пункта.")
         content = [t for t in tokens if t.surface not in self._analyzer.stopwords]
         infos = {t.surface: morph.analyse(t.surface) for t in content if not t.surface.isdigit()}
-        words, term_keys = self._words(query, content, stemmer, infos)
+        words, term_keys = self._words(query, content, stemmer, infos, named)
         scores, how, covered = self._word_scores(words)
         extra: dict[int, list[Match]] = {}
         # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
@@ -365,7 +368,7 @@ class SearchIndex:
             if not qw.meaningful or (qw.info is not None and qw.info.function):
                 continue  # «3», «одна», «другой»: they point at the topic, they are not it
             present = [a for a in qw.alts if a.key in self._postings]
-            if any(a.how == "card" for a in present):
+            if any(a.how in ("card", "named") for a in present):
                 return 1.0
             if present:
                 # A matched adverb or adjective («прямо», «обычный») weighs less than a matched
@@ -443,7 +446,8 @@ class SearchIndex:
         return self._number_index.find(query)
 
     def _words(
-        self, query: str, content: list[Token], stemmer: Stemmer.Stemmer, infos: Mapping[str, morph.WordInfo]
+        self, query: str, content: list[Token], stemmer: Stemmer.Stemmer, infos: Mapping[str, morph.WordInfo],
+        named: Sequence[Named] = (),
     ) -> tuple[list[_QWord], list[_TermKey]]:
         """Query words with their alternatives; also the keys for term detection."""
         keys = [t.key for t in content]
@@ -471,6 +475,8 @@ class SearchIndex:
                 # a question about a card is not about a term
                 where = span(start, len(seq))
                 term_keys.append(_TermKey("card:" + name, label, start, start + len(seq), where))
+        for nm in named:
+            self._named(nm, keys, used, words, term_keys, stemmer, span, typed)
         typed_keys = set(keys) | set(exact)
         rows = sorted(i for k in typed_keys for i in self._jargon_first.get(k, ()))
         for seq, means, means_keys in (self._jargon[i] for i in rows):
@@ -524,6 +530,36 @@ class SearchIndex:
             words.append(_QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
         return words, term_keys
 
+    def _named(
+        self, nm: Named, keys: Sequence[str], used: list[bool], words: list[_QWord],
+        term_keys: list[_TermKey], stemmer: Stemmer.Stemmer,
+        span: Callable[[int, int], tuple[int, int]], typed: Callable[[int, int], str],
+    ) -> None:
+        """Words the caller named («горного клеща» = Горный клещ, a card of its base) stand for
+        the words of their kind («паразит»), each found as if typed and weighed a little less."""
+        seq = self._analyzer.keys(nm.words, stemmer)
+        free = [s for s in find_all(keys, seq) if not any(used[s : s + len(seq)])] if seq else []
+        if not free:
+            return
+        start = free[0]
+        end = start + len(seq)
+        for i in range(start, end):
+            used[i] = True
+        label, where = typed(start, len(seq)), span(start, len(seq))
+        stop = self._analyzer.stopwords
+        means = [t for t in self._analyzer.tokens(nm.means, stemmer) if t.surface not in stop]
+        found = False
+        for t in means:
+            alts = self._linker.alternatives(t, stemmer, morph.analyse(t.surface))
+            if alts:
+                found = True
+                words.append(_QWord(label, tuple(
+                    _Alt(a.key, "named", a.weight * WEIGHT["named"], nm.label) for a in alts
+                ), named=nm.label))
+                term_keys.append(_TermKey(t.key, label, start, end, where))
+        if not found:  # a card of no kind the rules speak of: understood, answering nothing
+            words.append(_QWord(label, (), meaningful=False, named=nm.label))
+
     def _matched_terms(
         self, query: str, term_keys: Sequence[_TermKey], all_keys: Sequence[str] = ()
     ) -> list[tuple[frozenset[str], str, str, tuple[str, ...]]]:
@@ -572,6 +608,10 @@ class SearchIndex:
             out.append((query.find(typed), QueryWord(typed, "number" if found else "", found)))
         for qw in words:
             present = [a for a in qw.alts if a.key in self._postings]
+            if qw.named:
+                if all(w.word != qw.word or w.how != "named" for _, w in out):
+                    out.append((query.find(qw.word), QueryWord(qw.word, "named", (qw.named,))))
+                continue
             if not qw.meaningful:
                 out.append((query.find(qw.word), QueryWord(qw.word, "count")))
                 continue
@@ -598,8 +638,8 @@ class SearchIndex:
             marked.add(alt.key)
             if words[wi].together:  # every word of «становится летающим» that the clause has
                 marked.update(a.key for a in words[wi].alts if a.key in found)
-            if alt.how == "card":
-                matches.append(Match(word, "card", alt.label))
+            if alt.how in ("card", "named"):
+                matches.append(Match(word, alt.how, alt.label))
                 continue
             form = found.get(alt.key, "")
             if words[wi].together and all(a.key in found for a in words[wi].alts):

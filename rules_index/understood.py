@@ -25,6 +25,7 @@ HOW: Mapping[str, str] = MappingProxyType({
     "near": "близкое по смыслу слово",
     "derived": "родственное слово",
     "card": "название карты",
+    "named": "карта базы",
     "term": "термин правил",
     "phrase": "фраза",
     "count": "число",
@@ -34,6 +35,8 @@ HOW: Mapping[str, str] = MappingProxyType({
 def word_note(word: QueryWord) -> str:
     """«хост» → хозяин (жаргон); «211,10» → п. 211.10 (номер пункта); «паразит» (точное слово)."""
     how = HOW.get(word.how, word.how)
+    if word.how == "named":  # «горного клеща» → Горный клещ — карта базы
+        return f"«{word.word}» → {', '.join(word.found)} — {how}"
     if word.how == "number":
         shown = ", ".join(f"п. {cid}" for cid in word.found[:3]) + ("…" if len(word.found) > 3 else "")
         return f"«{word.word}» → {shown} ({how})"
@@ -63,6 +66,8 @@ def not_found(words: Sequence[QueryWord]) -> str:
 def match_note(m: Match) -> str:
     """One reason of one hit: «хост» → хозяином (жаргон); «211,10» (номер пункта)."""
     how = HOW.get(m.how, m.how)
+    if m.how == "named":
+        return f"«{m.word}» → {m.found} — {how}"
     if m.how == "number" or not m.found or m.found.casefold() == m.word.casefold():
         return f"«{m.word}» ({how})"
     return f"«{m.word}» → «{m.found}» ({how})"

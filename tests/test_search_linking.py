@@ -151,3 +151,38 @@ def test_the_typo_index_is_read_only(ix: RulesIndex) -> None:
     assert index.table_word("теперьь") == ("теперь", True, 1)
     with pytest.raises(AttributeError):
         index._table = {}  # type: ignore[misc]
+
+
+# Names the caller knows (a card base's cards) ----------------------------------------------
+
+
+def test_a_named_card_finds_the_rules_for_its_kind_and_says_it_is_a_base_card(ix: RulesIndex) -> None:
+    named = [rules_index.Named("горный клещ", "Горный клещ", "паразит бестелесное")]
+    result = ix.lookup("горного клеща хозяин погиб", 5, named)
+    assert {h.id for h in result.hits[:3]} & {"211.4", "211.5"}
+    assert understood.understood(result.words).startswith(
+        "Понято: «горного клеща» → Горный клещ — карта базы"
+    )
+    assert "«горного клеща» → Горный клещ — карта базы" in understood.hit_notes(result.hits[0].matched)
+    assert "горного" not in result.unmatched
+    # Without the caller's names the same words are unknown to the rules.
+    assert "горного" in ix.lookup("горного клеща хозяин погиб").unmatched
+
+
+def test_a_named_flyer_is_summoned_into_the_auxiliary_zone(ix: RulesIndex) -> None:
+    named = [rules_index.Named("каменный дракон", "Каменный дракон", "летающее существо")]
+    assert ix.search("вызов каменного дракона", 3, named)[0].id == "535.4"
+
+
+def test_a_named_card_of_no_known_kind_is_understood_but_answers_nothing(ix: RulesIndex) -> None:
+    result = ix.lookup("горный клещ", 5, [rules_index.Named("горный клещ", "Горный клещ", "")])
+    assert result.hits == ()
+    assert result.unmatched == ()
+    assert [w.how for w in result.words] == ["named"]
+
+
+def test_the_rules_own_card_names_come_before_the_callers(ix: RulesIndex) -> None:
+    named = [rules_index.Named("карлик унд", "Карлик Унд", "паразит")]
+    result = ix.lookup("карлик унд", 3, named)
+    assert result.hits[0].id == "211.3.1"
+    assert [w.how for w in result.words] == ["card"]
