@@ -5,7 +5,9 @@ every search has a link on the app's root that opens the same view for another j
 sidebar's «Поиск» is `search_only` (its own path, /search): choosing it always leaves a clause.
 
 Screen order for a query: what was understood (and which words the rules lack), the best
-clause hits, then the ready answers (scenarios and judges' rulings), then the other hits.
+clause hits, then the ready answers (scenarios and judges' rulings, desk/answers.py), then the
+other hits. Card names of the window's card base are passed to the rules search as names it
+does not know (rules_index.Named): «Горный клещ» finds the rules for parasites.
 """
 
 from __future__ import annotations
@@ -14,13 +16,11 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-import lexicon
 import rules_index
-from app_pages import clause, common, desk_answers
-from rules_index import Hit, RulesIndex, ids, understood
+from app_pages import card_base, clause, common, desk_answers
+from desk import answers as ready
+from rules_index import Hit, Named, RulesIndex, understood
 from rules_index.search import SearchResult
-from rulings import model as ruling_model
-from rulings import store as ruling_store
 
 BOX_KEY = "search_box"
 # The ?q= value the box last took from the URL: a new URL value (a shared link, the back
@@ -61,19 +61,6 @@ def first_hits(hits: Sequence[Hit]) -> int:
     return n
 
 
-def order_answers(answers: Sequence[desk_answers.Answer], hits: Sequence[Hit]) -> list[desk_answers.Answer]:
-    """Ready answers that cite the best clause hits first (the better the hit, the earlier), then
-    the rest in their own order: for «двигать симбиота» the 211.10 ruling before the Сугед one."""
-    rank = {h.id: i for i, h in enumerate(hits)}
-
-    def key(pair: tuple[int, desk_answers.Answer]) -> tuple[int, int]:
-        i, a = pair
-        cited = [rank[c] for c in a.clauses if c in rank]
-        return (min(cited) if cited else len(rank), i)
-
-    return [a for _, a in sorted(enumerate(answers), key=key)]
-
-
 def _render_understood(result: SearchResult) -> None:
     """Which typed words matched what, and which matched nothing (in plain text, readable)."""
     said = (understood.understood(result.words), understood.not_found(result.words))
@@ -99,77 +86,15 @@ def _render_hit(index: RulesIndex, hit: Hit) -> None:
             st.caption(common.escape_md(notes))
 
 
-def verdict_line(a: desk_answers.Answer) -> str:
-    """The engine's or the judge's word in plain words, per step when the answer has steps:
-    «Проверено движком: можно» / «Проверено движком по шагам: 1 — нельзя; 2 — можно»."""
-    codes = [v for v in a.steps if v in lexicon.VERDICTS]
-    if len(codes) > 1:
-        steps = "; ".join(f"{i} — {lexicon.option_mark(v)}" for i, v in enumerate(codes, 1))
-        return f"Проверено движком по шагам: {steps}"
-    if a.verdict in lexicon.VERDICTS:
-        who = "Решение судьи" if a.kind == "ruling" else "Проверено движком"
-        return f"{who}: {lexicon.option_mark(a.verdict)}"
-    return "Вердикт не записан"
-
-
-def _render_answer(index: RulesIndex, a: desk_answers.Answer) -> None:
-    """The question, the judge's answer in words, then the verdict and the links; normal text
-    (not grey), since this is what a player reads."""
-    with st.container(border=True):
-        st.markdown(f"**{common.escape_md(a.title)}**")
-        if a.summary:
-            st.markdown(common.escape_md("Ответ: " + desk_answers.short(a.summary)))
-        if len(a.steps) > 1:
-            icon = ":material/checklist:"  # several steps, several verdicts: no single headline
-        elif a.verdict in lexicon.VERDICTS:
-            icon = lexicon.verdict_icon(a.verdict)
-        else:
-            icon = ":material/draft:"
-        st.markdown(f"{icon} {common.escape_md(verdict_line(a))} ({common.escape_md(a.detail)})")
-        with st.container(horizontal=True, gap="small"):
-            if a.kind == "scenario":
-                label, page_icon = "Открыть на столе судьи", ":material/grid_on:"
-            else:
-                label, page_icon = "Открыть в журнале", ":material/edit_note:"
-            st.page_link(a.page, label=label, icon=page_icon, query_params=dict(a.params))
-            for c in a.clauses:
-                if ids.is_clause_id(c):
-                    common.clause_chip(index, c)
-
-
-def answer_query(result: SearchResult) -> str:
-    """The query the ready answers are matched against: without bare counts, which match
-    nothing on their own («3 ываыва» is not a question about «инкарнация 3»)."""
-    counts = {w.word for w in result.words if w.how == "count"}
-    return " ".join(w for w in result.query.split() if w.strip("?!.,") not in counts)
-
-
-def _ready_answers(query: str, hits: Sequence[Hit]) -> tuple[list[desk_answers.Answer], str]:
-    """The ready answers for a query, ordered by the clause hits; and a storage problem, if any."""
-    if not query.strip():
-        return [], ""
-    try:
-        rulings = ruling_store.Journal().rulings()
-        problem = ""
-    except ruling_model.JournalError as exc:
-        rulings, problem = [], str(exc)
-    digests = desk_answers.scenario_digests()
-    found = desk_answers.find_answers(query, rulings, digests, stop=desk_answers.stopwords())
-    return order_answers(found, hits)[:_ANSWERS], problem
-
-
-def _render_answers(index: RulesIndex, answers: Sequence[desk_answers.Answer], problem: str) -> None:
-    if not answers and not problem:
-        return
-    with st.container(key="search_answers"):
-        st.subheader("Готовые ответы: сценарии и решения судей")
-        for a in answers:
-            _render_answer(index, a)
-        if problem:
-            st.text("Журнал решений недоступен: " + problem)
+def base_cards(query: str) -> list[Named]:
+    """The cards of this window's card base that the query names, as the rules search takes them
+    («горного клеща» → Горный клещ, read as «паразит»). A base that fails to read falls back to
+    the embedded library (card_base.current), so the search never fails for it."""
+    return [Named(c.words, c.record.name, c.search) for c in card_base.current().queries.find(query)]
 
 
 def render_search(index: RulesIndex) -> None:
+    card_base.follow_link()  # a shared link made on a card base searches with that base's names
     query = str(st.query_params.get(common.QUERY_PARAM, "")).strip()
     _sync_box_from_url(query)
     st.title("Поиск по правилам")
@@ -189,26 +114,27 @@ def render_search(index: RulesIndex) -> None:
         return
     common.version_notice(index)
     try:
-        result = index.lookup(query, top=_TOP)
+        result = index.lookup(query, top=_TOP, named=base_cards(query))
     except rules_index.QueryError as err:
         st.warning(common.escape_md(str(err)), icon=common.ICON_WARNING)
         return
     _render_understood(result)
     hits = list(result.hits)
-    answers, problem = _ready_answers(answer_query(result), hits)
+    rank = {h.id: i for i, h in enumerate(hits)}
+    answers, problem = desk_answers.ready_answers(ready.answer_query(result), index, rank, _ANSWERS)
     if not hits:
         st.info(
             common.escape_md(understood.NOTHING) + " Попробуйте другое слово или номер пункта.",
             icon=common.ICON_INFO,
         )
-        _render_answers(index, answers, problem)
+        desk_answers.render_answers(index, answers, problem)
         return
     split = first_hits(hits)
     st.caption(f"Найдено пунктов: {len(hits)} (лучшие сверху)")
     with st.container(key="search_hits"):
         for hit in hits[:split]:
             _render_hit(index, hit)
-    _render_answers(index, answers, problem)
+    desk_answers.render_answers(index, answers, problem)
     if hits[split:]:
         with st.container(key="search_hits_more"):
             if answers:

@@ -10,6 +10,7 @@ validated and run through the engine, and its entry holds the verdicts and claus
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,6 +48,11 @@ class Entry:
     verdicts: tuple[str, ...] = ()  # per step; "" for a step the engine could not run
     clauses: tuple[str, ...] = ()  # rule clauses that decided a step, in order of first appearance
     fired: frozenset[str] = frozenset()  # every clause or assumption in any step's trace
+    # What each step asks: its action and the file's note on it; and the cards' names by id, so
+    # that the question can be said with names («атакующий — Вайл», not «vail»).
+    actions: tuple[engine.Action, ...] = ()
+    notes: tuple[str, ...] = ()
+    card_names: tuple[tuple[str, str], ...] = ()
 
 
 def scenario_files(folder: Path) -> list[Path]:
@@ -118,7 +124,19 @@ def _ran(entry: Entry, path: Path, index: RulesIndex | None, library: engine.Car
         verdicts=tuple(step.verdict or "" for step in result.steps),
         clauses=decisive_clauses(result),
         fired=frozenset(result.fired_clauses()),
+        actions=tuple(step.action for step in sc.steps),
+        notes=tuple(step.note or "" for step in sc.steps),
+        card_names=tuple((spec.id, _card_name(spec.card)) for spec in sc.setup.cards),
     )
+
+
+def _card_name(card: object) -> str:
+    """A setup card's name: a library name as written, or a template card's own name."""
+    if isinstance(card, str):
+        return card
+    if isinstance(card, Mapping):
+        return str(card.get("name") or card.get("template") or "")
+    return ""
 
 
 def decisive_clauses(result: ScenarioResult) -> tuple[str, ...]:

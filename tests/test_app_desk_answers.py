@@ -9,7 +9,6 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_pages import desk_answers as da
 from rulings import model, store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,40 +20,6 @@ def journal_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "rulings.sqlite3"
     monkeypatch.setenv(store.ENV_VAR, str(path))
     return path
-
-
-def test_scenarios_are_ranked_with_verdicts_and_clauses() -> None:
-    digests = da.scenario_digests()
-    official = [d for d in digests if d.path.startswith("scenarios/official/")]
-    assert len(official) == len(list((ROOT / "scenarios" / "official").glob("*.yaml")))
-    answers = da.find_answers("Карлик Унд паразит Вайла контроль", [], digests, stop=da.stopwords())
-    assert answers, "сценарий о Карлике Унде должен найтись"
-    best = answers[0]
-    assert best.kind == "scenario" and "Карлик Унд" in best.title
-    assert best.link == "/desk?scn=scenarios/official/211.3.1_karlik_und.yaml"
-    assert "211.3.1" in best.clauses and best.verdict in ("legal", "illegal", "undetermined")
-    assert (
-        da.find_answers("можно ли", [], digests, stop=da.stopwords()) == []
-    )  # question words alone match nothing
-
-
-def test_rulings_rank_beside_scenarios(journal_file: Path) -> None:
-    book = store.Journal(journal_file)
-    rid = book.record(
-        model.RulingInput(
-            title="Может ли Сугед пересесть на летающее существо?",
-            decision="Нет: симбиот не помещается на летающее (211.4).",
-            clauses=("211.4",),
-            table_no="5",
-            verdict="illegal",
-        )
-    )
-    answers = da.find_answers("Сугед летающее", book.rulings(), da.scenario_digests(), stop=da.stopwords())
-    rulings = [a for a in answers if a.kind == "ruling"]
-    assert (
-        rulings and rulings[0].link == f"/journal?r={rid}" and rulings[0].detail == f"решение № {rid}, стол 5"
-    )
-    assert answers[0].score >= answers[-1].score
 
 
 def test_search_page_shows_answers_safely(journal_file: Path) -> None:
@@ -87,14 +52,6 @@ def test_corrupt_journal_does_not_break_the_search_page(journal_file: Path) -> N
     assert journal_file.read_bytes() == b"garbage" * 1000
 
 
-def test_clause_usage_lists_scenarios_and_handlers() -> None:
-    scenarios, handlers = da.clause_usage("211.3.1", da.scenario_digests())
-    assert "scenarios/official/211.3.1_karlik_und.yaml" in [d.path for d in scenarios]
-    assert any(h.startswith("s211_symbiotes.") for h in handlers)
-    none, no_handlers = da.clause_usage("999.9", da.scenario_digests())
-    assert none == [] and no_handlers == []
-
-
 def test_clause_usage_renders() -> None:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params["p"] = "211.3.1"
@@ -105,14 +62,15 @@ def test_clause_usage_renders() -> None:
     # The verdict comes first in words: a phone cuts a long label's end, never its meaning.
     labels = [x.label for x in at.page_link if x.proto.page == "desk"]
     heads = [label.split(" · ")[0] for label in labels]
-    assert heads and all(h in da.VERDICT_RU.values() or re.fullmatch(r"шагов \d+", h) for h in heads), labels
+    words = ("можно", "нельзя", "не определено")
+    assert heads and all(h in words or re.fullmatch(r"\d+ шаг(а|ов)?", h) for h in heads), labels
     assert "`s211_symbiotes.host_lock`" in "\n".join(m.value for m in at.markdown)
 
 
 def test_a_multi_step_scenario_is_not_headlined_by_one_verdict() -> None:
     # The Карлик Унд example answers «да» to its question though two of its steps are refused:
-    # the answer block shows the judge's answer in words (readable text, not a grey caption) and
-    # the verdict of each step in plain words, under no single headline icon.
+    # the answer block shows the judge's answer in words (readable text, not a grey caption) and,
+    # under no single headline icon, what each step asked and its verdict in plain words.
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params["q"] = "Остаётся ли Карлик Унд паразитом Вайла"
     at.run()
@@ -122,5 +80,7 @@ def test_a_multi_step_scenario_is_not_headlined_by_one_verdict() -> None:
     assert any(line.startswith("Ответ: Да.") for line in lines), lines
     assert not answers.caption
     heads = [line for line in lines if line.startswith(":material/")]
-    assert heads[0].startswith(":material/checklist: Проверено движком по шагам: 1 — "), heads
-    assert "нельзя" in heads[0] and "можно" in heads[0] and "шагов" not in heads[0], heads
+    assert heads[0].startswith(":material/checklist: Проверено движком по шагам:"), heads
+    steps = next(line for line in lines if line.startswith("1. "))
+    assert steps.startswith("1. Взять под контроль: карта — Вайл; игрок — A — можно"), steps
+    assert "2. Объявить нападение: атакующий — Вайл; цель — Орк — нельзя" in steps, steps

@@ -4,13 +4,15 @@ ready answers after the first hits and ordered by them, «ничего нет» 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_pages import desk_answers, search
+import rules_index
+from cardbase import store as card_store
+from rules_index import versions
 from rulings import store
+from tests import cardbase_cases as card_cases
 from tests.test_app_rules import APP, hit_links, link_params
 
 BEST_HITS = "search_hits"
@@ -67,32 +69,6 @@ def test_the_best_clause_comes_first_and_ready_answers_follow_the_first_hits() -
     assert not answers.caption
 
 
-def _answer(**kw: Any) -> desk_answers.Answer:
-    base: dict[str, Any] = {
-        "kind": "scenario", "title": "t", "detail": "разбор", "verdict": "illegal", "clauses": (),
-        "page": desk_answers.DESK_PAGE, "params": (), "score": 1.0,
-    }
-    return desk_answers.Answer(**{**base, **kw})
-
-
-def test_answers_are_ordered_by_the_clause_hits_they_cite() -> None:
-    from rules_index import load_default
-
-    hits = load_default().search("можно ли двигать симбиота", 5)
-    suged = _answer(title="Сугед", clauses=("211.8.1",), score=0.9)
-    move = _answer(title="движение", clauses=("211.10",), score=0.6)
-    other = _answer(title="другое", clauses=("535.5",), score=0.95)
-    assert search.order_answers([other, suged, move], hits)[0].title == "движение"
-
-
-def test_verdicts_in_plain_words() -> None:
-    assert search.verdict_line(_answer(verdict="illegal")) == "Проверено движком: нельзя"
-    assert search.verdict_line(_answer(kind="ruling", verdict="legal")) == "Решение судьи: можно"
-    steps = search.verdict_line(_answer(steps=("illegal", "legal")))
-    assert steps == "Проверено движком по шагам: 1 — нельзя; 2 — можно"
-    assert search.verdict_line(_answer(verdict="")) == "Вердикт не записан"
-
-
 def test_the_menus_search_drops_a_clause_left_in_the_url() -> None:
     # The menu's «Поиск» is `search.search_only` (app.py); the click itself: test_search_browser.
     at = AppTest.from_function(_search_only_page, default_timeout=60)
@@ -107,3 +83,80 @@ def _search_only_page() -> None:
     from app_pages import search as page
 
     page.search_only()
+
+
+# Card names of the loaded card base (issue 16 item 2) ----------------------------------------
+
+
+def test_a_card_of_the_loaded_base_finds_the_rules_for_its_kind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cards = tmp_path / "cards"
+    monkeypatch.setenv(card_store.ENV_VAR, str(cards))
+    info = card_store.CardStore(cards).save(card_cases.json_base(), card_cases.files())
+    card_store.make_default(card_store.CardStore(cards), info.id)
+    at = run("горного клеща хозяин погиб")
+    said = at.get_by_key("search_understood").markdown[0].value.replace("\\", "")
+    assert said.startswith("Понято: «горного клеща» → Горный клещ — карта базы"), said
+    assert "Нет в загруженных правилах" not in said
+    assert hit_links(at)[0] in ("211.4", "211.5")  # a parasite (incorporeal): the symbiote rules
+    notes = [c.value.replace("\\", "") for c in at.get_by_key(BEST_HITS).caption]
+    assert any("«горного клеща» → Горный клещ — карта базы" in n for n in notes), notes
+
+
+def test_without_the_base_the_same_card_name_is_unknown() -> None:
+    at = run("горного клеща хозяин погиб")
+    said = at.get_by_key("search_understood").markdown[0].value.replace("\\", "")
+    assert "карта базы" not in said and "«горного»" in said
+
+
+# Ready answers only for the rules they were written for ---------------------------------------
+
+
+def _version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: list[tuple[str, bytes]], berserk: bool
+) -> str:
+    root = tmp_path / "rules"
+    monkeypatch.setenv(versions.ENV_VAR, str(root))
+    vs = versions.VersionStore(root)
+    return vs.save(files, rules_index.load_texts(files, berserk=berserk), berserk=berserk).id
+
+
+def run_on(query: str, vid: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["q"] = query
+    at.query_params["v"] = vid
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_other_rules_get_no_ready_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "100. Симбиоты других правил.\n100.1. Симбиота нельзя двигать, и хозяин его не защищает."
+    vid = _version(tmp_path, monkeypatch, [("other.txt", text.encode())], berserk=False)
+    at = run_on("можно ли двигать симбиота", vid)
+    assert hit_links(at)[0] == "100.1"
+    assert "Готовые ответы: сценарии и решения судей" not in [h.value for h in at.subheader]
+    assert not [p for p, _ in page_links_in_order(at) if p in ("desk", "journal")]
+    # The same question on the embedded rules has them.
+    here = run("можно ли двигать симбиота")
+    assert "Готовые ответы: сценарии и решения судей" in [h.value for h in here.subheader]
+
+
+def test_answers_citing_clauses_the_loaded_rules_lack_are_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def answer_titles(at: AppTest) -> list[str]:
+        block = at.get_by_key("search_answers")
+        return [m.value.replace("\\", "") for m in block.markdown if m.value.startswith("**")]
+
+    query = "Сугед летающее"
+    assert any("Сугед" in t for t in answer_titles(run(query)))  # the embedded rules have 211
+    corpus = Path(rules_index.__file__).parent / "data" / "corpus"
+    files = [(f.name, f.read_bytes()) for f in sorted(corpus.glob("534-535*.txt"))]
+    at = run_on(query, _version(tmp_path, monkeypatch, files, berserk=True))
+    titles = answer_titles(at)
+    assert titles, "answers about 534-535 still show"
+    assert not [t for t in titles if "Сугед" in t], titles  # the Сугед answers cite 211.x
+    chips = [link_params(x).get("p", "") for x in at.get_by_key("search_answers").page_link]
+    assert chips and not [c for c in chips if c.startswith("211")], chips

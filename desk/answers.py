@@ -1,0 +1,264 @@
+"""Ready answers («Готовые ответы»): the library's scenarios and the journal's rulings that answer a
+search query, for the search page; and which scenarios a clause fires in, for the clause page.
+
+A player's question often has an answer already. Scenarios (their titles, sources and answers, run
+through the engine once for their verdicts and clauses) and rulings are scored against the query by
+the journal's one scoring (rulings.search.match), with the words the rules search understood («двигать»
+read as «движение»). They are shown only for the rules they were written for: the «Берсерк» rules,
+and only when the loaded rules have every clause they cite. No Streamlit: app_pages/desk_answers.py
+renders what this module decides.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import urllib.parse
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import casebook
+import engine
+import lexicon
+from desk import view
+from rules_index import RulesIndex, ids
+from rules_index.search import SearchResult
+from rulings import model
+from rulings import search as ruling_search
+
+DESK_PAGE = "app_pages/desk.py"
+JOURNAL_PAGE = "app_pages/journal.py"
+MIN_SCORE = 0.5
+# How the rules search linked a typed word to a rules word: the answers read that rules word.
+_LINKED = frozenset({"jargon", "typo", "derived", "opposite", "near"})
+_ID_AFTER_DASH = re.compile(r"(?<=— )[\w-]+")
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One step of a scenario: what it asks, in words with the cards' names, and the engine's
+    verdict (legal | illegal | undetermined; "" when the engine could not run it)."""
+
+    asked: str
+    verdict: str
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """One ready answer: a scenario of the library or a journal ruling."""
+
+    kind: str  # "scenario" | "ruling"
+    title: str
+    detail: str  # where it comes from: «разбор», «решение № 3, стол 7»
+    verdict: str  # legal | illegal | undetermined | "" (a ruling recorded without the engine)
+    clauses: tuple[str, ...]
+    page: str  # DESK_PAGE or JOURNAL_PAGE
+    params: tuple[tuple[str, str], ...]  # its query parameters, built only from ids we listed ourselves
+    score: float
+    steps: tuple[Step, ...] = ()  # a scenario's steps
+    summary: str = ""  # the answer in words: a scenario's `answer`, a ruling's decision
+
+    @property
+    def link(self) -> str:
+        """The same place as a URL path (for a judge to share)."""
+        path = "/desk" if self.page == DESK_PAGE else "/journal"
+        return path + "?" + "&".join(f"{k}={urllib.parse.quote(v)}" for k, v in self.params)
+
+    @property
+    def by_steps(self) -> bool:
+        """Several steps, several verdicts: no single verdict heads the answer."""
+        return len(self.steps) > 1
+
+
+@dataclasses.dataclass(frozen=True)
+class ScenarioDigest:
+    """A library scenario as the ready answers and the clause page need it (immutable)."""
+
+    path: str  # relative to the project, e.g. scenarios/official/211.3.1_karlik_und.yaml
+    group: str
+    title: str
+    text: str  # title, source and answer, for matching
+    verdict: str  # the first step that is not legal decides the headline; else legal
+    clauses: tuple[str, ...]
+    steps: tuple[Step, ...] = ()
+    answer: str = ""  # the scenario's `answer`: the judge's answer to its question, in words
+    fired: frozenset[str] = frozenset()  # every clause in any step's trace
+    title_stems: frozenset[str] = frozenset()  # computed once, not per query
+    body_stems: frozenset[str] = frozenset()
+
+
+# Words -----------------------------------------------------------------------------------
+
+
+def step_question(action: engine.Action, names: Mapping[str, str]) -> str:
+    """What a step asks, as the desk says an action, with the cards' names for their ids:
+    «Объявить нападение: атакующий — Вайл; цель — Орк»."""
+    return _ID_AFTER_DASH.sub(lambda m: names.get(m.group(), m.group()), view.action_words(action))
+
+
+def verdict_line(a: Answer) -> str:
+    """The engine's or the judge's word in plain words: «Проверено движком: можно», «Решение судьи:
+    нельзя»; for several steps the heading of their list («Проверено движком по шагам:»)."""
+    if a.by_steps:
+        return "Проверено движком по шагам:"
+    if a.verdict in lexicon.VERDICTS:
+        who = "Решение судьи" if a.kind == "ruling" else "Проверено движком"
+        return f"{who}: {lexicon.option_mark(a.verdict)}"
+    return "Вердикт не записан"
+
+
+def step_lines(a: Answer, limit: int = 8) -> list[str]:
+    """Each step's question and its verdict in plain words: «1. Объявить нападение: атакующий —
+    Вайл; цель — Орк — нельзя»; past `limit` steps, how many more there are."""
+    if not a.by_steps:
+        return []
+    out = [f"{i}. {s.asked} — {verdict_word(s.verdict)}" for i, s in enumerate(a.steps[:limit], 1)]
+    if len(a.steps) > limit:
+        rest = len(a.steps) - limit
+        out.append(f"…и ещё {lexicon.plural(rest, 'шаг', 'шага', 'шагов')} на столе судьи")
+    return out
+
+
+def verdict_word(code: str) -> str:
+    """«можно», «нельзя», «не определено»; a step the engine could not run says so."""
+    return lexicon.option_mark(code) if code in lexicon.VERDICTS else "движок не смог проверить"
+
+
+def short(text: str, limit: int = 280) -> str:
+    """The start of a long answer, cut at a word."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def brief_verdict(d: ScenarioDigest) -> str:
+    """A link label's head, short enough for a phone: one step's verdict, or the number of steps."""
+    if len(d.steps) > 1:
+        return lexicon.plural(len(d.steps), "шаг", "шага", "шагов")
+    return verdict_word(d.verdict) if d.verdict else "вердикт не записан"
+
+
+# Scenarios -------------------------------------------------------------------------------
+
+
+def digest(e: casebook.Entry) -> ScenarioDigest:
+    """A run library entry as the answers need it."""
+    verdicts = e.verdicts
+    verdict = next((v for v in verdicts if v in ("illegal", "undetermined")), "legal" if verdicts else "")
+    words = " ".join(x for x in (e.title, e.source, e.answer) if x)
+    names = dict(e.card_names)
+    steps = tuple(
+        Step(step_question(action, names), verdict, note)
+        for action, verdict, note in zip(e.actions, verdicts, e.notes or ("",) * len(verdicts), strict=False)
+    )
+    return ScenarioDigest(
+        path=e.path,
+        group=e.group_label,
+        title=e.title,
+        text=words,
+        verdict=verdict,
+        clauses=e.clauses[:8],
+        steps=steps,
+        answer=e.answer,
+        fired=e.fired,
+        title_stems=frozenset(ruling_search.stems(e.title)),
+        body_stems=frozenset(ruling_search.stems(words)),
+    )
+
+
+def scenario_digests(
+    root: Path, index: RulesIndex, library: engine.CardLibrary
+) -> tuple[ScenarioDigest, ...]:
+    """Every library scenario that runs, with its verdicts and clauses (the page keeps one copy
+    per process: this runs the whole library)."""
+    entries = casebook.library_scenarios(root, run=True, index=index, library=library)
+    return tuple(digest(e) for e in entries if e.ran)
+
+
+def clause_usage(
+    cid: str, digests: Sequence[ScenarioDigest], handlers: Mapping[str, Sequence[str]] | None = None
+) -> tuple[list[ScenarioDigest], list[str]]:
+    """The library scenarios in which clause `cid` fires, and the engine handlers that implement it."""
+    by_clause = engine.handlers_by_clause() if handlers is None else handlers
+    return [d for d in digests if cid in d.fired], list(by_clause.get(cid, []))
+
+
+# Matching --------------------------------------------------------------------------------
+
+
+def answer_query(result: SearchResult) -> str:
+    """The query the answers are matched against, as the rules search understood it: bare counts
+    left out («3 ываыва» is no question about «инкарнация 3»), and a word the search linked to a
+    single rules word read as that word («двигать» → «движение», «хост» → «хозяин»)."""
+    linked = {
+        w.word: w.found[0] for w in result.words
+        if w.how in _LINKED and len(w.found) == 1 and " " not in w.found[0]
+    }
+    counts = {w.word for w in result.words if w.how == "count"}
+    out: list[str] = []
+    for word in result.query.split():
+        bare = word.strip("?!.,;:«»\"()")
+        if bare in counts:
+            continue
+        out.append(linked.get(bare, word))
+    return " ".join(out)
+
+
+def fits(index: RulesIndex | None, clauses: Sequence[str]) -> bool:
+    """Whether an answer belongs to the loaded rules: they are the «Берсерк» rules and have every
+    clause it cites (an answer about 211.10 says nothing of rules without 211.10)."""
+    if index is None:
+        return True
+    return index.is_berserk_rules and all(index.has(c) for c in clauses if ids.is_clause_id(c))
+
+
+def find_answers(
+    query: str,
+    rulings: Sequence[model.Ruling],
+    digests: Sequence[ScenarioDigest],
+    *,
+    index: RulesIndex | None = None,
+    cited_rank: Mapping[str, int] | None = None,
+    top: int = 5,
+    stop: frozenset[str] | None = None,
+) -> list[Answer]:
+    """Scenarios and rulings that answer the query, best first by rulings.search.match; on a tie,
+    the one citing the better clause hit (`cited_rank`: clause → its place among the hits), then
+    the judges' own rulings. With `index`, only those for these rules (`fits`). `stop`: the
+    question words left out (the rules search's stopwords unless given)."""
+    if index is not None and not index.is_berserk_rules:
+        return []
+    stop = ruling_search.stopwords() if stop is None else stop
+    query_words, query_stems = ruling_search.query_terms(query, stop)
+    if not query_stems:
+        return []
+    found: list[Answer] = []
+    for d in digests:
+        if not fits(index, d.clauses):
+            continue
+        score = ruling_search.match(query_words, query_stems, d.title_stems, d.body_stems, d.clauses).score
+        if score >= MIN_SCORE:
+            found.append(Answer(
+                "scenario", d.title, d.group, d.verdict, d.clauses, DESK_PAGE, (("scn", d.path),), score,
+                d.steps, d.answer,
+            ))
+    for hit in ruling_search.search_rulings(rulings, query, top=top * 2, stopwords=stop):
+        cur = hit.ruling.current
+        if hit.score < MIN_SCORE or not fits(index, cur.clauses):
+            continue
+        where = f"решение № {hit.ruling.id}" + (f", стол {cur.table_no}" if cur.table_no else "")
+        where += f", {cur.event}" if cur.event else ""
+        found.append(Answer(
+            "ruling", cur.title, where, cur.verdict, cur.clauses, JOURNAL_PAGE, (("r", str(hit.ruling.id)),),
+            hit.score, summary=cur.decision,
+        ))
+    rank = cited_rank or {}
+
+    def order(a: Answer) -> tuple[float, int, bool, str]:
+        best = min((rank[c] for c in a.clauses if c in rank), default=len(rank))
+        return (-a.score, best, a.kind != "ruling", a.title)
+
+    found.sort(key=order)
+    return found[:top]
