@@ -70,7 +70,7 @@ def _render_answer(index: RulesIndex, a: answers.Answer) -> None:
             icon = lexicon.verdict_icon(a.verdict)
         else:
             icon = ":material/draft:"
-        st.markdown(f"{icon} {common.escape_md(answers.verdict_line(a))} ({common.escape_md(a.detail)})")
+        st.markdown(f"{icon} {common.escape_md(answers.verdict_head(a))}")
         lines = answers.step_lines(a)
         if lines:
             st.markdown("  \n".join(common.escape_md(line) for line in lines))

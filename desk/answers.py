@@ -108,12 +108,21 @@ def verdict_line(a: Answer) -> str:
     return "Вердикт не записан"
 
 
+def verdict_head(a: Answer) -> str:
+    """The verdict line with where the answer comes from: «Проверено движком: нельзя (разбор)»,
+    «Проверено движком по шагам (официальный пример):»."""
+    line = verdict_line(a)
+    if line.endswith(":"):
+        return f"{line[:-1]} ({a.detail}):"
+    return f"{line} ({a.detail})"
+
+
 def step_lines(a: Answer, limit: int = 8) -> list[str]:
     """Each step's question and its verdict in plain words: «1. Объявить нападение: атакующий —
-    Вайл; цель — Орк — нельзя»; past `limit` steps, how many more there are."""
+    Вайл; цель — Орк → нельзя»; past `limit` steps, how many more there are."""
     if not a.by_steps:
         return []
-    out = [f"{i}. {s.asked} — {verdict_word(s.verdict)}" for i, s in enumerate(a.steps[:limit], 1)]
+    out = [f"{i}. {s.asked} → {verdict_word(s.verdict)}" for i, s in enumerate(a.steps[:limit], 1)]
     if len(a.steps) > limit:
         rest = len(a.steps) - limit
         out.append(f"…и ещё {lexicon.plural(rest, 'шаг', 'шага', 'шагов')} на столе судьи")

@@ -536,7 +536,8 @@ class SearchIndex:
         span: Callable[[int, int], tuple[int, int]], typed: Callable[[int, int], str],
     ) -> None:
         """Words the caller named («горного клеща» = Горный клещ, a card of its base) stand for
-        the words of their kind («паразит»), each found as if typed and weighed a little less."""
+        the words of their kind («паразит»): one query word, as a card is, any of whose kinds
+        answers for it, weighed a little less than a typed word."""
         seq = self._analyzer.keys(nm.words, stemmer)
         free = [s for s in find_all(keys, seq) if not any(used[s : s + len(seq)])] if seq else []
         if not free:
@@ -548,17 +549,14 @@ class SearchIndex:
         label, where = typed(start, len(seq)), span(start, len(seq))
         stop = self._analyzer.stopwords
         means = [t for t in self._analyzer.tokens(nm.means, stemmer) if t.surface not in stop]
-        found = False
+        # One word of the query, as a card is: any of its kinds' words answers for it.
+        alts: dict[str, _Alt] = {}
         for t in means:
-            alts = self._linker.alternatives(t, stemmer, morph.analyse(t.surface))
-            if alts:
-                found = True
-                words.append(_QWord(label, tuple(
-                    _Alt(a.key, "named", a.weight * WEIGHT["named"], nm.label) for a in alts
-                ), named=nm.label))
-                term_keys.append(_TermKey(t.key, label, start, end, where))
-        if not found:  # a card of no kind the rules speak of: understood, answering nothing
-            words.append(_QWord(label, (), meaningful=False, named=nm.label))
+            for a in self._linker.alternatives(t, stemmer, morph.analyse(t.surface)):
+                alts.setdefault(a.key, _Alt(a.key, "named", a.weight * WEIGHT["named"], nm.label))
+            term_keys.append(_TermKey(t.key, label, start, end, where))
+        # A card of no kind the rules speak of is understood, and answers nothing.
+        words.append(_QWord(label, tuple(alts.values()), meaningful=bool(alts), named=nm.label))
 
     def _matched_terms(
         self, query: str, term_keys: Sequence[_TermKey], all_keys: Sequence[str] = ()

@@ -80,7 +80,7 @@ def test_a_multi_step_scenario_is_not_headlined_by_one_verdict() -> None:
     assert any(line.startswith("Ответ: Да.") for line in lines), lines
     assert not answers.caption
     heads = [line for line in lines if line.startswith(":material/")]
-    assert heads[0].startswith(":material/checklist: Проверено движком по шагам:"), heads
+    assert heads[0] == ":material/checklist: Проверено движком по шагам (официальный пример):", heads
     steps = next(line for line in lines if line.startswith("1. "))
-    assert steps.startswith("1. Взять под контроль: карта — Вайл; игрок — A — можно"), steps
-    assert "2. Объявить нападение: атакующий — Вайл; цель — Орк — нельзя" in steps, steps
+    assert steps.startswith("1. Взять под контроль: карта — Вайл; игрок — A → можно"), steps
+    assert "2. Объявить нападение: атакующий — Вайл; цель — Орк → нельзя" in steps, steps

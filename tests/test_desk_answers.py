@@ -64,8 +64,8 @@ def test_the_verdict_per_step_says_what_each_step_asked(digests: tuple[da.Scenar
     assert best.by_steps
     assert da.verdict_line(best) == "Проверено движком по шагам:"
     lines = da.step_lines(best)
-    assert lines[0] == "1. Взять под контроль: карта — Вайл; игрок — A — можно"
-    assert lines[1] == "2. Объявить нападение: атакующий — Вайл; цель — Орк — нельзя"
+    assert lines[0] == "1. Взять под контроль: карта — Вайл; игрок — A → можно"
+    assert lines[1] == "2. Объявить нападение: атакующий — Вайл; цель — Орк → нельзя"
     assert len(lines) == len(best.steps)
 
 
@@ -73,13 +73,16 @@ def test_verdicts_in_plain_words() -> None:
     assert da.verdict_line(_answer(verdict="illegal")) == "Проверено движком: нельзя"
     assert da.verdict_line(_answer(kind="ruling", verdict="legal")) == "Решение судьи: можно"
     assert da.verdict_line(_answer(verdict="")) == "Вердикт не записан"
+    assert da.verdict_head(_answer(verdict="illegal")) == "Проверено движком: нельзя (разбор)"
+    two = _answer(steps=(da.Step("x", "legal"), da.Step("y", "illegal")), detail="официальный пример")
+    assert da.verdict_head(two) == "Проверено движком по шагам (официальный пример):"
     steps = (*(da.Step(f"шаг {i}", "legal") for i in range(10)), da.Step("последний", ""))
     lines = da.step_lines(_answer(steps=steps), limit=3)
     assert lines == [
-        "1. шаг 0 — можно", "2. шаг 1 — можно", "3. шаг 2 — можно", "…и ещё 8 шагов на столе судьи"
+        "1. шаг 0 → можно", "2. шаг 1 → можно", "3. шаг 2 → можно", "…и ещё 8 шагов на столе судьи"
     ]
     unchecked = da.step_lines(_answer(steps=(da.Step("x", ""), da.Step("y", ""))))
-    assert unchecked[0] == "1. x — движок не смог проверить"
+    assert unchecked[0] == "1. x → движок не смог проверить"
 
 
 def test_rulings_rank_beside_scenarios_by_one_scoring(tmp_path: Path, digests: Digests) -> None:
