@@ -149,11 +149,14 @@ def successors(cid: str) -> tuple[str, ...]:
 # «пп. 211.3–211.5» (a range), «534.4.1-534.4.2», «210.11а» (a lettered part); a query of bare
 # numbers «211 9» or «534 4 2» (spaces for dots). A comma before a group of three digits starts
 # a new number («211.3,211.5»); a hyphen counts only as a range to another section-sized number,
-# so «РП 4.1-2» is no clause; «09.11.2024» starts with 0 and is no clause either.
+# so «РП 4.1-2» is no clause; «09.11.2024» starts with 0 and is no clause either. After a
+# section's number a short tail is the range's last part («пп. 211.3–5» is 211.3–211.5) or, after
+# a bare section, the clause («211-10» is 211.10).
 _TYPED_RE = re.compile(
     r"(?<![\w.,])(?:(?P<lead>пп|п|пункт[а-яё]*|§)\.?\s*)?"
     rf"(?P<first>[1-9]\d{{0,3}}(?:[.,]\d{{1,4}}(?![\d])(?:[{LETTER}](?![{LETTER}]))?)*)"
-    rf"(?:\s*[-–—]\s*(?P<last>[1-9]\d{{2,3}}(?:[.,]\d{{1,4}}(?:[{LETTER}](?![{LETTER}]))?)*))?"
+    rf"(?:\s*[-–—]\s*(?:(?P<last>[1-9]\d{{2,3}}(?:[.,]\d{{1,4}}(?:[{LETTER}](?![{LETTER}]))?)*)"
+    r"|(?P<tail>\d{1,2})(?![\d.,])))?"
     r"[.,]?(?![\w]|[.,]\d|\s*[-–—]\s*\d)",
     re.IGNORECASE,
 )
@@ -202,6 +205,15 @@ def typed_refs(text: str) -> list[TypedRef]:
         lead = "пункт" if lead.startswith("пункт") else lead
         pieces = _split_commas(m.group("first").lower())
         last = m.group("last")
+        tail = m.group("tail")
+        if tail is not None:
+            head = pieces[-1].split(".") if pieces else []
+            if not head or len(head[0]) < 3:
+                continue  # «РП 4.1-2»: a version, not a clause
+            if len(head) == 1:
+                pieces[-1] = f"{head[0]}.{tail}"  # «211-10»
+            else:
+                last = ".".join([*head[:-1], tail])  # «211.3–5»
         for i, piece in enumerate(pieces):
             end_id = last.replace(",", ".").lower() if last and i == len(pieces) - 1 else None
             if is_clause_id(piece) and (end_id is None or is_clause_id(end_id)):

@@ -23,7 +23,7 @@ import pymorphy3
 # prepositions, conjunctions, particles and interjections say nothing.
 _POS_WEIGHT: Mapping[str, float] = MappingProxyType({
     "NOUN": 0.8,
-    "ADJF": 0.28, "ADJS": 0.28, "COMP": 0.16, "VERB": 0.28, "INFN": 0.28, "PRTF": 0.28, "PRTS": 0.28,
+    "ADJF": 0.28, "ADJS": 0.28, "COMP": 0.16, "VERB": 0.2, "INFN": 0.2, "PRTF": 0.28, "PRTS": 0.28,
     "GRND": 0.28, "ADVB": 0.16, "PRED": 0.08,
     "NUMR": 0.0, "NPRO": 0.0, "PREP": 0.0, "CONJ": 0.0, "PRCL": 0.0, "INTJ": 0.0,
 })

@@ -4,7 +4,7 @@ defined terms. Runs once per corpus; search.py reads what it returns and never c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -13,10 +13,19 @@ import Stemmer
 from rules_index.model import Paragraph
 from rules_index.snippet import Piece, find_all
 from rules_index.tables import Tables
-from rules_index.text import Analyzer, normalize
+from rules_index.text import Analyzer, Token, normalize
 
 # Field weights: words of the rule itself count more than words of its example.
 FIELD_WEIGHT: Mapping[str, float] = MappingProxyType({"text": 1.0, "example": 0.45})
+
+# A key of a jargon phrase matched with its little words («~чья», «~карт»).
+PHRASE = "~"
+
+
+def phrase_keys(tokens: Iterable[Token], stopwords: frozenset[str]) -> tuple[str, ...]:
+    """Keys of a phrase with its little words: a stopword as typed, another word by its key."""
+    return tuple(PHRASE + (t.surface if t.surface in stopwords else t.key) for t in tokens)
+
 
 # (slang keys, meaning, meaning keys)
 JargonRow = tuple[tuple[str, ...], str, tuple[str, ...]]
@@ -104,7 +113,9 @@ def jargon_table(
     rules have that also search (meaning, meaning keys, relation): a broader word, an opposite.
 
     Jargon matches by stem, unless the slang stem is also a word of the rules («контроллер»
-    and «контроля» share a stem): then only the listed slang forms themselves match.
+    and «контроля» share a stem): then only the listed slang forms themselves match. Slang of
+    one meaningful word and little words («чья карта», «у кого ход») matches only as the whole
+    phrase (PHRASE-marked keys, little words as typed): its one word alone says too little.
     """
     jargon: list[JargonRow] = []
     broader: dict[str, tuple[str, tuple[str, ...], str]] = {}
@@ -117,6 +128,10 @@ def jargon_table(
             if entry.keep:
                 if len(seq) == 1:
                     broader[seq[0]] = (entry.means, means, entry.relation)
+                continue
+            whole = phrase_keys(analyzer.tokens(slang, stemmer), analyzer.stopwords)
+            if len(seq) == 1 and len(whole) > 1:
+                jargon.append((whole, entry.means, means))
                 continue
             if any(k in postings for k in seq):
                 words_ = [normalize(w) for w in slang.split()]

@@ -239,7 +239,7 @@ class SearchIndex:
             raise QueryError("В запросе нет ни слов, ни номера пункта.")
         content = [t for t in tokens if t.surface not in self._analyzer.stopwords]
         infos = {t.surface: morph.analyse(t.surface) for t in content if not t.surface.isdigit()}
-        words, term_keys = self._words(query, content, stemmer, infos, named)
+        words, term_keys = self._words(query, content, stemmer, infos, named, tokens)
         scores, how, covered = self._word_scores(words)
         extra: dict[int, list[Match]] = {}
         # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
@@ -447,11 +447,14 @@ class SearchIndex:
 
     def _words(
         self, query: str, content: list[Token], stemmer: Stemmer.Stemmer, infos: Mapping[str, morph.WordInfo],
-        named: Sequence[Named] = (),
+        named: Sequence[Named] = (), tokens: Sequence[Token] = (),
     ) -> tuple[list[_QWord], list[_TermKey]]:
         """Query words with their alternatives; also the keys for term detection."""
         keys = [t.key for t in content]
         exact = ["=" + t.surface for t in content]
+        # Every token (little words too) for jargon phrases, and where each content token is.
+        whole = list(postings.phrase_keys(tokens, self._analyzer.stopwords))
+        at_content = {id(t): i for i, t in enumerate(content)}
         used = [False] * len(content)
         words: list[_QWord] = []
         term_keys: list[_TermKey] = []
@@ -477,9 +480,12 @@ class SearchIndex:
                 term_keys.append(_TermKey("card:" + name, label, start, start + len(seq), where))
         for nm in named:
             self._named(nm, keys, used, words, term_keys, stemmer, span, typed)
-        typed_keys = set(keys) | set(exact)
+        typed_keys = set(keys) | set(exact) | set(whole)
         rows = sorted(i for k in typed_keys for i in self._jargon_first.get(k, ()))
         for seq, means, means_keys in (self._jargon[i] for i in rows):
+            if seq[0].startswith(postings.PHRASE):
+                self._phrase(seq, means, means_keys, whole, tokens, at_content, used, words, term_keys, query)
+                continue
             for start in find_all(exact if seq[0].startswith("=") else keys, seq):
                 if any(used[start : start + len(seq)]):
                     continue
@@ -529,6 +535,24 @@ class SearchIndex:
                 term_keys.append(_TermKey(key, label, i, i + 1, span(i, 1)))
             words.append(_QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
         return words, term_keys
+
+    def _phrase(
+        self, seq: Sequence[str], means: str, means_keys: tuple[str, ...], whole: Sequence[str],
+        tokens: Sequence[Token], at_content: Mapping[int, int], used: list[bool], words: list[_QWord],
+        term_keys: list[_TermKey], query: str,
+    ) -> None:
+        """A jargon phrase with its little words («чья карта» → владелец карты)."""
+        for start in find_all(whole, seq):
+            inside = [at_content[id(t)] for t in tokens[start : start + len(seq)] if id(t) in at_content]
+            if not inside or any(used[i] for i in inside):
+                continue
+            for i in inside:
+                used[i] = True
+            where = (tokens[start].start, tokens[start + len(seq) - 1].end)
+            label = query[slice(*where)]
+            alts = tuple(_Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
+            words.append(_QWord(label, alts, together=len(means_keys) > 1))
+            term_keys.extend(_TermKey(mk, label, inside[0], inside[-1] + 1, where) for mk in means_keys)
 
     def _named(
         self, nm: Named, keys: Sequence[str], used: list[bool], words: list[_QWord],

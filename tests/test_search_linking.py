@@ -186,3 +186,48 @@ def test_the_rules_own_card_names_come_before_the_callers(ix: RulesIndex) -> Non
     result = ix.lookup("карлик унд", 3, named)
     assert result.hits[0].id == "211.3.1"
     assert [w.how for w in result.words] == ["card"]
+
+
+# Numbers and phrases as typed at a table -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "want"),
+    [
+        ("пп. 211.3–5", ["211.3", "211.3.1", "211.4", "211.5"]),  # a range's end shortened
+        ("535.5.1.1-3", ["535.5.1.1", "535.5.1.2", "535.5.1.3"]),
+        ("211-10", ["211.10"]),  # a dash for the dot
+    ],
+)
+def test_short_ranges_and_dashes_find_their_clauses(ix: RulesIndex, query: str, want: list[str]) -> None:
+    assert [h.id for h in ix.search(query, len(want))] == want
+
+
+def test_a_version_or_a_count_with_a_dash_is_no_clause() -> None:
+    from rules_index import ids
+
+    assert ids.typed_refs("РП 4.1-2 от 09.11.2024") == []
+    assert ids.typed_refs("1-2 раза") == []
+    assert ids.typed_refs("3-5 клеток") == []
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "phrase"),
+    [
+        ("чья карта если её отжали", "535.1", "чья карта"),  # «чья» alone is a question word
+        ("замены у меня и у соперника, кто первый", "534.4.2", "у меня и у соперника"),
+        ("симбиот остался без хозяина", "211.7", "без хозяина"),
+    ],
+)
+def test_jargon_phrases_with_little_words_match_only_whole(
+    ix: RulesIndex, query: str, first: str, phrase: str
+) -> None:
+    result = ix.lookup(query)
+    assert first in [h.id for h in result.hits[:2]]
+    assert any(w.word == phrase and w.how == "jargon" for w in result.words), result.words
+
+
+def test_a_word_of_a_phrase_alone_is_not_the_phrase(ix: RulesIndex) -> None:
+    # «карта» alone is no «чья карта»; «ход» alone is no «чей ход».
+    assert all(w.how != "jargon" for w in ix.lookup("карта в руке").words)
+    assert all(w.how != "jargon" for w in ix.lookup("в начале своего хода").words)
