@@ -20,7 +20,7 @@ import rules_index
 from app_pages import card_base, clause, common, desk_answers
 from desk import answers as ready
 from rules_index import Hit, Named, RulesIndex, understood
-from rules_index.search import SearchResult
+from rules_index.model import SearchResult
 
 BOX_KEY = "search_box"
 # The ?q= value the box last took from the URL: a new URL value (a shared link, the back

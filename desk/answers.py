@@ -22,7 +22,7 @@ import engine
 import lexicon
 from desk import view
 from rules_index import RulesIndex, ids
-from rules_index.search import SearchResult
+from rules_index.model import SearchResult
 from rulings import model
 from rulings import search as ruling_search
 

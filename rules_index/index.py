@@ -19,9 +19,9 @@ import networkx as nx
 from rules_index import ids
 from rules_index.errors import CorpusError
 from rules_index.importers.dispatch import KINDS_TEXT, SUFFIXES, import_file
-from rules_index.model import Citation, Duplicate, Hit, Integrity, Named, Paragraph, SourceInfo
+from rules_index.model import Citation, Duplicate, Hit, Integrity, Named, Paragraph, SearchResult, SourceInfo
 from rules_index.parser import ParsedSource, find_citations, parse_lines, version_label
-from rules_index.search import SearchIndex, SearchResult
+from rules_index.search import SearchIndex
 from rules_index.tables import Tables, load_tables
 from rules_index.text import plural
 

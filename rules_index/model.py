@@ -185,3 +185,39 @@ class Hit:
         if self.occurrence:
             data["occurrence"] = self.occurrence
         return data
+
+
+@dataclass(frozen=True)
+class QueryWord:
+    """How one word (or number) the user typed was understood: `how` is number, exact, form,
+    typo, jargon, card, named, derived, broader, opposite, near, prefix, count (a bare number: it
+    only adds to the other words); «» = it matched nothing in these rules."""
+
+    word: str
+    how: str
+    found: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"word": self.word, "how": self.how, "found": list(self.found)}
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Hits best first, and what each typed word matched (stopwords left out)."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    words: tuple[QueryWord, ...]
+
+    @property
+    def unmatched(self) -> tuple[str, ...]:
+        """Typed words that matched nothing in the loaded rules."""
+        return tuple(w.word for w in self.words if not w.how)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "query": self.query,
+            "hits": [h.to_dict() for h in self.hits],
+            "words": [w.to_dict() for w in self.words],
+            "unmatched": list(self.unmatched),
+        }

@@ -25,7 +25,7 @@ import Stemmer
 
 from rules_index import ids, linking, matching, morph, numbers, postings, typos
 from rules_index.errors import QueryError
-from rules_index.model import Hit, Match, Named, Paragraph
+from rules_index.model import Hit, Match, Named, Paragraph, QueryWord, SearchResult
 from rules_index.snippet import Piece, find_all, snippet
 from rules_index.tables import Tables, load_tables
 from rules_index.text import Analyzer, Token, normalize
@@ -71,42 +71,6 @@ class _QWord:
     meaningful: bool = True  # a bare count («3») says nothing on its own
     info: morph.WordInfo | None = None  # the dictionary's view of a one-token word
     named: str = ""  # what the caller said these words name (model.Named.label)
-
-
-@dataclass(frozen=True)
-class QueryWord:
-    """How one word (or number) the user typed was understood: `how` is number, exact, form,
-    typo, jargon, card, derived, broader, opposite, near, prefix, count (a bare number: it only adds to the
-    other words); «» = it matched nothing in these rules."""
-
-    word: str
-    how: str
-    found: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, object]:
-        return {"word": self.word, "how": self.how, "found": list(self.found)}
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """Hits best first, and what each typed word matched (stopwords left out)."""
-
-    query: str
-    hits: tuple[Hit, ...]
-    words: tuple[QueryWord, ...]
-
-    @property
-    def unmatched(self) -> tuple[str, ...]:
-        """Typed words that matched nothing in the loaded rules."""
-        return tuple(w.word for w in self.words if not w.how)
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "query": self.query,
-            "hits": [h.to_dict() for h in self.hits],
-            "words": [w.to_dict() for w in self.words],
-            "unmatched": list(self.unmatched),
-        }
 
 
 class _TermKey(NamedTuple):

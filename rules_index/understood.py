@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from rules_index.model import Match
-from rules_index.search import QueryWord
+from rules_index.model import Match, QueryWord
 
 NOTHING = "В загруженных правилах об этом ничего нет."
 
