@@ -49,6 +49,10 @@ MATCHED_MINOR = 0.5
 # A pronoun-like word («один», «другой», «тот», «каждый») weighs this much in the ranking.
 FUNCTION_WEIGHT = 0.7
 EXAMPLE_ONLY = 0.5
+# A subclause gains this share of its parent's score, up to CHILD_CAP of it («некуда
+# инкарнировать» matches 535.7's «на свободную клетку»; its 535.7.2 answers what then).
+CHILD_SHARE = 0.5
+CHILD_CAP = 0.99
 # A word typed twice («симб на симба») and a clause with «другой» before that word.
 ANOTHER_KEY = "друг"
 ANOTHER_GAIN = 1.5
@@ -96,6 +100,7 @@ class SearchIndex:
     _paragraphs: tuple[Paragraph, ...]
     _titles: Mapping[str, str]
     _first: Mapping[str, int]
+    _child_docs: Mapping[int, tuple[int, ...]]  # a clause → its subclauses (not a heading's)
     _avgdl: float
     _lengths: tuple[float, ...]
     _max_idf: float
@@ -139,6 +144,12 @@ class SearchIndex:
         set_(self, "_paragraphs", tuple(paragraphs))
         set_(self, "_titles", titles)
         set_(self, "_first", MappingProxyType(first))
+        children: dict[int, list[int]] = {}
+        for d, p in enumerate(paragraphs):
+            parent = first.get(p.parent or "")
+            if parent is not None and not paragraphs[parent].is_heading:
+                children.setdefault(parent, []).append(d)
+        set_(self, "_child_docs", MappingProxyType({k: tuple(v) for k, v in children.items()}))
         set_(self, "_avgdl", (sum(docs.lengths) / n_docs) or 1.0)
         set_(self, "_lengths", tuple(docs.lengths))
         set_(self, "_max_idf", math.log(1 + (n_docs + 0.5) / 0.5))
@@ -209,6 +220,8 @@ class SearchIndex:
         # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
         # the section named the same way (535 «Взятие карт в отряд»).
         self._place_headings(words, scores, how)
+        for d, parent in self._inherit(scores).items():
+            extra.setdefault(d, []).append(Match("", "parent", self._paragraphs[parent].id))
         self._another(words, scores)
         all_keys = [t.key for t in tokens]
         self._add_terms(query, term_keys, all_keys, scores, extra)
@@ -287,6 +300,20 @@ class SearchIndex:
         if not qw.together:
             return True
         return all(d in self._postings.get(a.key, {}) for a in qw.alts)
+
+    def _inherit(self, scores: dict[int, float]) -> dict[int, int]:
+        """A subclause reads in its parent's context: it gains a share of its parent's score, but
+        never rises above its parent (the family fills the places after it, the best stays).
+        Returns the subclauses found only so (→ their parent), for «Как нашлось»."""
+        base = dict(scores)
+        only: dict[int, int] = {}
+        for parent, score in base.items():
+            for d in self._child_docs.get(parent, ()):
+                own = base.get(d, 0.0)
+                scores[d] = max(own, min(own + CHILD_SHARE * score, score * CHILD_CAP))
+                if own <= 0 and scores[d] > 0:
+                    only[d] = parent
+        return only
 
     def _another(self, words: Sequence[_QWord], scores: dict[int, float]) -> None:
         """A word typed twice relates two of a kind («симб на симба», «замена замены»): the

@@ -65,6 +65,8 @@ def not_found(words: Sequence[QueryWord]) -> str:
 def match_note(m: Match) -> str:
     """One reason of one hit: «хост» → хозяином (жаргон); «211,10» (номер пункта)."""
     how = HOW.get(m.how, m.how)
+    if m.how == "parent":  # no typed word: the clause came with its parent
+        return f"подпункт п. {m.found}, найденного по запросу"
     if m.how == "named":
         return f"«{m.word}» → {m.found} — {how}"
     if m.how == "number" or not m.found or m.found.casefold() == m.word.casefold():
@@ -73,6 +75,7 @@ def match_note(m: Match) -> str:
 
 
 def hit_notes(matched: Sequence[Match]) -> str:
-    """«Как нашлось: …» for one hit; every word named is one the user typed."""
+    """«Как нашлось: …» for one hit; every word named is one the user typed (a subclause that
+    came only with its parent says so instead)."""
     notes = list(dict.fromkeys(match_note(m) for m in matched))
     return "Как нашлось: " + "; ".join(notes) if notes else ""

@@ -150,7 +150,7 @@ def test_the_typo_index_is_read_only(ix: RulesIndex) -> None:
     assert index.table_word("тиггер") == ("триггер", False, 1)
     assert index.table_word("теперьь") == ("теперь", True, 1)
     with pytest.raises(AttributeError):
-        index._table = {}  # type: ignore[misc]
+        index._table = {}
 
 
 # Names the caller knows (a card base's cards) ----------------------------------------------
@@ -231,3 +231,41 @@ def test_a_word_of_a_phrase_alone_is_not_the_phrase(ix: RulesIndex) -> None:
     # «карта» alone is no «чья карта»; «ход» alone is no «чей ход».
     assert all(w.how != "jargon" for w in ix.lookup("карта в руке").words)
     assert all(w.how != "jargon" for w in ix.lookup("в начале своего хода").words)
+
+
+# A subclause in its parent's context -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "parent", "child"),
+    [
+        ("некуда инкарнировать, нет свободной клетки", "535.7", "535.7.2"),
+        ("инка не может выйти, клетки заняты", "535.7", "535.7.2"),
+    ],
+)
+def test_a_subclause_follows_its_parent_when_the_parent_matches(
+    ix: RulesIndex, query: str, parent: str, child: str
+) -> None:
+    hits = [h.id for h in ix.search(query, 5)]
+    assert hits[0] == parent and child in hits[:3], hits
+
+
+def test_an_inherited_share_never_lifts_a_subclause_above_its_parent() -> None:
+    text = (
+        "100. Драконы.\n100.1. Дракон летает над полем боя и дышит огнём.\n"
+        "100.1.1. Если это нарушает порядок хода, он ждёт.\n100.2. Гоблин бежит под драконом."
+    )
+    small = rules_index.load_texts([("d.txt", text.encode())], berserk=False)
+    hits = small.search("дракон летает", 5)
+    ids_ = [h.id for h in hits]
+    assert ids_[:2] == ["100.1", "100.1.1"], ids_  # the family first, the parent on top
+    assert hits[1].score < hits[0].score
+    # A clause whose parent the query does not match inherits nothing.
+    assert "100.1.1" not in [h.id for h in small.search("гоблин бежит", 5)]
+
+
+def test_a_subclause_that_came_only_with_its_parent_says_so() -> None:
+    text = "100. Драконы.\n100.1. Дракон летает над полем боя.\n100.1.1. Если это нарушает порядок, он ждёт."
+    small = rules_index.load_texts([("d.txt", text.encode())], berserk=False)
+    child = next(h for h in small.search("дракон летает", 5) if h.id == "100.1.1")
+    assert understood.hit_notes(child.matched) == "Как нашлось: подпункт п. 100.1, найденного по запросу"
