@@ -554,6 +554,8 @@ class SearchIndex:
         the words of their kind («паразит»): one query word, as a card is, any of whose kinds
         answers for it, weighed a little less than a typed word."""
         seq = self._analyzer.keys(nm.words, stemmer)
+        if all(k in self._postings for k in seq):
+            return  # a card named with rules words only («Вызов»): the words mean the rules' words
         free = [s for s in find_all(keys, seq) if not any(used[s : s + len(seq)])] if seq else []
         if not free:
             return

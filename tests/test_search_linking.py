@@ -269,3 +269,10 @@ def test_a_subclause_that_came_only_with_its_parent_says_so() -> None:
     small = rules_index.load_texts([("d.txt", text.encode())], berserk=False)
     child = next(h for h in small.search("дракон летает", 5) if h.id == "100.1.1")
     assert understood.hit_notes(child.matched) == "Как нашлось: подпункт п. 100.1, найденного по запросу"
+
+
+def test_a_card_named_with_rules_words_only_leaves_them_rules_words(ix: RulesIndex) -> None:
+    named = [rules_index.Named("вызов", "Вызов", "летающее существо")]
+    result = ix.lookup("вызов", 3, named)
+    assert [w.how for w in result.words] == ["exact"]
+    assert result.hits[0].id == "535.5"
