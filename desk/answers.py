@@ -199,12 +199,9 @@ def clause_usage(
 
 def answer_query(result: SearchResult) -> str:
     """The query the answers are matched against, as the rules search understood it: bare counts
-    left out («3 ываыва» is no question about «инкарнация 3»), and a word the search linked to a
-    single rules word read as that word («двигать» → «движение», «хост» → «хозяин»)."""
-    linked = {
-        w.word: w.found[0] for w in result.words
-        if w.how in _LINKED and len(w.found) == 1 and " " not in w.found[0]
-    }
+    left out («3 ываыва» is no question about «инкарнация 3»), and a word the search linked to
+    rules words read as those words («двигать» → «движение», «улетел» → «становится летающим»)."""
+    linked = {w.word: w.found[0] for w in result.words if w.how in _LINKED and len(w.found) == 1}
     counts = {w.word for w in result.words if w.how == "count"}
     out: list[str] = []
     for word in result.query.split():
@@ -235,8 +232,9 @@ def find_answers(
 ) -> list[Answer]:
     """Scenarios and rulings that answer the query, best first by rulings.search.match; on a tie,
     the one citing the better clause hit (`cited_rank`: clause → its place among the hits), then
-    the judges' own rulings. With `index`, only those for these rules (`fits`). `stop`: the
-    question words left out (the rules search's stopwords unless given)."""
+    the better cited hits on the whole, then the judges' own rulings. With `index`, only those
+    for these rules (`fits`). `stop`: the question words left out (the rules search's stopwords
+    unless given)."""
     if index is not None and not index.is_berserk_rules:
         return []
     stop = ruling_search.stopwords() if stop is None else stop
@@ -265,9 +263,11 @@ def find_answers(
         ))
     rank = cited_rank or {}
 
-    def order(a: Answer) -> tuple[float, int, bool, str]:
-        best = min((rank[c] for c in a.clauses if c in rank), default=len(rank))
-        return (-a.score, best, a.kind != "ruling", a.title)
+    def order(a: Answer) -> tuple[float, int, float, bool, str]:
+        # on a tie: the better best hit cited, then the better cited hits on the whole (an answer
+        # decided by 211.4 alone is more about 211.4 than one touching four clauses)
+        places = [rank.get(c, len(rank)) for c in a.clauses] or [len(rank)]
+        return (-a.score, min(places), sum(places) / len(places), a.kind != "ruling", a.title)
 
     found.sort(key=order)
     return found[:top]

@@ -118,7 +118,16 @@ def test_ties_go_to_the_answer_citing_the_better_clause_hit() -> None:
 def test_the_query_is_matched_as_the_rules_search_understood_it() -> None:
     result = SEEDS.lookup("можно ли двигать симбиота 3")
     assert da.answer_query(result) == "можно ли движение симбиота"
-    assert da.answer_query(SEEDS.lookup("хост улетел")) == "хозяин улетел"  # a phrase meaning stays typed
+    assert da.answer_query(SEEDS.lookup("хост улетел")) == "хозяин становится летающим"
+
+
+def test_a_question_in_slang_finds_the_answer_written_in_rules_words(digests: Digests) -> None:
+    # «улетел» is «стал летающим» in the scenario's question: the search's understanding carries over.
+    result = SEEDS.lookup("хост улетел что с паразитом")
+    rank = {h.id: i for i, h in enumerate(result.hits)}
+    found = da.find_answers(da.answer_query(result), [], digests, index=SEEDS, cited_rank=rank)
+    titles = [a.title for a in found]
+    assert titles[0] == "Что будет с компаньоном, если его хозяин стал летающим?", titles
 
 
 def test_answers_appear_only_for_the_rules_they_were_written_for(
