@@ -159,8 +159,9 @@ def check_password(password: str) -> str:
     return password
 
 
-def hash_password(password: str) -> str:
-    return _hasher().hash(check_password(password))
+def hash_password(password: str, hasher: argon2.PasswordHasher | None = None) -> str:
+    """The Argon2id hash of a checked password (the hash carries its own parameters and salt)."""
+    return (hasher or _hasher()).hash(check_password(password))
 
 
 def _token_hash(token: str) -> str:

@@ -39,6 +39,8 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+import argon2
+
 from rulings import accounts
 from rulings.accounts import Account, SignedIn
 from rulings.model import (
@@ -149,7 +151,8 @@ def _busy(exc: sqlite3.Error) -> bool:
 class Journal:
     """The rulings journal in one SQLite file. Holds the path and settings: create one per request.
 
-    `clock` (seconds since the epoch) and `idle_s` (sign-in inactivity limit) are there for tests.
+    `clock` (seconds since the epoch), `idle_s` (sign-in inactivity limit), the judge's write rate
+    and the password hasher's cost can be set (tests make them small).
     """
 
     def __init__(
@@ -159,11 +162,15 @@ class Journal:
         *,
         clock: Callable[[], float] = time.time,
         idle_s: float | None = None,
+        max_writes_per_minute: int = MAX_WRITES_PER_MINUTE,
+        hasher: argon2.PasswordHasher | None = None,
     ) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.busy_timeout_ms = int(busy_timeout_ms)
         self.clock = clock
         self.idle_s = accounts.idle_seconds() if idle_s is None else float(idle_s)
+        self.max_writes_per_minute = int(max_writes_per_minute)
+        self.hasher = hasher  # None: Argon2id with the library's defaults (tests pass a cheaper one)
         self._checked = False  # quick_check passed on this handle (a handle lives for one request)
 
     def _now_iso(self, at: float | None = None) -> str:
@@ -233,11 +240,9 @@ class Journal:
         conn = sqlite3.connect(self.path, timeout=left, isolation_level=None)
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(left * 1000):d}")
-            if write:
-                if not self._checked:
-                    self._quick_check(conn)
-                    self._checked = True
-                self._wal(conn)
+            if write and not self._checked:
+                self._quick_check(conn)
+                self._checked = True
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
                 result = body(conn, self._schema(conn, write))
@@ -246,6 +251,8 @@ class Journal:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
+            if write:
+                self._wal(conn)  # only now: the file is known to be ours
             return result
         finally:
             conn.close()
@@ -257,14 +264,14 @@ class Journal:
             raise self._corrupt(f"проверка целостности: {rows[0][:200] if rows else 'нет ответа'}")
 
     def _wal(self, conn: sqlite3.Connection) -> None:
-        """WAL mode (set outside a transaction); if another process is switching it, a later write will."""
-        if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
-            return
+        """WAL mode, set after a committed write (outside a transaction, without waiting): when another
+        process holds the file, a later write switches it. Best effort: the write is already safe."""
         try:
-            conn.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.OperationalError as exc:
-            if not _busy(exc):
-                raise
+            if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                conn.execute("PRAGMA busy_timeout = 0")
+                conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.Error:
+            pass
 
     def _schema(self, conn: sqlite3.Connection, write: bool) -> int:
         """Inside the transaction: refuse a foreign or newer file; create the schema in an empty one
@@ -407,10 +414,10 @@ class Journal:
                     return Written(int(row[0]), int(row[1]), repeated=True)
             sql = "SELECT COUNT(*) FROM revisions WHERE author = ? AND created_at > ?"
             recent = int(conn.execute(sql, (account.name, self._now_iso(now - 60.0))).fetchone()[0])
-            if recent >= MAX_WRITES_PER_MINUTE:
+            if recent >= self.max_writes_per_minute:
                 raise RateLimitError(
                     f"За последнюю минуту вы записали {recent} решений или правок — больше "
-                    f"{MAX_WRITES_PER_MINUTE} в минуту журнал не принимает. "
+                    f"{self.max_writes_per_minute} в минуту журнал не принимает. "
                     "Подождите минуту; текст формы сохранён."
                 )
             stamp = self._now_iso(now)
@@ -465,7 +472,7 @@ class Journal:
     def add_account(self, name: str, role: str, password: str) -> Account:
         """A new judge's account (the command line's `users add`). Raises AccountError, JournalError."""
         name, role = accounts.check_name(name), accounts.check_role(role)
-        pw_hash = accounts.hash_password(password)
+        pw_hash = accounts.hash_password(password, self.hasher)
         stamp = self._now_iso()
         self._run(True, lambda conn, _v: accounts.add(conn, name, role, pw_hash, stamp))
         return Account(name=name, role=role, created_at=stamp)
@@ -474,7 +481,7 @@ class Journal:
         self._run(True, lambda conn, _v: accounts.remove(conn, accounts.check_name(name)))
 
     def set_password(self, name: str, password: str) -> None:
-        pw_hash = accounts.hash_password(password)
+        pw_hash = accounts.hash_password(password, self.hasher)
         self._run(True, lambda conn, _v: accounts.set_password(conn, accounts.check_name(name), pw_hash))
 
     def accounts(self) -> list[Account]:
