@@ -435,9 +435,13 @@ class Journal:
                         f"Решение № {new_id} закреплено главным судьёй ({row[0]}): править его нельзя. "
                         "Снять закрепление может главный судья."
                     )
+                stored = _fetch(conn, version, new_id)
+                assert stored is not None
+                mine = dataclasses.replace(data, judge=account.name)
+                if stored.current == mine and stored.revisions[-1].author == account.name:
+                    # The same text by the same judge again (a stale second press): nothing new.
+                    return Written(new_id, stored.rev, repeated=True)
                 if base_rev is not None and int(top[0]) != int(base_rev):
-                    stored = _fetch(conn, version, new_id)
-                    assert stored is not None
                     raise RulingConflictError(int(base_rev), stored)
                 rev = int(top[0]) + 1
             # The «Судья» of a revision is its account, never a typed name.

@@ -188,6 +188,9 @@ def test_a_repeated_submit_of_one_draft_records_once(tmp_path: Path) -> None:
     got = book.get(1)
     assert got is not None and got.rev == 2
     assert book.record(_ruling(), by, draft_id="черновик-2") == 2
+    # A stale second press under a new draft id, with the text already saved: still nothing new.
+    stale = book.write(1, _ruling(note="x"), by, base_rev=2, draft_id="правка-2")
+    assert (stale.rev, stale.repeated) == (2, True)
 
 
 def test_a_judge_writing_too_fast_is_stopped(tmp_path: Path) -> None:
