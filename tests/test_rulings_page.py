@@ -116,7 +116,8 @@ def test_a_judge_records_a_ruling_and_a_colleague_finds_it(journal_file: Path) -
 def test_an_unknown_clause_is_refused_with_the_nearest_ids_next_to_the_button(journal_file: Path) -> None:
     at = _record(_sign_in(_page()), "Спор", "Решение", "211.3, 999.9")
     errors = [plain(e.value) for e in at.error]
-    assert len(errors) == 1 and errors[0].startswith("Пункта 999.9 нет в загруженных правилах. Ближайшие номера:")
+    assert len(errors) == 1
+    assert errors[0].startswith("Пункта 999.9 нет в загруженных правилах. Ближайшие номера:")
     at = _record(at, "Спор", "Решение", "211.3, DROP")
     assert [plain(e.value) for e in at.error] == [
         "«DROP» не похоже на номер пункта правил (ожидается вида 211.3.1) или допущения (A1)."
@@ -207,7 +208,8 @@ def test_corrupt_file_is_reported_and_the_form_is_kept(journal_file: Path) -> No
     assert any("повреждён" in plain(e.value) for e in at.error)
     assert at.text_input(key="journal_new_title").value == "Спор"  # the judge's text is still there
     assert any(
-        getattr(b, "label", None) == "Скачать несохранённое решение (Markdown)" for b in at.get("download_button")
+        getattr(b, "label", None) == "Скачать несохранённое решение (Markdown)"
+        for b in at.get("download_button")
     )
     assert journal_file.read_bytes() == garbage
 

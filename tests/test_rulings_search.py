@@ -15,7 +15,9 @@ def test_search_finds_word_forms_and_clause_numbers(tmp_path: Path) -> None:
     j, by = journal_with_judge(tmp_path / "j.sqlite3", max_writes_per_minute=100)
     vail = j.record(_ruling(), by)
     other = j.record(
-        _ruling(title="Можно ли посадить Сугеда на летающее существо?", decision="Нет.", clauses=("211.8.1",)),
+        _ruling(
+            title="Можно ли посадить Сугеда на летающее существо?", decision="Нет.", clauses=("211.8.1",)
+        ),
         by,
     )
     assert [h.ruling.id for h in j.search("Карлику Унду атака")][:1] == [vail]
