@@ -198,6 +198,7 @@ def ruling_form(
         _reset(prefix, values, amend_of.rev if amend_of is not None else None)
     elif amend_of is None:
         _fill(prefix, values)
+    st.caption(common.escape_md(f"Записываете как: {who.label}. Судья решения — ваша учётная запись."))
     base = st.session_state.get(_key(prefix, "base_rev"))
     conflict = amend_of is not None and st.session_state.get(_key(prefix, "conflict")) == amend_of.rev
     _fields(prefix, attached, amend_of is not None)
@@ -358,7 +359,8 @@ def _conflict_panel(
         _changes_view(start, mine)
     with right, st.container(border=True, key=f"{prefix}_theirs"):
         when = export.human_time(theirs.created_at)
-        st.markdown(common.escape_md(f"**Правка коллеги** — редакция {theirs.rev}, {when}"))
+        who_else = f", {theirs.author}" if theirs.author else ""
+        st.markdown("**Правка коллеги** — " + common.escape_md(f"редакция {theirs.rev}, {when}{who_else}"))
         _changes_view(start, theirs.data)
     c1, c2 = feedback.columns(2)
     if c1.button("Сохранить мою правку поверх", type="primary", key=_key(prefix, "overwrite")):
@@ -376,7 +378,9 @@ def _conflict_panel(
 
 
 def _changes_view(old: model.RulingInput, new: model.RulingInput) -> None:
-    shown = [c for c in model.changes(old, new) if c.field not in ("scenario_yaml", "trace_json", "verdict")]
+    # The attachments are the desk's, and «Судья» is always the account that saves: not compared.
+    hidden = ("scenario_yaml", "trace_json", "verdict", "judge")
+    shown = [c for c in model.changes(old, new) if c.field not in hidden]
     if not shown:
         st.caption("Поля не изменены.")
     for ch in shown:

@@ -168,7 +168,8 @@ def test_two_judges_amending_at_once_see_a_conflict_and_nothing_is_lost(journal_
     assert any("коллега Сидорова сохранил редакцию 2" in w.value for w in b.warning)
     markdown = [plain(m.value) for m in b.markdown]
     assert "**Ваша правка** (не сохранена)" in markdown
-    assert any(m.startswith("**Правка коллеги** — редакция 2") for m in markdown)
+    assert any(m.startswith("**Правка коллеги** — редакция 2") and "Сидорова" in m for m in markdown)
+    assert not any(t.startswith("было: Сидорова") for t in _texts(b))  # «Судья» is not compared
     texts = _texts(b)
     assert "было: Первое\nстало: Правка Орлова" in texts and "было: Первое\nстало: Правка Сидоровой" in texts
     assert b.text_area(key=f"{prefix}_decision").value == "Правка Орлова"  # the typed text is kept
