@@ -77,7 +77,7 @@ class Tab:
 
     def __init__(self, browser: object, viewport: dict[str, int], base: str) -> None:
         self.context = browser.new_context(viewport=viewport, locale="ru-RU")  # type: ignore[attr-defined]
-        self.page = self.context.new_page()
+        self.page: playwright_sync.Page = self.context.new_page()
         self.page.set_default_timeout(TIMEOUT_MS)
         self.base = base
         self.width = viewport["width"]
