@@ -18,16 +18,12 @@ RULES_PAGES = [
     st.Page(common.GRAPH_PAGE, title="Граф", icon=":material/account_tree:", url_path="graph"),
     st.Page(common.RULES_PAGE, title="Правила", icon=":material/menu_book:", url_path="rules"),
 ]
-# Part 2: the judge's desk and the rulings journal.
-JUDGE_PAGES: list[st.Page] = [
+JUDGE_PAGES = [
     st.Page("app_pages/desk.py", title="Стол судьи", icon=":material/grid_on:", url_path="desk"),
     st.Page("app_pages/journal.py", title="Журнал решений", icon=":material/edit_note:", url_path="journal"),
 ]
 
-sections = {"Правила игры": RULES_PAGES}
-if JUDGE_PAGES:
-    sections["Судейство"] = JUDGE_PAGES
-page = st.navigation(sections, position="sidebar")
+page = st.navigation({"Правила игры": RULES_PAGES, "Судейство": JUDGE_PAGES}, position="sidebar")
 
 # On the root (and the clause page), echo the run's query parameters into the address bar: a
 # link clicked inside the app then leaves a shareable URL (/?p=211.4) and a browser history step

@@ -133,7 +133,8 @@ def render_clause(index: RulesIndex, cid: str) -> None:
     """The clause view: everything a judge needs to read and cite `cid`."""
     _new_search()
     common.version_notice(index)
-    para = index.get(cid)
+    cid = index.resolve(cid) or cid  # «210.11a» typed with a Latin letter means «210.11а»
+    para = common.entry(index, cid)
     if para is None:
         _render_missing(index, cid)
         return
@@ -142,9 +143,10 @@ def render_clause(index: RulesIndex, cid: str) -> None:
     st.caption(
         common.escape_md(_section_caption(index, cid)) + f" · {common.escape_md(common.version_text(index))}"
     )
+    common.duplicate_notice(index, cid, para)
     _render_text(para)
     _render_citation(index, cid)
-    st.caption(common.escape_md(f"Источник: {para.source}, строка {para.line}"))
+    st.caption(common.escape_md(f"Источник: {para.where}"))
     _render_links(index, cid)
     desk_answers.render_clause_usage(cid)
     _render_graph(index, cid)

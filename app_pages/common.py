@@ -1,11 +1,14 @@
 """What every page of the rules browser shares: the loaded rules, links, safe text rendering.
 
-The embedded (or `--corpus`) rules are built once per process with `st.cache_resource` and only
-read afterwards. A rules text a judge uploads is parsed for that judge alone and lives in their
-`st.session_state`; no other judge's view changes.
+The built-in rules (embedded, or `--corpus`) are built once per process with `st.cache_resource`;
+so is each stored version (rules_index.versions: content-addressed, so its index never changes).
+Which version a window reads lives in its `st.session_state`; no other judge's view changes.
 
 URLs: the app's root page answers `/?q=<query>` (a search) and `/?p=<clause id>` (a clause);
-every link also carries `v=<rules version>` so that a link opened on other rules can say so.
+every link also carries `v=<version>`: a stored version's id, or the built-in rules' label
+(«РП 4.1-2»). A link opens the version it names; one made on rules this server does not have
+says so. A window reading anything but the default keeps `v=` in its address, so a reload
+keeps it too.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Literal
 import streamlit as st
 
 import rules_index
-from rules_index import RulesIndex
+from rules_index import Paragraph, RulesIndex, versions
 
 # The page served at the app's root: it shows a search (?q=) or a clause (?p=).
 ROOT_PAGE = "app_pages/search.py"
@@ -32,10 +35,16 @@ QUERY_PARAM = "q"
 CLAUSE_PARAM = "p"
 VERSION_PARAM = "v"
 SECTION_PARAM = "s"
+# Which of several entries with the same number (1 = the first); only for doubled ids.
+OCCURRENCE_PARAM = "n"
 
-# Session keys of the judge's own uploaded rules (never shared between sessions).
-_UPLOADED_INDEX = "rules_uploaded_index"
-_UPLOADED_NAMES = "rules_uploaded_names"
+# Session keys: the version this window reads (never shared between sessions), and the link
+# version this window could not open (said once on the page).
+_VERSION_KEY = "rules_version"
+_MISSING_KEY = "rules_version_missing"
+# Rules parsed for this window alone when the server could not store them (index, file names).
+WINDOW = "window"
+_WINDOW_KEY = "rules_window_index"
 
 # How a query word matched, in the judge's words.
 HOW_LABELS: Mapping[str, str] = {
@@ -117,38 +126,186 @@ def base_rules() -> SharedRules:
     return shared_rules(corpus_argument(sys.argv[1:]))
 
 
+def store() -> versions.VersionStore:
+    """The server's stored rules versions (data/rules/, or $BERSERK_RULES_DIR)."""
+    return versions.default_store()
+
+
+@st.cache_resource(show_spinner="Загружаю версию правил…", max_entries=8)
+def stored_index(root: str, vid: str) -> RulesIndex:
+    """A stored version's index, shared read-only by every window that reads it."""
+    return versions.VersionStore(root).load(vid)
+
+
+def builtin_id() -> str:
+    """What `v=` says for the built-in rules: their label («РП 4.1-2»), or «builtin»."""
+    return base_rules().index.version_label or versions.BUILTIN
+
+
+def _resolve(wanted: str) -> str | None:
+    """The version a `v=` value names: a stored id, the built-in label, or a shared version's
+    label (the default first); None when this server has no such version."""
+    if wanted in (versions.BUILTIN, builtin_id()):
+        return versions.BUILTIN
+    shop = store()
+    if shop.get(wanted) is not None:
+        return wanted
+    default = shop.default_id()
+    shared = shop.versions(shared_only=True)
+    for info in sorted(shared, key=lambda v: v.id != default):
+        if wanted in (info.label, info.stamp):
+            return info.id
+    return None
+
+
+def current_version() -> str:
+    """The version this window reads: the link's `v=` if this server has it, else the window's
+    choice, else the server's default (versions.BUILTIN for the built-in rules)."""
+    wanted = st.query_params.get(VERSION_PARAM)
+    if wanted:
+        found = _resolve(str(wanted))
+        if found is not None:
+            st.session_state[_VERSION_KEY] = found
+            st.session_state.pop(_MISSING_KEY, None)
+            return found
+        st.session_state[_MISSING_KEY] = str(wanted)
+    chosen = st.session_state.get(_VERSION_KEY)
+    if chosen == WINDOW and _window() is not None:
+        return WINDOW
+    if isinstance(chosen, str) and (chosen == versions.BUILTIN or store().get(chosen) is not None):
+        return chosen
+    return store().default_id()
+
+
+def _window() -> tuple[RulesIndex, list[str]] | None:
+    held = st.session_state.get(_WINDOW_KEY)
+    if isinstance(held, tuple) and len(held) == 2 and isinstance(held[0], RulesIndex):
+        return held[0], list(held[1])
+    return None
+
+
+def use_window_index(index: RulesIndex, names: Sequence[str]) -> None:
+    """Rules for this window alone, kept in its session (a reload loses them): the path when
+    the server cannot store an upload."""
+    st.session_state[_WINDOW_KEY] = (index, list(names))
+    st.session_state[_VERSION_KEY] = WINDOW
+    st.query_params.pop(VERSION_PARAM, None)
+
+
+def use_version(vid: str) -> None:
+    """Make this window read version vid (after it loaded without error); the address keeps it."""
+    st.session_state[_VERSION_KEY] = vid
+    st.session_state.pop(_MISSING_KEY, None)
+    st.query_params[VERSION_PARAM] = version_value(vid)
+
+
+def version_value(vid: str) -> str:
+    """The `v=` value of a version."""
+    return builtin_id() if vid == versions.BUILTIN else vid
+
+
+def _load(vid: str) -> RulesIndex | None:
+    if vid == versions.BUILTIN:
+        return base_rules().index
+    if vid == WINDOW:
+        held = _window()
+        return held[0] if held else None
+    try:
+        return stored_index(str(store().root), vid)
+    except rules_index.VersionError as err:
+        st.session_state["rules_version_problem"] = str(err)
+        return None
+
+
 def current_index() -> RulesIndex:
-    """The rules this judge is reading: their own upload if any, else the shared rules."""
-    uploaded = st.session_state.get(_UPLOADED_INDEX)
-    if isinstance(uploaded, RulesIndex):
-        return uploaded
-    return base_rules().index
+    """The rules this window reads (see `current_version`); the built-in ones if that version
+    cannot be read (the reason is kept for `version_problem`)."""
+    vid = current_version()
+    index = _load(vid)
+    if index is None:
+        st.session_state[_VERSION_KEY] = versions.BUILTIN
+        return base_rules().index
+    if vid not in (WINDOW, store().default_id()) and not st.query_params.get(VERSION_PARAM):
+        st.query_params[VERSION_PARAM] = version_value(vid)
+    return index
+
+
+def version_problem() -> str | None:
+    """Why the version this window asked for could not be read, once."""
+    problem = st.session_state.pop("rules_version_problem", None)
+    return str(problem) if problem else None
+
+
+def current_info() -> versions.VersionInfo | None:
+    """The stored version this window reads (None for the built-in rules or a window's own)."""
+    vid = current_version()
+    return None if vid in (versions.BUILTIN, WINDOW) else store().get(vid)
 
 
 def current_origin() -> str:
-    names = st.session_state.get(_UPLOADED_NAMES)
-    if isinstance(st.session_state.get(_UPLOADED_INDEX), RulesIndex) and isinstance(names, list):
-        return "загружены вами: " + ", ".join(f"«{n}»" for n in names)
-    return base_rules().origin
+    held = _window() if current_version() == WINDOW else None
+    if held is not None:
+        return "загружены вами только в это окно: " + ", ".join(f"«{n}»" for n in held[1])
+    info = current_info()
+    if info is None:
+        return base_rules().origin
+    shared = "доступна всем" if info.shared else "открыта по ссылке, в общем списке её нет"
+    return f"загружены {info.uploaded_text}: {info.names} ({shared})"
 
 
 def has_upload() -> bool:
-    return isinstance(st.session_state.get(_UPLOADED_INDEX), RulesIndex)
-
-
-def use_upload(index: RulesIndex, names: Sequence[str]) -> None:
-    """Make an uploaded rules text this judge's rules (only after it parsed without error)."""
-    st.session_state[_UPLOADED_INDEX] = index
-    st.session_state[_UPLOADED_NAMES] = list(names)
+    """Whether this window reads something other than the server's default."""
+    return current_version() != store().default_id()
 
 
 def forget_upload() -> None:
-    st.session_state.pop(_UPLOADED_INDEX, None)
-    st.session_state.pop(_UPLOADED_NAMES, None)
+    """Back to the server's default version."""
+    st.session_state[_VERSION_KEY] = store().default_id()
+    st.session_state.pop(_MISSING_KEY, None)
+    st.query_params.pop(VERSION_PARAM, None)
 
 
 def version_text(index: RulesIndex) -> str:
     return index.version or "версия не указана в тексте"
+
+
+def _link_version(index: RulesIndex) -> str | None:
+    """What `v=` a link made on `index` carries."""
+    if index is base_rules().index:
+        return builtin_id()
+    vid = current_version()
+    if vid not in (versions.BUILTIN, WINDOW) and _load(vid) is index:
+        return vid
+    return index.version_label
+
+
+def entry(index: RulesIndex, cid: str) -> Paragraph | None:
+    """The entry a link opens: for a doubled id, the one its `n=` names (the first by default)."""
+    found = index.occurrences(cid)
+    if not found:
+        return None
+    raw = str(st.query_params.get(OCCURRENCE_PARAM, "1"))
+    k = int(raw) - 1 if raw.isdigit() else 0
+    return found[k] if 0 <= k < len(found) else found[0]
+
+
+def duplicate_notice(index: RulesIndex, cid: str, shown: Paragraph) -> None:
+    """Say that the number is doubled, where the other entries are, and link them."""
+    found = index.occurrences(cid)
+    if len(found) < 2:
+        return
+    number = next(k for k, p in enumerate(found, 1) if p is shown)
+    st.warning(
+        f"Номер {escape_md(cid)} в тексте правил встречается {len(found)} раза(раз); показан "
+        f"{number}-й ({escape_md(shown.where)}).",
+        icon=ICON_WARNING,
+    )
+    for k, p in enumerate(found, 1):
+        if p is not shown:
+            clause_link(
+                index, cid, label=f"{k}-й пункт {escape_md(cid)} — {escape_md(p.where)}",
+                icon=":material/content_copy:", occurrence=k - 1,
+            )
 
 
 # Safe text ---------------------------------------------------------------------------------
@@ -205,18 +362,28 @@ def clause_id(raw: str) -> str:
     return cid.rstrip(".").strip()
 
 
-def clause_params(index: RulesIndex, cid: str) -> dict[str, str]:
+def clause_params(index: RulesIndex, cid: str, occurrence: int = 0) -> dict[str, str]:
     params = {CLAUSE_PARAM: cid}
-    if index.version_label:
-        params[VERSION_PARAM] = index.version_label
+    version = _link_version(index)
+    if version:
+        params[VERSION_PARAM] = version
+    if occurrence:
+        params[OCCURRENCE_PARAM] = str(occurrence + 1)
     return params
 
 
 def search_params(index: RulesIndex, query: str) -> dict[str, str]:
     params = {QUERY_PARAM: query}
-    if index.version_label:
-        params[VERSION_PARAM] = index.version_label
+    version = _link_version(index)
+    if version:
+        params[VERSION_PARAM] = version
     return params
+
+
+def version_params(index: RulesIndex) -> dict[str, str]:
+    """`v=` for a page's own address (the graph page's section choice, for instance)."""
+    version = _link_version(index)
+    return {VERSION_PARAM: version} if version else {}
 
 
 def clause_label(index: RulesIndex, cid: str, text: str | None = None) -> str:
@@ -236,15 +403,17 @@ def clause_link(
     label: str | None = None,
     icon: str | None = None,
     width: Literal["stretch", "content"] = "stretch",
+    occurrence: int = 0,
 ) -> None:
-    """A link to the clause view on the app's root (`/?p=cid&v=version`). A page link, not a
-    Markdown one: following it does not reload the app, so a judge's uploaded rules stay."""
+    """A link to the clause view on the app's root (`/?p=cid&v=version`, `&n=2` for the second
+    entry of a doubled number). A page link, not a Markdown one: following it does not reload
+    the app."""
     absent = index.is_absent(cid) and not index.has(cid)
     st.page_link(
         ROOT_PAGE,
         label=label if label is not None else clause_label(index, cid),
         icon=ICON_ABSENT if absent else icon,
-        query_params=clause_params(index, cid),
+        query_params=clause_params(index, cid, occurrence),
         width=width,
     )
 
@@ -255,13 +424,17 @@ def clause_chip(index: RulesIndex, cid: str) -> None:
 
 
 def version_notice(index: RulesIndex) -> None:
-    """Warn when a link made on other rules is opened on these."""
-    wanted = st.query_params.get(VERSION_PARAM)
-    if not wanted or wanted == index.version_label:
+    """Warn when a link made on rules this server does not have is opened on these."""
+    problem = version_problem()
+    if problem:
+        st.error(escape_md(problem), icon=ICON_ERROR)
+    wanted = st.session_state.get(_MISSING_KEY)
+    if not wanted or wanted != st.query_params.get(VERSION_PARAM):
         return
     loaded = index.version_label or "без указания версии"
     st.warning(
-        f"Ссылка сделана по правилам «{escape_md(wanted)}», а сейчас загружены «{escape_md(loaded)}». "
+        f"Ссылка сделана по правилам «{escape_md(str(wanted))}», а на этом сервере такой версии нет "
+        f"(удалена или не загружалась); показаны «{escape_md(loaded)}». "
         "Текст и номера пунктов могут отличаться.",
         icon=ICON_WARNING,
     )

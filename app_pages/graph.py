@@ -26,9 +26,7 @@ def _choose() -> None:
     chosen = st.session_state.get(SECTION_KEY)
     if isinstance(chosen, str):
         st.query_params[common.SECTION_PARAM] = chosen
-        label = common.current_index().version_label
-        if label:
-            st.query_params[common.VERSION_PARAM] = label
+        st.query_params.update(common.version_params(common.current_index()))
 
 
 def section_graph(index: RulesIndex, section: str) -> Any:

@@ -1,7 +1,10 @@
-"""Правила — which rules are loaded, their integrity report, and uploading another rules text.
+"""Правила — which rules this window reads, the versions kept on the server, uploads, integrity.
 
-An upload is parsed for this judge's session alone; a bad file leaves the rules that were
-loaded before in place and says in Russian what is wrong.
+An upload (.txt, .md, .rst, .pdf, .html, .docx) is parsed, stored on the server unshared and
+opened in this window only (its link with `v=` opens it again after a reload). Sharing a version
+with everyone, making it the default and removing one go through rules_index.versions'
+`publish_version` and `remove_version`. A bad file leaves the rules that were open in place and
+says in Russian what is wrong; stored versions are never touched by a failed upload.
 """
 
 from __future__ import annotations
@@ -12,16 +15,23 @@ import streamlit as st
 
 import rules_index
 from app_pages import common
-from rules_index import RulesIndex
+from rules_index import RulesIndex, versions
+from rules_index.importers.dispatch import kind_of
 
 UPLOAD_KEY = "rules_upload"
+BERSERK_KEY = "rules_upload_berserk"
 FORGET_KEY = "rules_upload_forget"
-MAX_FILE_MB = 5
-MAX_TOTAL_BYTES = 10 * 1024 * 1024
+MAX_FILE_MB = 20
+# Text and web pages are all text: 5 MB is a whole rules book several times over.
+MAX_TEXT_MB = 5
+MAX_TOTAL_BYTES = 40 * 1024 * 1024
+BERSERK_YES = "Да, это версия правил «Берсерк» (РП)"
+BERSERK_NO = "Нет, это другие правила (например, «Берсерк. Герои»)"
 # Above this size the parse gets a progress bar (a small file parses in a blink).
 _PROGRESS_FROM_BYTES = 200 * 1024
-_DONE_KEY = "rules_upload_done"  # the upload (file ids) already handled, so a rerun won't redo it
-_RESULT_KEY = "rules_upload_result"  # ("ok" | "error", message) of the last upload
+_DONE_KEY = "rules_upload_done"  # the upload (file ids, answer) already handled, so a rerun won't redo it
+_RESULT_KEY = "rules_upload_result"  # ("ok" | "error" | "info", message) of the last action
+_CONFIRM_KEY = "rules_remove_confirm"  # the version a «Удалить» click asks to confirm
 
 
 def check_upload(files: Sequence[tuple[str, bytes]]) -> str | None:
@@ -30,106 +40,236 @@ def check_upload(files: Sequence[tuple[str, bytes]]) -> str | None:
     for name, data in files:
         if not data:
             return f"Файл «{name}» пуст."
-        if len(data) > MAX_FILE_MB * 1024 * 1024:
-            return f"Файл «{name}» больше {MAX_FILE_MB} МБ."
-        if b"\x00" in data[:65536]:
-            return f"Файл «{name}» не похож на текст (в нём есть двоичные данные). Нужен текст правил."
+        kind = kind_of(name, data)
+        limit = MAX_FILE_MB if kind in ("pdf", "docx") else MAX_TEXT_MB
+        if len(data) > limit * 1024 * 1024:
+            return f"Файл «{name}» больше {limit} МБ — для текста правил это слишком много."
+        utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
+        if kind in ("text", "html") and b"\x00" in data[:65536] and not utf16:
+            return (
+                f"Файл «{name}» не похож на текст (в нём есть двоичные данные). Нужен текст правил: "
+                f"{rules_index.KINDS_TEXT}."
+            )
         total += len(data)
     if total > MAX_TOTAL_BYTES:
         return f"Файлы вместе больше {MAX_TOTAL_BYTES // (1024 * 1024)} МБ."
     return None
 
 
-def _parse(files: list[tuple[str, bytes]]) -> RulesIndex:
+def _parse(files: list[tuple[str, bytes]], berserk: bool) -> RulesIndex:
     size = sum(len(data) for _, data in files)
     if size < _PROGRESS_FROM_BYTES:
-        return rules_index.load_texts(files)
+        return rules_index.load_texts(files, berserk=berserk)
     bar = st.progress(0.0, text="Разбираю текст правил…")
 
     def report(share: float) -> None:
         bar.progress(min(max(share, 0.0), 1.0), text=f"Разбираю текст правил… {round(share * 100)} %")
 
     try:
-        return rules_index.load_texts(files, progress=report)
+        return rules_index.load_texts(files, progress=report, berserk=berserk)
     finally:
         bar.empty()
 
 
-def _handle_upload(uploaded: list[tuple[str, str, bytes]]) -> None:
-    """Parse a new upload once; keep the previous rules on any problem."""
-    ids = tuple(file_id for file_id, _, _ in uploaded)
-    if not uploaded or st.session_state.get(_DONE_KEY) == ids:
+def _handle_upload(uploaded: list[tuple[str, str, bytes]], berserk: bool | None) -> None:
+    """Parse and store a new upload once; keep the previous rules on any problem."""
+    done = (tuple(file_id for file_id, _, _ in uploaded), berserk)
+    if not uploaded or berserk is None or st.session_state.get(_DONE_KEY) == done:
         return
-    st.session_state[_DONE_KEY] = ids
+    st.session_state[_DONE_KEY] = done
     files = [(name, data) for _, name, data in uploaded]
     before = common.current_index()
     kept = f"Остались прежние правила: {common.version_text(before)} ({common.current_origin()})."
     problem = check_upload(files)
     if problem is None:
         try:
-            index = _parse(files)
+            index = _parse(files, berserk)
         except rules_index.CorpusError as err:
             problem = str(err)
         else:
-            common.use_upload(index, [name for name, _ in files])
-            message = (
-                f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}. "
-                "Они действуют только в вашем окне; другие судьи видят прежние правила."
-            )
-            st.session_state[_RESULT_KEY] = ("ok", message)
+            _open_upload(files, index, berserk)
             return
     st.session_state[_RESULT_KEY] = ("error", f"Файл не загружен. {problem} {kept}")
 
 
-def _render_upload() -> None:
-    st.subheader("Загрузить другой текст правил")
-    st.caption(
-        f"Только текст (.txt, .md, .rst), до {MAX_FILE_MB} МБ на файл. Правила разбираются только "
-        "для вас: у других судей остаются их правила."
+def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
+    tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
+    counts = f"пунктов {len(index.paragraphs)}; {tables}"
+    try:
+        info = common.store().save(files, index, berserk=berserk)
+    except rules_index.VersionError as err:
+        common.use_window_index(index, [name for name, _ in files])
+        message = f"Загружены правила {common.version_text(index)}: {counts}. {err}"
+        st.session_state[_RESULT_KEY] = ("ok", message)
+        return
+    common.use_version(info.id)
+    shared = " Эта версия уже доступна всем." if info.shared else (
+        " Они открыты только в вашем окне (и по ссылке из адресной строки, в том числе после "
+        "перезагрузки); другие судьи видят прежние правила. Чтобы их видели все, нажмите "
+        "«Сделать доступной всем» в списке версий."
     )
+    message = f"Загружены правила {common.version_text(index)}: {counts}.{shared}"
+    st.session_state[_RESULT_KEY] = ("ok", message)
+
+
+def _render_result() -> None:
+    result = st.session_state.get(_RESULT_KEY)
+    if isinstance(result, tuple) and len(result) == 2:
+        kind, message = result
+        show = {"ok": st.success, "error": st.error}.get(str(kind), st.info)
+        icon = {"ok": common.ICON_OK, "error": common.ICON_ERROR}.get(str(kind), common.ICON_INFO)
+        show(common.escape_md(str(message)), icon=icon)
+
+
+def _render_upload() -> None:
+    st.subheader("Загрузить правила")
+    st.caption(
+        f"PDF, Word (.docx), веб-страница (.html) или текст (.txt, .md, .rst); PDF и .docx до "
+        f"{MAX_FILE_MB} МБ, текст до {MAX_TEXT_MB} МБ. Загруженные правила сохраняются на сервере и "
+        "открываются только в вашем окне, пока их не сделают доступными всем."
+    )
+    answer = st.radio(
+        "Это версия правил «Берсерк» (РП)? От ответа зависит, применять ли наш жаргон, термины, "
+        "названия карт и готовые ответы.",
+        [BERSERK_YES, BERSERK_NO],
+        index=None,
+        key=BERSERK_KEY,
+    )
+    berserk = None if answer is None else answer == BERSERK_YES
     files = st.file_uploader(
         "Файлы правил",
-        type=["txt", "md", "rst"],
+        # .doc, .odt and .rtf are accepted only to be told, in Russian, to save them as .docx.
+        type=["pdf", "docx", "html", "htm", "txt", "md", "rst", "doc", "odt", "rtf"],
         accept_multiple_files=True,
         max_upload_size=MAX_FILE_MB,
         key=UPLOAD_KEY,
     )
     uploaded = [(f.file_id, f.name, f.getvalue()) for f in files or []]
-    _handle_upload(uploaded)
-    result = st.session_state.get(_RESULT_KEY)
-    if isinstance(result, tuple) and len(result) == 2:
-        kind, message = result
-        if kind == "ok":
-            st.success(common.escape_md(str(message)), icon=common.ICON_OK)
+    if uploaded and berserk is None:
+        st.info("Ответьте выше, версия ли это правил «Берсерк» (РП), — тогда файл будет разобран.",
+                icon=common.ICON_INFO)
+    _handle_upload(uploaded, berserk)
+
+
+def _act(action: str, vid: str) -> None:
+    """A button of the versions list: open, share, make default, remove (after a confirmation)."""
+    shop = common.store()
+    try:
+        if action == "open":
+            common.use_version(vid)
+            message = "Эта версия открыта в вашем окне."
+        elif action == "share":
+            versions.publish_version(shop, vid)
+            message = "Версия доступна всем судьям: она есть в их списке версий."
+        elif action == "default":
+            versions.publish_version(shop, vid, make_default=True)
+            message = "Эта версия теперь открывается по умолчанию в новых окнах."
+        elif action == "remove":
+            info = versions.remove_version(shop, vid)
+            if common.current_version() == vid:
+                common.forget_upload()
+            message = f"Версия {info.label or info.id} ({info.names}) удалена с сервера."
         else:
-            st.error(common.escape_md(str(message)), icon=common.ICON_ERROR)
-    if common.has_upload() and st.button(
-        "Вернуться к общим правилам", key=FORGET_KEY, icon=":material/undo:"
-    ):
-        common.forget_upload()
-        st.session_state.pop(_RESULT_KEY, None)
-        st.rerun()
+            return
+    except rules_index.VersionError as err:
+        st.session_state[_RESULT_KEY] = ("error", str(err))
+        return
+    st.session_state.pop(_CONFIRM_KEY, None)
+    st.session_state[_RESULT_KEY] = ("ok", message)
+
+
+def _version_rows() -> list[tuple[str, str, str]]:
+    """(id, title, details) of every version this window may see: the built-in rules, the
+    shared versions, and the one this window reads if it is unshared."""
+    base = common.base_rules()
+    rows = [(versions.BUILTIN, common.version_text(base.index),
+             f"{base.origin} · пунктов {len(base.index.paragraphs)} · «Берсерк» РП")]
+    shop = common.store()
+    seen = {versions.BUILTIN}
+    current = common.current_info()
+    listed = shop.versions(shared_only=True)
+    if current is not None and not current.shared:
+        listed.insert(0, current)
+    for info in listed:
+        if info.id in seen:
+            continue
+        seen.add(info.id)
+        kind = "«Берсерк» РП" if info.berserk else "другие правила (наши таблицы не применяются)"
+        where = "доступна всем" if info.shared else "только по ссылке"
+        details = (
+            f"{info.names} · загружена {info.uploaded_text} · пунктов {info.paragraphs} · {kind} · {where}"
+        )
+        rows.append((info.id, info.stamp or "версия не указана в тексте", details))
+    return rows
+
+
+def _render_versions() -> None:
+    st.subheader("Версии правил на сервере")
+    default = common.store().default_id()
+    current = common.current_version()
+    for vid, title, details in _version_rows():
+        marks = [m for m, on in (("по умолчанию", vid == default), ("открыта у вас", vid == current)) if on]
+        info = None if vid == versions.BUILTIN else common.store().get(vid)
+        with st.container(border=True, key=f"rules_version_{vid}"):
+            tail = f" · {' · '.join(marks)}" if marks else ""
+            st.markdown(f"**{common.escape_md(title)}**{common.escape_md(tail)}")
+            st.caption(common.escape_md(details))
+            with st.container(horizontal=True):
+                if vid != current:
+                    st.button("Открыть", key=f"rules_open_{vid}", on_click=_act, args=("open", vid),
+                              icon=":material/open_in_new:")
+                if info is not None and not info.shared:
+                    st.button("Сделать доступной всем", key=f"rules_share_{vid}", on_click=_act,
+                              args=("share", vid), icon=":material/group:")
+                if vid != default:
+                    st.button("Сделать по умолчанию", key=f"rules_default_{vid}", on_click=_act,
+                              args=("default", vid), icon=":material/star:")
+                if info is not None:
+                    st.button("Удалить", key=f"rules_remove_{vid}", icon=":material/delete:",
+                              on_click=lambda v=vid: st.session_state.__setitem__(_CONFIRM_KEY, v))
+            if info is not None and st.session_state.get(_CONFIRM_KEY) == vid:
+                st.warning(
+                    f"Удалить версию {common.escape_md(title)} ({common.escape_md(info.names)}) с сервера? "
+                    "Ссылки на неё перестанут открываться.",
+                    icon=common.ICON_WARNING,
+                )
+                with st.container(horizontal=True):
+                    st.button("Да, удалить", key=f"rules_remove_yes_{vid}", on_click=_act,
+                              args=("remove", vid), type="primary")
+                    st.button("Отмена", key=f"rules_remove_no_{vid}",
+                              on_click=lambda: st.session_state.pop(_CONFIRM_KEY, None))
 
 
 def _render_loaded(index: RulesIndex) -> None:
-    st.subheader("Загружено")
+    st.subheader("Открыто в этом окне")
     st.markdown(
         f"**Версия:** {common.escape_md(common.version_text(index))}  \n"
         f"**Откуда:** {common.escape_md(common.current_origin())}"
     )
     report = index.integrity()
+    tables = (
+        "это «Берсерк» РП: поиск понимает наш жаргон, термины и названия карт"
+        if index.is_berserk_rules
+        else "это не «Берсерк» РП: наш жаргон, термины и названия карт не применяются"
+    )
     st.markdown(
         f"**Пунктов:** {report.paragraphs} (из них заголовков разделов: {report.headings}) · "
-        f"**примеров:** {report.examples}"
+        f"**примеров:** {report.examples}  \n{common.escape_md(tables)}"
     )
     st.markdown("**Файлы:**")
     st.markdown(
         "\n".join(
-            f"- {common.escape_md(s.name)} — пунктов: {s.paragraphs}, "
-            f"кодировка {common.escape_md(s.encoding)}"
+            f"- {common.escape_md(s.name)} — пунктов: {s.paragraphs}, {common.escape_md(s.encoding)}"
+            + "".join(f"; {common.escape_md(note)}" for note in s.notes)
             for s in index.sources
         )
     )
+    if common.has_upload() and st.button(
+        "Вернуться к правилам по умолчанию", key=FORGET_KEY, icon=":material/undo:"
+    ):
+        common.forget_upload()
+        st.session_state.pop(_RESULT_KEY, None)
+        st.rerun()
 
 
 def _id_list(index: RulesIndex, ids: Sequence[str], icon: str, what: str, none: str) -> None:
@@ -169,23 +309,32 @@ def _render_integrity(index: RulesIndex) -> None:
         "Пропуски в нумерации (пунктов нет)",
         "Пропусков в нумерации нет.",
     )
-    st.markdown(f":material/content_copy: **Номера, встречающиеся дважды: {len(report.duplicates)}**")
+    # A doubled number is listed once, with every place it occurs; its warning is this line.
+    st.markdown(f":material/content_copy: **Номера, встречающиеся дважды и более: {len(report.duplicates)}**")
     for dup in report.duplicates:
         places = "; ".join(f"{name}, строка {line}" for name, line in dup.places)
         st.markdown(f"- {common.escape_md(dup.id)}: {common.escape_md(places)}")
+    doubled = {d.id for d in report.duplicates}
     for warning in report.warnings:
+        if any(warning.startswith(f"Пункт {cid} встречается") for cid in doubled):
+            continue
         st.warning(common.escape_md(warning), icon=common.ICON_WARNING)
 
 
 def main() -> None:
     st.title("Правила")
-    # The upload is handled first (it may change this judge's rules) but drawn last.
+    # Uploads and version buttons are handled first (they may change this window's rules).
+    result = st.container()
     loaded = st.container()
     _render_upload()
     index = common.current_index()
+    with result:
+        _render_result()
+        common.version_notice(index)
     with loaded:
         _render_loaded(index)
-        _render_integrity(index)
+    _render_versions()
+    _render_integrity(index)
 
 
 if __name__ == "__main__":

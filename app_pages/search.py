@@ -50,7 +50,9 @@ def _render_hit(index: RulesIndex, hit: Hit) -> None:
     with st.container(border=True):
         section = hit.title or f"раздел {hit.id.split('.')[0]}"
         title = f"**{common.escape_md(hit.id)}** · {common.escape_md(section)}"
-        common.clause_link(index, hit.id, label=title, icon=":material/description:")
+        common.clause_link(
+            index, hit.id, label=title, icon=":material/description:", occurrence=hit.occurrence
+        )
         if hit.spans:
             st.markdown(common.marked_md(hit.spans))
         elif hit.snippet:

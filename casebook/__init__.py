@@ -33,7 +33,7 @@ from casebook.model import (
 )
 from casebook.nodes import MAX_BYTES, Problem, ScenarioError
 from casebook.runner import run_scenario
-from casebook.writer import dump_scenario
+from casebook.writer import card_entry, dump_scenario
 
 __all__ = [
     "CARD_KEYS",
@@ -50,6 +50,7 @@ __all__ = [
     "StepExpect",
     "StepResult",
     "TraceExpectation",
+    "card_entry",
     "dump_scenario",
     "library_scenarios",
     "load_scenario",

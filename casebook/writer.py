@@ -33,7 +33,7 @@ def dump_scenario(
     setup_doc: dict[str, object] = {"phase": setup.phase, "active": setup.active}
     if setup.turn != 1:
         setup_doc["turn"] = setup.turn
-    setup_doc["cards"] = [_card_doc(c) for c in setup.cards]
+    setup_doc["cards"] = [card_entry(c) for c in setup.cards]
     doc["setup"] = setup_doc
     out_steps: list[dict[str, object]] = []
     for i, action in enumerate(steps):
@@ -55,7 +55,9 @@ def dump_scenario(
     return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=110)
 
 
-def _card_doc(c: engine.CardSpec) -> dict[str, object]:
+def card_entry(c: engine.CardSpec) -> dict[str, object]:
+    """One card of a setup as the scenario format writes it: only the keys that differ from their
+    defaults (the desk keeps its cards in this form too)."""
     d: dict[str, object] = {
         "id": c.id,
         "card": c.card if isinstance(c.card, str) else dict(c.card),

@@ -15,7 +15,7 @@ from engine.errors import ActionError, EngineError, LibraryError, SetupError
 from engine.model.abilities import KINDS as ABILITY_KINDS
 from engine.model.abilities import Ability, AbilityKind
 from engine.model.actions import Action, ActionSpec, ArgSpec
-from engine.model.board import CELLS, PLAYERS, is_cell
+from engine.model.board import CELLS, COLUMNS, PLAYERS, half_of, is_cell, row_rank
 from engine.model.cards import CardDef, CardLibrary, load_library
 from engine.model.props import PROP_KEYS, card_props
 from engine.model.setup import CardSpec, Setup, build_state, to_setup
@@ -28,6 +28,7 @@ __all__ = [
     "ABILITY_KINDS",
     "ACTION_SPECS",
     "CELLS",
+    "COLUMNS",
     "PLAYERS",
     "PROP_KEYS",
     "Ability",
@@ -53,6 +54,7 @@ __all__ = [
     "apply",
     "build_state",
     "card_props",
+    "half_of",
     "handlers_by_assumption",
     "handlers_by_clause",
     "is_cell",
@@ -61,5 +63,6 @@ __all__ = [
     "load_library",
     "parse_action",
     "render_trace",
+    "row_rank",
     "to_setup",
 ]

@@ -63,7 +63,7 @@ def _build_parser() -> _Parser:
         action="append",
         default=argparse.SUPPRESS,
         metavar="PATH",
-        help="файл или папка с правилами (.txt/.md/.rst); можно повторять. "
+        help="файл или папка с правилами (.txt/.md/.rst/.pdf/.html/.docx); можно повторять. "
         "По умолчанию — встроенные РП 4.1-2",
     )
     common.add_argument(
@@ -261,7 +261,9 @@ def _cmd_check(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Te
         _dump(data, out)
         return EXIT_OK
     files = [
-        f"{s.name} ({plural(s.paragraphs, 'пункт', 'пункта', 'пунктов')}, {s.encoding})"
+        f"{s.name} ({plural(s.paragraphs, 'пункт', 'пункта', 'пунктов')}, {s.encoding}"
+        + "".join(f"; {note}" for note in s.notes)
+        + ")"
         for s in index.sources
     ]
     lines = [
@@ -274,6 +276,7 @@ def _cmd_check(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Te
         "Оборванные пункты: " + (", ".join(facts.cut_off) or "нет"),
         "Повторы номеров: " + (", ".join(d.id for d in facts.duplicates) or "нет"),
     ]
+    # A doubled id is listed once above and explained once here.
     lines.extend(f"Предупреждение: {w}" for w in facts.warnings)
     out.write("\n".join(lines) + "\n")
     return EXIT_OK

@@ -9,3 +9,7 @@ class CorpusError(ValueError):
 
 class QueryError(ValueError):
     """A search query that cannot be run: empty, too long, or nothing searchable in it."""
+
+
+class VersionError(ValueError):
+    """A stored rules version that cannot be saved, found, read or changed (Russian message)."""

@@ -3,20 +3,43 @@
 Every module that recognises, orders or climbs clause ids uses this one: the parser, the index,
 search, the CLIs, the engine's rule registry, the scenario format and the rulings journal.
 Ids stay strings everywhere; `sort_key` is only for ordering («211.10» after «211.9»).
+
+A part after the first may carry one letter, Cyrillic or Latin: community pages number lettered
+subclauses «210.11а» (under 210.11) and «100.1a». The letter belongs to its part: «210.11а» is a
+sibling of «210.11б» and a child of «210», ordered after «210.11» and before «210.12».
+An id has at most `MAX_DEPTH` parts; deeper «numbers» are refused (the parser says where).
 """
 
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
-# A clause number: «211», «211.3.1», «535.5.1.2». The first part never starts with 0, so dates
-# such as «09.11.2024» are not mistaken for numbers.
-CLAUSE_PATTERN = r"[1-9]\d{0,3}(?:\.\d{1,4})*"
+# The deepest id accepted: real rules go five levels down (535.5.1.2); eight leaves room.
+MAX_DEPTH = 8
+# A letter suffix: lower-case Cyrillic or Latin («210.11а», «100.1a»).
+LETTER = "a-zа-яё"
+_PART = rf"\d{{1,4}}[{LETTER}]?"
+# A clause number: «211», «211.3.1», «535.5.1.2», «210.11а». The first part never starts with 0,
+# so dates such as «09.11.2024» are not mistaken for numbers.
+CLAUSE_PATTERN = rf"[1-9]\d{{0,3}}(?:\.{_PART}){{0,{MAX_DEPTH - 1}}}"
+# The same without the depth bound, to recognise a refused over-deep number and say so.
+DEEP_PATTERN = rf"[1-9]\d{{0,3}}(?:\.{_PART}){{{MAX_DEPTH},}}"
 # An assumption of the engine (engine/data/assumptions.yaml): «A1», «A13».
 ASSUMPTION_PATTERN = r"A[1-9]\d{0,3}"
 
-_CLAUSE_RE = re.compile(rf"{CLAUSE_PATTERN}")
-_ASSUMPTION_RE = re.compile(rf"{ASSUMPTION_PATTERN}")
+_CLAUSE_RE = re.compile(CLAUSE_PATTERN)
+_ASSUMPTION_RE = re.compile(ASSUMPTION_PATTERN)
+_PART_RE = re.compile(rf"(\d+)([{LETTER}]?)")
+
+# Rank of a suffix letter inside one part: none first, then Latin a–z, then Cyrillic а–я with ё
+# after е (as a reader orders «а, б, в … е, ё, ж»).
+_LETTERS = "abcdefghijklmnopqrstuvwxyz" + "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
+_LETTER_RANK = MappingProxyType({ch: i + 1 for i, ch in enumerate(_LETTERS)})
+_SLOTS = len(_LETTERS) + 1
+# Latin letters that look like Cyrillic ones: «210.11a» typed on a Latin keyboard means «210.11а».
+_TO_CYRILLIC = MappingProxyType(str.maketrans("aeopcxyk", "аеорсхук"))
+_TO_LATIN = MappingProxyType(str.maketrans("аеорсхук", "aeopcxyk"))
 
 
 def is_clause_id(text: object) -> bool:
@@ -35,13 +58,13 @@ def is_citation_id(text: object) -> bool:
 
 
 def parent(cid: str) -> str | None:
-    """«211.3.1» → «211.3»; «211» → None."""
+    """«211.3.1» → «211.3»; «210.11а» → «210»; «211» → None."""
     head, dot, _ = cid.rpartition(".")
     return head if dot else None
 
 
 def level(cid: str) -> int:
-    """Number of parts: «211» is level 1, «211.3.1» level 3."""
+    """Number of parts: «211» is level 1, «211.3.1» level 3, «210.11а» level 2."""
     return cid.count(".") + 1
 
 
@@ -50,9 +73,34 @@ def section(cid: str) -> str:
     return cid.split(".", 1)[0]
 
 
+def part_number(part: str) -> int:
+    """The number of one part without its letter: «11а» → 11."""
+    found = _PART_RE.match(part)
+    if found is None:
+        raise ValueError(f"not a clause id part: {part!r}")
+    return int(found.group(1))
+
+
+def part_letter(part: str) -> str:
+    """The letter of one part, or "": «11а» → «а»."""
+    found = _PART_RE.fullmatch(part)
+    return found.group(2) if found else ""
+
+
 def sort_key(cid: str) -> tuple[int, ...]:
-    """Numeric order of clause ids: «211.10» sorts after «211.9». Raises ValueError on a non-id."""
-    return tuple(int(part) for part in cid.split("."))
+    """Numeric order of clause ids: «211.10» after «211.9», «210.11а» between «210.11» and «210.12».
+
+    One integer per part (number × slots + letter rank), so equal parts compare equal and
+    «211.1» never equals «211.10». Raises ValueError on a non-id.
+    """
+    key: list[int] = []
+    for part in cid.split("."):
+        found = _PART_RE.fullmatch(part)
+        if found is None:
+            raise ValueError(f"not a clause id: {cid!r}")
+        number, letter = found.groups()
+        key.append(int(number) * _SLOTS + (_LETTER_RANK[letter] if letter else 0))
+    return tuple(key)
 
 
 def citation_sort_key(cid: str) -> tuple[int, tuple[int, ...]]:
@@ -60,3 +108,37 @@ def citation_sort_key(cid: str) -> tuple[int, tuple[int, ...]]:
     if is_assumption_id(cid):
         return (1, (int(cid[1:]),))
     return (0, sort_key(cid))
+
+
+def lookalikes(cid: str) -> tuple[str, ...]:
+    """The id with its letter in the other script, where the letters look alike: «210.11a»
+    typed on a Latin keyboard means «210.11а», and the other way round."""
+    out = [other for other in (cid.translate(_TO_CYRILLIC), cid.translate(_TO_LATIN)) if other != cid]
+    return tuple(dict.fromkeys(out))
+
+
+def successors(cid: str) -> tuple[str, ...]:
+    """Ids that may follow `cid` in a document read top to bottom: its first subclause, the next
+    sibling, or the next number of any ancestor («211.3.1» → 211.3.1.1, 211.3.2, 211.4, 212).
+
+    A lettered part may be followed by the next letter of its alphabet («210.11а» → «210.11б»),
+    and a part without a letter by its first lettered sibling («210.11» → «210.11а»). Used to
+    tell a clause number that opens an entry from a citation a line wrap put at a line start.
+    """
+    out: list[str] = [cid + ".1"]
+    parts = cid.split(".")
+    for depth in range(len(parts), 0, -1):
+        head = parts[: depth - 1]
+        found = _PART_RE.fullmatch(parts[depth - 1])
+        if found is None:
+            break
+        number, letter = int(found.group(1)), found.group(2)
+        if depth > 1 and not letter and depth == len(parts):
+            out.extend(".".join([*head, f"{number}{first}"]) for first in ("а", "a"))
+        if letter:
+            alphabet = _LETTERS[:26] if letter in _LETTERS[:26] else _LETTERS[26:]
+            at = alphabet.index(letter)
+            if at + 1 < len(alphabet):
+                out.append(".".join([*head, f"{number}{alphabet[at + 1]}"]))
+        out.append(".".join([*head, str(number + 1)]))
+    return tuple(out)

@@ -22,6 +22,8 @@ class Paragraph:
     source: str = ""
     line: int = 0
     cut_off: bool = False
+    # The page of a paged document (PDF, Word) the entry starts on; 0 for a text file.
+    page: int = 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -35,7 +37,15 @@ class Paragraph:
             "source": self.source,
             "line": self.line,
             "cut_off": self.cut_off,
+            "page": self.page,
         }
+
+    @property
+    def where(self) -> str:
+        """Where the entry starts, in Russian: «rules.pdf, страница 3» or «rules.txt, строка 12»."""
+        if self.page:
+            return f"{self.source}, страница {self.page}"
+        return f"{self.source}, строка {self.line}"
 
     @property
     def full_text(self) -> str:
@@ -71,6 +81,7 @@ class SourceInfo:
     paragraphs: int
     encoding: str
     preamble: str = ""
+    notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -78,6 +89,7 @@ class SourceInfo:
             "paragraphs": self.paragraphs,
             "encoding": self.encoding,
             "preamble": self.preamble,
+            "notes": list(self.notes),
         }
 
 
@@ -134,7 +146,11 @@ class Match:
 
 @dataclass(frozen=True)
 class Hit:
-    """One search result: a clause with its score, section title, marked snippet and match reasons."""
+    """One search result: a clause with its score, section title, marked snippet and match reasons.
+
+    `occurrence` tells doubled ids apart: 0 for the first (or only) entry numbered `id`, 1 for
+    the second, and so on (`RulesIndex.occurrences(id)[occurrence]` is the entry that was hit).
+    """
 
     id: str
     score: float
@@ -142,9 +158,10 @@ class Hit:
     snippet: str
     spans: tuple[tuple[str, bool], ...]
     matched: tuple[Match, ...]
+    occurrence: int = 0
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "id": self.id,
             "score": round(self.score, 4),
             "title": self.title,
@@ -152,3 +169,6 @@ class Hit:
             "spans": [[text, marked] for text, marked in self.spans],
             "matched": [m.to_dict() for m in self.matched],
         }
+        if self.occurrence:
+            data["occurrence"] = self.occurrence
+        return data

@@ -6,6 +6,7 @@ file order. The parser never raises on text: odd input yields fewer paragraphs, 
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -14,6 +15,8 @@ from rules_index.model import Paragraph
 from rules_index.sources import SourceLine
 
 _ENTRY = re.compile(rf"^\s*({ids.CLAUSE_PATTERN})(\.?)(?=\s|$|[А-ЯЁA-Z«\"“(])\s*(.*)$")
+# A «number» deeper than ids.MAX_DEPTH at a line start: refused, with a message naming the line.
+_DEEP = re.compile(rf"^\s*{ids.DEEP_PATTERN}")
 _EXAMPLE = re.compile(r"^\s*примеры?(?:\s*\d+)?\s*[:.]\s*(.*)$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*[●•]\s*")
 _BULLET_SPLIT = re.compile(r"\s*[●•]\s*")
@@ -33,6 +36,7 @@ class _Draft:
     id: str
     line: int
     is_heading: bool
+    page: int = 0
     text_lines: list[str] = field(default_factory=list)
     bullets: list[str] = field(default_factory=list)
     examples: list[list[str]] = field(default_factory=list)
@@ -40,12 +44,14 @@ class _Draft:
 
 @dataclass(frozen=True)
 class ParsedSource:
-    """One parsed file: its paragraphs, preamble and version stamp (if any)."""
+    """One parsed file: its paragraphs, preamble, version stamp (if any) and problems found."""
 
     name: str
     paragraphs: tuple[Paragraph, ...]
     preamble: str
     version: str | None
+    problems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # what the importer did (headers dropped, numbering restored)
 
 
 def split_version(line: str) -> tuple[str, str | None]:
@@ -79,6 +85,7 @@ def parse_lines(name: str, lines: list[SourceLine]) -> ParsedSource:
     drafts: list[_Draft] = []
     preamble: list[str] = []
     version: str | None = None
+    problems: list[str] = []
     in_example = False
     for src in lines:
         line, stamp = split_version(src.text.replace("\t", " ").rstrip())
@@ -86,10 +93,15 @@ def parse_lines(name: str, lines: list[SourceLine]) -> ParsedSource:
             version = stamp
         if not line.strip():
             continue
+        if _DEEP.match(line):
+            problems.append(
+                f"«{name}», {_where(src)}: номер пункта глубже {ids.MAX_DEPTH} уровней — "
+                "строка не принята за пункт и прочитана как текст."
+            )
         entry = _ENTRY.match(line)
         if entry and _is_entry(entry.group(1), bool(entry.group(2)), src.heading, drafts):
             cid, _, rest = entry.groups()
-            drafts.append(_Draft(cid, src.number, src.heading or "." not in cid))
+            drafts.append(_Draft(cid, src.number, src.heading or "." not in cid, src.page))
             if rest.strip():
                 drafts[-1].text_lines.append(rest.strip())
             in_example = False
@@ -120,7 +132,15 @@ def parse_lines(name: str, lines: list[SourceLine]) -> ParsedSource:
         else:
             current.text_lines.append(line.strip())
     paragraphs = tuple(_finish(name, d) for d in drafts)
-    return ParsedSource(name, paragraphs, "\n".join(preamble), version)
+    return ParsedSource(name, paragraphs, "\n".join(preamble), version, tuple(problems[:_MAX_PROBLEMS]))
+
+
+_MAX_PROBLEMS = 20
+
+
+def _where(src: SourceLine) -> str:
+    """«страница 3, строка 12» for a paged document, «строка 12» for a text file."""
+    return f"страница {src.page}, строка {src.number}" if src.page else f"строка {src.number}"
 
 
 def _is_entry(cid: str, dotted: bool, heading: bool, drafts: list[_Draft]) -> bool:
@@ -159,6 +179,7 @@ def _finish(name: str, draft: _Draft) -> Paragraph:
         source=name,
         line=draft.line,
         cut_off=cut_off,
+        page=draft.page,
     )
 
 
@@ -166,11 +187,11 @@ def _finish(name: str, draft: _Draft) -> Paragraph:
 
 _CITE = re.compile(
     r"(?<![\w.])(?P<lead>(?:см|смотри|пп|п)\.?\s*|пункт[а-яё]*\s+|раздел[а-яё]*\s+|(?:в|во)\s+)?"
-    r"(?P<id>[1-9]\d{2,3}(?:\.\d{1,4})*)(?![\w]|\.\d)",
+    rf"(?P<id>[1-9]\d{{2,3}}(?:\.\d{{1,4}}[{ids.LETTER}]?){{0,{ids.MAX_DEPTH - 1}}})(?![\w]|\.\d)",
     re.IGNORECASE,
 )
 _STRONG_LEAD = re.compile(r"^(?:см|смотри|пп|п|пункт|раздел)", re.IGNORECASE)
-_TITLE_AFTER = re.compile(r"^\.\s+[А-ЯЁA-Z]")
+_TITLE_AFTER = re.compile(r"\.\s+[А-ЯЁA-Z]")  # matched at the end of a number
 _SENTENCE_END = re.compile(r"[.!?…]+[)\]»”\"]*\s+(?=[А-ЯЁA-Z«\"“(])|\n")
 _ABBREVIATIONS = frozenset({"см", "п", "пп", "т", "д", "др", "стр", "ст", "гл", "рис", "ср", "и"})
 
@@ -178,22 +199,32 @@ _ABBREVIATIONS = frozenset({"см", "п", "пп", "т", "д", "др", "стр", 
 def find_citations(text: str) -> list[tuple[str, str]]:
     """(target id, sentence) pairs for each clause reference in a text, in order, deduplicated.
 
-    Forms: «см. 537.», «п. 534.4», «согласно п.403.2», «описанном в 536. Эффекты…», and a bare
-    multi-part number such as «535.5.1.2».
+    Forms: «см. 537.», «п. 534.4», «согласно п.403.2», «описанном в 536. Эффекты…», a bare
+    multi-part number such as «535.5.1.2», and lettered ids «210.11а». Linear in the text: the
+    sentence bounds are found once and each citation looks its sentence up by bisection.
     """
     found: list[tuple[str, str]] = []
     seen: set[str] = set()
+    bounds: list[int] | None = None
     for m in _CITE.finditer(text):
         lead = (m.group("lead") or "").strip()
         cid = m.group("id")
         strong = bool(lead) and bool(_STRONG_LEAD.match(lead))
-        if not strong and "." not in cid and not _TITLE_AFTER.match(text[m.end() :]):
+        if not strong and "." not in cid and not _TITLE_AFTER.match(text, m.end()):
             continue
         if cid in seen:
             continue
         seen.add(cid)
-        found.append((cid, sentence_at(text, m.start("id"), m.end("id"))))
+        if bounds is None:
+            bounds = _sentence_bounds(text)
+        found.append((cid, _sentence_in(text, bounds, m.start("id"), m.end("id"))))
     return found
+
+
+# The word or number just before a period, matched on a short reversed window (never the whole
+# prefix): «403.2» reads «2.304», still digits and dots.
+_WORD_BEFORE_REVERSED = re.compile(r"\d+(?:\.\d+)+|\w+")
+_WINDOW = 64
 
 
 def _sentence_bounds(text: str) -> list[int]:
@@ -204,18 +235,21 @@ def _sentence_bounds(text: str) -> list[int]:
             # «см. 537. История», «п. 3», «т. д. (» do not end a sentence.
             # A sentence may end after a clause number («согласно п.403.2. Игрок»), but
             # «537. История боя» is a section number followed by its title.
-            before = re.search(r"(\d+(?:\.\d+)+|\w+)$", text[: m.start()])
-            word = before.group(1).lower() if before else ""
+            before = _WORD_BEFORE_REVERSED.match(text[max(0, m.start() - _WINDOW) : m.start()][::-1])
+            word = before.group(0)[::-1].lower() if before else ""
             if word.isdigit() or word in _ABBREVIATIONS:
                 continue
         starts.append(m.end())
     return starts
 
 
+def _sentence_in(text: str, bounds: list[int], start: int, end: int) -> str:
+    begin = bounds[bisect.bisect_right(bounds, start) - 1]
+    at = bisect.bisect_left(bounds, end)
+    stop = bounds[at] if at < len(bounds) else len(text)
+    return text[begin:stop].strip()
+
+
 def sentence_at(text: str, start: int, end: int) -> str:
     """The sentence of `text` that contains the span [start, end)."""
-    bounds = _sentence_bounds(text)
-    begin = max(b for b in bounds if b <= start)
-    after = [b for b in bounds if b >= end]
-    stop = min(after) if after else len(text)
-    return text[begin:stop].strip()
+    return _sentence_in(text, _sentence_bounds(text), start, end)

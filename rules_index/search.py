@@ -40,7 +40,7 @@ SNIPPET_CHARS = 240
 # A clause number in a query; a hyphen may follow only as a range («211.3-211.5»), so the
 # «4.1» of «РП 4.1-2» is not one.
 _NUMBER = re.compile(
-    r"(?<![\w.])(?:(?P<lead>пп?|пункт[а-яё]*|§)\.?\s*)?(?P<id>[1-9]\d{0,3}(?:\.\d{1,4})*)\.?"
+    r"(?<![\w.])(?:(?P<lead>пп?|пункт[а-яё]*|§)\.?\s*)?(?P<id>[1-9]\d{0,3}(?:\.\d{1,4}[a-zа-яё]?)*)\.?"
     r"(?!\w|\.\d|-(?![1-9]\d{2}))",
     re.IGNORECASE,
 )

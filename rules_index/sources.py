@@ -26,6 +26,8 @@ class SourceLine:
     text: str
     heading: bool = False
     bullet: bool = False
+    # The page of a paged document (PDF) the line is on; 0 for a text file.
+    page: int = 0
 
 
 def decode(name: str, data: bytes) -> tuple[str, str]:

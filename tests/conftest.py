@@ -17,6 +17,22 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def rules_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Uploaded rules versions go to a temporary store, never the project's data/rules/ (the app
+    servers the browser tests start inherit it through the environment)."""
+    from rules_index import versions
+
+    root = tmp_path_factory.mktemp("rules_store")
+    old = os.environ.get(versions.ENV_VAR)
+    os.environ[versions.ENV_VAR] = str(root)
+    yield root
+    if old is None:
+        os.environ.pop(versions.ENV_VAR, None)
+    else:
+        os.environ[versions.ENV_VAR] = old
+
+
 @pytest.fixture(scope="session")
 def chromium_executable() -> str:
     """Debian's chromium, or a skip with the reason (a failure under CI=true)."""

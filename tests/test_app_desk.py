@@ -10,7 +10,7 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_pages import desk_model as dm
+from desk import cases, edits, model, share
 from rulings import store
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
@@ -109,14 +109,14 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
     at = at.button(key=ADD).click().run()
     assert not at.error, [e.value for e in at.error]
     texts = _texts(at)
-    assert any(t.startswith("Вайл [vail]\nназемное\nвладелец B") for t in texts)
+    assert any(t.startswith("Вайл [vail]\nназемное существо\nвладелец B") for t in texts)
     assert any(t.startswith("↳ симбиот: Карлик Унд [und]\nсимбиот-паразит\nвладелец A") for t in texts)
     assert any(t.startswith(HOSTILE + " [orc]") for t in texts)  # shown as text, verbatim
     assert all("<img" not in m for m in _marks(at))
 
     at = _apply(at, "take_control", card="vail", by="A")
     assert any(s.icon == OK_ICON and s.value.startswith("**Законно**") for s in at.success)
-    assert any("⚑ маркер: управляет A" in t for t in _texts(at) if t.startswith("Вайл [vail]"))
+    assert any("⚑ маркер контроля: управляет A" in t for t in _texts(at) if t.startswith("Вайл [vail]"))
 
     at = _apply(at, "attack", attacker="vail", target="orc")
     banner = [e.value for e in at.error if e.icon == BAN_ICON and e.value.startswith("**Запрещено**")]
@@ -144,13 +144,13 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
 
 def test_legal_hosts_are_marked_with_icon_and_word() -> None:
     at = _open()
-    desk = dm.Desk(phase="battle")
+    desk = model.Desk(phase="battle")
     for entry in (
         {"id": "vail", "card": "Вайл", "owner": "B", "at": "c4"},
         {"id": "own", "card": "Вайл", "owner": "A", "at": "c2"},
         {"id": "und", "card": "Карлик Унд", "owner": "A", "at": "b3"},
     ):
-        desk = dm.put_card(desk, entry)
+        desk = edits.put_card(desk, entry)
     at.session_state["desk"] = desk
     at.run()
     at.selectbox(key="desk_phase_0").set_value("reveal").run()  # the judge sets the reveal subphase
@@ -218,18 +218,18 @@ def test_save_and_reload_a_desk() -> None:
     token = (
         at.query_params["desk"][0] if isinstance(at.query_params["desk"], list) else at.query_params["desk"]
     )
-    assert dm.decode(str(token)) == dm.Desk(**{**desk.__dict__, "scenario_text": ""})
+    assert share.decode(str(token)) == model.Desk(**{**desk.__dict__, "scenario_text": ""})
     # Another judge opens the link: the same desk, the same verdict on screen.
     other = _open(desk=str(token))
-    assert other.session_state["desk"] == dm.decode(str(token))
+    assert other.session_state["desk"] == share.decode(str(token))
     assert any(s.icon == OK_ICON and s.value.startswith("**Законно**") for s in other.success)
     assert "Вопрос: Вайл под контролем" in _texts(other)
     # The scenario file saved from the desk loads back into the desk with the same position.
     import casebook
 
-    yaml_text = dm.to_scenario_yaml(desk, dm.replay(desk))
+    yaml_text = cases.to_scenario_yaml(desk, model.replay(desk))
     sc = casebook.load_scenario_text(yaml_text, "stol.yaml")
-    assert dm.replay(dm.from_scenario(sc, yaml_text)).current == dm.replay(desk).current
+    assert model.replay(cases.from_scenario(sc, yaml_text)).current == model.replay(desk).current
 
 
 def test_record_a_ruling_from_the_desk_and_find_it_again(_journal: Path) -> None:
@@ -262,15 +262,15 @@ def test_record_a_ruling_from_the_desk_and_find_it_again(_journal: Path) -> None
 
 def test_pending_choices_are_asked_on_screen() -> None:
     at = _open()
-    desk = dm.Desk(title="Вожак сатиров лечится")
-    desk = dm.put_card(desk, {"id": "vozhak", "card": "Вожак сатиров", "owner": "A", "at": "c3"})
+    desk = model.Desk(title="Вожак сатиров лечится")
+    desk = edits.put_card(desk, {"id": "vozhak", "card": "Вожак сатиров", "owner": "A", "at": "c3"})
     orc = {
         "id": "orc",
         "card": {"template": "Наземное существо", "name": "Орк", "life": 6},
         "owner": "B",
         "at": "c4",
     }
-    at.session_state["desk"] = dm.put_card(desk, orc)
+    at.session_state["desk"] = edits.put_card(desk, orc)
     at.run()
     at.selectbox(key="desk_kind").set_value("heal").run()
     at.selectbox(key="desk_arg_heal_card").set_value("vozhak").run()
@@ -283,7 +283,7 @@ def test_pending_choices_are_asked_on_screen() -> None:
             break
         asked.append((questions[0], [cid for cid, _ in _clause_links(at)]))
         choice = at.radio(key="desk_choice")
-        pending = dm.replay(at.session_state["desk"]).current.pending
+        pending = model.replay(at.session_state["desk"]).current.pending
         assert pending is not None
         keys = [o.key for o in pending.options]
         # the options read as the engine's labels (escaped for the radio's Markdown)
@@ -292,7 +292,7 @@ def test_pending_choices_are_asked_on_screen() -> None:
         at = at.button(key="desk_choose").click().run()
         assert not at.exception, at.exception
     assert asked and any("534.7" in links for _, links in asked), asked
-    final = dm.replay(at.session_state["desk"]).current
+    final = model.replay(at.session_state["desk"]).current
     from engine import card_props
 
     assert card_props(final, "orc")["wounds"] == 2 and card_props(final, "vozhak")["wounds"] == 0

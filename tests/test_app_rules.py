@@ -180,7 +180,10 @@ GOOD_RULES = (
 )
 
 
-def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+def upload(at: AppTest, name: str, data: bytes, berserk: bool = True) -> AppTest:
+    from app_pages import rules
+
+    at.radio(key="rules_upload_berserk").set_value(rules.BERSERK_YES if berserk else rules.BERSERK_NO)
     at.file_uploader(key="rules_upload").set_value((name, data, "text/plain"))
     return at.run()
 
@@ -217,18 +220,29 @@ def test_good_upload_is_for_this_judge_only_and_a_bad_one_after_it_keeps_it() ->
     at = upload(at, "my_rules.txt", GOOD_RULES.encode())
     assert not at.exception, at.exception
     assert at.success and "РП 9.9" in loaded_version(at)
+    stored = at.query_params.get("v")  # the window's address names the stored upload
+    assert stored and stored != VERSION
     at = upload(at, "broken.txt", b"\x00\x00")
     assert at.error and "РП 9.9" in loaded_version(at)
-    # this judge's clause view reads the upload; a link made on the seeds says so
+    # this judge's clause view reads the upload, and its links carry the upload's version
+    at.query_params.clear()
+    at.query_params.update({"p": "900.2"})
+    at.switch_page(ROOT_PAGE).run()
+    assert not at.exception
+    assert "Второй пункт" in texts(at)
+    assert {link_params(x).get("v") for x in at.page_link if link_params(x).get("p")} == {stored}
+    # a link made on the seeds opens the seeds, where 900.2 does not exist
     at.query_params.clear()
     at.query_params.update({"p": "900.2", "v": VERSION})
     at.switch_page(ROOT_PAGE).run()
-    assert not at.exception
-    assert any(VERSION in w.value.replace("\\", "") for w in at.warning)
-    # another judge (another session) still has the embedded rules
+    assert "Не найдено" in at.warning[0].value
+    # another judge (another session) still has the embedded rules …
     other = run_app(p="900.2")
     assert "Не найдено" in other.warning[0].value
     assert "РП 9.9" not in texts(other)
+    # … unless they follow this judge's link: it opens the same stored version
+    shared_link = run_app(p="900.2", v=stored)
+    assert "Второй пункт" in texts(shared_link)
 
 
 def test_uploaded_text_is_shown_as_text_not_markup() -> None:

@@ -114,7 +114,7 @@ def test_build_by_clicking_apply_read_trace_follow_clause(page: Any) -> None:
     pg.get_by_role("button", name="Применить действие").click()
     settle(pg)
     pg.get_by_text("Законно", exact=True).first.wait_for()
-    assert pg.get_by_text("маркер: управляет A").count() >= 1
+    assert pg.get_by_text("маркер контроля: управляет A").count() >= 1
 
     pick(pg, "Действие", "attack")
     pick(pg, "атакующий", "[vail]")
@@ -164,7 +164,7 @@ def upload(pg: Any, name: str, data: bytes) -> None:
 
 
 def test_uploaded_files_bad_refused_desk_file_reopens(page: Any) -> None:
-    from app_pages import desk_model as dm
+    from desk import edits, model, share
 
     pg = page
     pg.goto(pg.base + "/desk")
@@ -174,8 +174,9 @@ def test_uploaded_files_bad_refused_desk_file_reopens(page: Any) -> None:
     pg.get_by_text("Сценарий не загружен, стол не изменился.", exact=False).first.wait_for()
     assert pg.locator("b", has_text="плохой").count() == 0  # the file name is not markup
     shot(pg, "4_bad_upload")
-    desk = dm.put_card(dm.Desk(title="Файл стола"), {"id": "vail", "card": "Вайл", "owner": "B", "at": "e6"})
-    upload(pg, "stol.json", dm.to_file_text(desk).encode("utf-8"))
+    vail = {"id": "vail", "card": "Вайл", "owner": "B", "at": "e6"}
+    desk = edits.put_card(model.Desk(title="Файл стола"), vail)
+    upload(pg, "stol.json", share.to_file_text(desk).encode("utf-8"))
     pg.get_by_text("Открыт стол из файла «stol.json».").wait_for()
     pg.get_by_text("Вопрос: Файл стола").wait_for()
     assert pg.get_by_text("Вайл [vail]").count() >= 1

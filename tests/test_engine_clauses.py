@@ -8,6 +8,7 @@ import random
 import re
 
 import engine
+import lexicon
 from tests import helpers
 from tests.test_engine_common import full_board, random_action
 
@@ -79,16 +80,7 @@ def test_a_step_resting_on_an_assumption_carries_it_as_kind_assumption() -> None
                 # of kind «assumption» cites the same id with the assumption's wording.
                 notes = [c for c in s.children if c.clause == s.clause and c.kind == "assumption"]
                 assert notes and assumptions[s.clause].rstrip(".") in notes[0].reason, s
-            assert s.kind in (
-                "allowed",
-                "forbidden",
-                "effect",
-                "state_check",
-                "not_applied",
-                "undetermined",
-                "assumption",
-                "conflict",
-            ), s
+            assert s.kind in lexicon.STEP_KINDS, s
             assert s.reason, s
 
 

@@ -125,7 +125,8 @@ EVERY_COMMAND = (["search", "симбиот"], ["show", "211.4"], ["check"], ["g
         ("bad.txt", b"\x00\x00\x00\x01", "двоичный"),
         ("bad.txt", b"\xfd\xc0\x80\x81\x82\x83", "кодировк"),
         ("bad.txt", "Только преамбула, без номеров.".encode(), "ни одного пронумерованного"),
-        ("bad.docx", b"PK\x03\x04\x14\x00\x06\x00binary", "только .txt, .md и .rst"),
+        ("bad.docx", b"PK\x03\x04\x14\x00\x06\x00binary", "повреждён"),
+        ("bad.doc", b"\xd0\xcf\x11\xe0binary", "Сохраните документ как .docx"),
     ],
 )
 def test_bad_corpus_exits_2_on_every_command_without_traceback(
@@ -141,7 +142,7 @@ def test_bad_corpus_exits_2_on_every_command_without_traceback(
 
 
 def test_missing_corpus_or_a_folder_without_rules_exits_2_on_every_command(tmp_path: Path) -> None:
-    (tmp_path / "notes.docx").write_bytes(b"PK")
+    (tmp_path / "notes.doc").write_bytes(b"PK")  # not a rules format: the folder has no rules
     for argv in EVERY_COMMAND:
         code, _, err = run(*argv, "--corpus", str(tmp_path / "нет.txt"))
         assert code == 2 and "не найден" in err and "нет.txt" in err, argv

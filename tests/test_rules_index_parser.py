@@ -208,7 +208,7 @@ def test_bad_files_raise_a_russian_corpus_error_naming_the_file(data: bytes, nee
 def test_load_paths_folder_and_missing(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("100. Раздел.\n100.1. Текст см. 200.1.", encoding="utf-8")
     (tmp_path / "b.md").write_text("# 200. Другой\n\n200.1. Текст.\n", encoding="utf-8")
-    (tmp_path / "ignored.pdf").write_bytes(b"%PDF")
+    (tmp_path / "ignored.doc").write_bytes(b"\xd0\xcf\x11\xe0")  # not a rules format
     ix = rules_index.load_paths([tmp_path])
     assert [p.id for p in ix.paragraphs] == ["100", "100.1", "200", "200.1"]
     assert [c.target for c in ix.cites("100.1")] == ["200.1"]

@@ -66,6 +66,7 @@ def exile_instead(
     return Offer(f"{card.label} изгоняет {target.label} вместо уничтожения", False, _exile)
 
 
+@rule("A8")
 def _exile(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
     ev.kind = "exile"
     target = ctx.c(ev.target)

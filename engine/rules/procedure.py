@@ -91,6 +91,7 @@ def do_end_turn(ctx: context.Ctx, action: actions.Action) -> None:
     )
 
 
+@rule("A3", "A7")
 def _may_act(ctx: context.Ctx, card: state.CardState, what: str) -> bool:
     if card.controller != ctx.active:
         ctx.forbid(
@@ -108,6 +109,7 @@ def _may_act(ctx: context.Ctx, card: state.CardState, what: str) -> bool:
     return True
 
 
+@rule("A8")
 def _cannot_stand_on(ctx: context.Ctx, card: state.CardState, to: str, free_cell: str) -> bool:
     """Checks shared by movement and relocation: a free cell (`free_cell` cites A7 for movement, A4
     otherwise), the card's own text, and its symbiote's restrictions (211.11). True when forbidden."""

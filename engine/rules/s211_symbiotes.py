@@ -96,6 +96,7 @@ def host_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> l
     return out
 
 
+@rule("211.4", "211.6")
 def record(ctx: context.Ctx, problems: list[Problem], s: state.CardState, h: state.CardState) -> bool:
     """Write host problems into the trace; True when the symbiote may go on. Kinds: forbidden;
     undetermined (it goes on, the verdict says our text may say otherwise); unknown (our text does
@@ -256,7 +257,7 @@ def became_incorporeal(ctx: context.Ctx, hid: str) -> None:
     arg("host", "card", "хозяин", required=True, pool="other_in_play"),
     choice=("card", "host"),
 )
-@rule("211.1", "211.2", "211.4", "211.5", "211.6")
+@rule("211.1", "211.2", "211.4", "211.5", "211.6", "211.8.1", "A4")
 def do_place_symbiote(ctx: context.Ctx, action: actions.Action) -> None:
     """place_symbiote: put a symbiote onto its host in the reveal subphase (211.2)."""
     s, h = ctx.get(action.get("card")), ctx.get(action.get("host"))
@@ -363,7 +364,7 @@ def do_end_reveal(ctx: context.Ctx, action: actions.Action) -> None:
     arg("by", "card", "карта, чья особенность (по умолчанию сама помещаемая)"),
     choice=("card", "host"),
 )
-@rule("211.3", "211.8.1", "211.11")
+@rule("211.3", "211.8.1", "211.11", "A8")
 def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
     """attach: a card is put onto another by its own ability (Сугед, Выкормыш слуа, Многоликий
     with an ability it took)."""
@@ -405,7 +406,7 @@ def attach_ability(ctx: context.Ctx, card: state.CardState, host: state.CardStat
     return own
 
 
-@rule("211.8.1", "211.3")
+@rule("211.3", "211.8.1", "A8")
 def _become_parasite(ctx: context.Ctx, card: state.CardState, h: state.CardState, ab: Ability) -> None:
     """Выкормыш слуа: becomes a parasite of its attacker; the text changes the subtype explicitly,
     so 211.8.1 lets it go onto a card."""
@@ -433,7 +434,7 @@ def _become_parasite(ctx: context.Ctx, card: state.CardState, h: state.CardState
     set_host(ctx, card.id, h.id)  # a symbiote of its own dies in the state check (211.4)
 
 
-@rule("211.8.1", "211.3", "211.11")
+@rule("211.3", "211.8.1", "211.11", "A1", "A8", "A12")
 def _place_on_own_creature(ctx: context.Ctx, card: state.CardState, h: state.CardState, ab: Ability) -> None:
     """Сугед: placed on another creature of its squad within range. The text does not change the
     subtype, so only a symbiote may use it (211.8.1); the rule is checked before the timing of the
@@ -527,7 +528,7 @@ def _changed_relation(ctx: context.Ctx, s: state.CardState, h: state.CardState) 
     return s.host_changed or h.controller != h.owner
 
 
-@rule("211.3.1")
+@rule("211.3.1", "A8")
 def host_lock(ctx: context.Ctx, actor: state.CardState, what: str, target: str | None) -> bool:
     """A symbiote's «host may declare nothing but an attack on it» (Карлик Унд). Returns True when
     it forbids; cites 211.3.1 when a change of host or controller did not switch it off."""
@@ -552,7 +553,7 @@ def host_lock(ctx: context.Ctx, actor: state.CardState, what: str, target: str |
 
 
 @hook("wound_guard", ability="wounds_only_from_host")
-@rule("211.3.1")
+@rule("211.3.1", "A8")
 def wounds_only_from_host(ctx: context.Ctx, target: state.CardState, ab: Ability, ev: Event) -> bool:
     """«Получает раны только от своего хозяина» (Карлик Унд). True when the wound is prevented."""
     source = ev.source
@@ -599,7 +600,7 @@ def cards_adjacent(a: state.CardState, b: state.CardState) -> bool:
     return a.host == b.id or b.host == a.id or board.adjacent(a.cell, b.cell)
 
 
-@rule("211.9")
+@rule("211.9", "A1")
 def explain_adjacent(ctx: context.Ctx, card: state.CardState, near: list[state.CardState]) -> None:
     """Say why each of `near` stands next to `card`: its host or symbiote by 211.9, a card on a
     neighbouring cell by assumption A1."""

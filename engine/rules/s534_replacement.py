@@ -130,7 +130,7 @@ def applied_once(ctx: context.Ctx, eff: Effect) -> None:
     )
 
 
-@rule("534.4", "534.5")
+@rule("534.4", "534.5", "A8", "A9")
 def apply_number(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
     """A numeric change of the wounds keeps the action's kind and source (534.5, A9)."""
     target = ctx.c(ev.target)
@@ -211,7 +211,7 @@ def note_inherited(ctx: context.Ctx, ev: Event) -> None:
         )
 
 
-@rule("534.8")
+@rule("534.8", "A8")
 def protection(ctx: context.Ctx, ev: Event) -> None:
     """Protections of the target against the (possibly replaced) wound (534.8)."""
     target = ctx.c(ev.target)
@@ -273,6 +273,7 @@ def destroy_destination(ctx: context.Ctx, cid: str, source: str | None) -> str |
     return "exile" if ev.kind == "exile" else None
 
 
+@rule("A2")
 def execute_wound(ctx: context.Ctx, ev: Event) -> None:
     """A wound through the pipeline, protections, then the wounds and a death check (A2).
 

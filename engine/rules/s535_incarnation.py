@@ -107,7 +107,7 @@ def _incarnation_problems(
     return probs, [], free
 
 
-@rule("535.7", "535.7.1", "535.7.2", "535.4", "211.8")
+@rule("211.8", "535.4", "535.7", "535.7.1", "535.7.2", "A4", "A13")
 def try_incarnate(ctx: context.Ctx, cid: str, retry: bool) -> bool:
     """Incarnate a card whose tokens reached X: third row, closed, revealed, free cell, own
     control (535.7). If that breaks a rule it waits in the graveyard (535.7.2)."""

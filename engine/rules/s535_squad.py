@@ -56,7 +56,7 @@ def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> str | 
     return None
 
 
-@rule("535.9")
+@rule("535.9", "A13")
 def forbid_join(ctx: context.Ctx, player: str, what: str, why: str) -> None:
     """Refuse a summon, resurrection or taking of control by 535.9's second bullet, naming A13
     (what «в его отряде присутствует» means here)."""
@@ -88,7 +88,7 @@ def squad_conflicts(cards: list[state.CardState]) -> str | None:
     arg("at", "place", "клетка или aux", pool="place"),
     choice=("card", "at"),
 )
-@rule("535.2", "535.3", "535.9")
+@rule("535.2", "535.3", "535.9", "A4", "A5")
 def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
     """recruit: a card joins the squad in the recruit subphase (535.2, 535.3; 403.2 is missing)."""
     card = ctx.get(action.get("card"))

@@ -47,6 +47,7 @@ def cell_taken(ctx: context.Ctx, cell: str, clause: str) -> list[tuple[str, str]
     return [(clause, f"клетка {cell} занята картой {occ.label}: нужна свободная клетка")]
 
 
+@rule("535.4", "A1")
 def _place(
     ctx: context.Ctx,
     card: state.CardState,
@@ -107,6 +108,7 @@ def _place(
     return "ok"
 
 
+@rule("211.8")
 def _place_symbiote(
     ctx: context.Ctx,
     card: state.CardState,
@@ -146,6 +148,7 @@ def _place_symbiote(
     return "ok"
 
 
+@rule("535.4", "A5")
 def _place_in_aux(
     ctx: context.Ctx,
     card: state.CardState,
@@ -186,6 +189,7 @@ def _place_in_aux(
     return "ok"
 
 
+@rule("A8")
 def _source(
     ctx: context.Ctx, action: actions.Action, kind: str, clause: str
 ) -> tuple[state.CardState, Ability] | None:
@@ -381,7 +385,7 @@ def _find_by_search(
     return found
 
 
-@rule("211.8", "535.9", "535.5.1.2")
+@rule("211.8", "535.5.1.2", "535.9", "A13")
 def _blind_problems(ctx: context.Ctx, card: state.CardState, ab: Ability, p: str) -> list[tuple[str, str]]:
     """Why a card found by the ability's own search (535.5.1.1) cannot be summoned by it. The
     player did not pick it, so the declaration stays legal and the summon fails (535.5.1.2)."""

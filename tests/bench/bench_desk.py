@@ -19,22 +19,22 @@ os.environ.setdefault("BERSERK_JOURNAL", str(Path(tempfile.mkdtemp()) / "bench.s
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from app_pages import desk_model as dm  # noqa: E402
+from desk import edits, model  # noqa: E402
 
 ROUNDS = 15
 TARGET_MS = 200.0
 
 
-def twenty_cards() -> dm.Desk:
+def twenty_cards() -> model.Desk:
     """Twenty creatures: ten per half, one symbiote on a host, the rest ground creatures."""
-    desk = dm.Desk(title="Бенчмарк: 20 карт", phase="battle", active="A")
+    desk = model.Desk(title="Бенчмарк: 20 карт", phase="battle", active="A")
     cells_a = [f"{c}{r}" for r in (1, 2) for c in "abcde"]
     cells_b = [f"{c}{r}" for r in (5, 6) for c in "abcde"]
     for i, cell in enumerate(cells_a[:9]):
-        desk = dm.put_card(desk, {"id": f"a{i}", "card": "Вайл", "owner": "A", "at": cell})
+        desk = edits.put_card(desk, {"id": f"a{i}", "card": "Вайл", "owner": "A", "at": cell})
     for i, cell in enumerate(cells_b[:10]):
-        desk = dm.put_card(desk, {"id": f"b{i}", "card": "Вайл", "owner": "B", "at": cell})
-    desk = dm.put_card(desk, {"id": "und", "card": "Карлик Унд", "owner": "B", "host": "a0"})
+        desk = edits.put_card(desk, {"id": f"b{i}", "card": "Вайл", "owner": "B", "at": cell})
+    desk = edits.put_card(desk, {"id": "und", "card": "Карлик Унд", "owner": "B", "host": "a0"})
     assert len(desk.cards) == 20
     return desk
 

@@ -9,7 +9,7 @@ import zlib
 import pytest
 
 import engine
-from app_pages import desk_model as dm
+from desk import cases, edits, entries, model, share
 
 VAIL = {"id": "vail", "card": "Вайл", "owner": "B", "at": "c4"}
 UND = {"id": "und", "card": "Карлик Унд", "owner": "A", "host": "vail"}
@@ -21,56 +21,56 @@ ORC = {
 }
 
 
-def _desk() -> dm.Desk:
-    desk = dm.Desk(title="Может ли Вайл атаковать Орка?")
+def _desk() -> model.Desk:
+    desk = model.Desk(title="Может ли Вайл атаковать Орка?")
     for entry in (VAIL, UND, ORC):
-        desk = dm.put_card(desk, entry)
+        desk = edits.put_card(desk, entry)
     return desk
 
 
-def _act(desk: dm.Desk, kind: str, **args: object) -> dm.Desk:
-    return dm.with_action(desk, engine.parse_action(kind, args))
+def _act(desk: model.Desk, kind: str, **args: object) -> model.Desk:
+    return edits.with_action(desk, engine.parse_action(kind, args))
 
 
 def test_vail_attack_forbidden_after_control_change() -> None:
     desk = _act(_act(_desk(), "take_control", card="vail", by="A"), "attack", attacker="vail", target="orc")
-    rp = dm.replay(desk)
+    rp = model.replay(desk)
     assert [o.verdict for o in rp.outcomes] == ["legal", "illegal"]
     assert "211.3.1" in rp.outcomes[1].forbidden_by
     assert rp.states[2] == rp.states[1]  # an illegal action leaves the position as it was
     assert engine.card_props(rp.current, "vail")["controller"] == "A"
-    assert "211.3.1" in dm.cited_clauses(rp)
-    steps = json.loads(dm.trace_json(rp))
+    assert "211.3.1" in cases.cited_clauses(rp)
+    steps = json.loads(cases.trace_json(rp))
     assert steps[1]["verdict"] == "illegal" and steps[1]["action"] == "attack: {attacker: vail, target: orc}"
 
 
 def test_undo_redo_restart_and_a_new_action_drops_the_redo_tail() -> None:
     desk = _act(_act(_desk(), "take_control", card="vail", by="A"), "attack", attacker="vail", target="und")
     assert desk.cursor == 2
-    back = dm.undo(dm.undo(desk))
-    assert back.cursor == 0 and len(back.actions) == 2 and dm.replay(back).outcomes == ()
-    assert dm.redo(back).cursor == 1 and dm.redo(dm.redo(dm.redo(back))).cursor == 2
-    assert dm.restart(desk).cursor == 0
-    branched = _act(dm.undo(desk), "lose_control", card="vail")
+    back = edits.undo(edits.undo(desk))
+    assert back.cursor == 0 and len(back.actions) == 2 and model.replay(back).outcomes == ()
+    assert edits.redo(back).cursor == 1 and edits.redo(edits.redo(edits.redo(back))).cursor == 2
+    assert edits.restart(desk).cursor == 0
+    branched = _act(edits.undo(desk), "lose_control", card="vail")
     assert [next(iter(a)) for a in branched.actions] == ["take_control", "lose_control"]
-    assert dm.replay(dm.undo(desk)).current == dm.replay(dm.redo(dm.restart(desk))).current
+    assert model.replay(edits.undo(desk)).current == model.replay(edits.redo(edits.restart(desk))).current
 
 
 def test_setup_edits_only_before_actions_and_illegal_positions_refused() -> None:
     desk = _desk()
     with pytest.raises(engine.SetupError, match="c4"):
-        dm.put_card(desk, {"id": "vail2", "card": "Вайл", "owner": "A", "at": "c4"})  # occupied cell
+        edits.put_card(desk, {"id": "vail2", "card": "Вайл", "owner": "A", "at": "c4"})  # occupied cell
     with pytest.raises(engine.SetupError):
-        dm.put_card(desk, {"id": "und2", "card": "Карлик Унд", "owner": "A", "host": "vail"})  # 211.6
-    moved = dm.put_card(desk, {**VAIL, "at": "b5"})
+        edits.put_card(desk, {"id": "und2", "card": "Карлик Унд", "owner": "A", "host": "vail"})  # 211.6
+    moved = edits.put_card(desk, {**VAIL, "at": "b5"})
     assert [c["id"] for c in moved.cards] == ["vail", "und", "orc"] and moved.cards[0]["at"] == "b5"
     with pytest.raises(engine.SetupError):
-        dm.remove_card(desk, "vail")  # its symbiote still sits on it
-    assert [c["id"] for c in dm.remove_card(dm.remove_card(desk, "und"), "vail").cards] == ["orc"]
+        edits.remove_card(desk, "vail")  # its symbiote still sits on it
+    assert [c["id"] for c in edits.remove_card(edits.remove_card(desk, "und"), "vail").cards] == ["orc"]
     started = _act(desk, "take_control", card="vail", by="A")
-    with pytest.raises(dm.DeskError, match="до первого действия"):
-        dm.put_card(started, ORC)
-    assert dm.new_card_id(desk, "vail") == "vail2" and dm.new_card_id(desk, "../x y") == "xy"
+    with pytest.raises(model.DeskError, match="до первого действия"):
+        edits.put_card(started, ORC)
+    assert entries.new_card_id(desk, "vail") == "vail2" and entries.new_card_id(desk, "../x y") == "xy"
 
 
 @pytest.mark.parametrize(
@@ -84,33 +84,33 @@ def test_setup_edits_only_before_actions_and_illegal_positions_refused() -> None
     ],
 )
 def test_hostile_card_entries_refused(entry: dict[str, object]) -> None:
-    with pytest.raises(dm.DeskError):
-        dm.put_card(dm.Desk(), entry)
+    with pytest.raises(model.DeskError):
+        edits.put_card(model.Desk(), entry)
 
 
 def test_hostile_names_kept_verbatim_as_data() -> None:
     name = "<script>alert(1)</script> '); DROP TABLE x;-- [a](javascript:x) ../../etc"
-    desk = dm.put_card(
-        dm.Desk(),
+    desk = edits.put_card(
+        model.Desk(),
         {"id": "h", "card": {"template": "Наземное существо", "name": name}, "owner": "A", "at": "a1"},
     )
-    again = dm.decode(dm.encode(desk))
+    again = share.decode(share.encode(desk))
     assert again == dataclasses_replace_scenario(desk)
-    assert engine.card_props(dm.replay(again).current, "h")["name"] == name
+    assert engine.card_props(model.replay(again).current, "h")["name"] == name
 
 
-def dataclasses_replace_scenario(desk: dm.Desk) -> dm.Desk:
+def dataclasses_replace_scenario(desk: model.Desk) -> model.Desk:
     """The URL form leaves the loaded scenario file out (its setup and actions are in the desk)."""
-    return dm.Desk(**{**desk.__dict__, "scenario_text": ""})
+    return model.Desk(**{**desk.__dict__, "scenario_text": ""})
 
 
 def test_link_and_file_reopen_the_desk_exactly() -> None:
-    desk = dm.undo(
+    desk = edits.undo(
         _act(_act(_desk(), "take_control", card="vail", by="A"), "attack", attacker="vail", target="orc")
     )
-    assert dm.decode(dm.encode(desk)) == desk
-    assert dm.from_file_text(dm.to_file_text(desk).encode("utf-8")) == desk
-    assert dm.replay(dm.decode(dm.encode(desk))).current == dm.replay(desk).current
+    assert share.decode(share.encode(desk)) == desk
+    assert share.from_file_text(share.to_file_text(desk).encode("utf-8")) == desk
+    assert model.replay(share.decode(share.encode(desk))).current == model.replay(desk).current
 
 
 @pytest.mark.parametrize(
@@ -123,8 +123,8 @@ def test_link_and_file_reopen_the_desk_exactly() -> None:
     ],
 )
 def test_bad_links_refused(token: str, message: str) -> None:
-    with pytest.raises(dm.DeskError, match=message):
-        dm.decode(token)
+    with pytest.raises(model.DeskError, match=message):
+        share.decode(token)
 
 
 @pytest.mark.parametrize(
@@ -141,23 +141,23 @@ def test_bad_links_refused(token: str, message: str) -> None:
     ],
 )
 def test_bad_desk_files_refused(raw: bytes, message: str) -> None:
-    with pytest.raises(dm.DeskError, match=message):
-        dm.from_file_text(raw)
+    with pytest.raises(model.DeskError, match=message):
+        share.from_file_text(raw)
 
 
 def test_scenario_yaml_round_trip() -> None:
     import casebook
 
     desk = _act(_act(_desk(), "take_control", card="vail", by="A"), "attack", attacker="vail", target="orc")
-    rp = dm.replay(desk)
-    text = dm.to_scenario_yaml(desk, rp, rules="РП 4.1-2")
+    rp = model.replay(desk)
+    text = cases.to_scenario_yaml(desk, rp, rules="РП 4.1-2")
     sc = casebook.load_scenario_text(text, "stol.yaml")
     assert sc.title == "Может ли Вайл атаковать Орка?"
     result = casebook.run_scenario(sc)
     assert result.ok, [e for s in result.steps for e in s.expectations if not e.ok]
-    reopened = dm.from_scenario(sc, text)
+    reopened = cases.from_scenario(sc, text)
     assert reopened.cards == desk.cards and reopened.actions == desk.actions
-    assert dm.replay(reopened).current == rp.current
+    assert model.replay(reopened).current == rp.current
 
 
 def test_an_answer_written_without_yo_is_kept_on_the_desk() -> None:
@@ -167,10 +167,10 @@ def test_an_answer_written_without_yo_is_kept_on_the_desk() -> None:
     from tests.casebook_cases import not_found_answered_without_yo
 
     text = not_found_answered_without_yo()
-    desk = dm.from_scenario(casebook.load_scenario_text(text, "not_found.yaml"), text)
+    desk = cases.from_scenario(casebook.load_scenario_text(text, "not_found.yaml"), text)
     assert [next(iter(a)) for a in desk.actions] == ["summon", "choose", "summon"]
     assert desk.actions[1] == {"choose": {"option": "none"}}
-    rp = dm.replay(desk)
+    rp = model.replay(desk)
     assert rp.current.pending is None
     assert [o.verdict for o in rp.outcomes] == ["legal", "legal", "illegal"]
     assert rp.current.cards["vail"].zone == "deck"

@@ -1,0 +1,187 @@
+"""The desk in words: one formatter for a card (a line, a block for a grid cell, a label for a list),
+the rows of the field, the zones beside it and an action as a judge says it.
+
+Every word comes from lexicon; every row name from the engine's board (assumption A4). Plain
+text only: the pages decide how to escape it for Markdown.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import engine
+import lexicon
+
+Props = Mapping[str, Any]
+CONTROL_MARK = "⚑"
+# Plain-text marks (st.text, option labels: no icon font there) from fonts every system has.
+# One mark per verdict of an option: what applying it gives.
+OPTION_MARKS: Mapping[str, str] = types.MappingProxyType(
+    {v: f"{lexicon.verdict_mark(v)} {lexicon.option_mark(v)}" for v in lexicon.VERDICTS}
+)
+# The zones beside the field, in the order a judge looks at them.
+SIDE_ZONES = ("aux", "hand", "deck", "graveyard", "exile")
+ROWS_TOP_DOWN = (6, 5, 4, 3, 2, 1)
+
+
+def card_class(p: Props) -> str:
+    """«симбиот-паразит», «наземное существо», «артефакт»."""
+    return lexicon.class_of_card(str(p.get("type")), p.get("subtype"))
+
+
+def card_facts(p: Props) -> list[str]:
+    """The card's facts after its name: class, owner, controller, states, wounds, tokens."""
+    facts = [card_class(p)]
+    if p.get("incorporeal"):
+        facts.append("бестелесное")
+    facts.append(f"владелец {p.get('owner')}")
+    if p.get("control_marker"):
+        facts.append(f"{CONTROL_MARK} маркер контроля: управляет {p.get('controller')}")
+    facts.append("закрыта" if p.get("closed") else "открыта")
+    facts.append("скрыта" if p.get("hidden") else "вскрыта")
+    if p.get("type") == "creature":
+        life = p.get("life")
+        facts.append(f"раны {p.get('wounds', 0)}/{life if life is not None else '?'}")
+    if p.get("tokens"):
+        facts.append(f"жетоны {p.get('tokens')}")
+    if p.get("alive") is False:
+        facts.append("погибло")
+    return facts
+
+
+def card_text(p: Props, cid: str) -> str:
+    """One card in one line: «Вайл [vail] · наземное существо · владелец B · …»."""
+    return " · ".join([f"{p.get('name')} [{cid}]", *card_facts(p)])
+
+
+def card_block(p: Props, cid: str, symbiote: bool = False) -> str:
+    """The same facts one a line, for a narrow grid cell; a symbiote says it sits on the card above."""
+    head = ("↳ симбиот: " if symbiote else "") + f"{p.get('name')} [{cid}]"
+    return "\n".join([head, *card_facts(p)])
+
+
+def where(p: Props) -> str:
+    """A card's place in a word: its cell, or its zone."""
+    return str(p.get("cell") or lexicon.zone(str(p.get("zone"))))
+
+
+def card_label(props: Mapping[str, Props], cid: str) -> str:
+    """A card in a list of choices: «Вайл [vail] (c4, владелец B)»; «—» for no card."""
+    if not cid:
+        return "—"
+    p = props.get(cid, {})
+    return f"{p.get('name', cid)} [{cid}] ({where(p)}, владелец {p.get('owner')})"
+
+
+def row_label(row: int) -> str:
+    """«ряд 4 — 1-й ряд игрока B» (the board's row names, assumption A4)."""
+    cell = f"{engine.COLUMNS[0]}{row}"
+    half = engine.half_of(cell)
+    return f"ряд {row} — {engine.row_rank(half, cell)}-й ряд {lexicon.player(half, 'gen')}"
+
+
+def table_row_label(row: int) -> str:
+    """«6 (B: 3-й ряд)», short enough for the first column of a table on a phone."""
+    cell = f"{engine.COLUMNS[0]}{row}"
+    half = engine.half_of(cell)
+    return f"{row} ({half}: {engine.row_rank(half, cell)}-й ряд)"
+
+
+def place_word(value: str) -> str:
+    """A place a card may be put: «клетка c4», «рука», «на карту (симбиот)»."""
+    if value == "host":
+        return "на карту (симбиот)"
+    return f"клетка {value}" if engine.is_cell(value) else lexicon.zone(value)
+
+
+def on_cells(props: Mapping[str, Props]) -> dict[str, list[str]]:
+    """The cards standing on each cell (symbiotes are shown with their hosts, not here)."""
+    out: dict[str, list[str]] = {}
+    for cid, p in props.items():
+        if p.get("zone") == "battle" and p.get("cell") and not p.get("host"):
+            out.setdefault(str(p["cell"]), []).append(cid)
+    return out
+
+
+def table_cell(props: Mapping[str, Props], cell: str, mark: str | None) -> str:
+    """One cell of the compact table: its mark, then each card «Вайл [vail] B ⚑A 0/3»."""
+    parts = [OPTION_MARKS[mark]] if mark is not None else []
+    for cid, p in props.items():
+        if p.get("zone") == "battle" and p.get("cell") == cell:
+            flag = f" {CONTROL_MARK}{p.get('controller')}" if p.get("control_marker") else ""
+            prefix = "↳ " if p.get("host") else ""
+            parts.append(
+                f"{prefix}{p.get('name')} [{cid}] {p.get('owner')}{flag} {p.get('wounds', 0)}/{p.get('life')}"
+            )
+    return "; ".join(parts)
+
+
+def side_zones(
+    props: Mapping[str, Props], state: engine.GameState, player: str
+) -> list[tuple[str, list[str]]]:
+    """(zone label, card ids) of one player's non-empty zones beside the field: the auxiliary zone
+    by controller, the others by owner; the deck top first."""
+    out: list[tuple[str, list[str]]] = []
+    for zone in SIDE_ZONES:
+        if zone == "deck":
+            ids = [cid for cid in state.deck(player) if cid in props]
+        else:
+            by = "controller" if zone == "aux" else "owner"
+            ids = [cid for cid, p in props.items() if p.get("zone") == zone and p.get(by) == player]
+        if ids:
+            label = lexicon.zone(zone).capitalize() + (" (сверху вниз)" if zone == "deck" else "")
+            out.append((label, ids))
+    return out
+
+
+def position_line(state: engine.GameState, cards: int) -> str:
+    """«бой, ход 1; активный игрок A. Карт: 3.»"""
+    turn = f", ход {state.turn}" if state.phase == "battle" else ""
+    return f"{lexicon.phase(state.phase)}{turn}; активный игрок {state.active}. Карт: {cards}."
+
+
+def value_word(value: object) -> str:
+    """An action argument's value in words: a zone, a damage kind, a deck position, a list."""
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value))
+    shown = str(value)
+    if shown in lexicon.ZONES:
+        return lexicon.zone(shown)
+    return lexicon.enum_word(shown)
+
+
+def action_words(action: engine.Action) -> str:
+    """The action in the judge's words: «Объявить нападение: атакующий — vail; цель — orc»."""
+    data = action.to_dict()
+    kind = next(iter(data), "")
+    spec = engine.ACTION_SPECS.get(kind)
+    if spec is None:
+        return repr(action)
+    labels = {a.name: a.label for a in spec.args}
+    args = data.get(kind, {})
+    parts = [f"{labels.get(name, name)} — {value_word(value)}" for name, value in args.items()]
+    return spec.label + (": " + "; ".join(parts) if parts else "")
+
+
+def forbidden_by(outcome: engine.Outcome) -> list[str]:
+    """The citations that forbid an outcome, each once, in order."""
+    return list(dict.fromkeys(outcome.forbidden_by))
+
+
+def verdict_head(outcome: engine.Outcome) -> str:
+    """«Запрещено — запрещает п. 211.3.1» (plain text; the page adds emphasis)."""
+    word = lexicon.verdict(outcome.verdict).capitalize()
+    by = ", ".join(lexicon.cite(c) for c in forbidden_by(outcome))
+    return word + (f" — запрещает {by}" if by else "")
+
+
+def verdict_counts(verdicts: Sequence[engine.OptionVerdict]) -> str:
+    """«Движок проверил вариантов: 3: ✔ можно — 1, ✘ нельзя — 2.»"""
+    counts = ", ".join(
+        f"{OPTION_MARKS[v]} — {sum(1 for o in verdicts if o.verdict == v)}"
+        for v in lexicon.VERDICTS
+        if any(o.verdict == v for o in verdicts)
+    )
+    return f"Движок проверил вариантов: {len(verdicts)}: {counts}."
