@@ -384,3 +384,26 @@ def test_users_commands(tmp_path: Path) -> None:
     code, _, err = _cli(path, "frobnicate")
     assert code == 2 and "Использование" in err
     assert [a.name for a in Journal(path).accounts()] == ["Орлов"]
+
+
+def test_rules_versions_are_shared_and_removed_only_by_a_signed_in_judge(tmp_path: Path) -> None:
+    from rules_index import versions
+    from rulings import guard
+
+    book, judge = journal_with_judge(tmp_path / "j.sqlite3")
+    shop = versions.VersionStore(tmp_path / "rules")
+    files = [("r.txt", "900. Раздел.\n900.1. Пункт.\nРП 9.9 от 01.01.2030".encode())]
+    info = shop.save(files, rules_index.load_texts(files), berserk=True)
+    with pytest.raises(NotSignedInError):
+        guard.publish_rules_version(None, shop, info.id, journal=book)
+    with pytest.raises(NotSignedInError):
+        guard.publish_rules_version(dataclasses.replace(judge, token="x"), shop, info.id, journal=book)
+    assert shop.versions(shared_only=True) == []  # nothing changed
+    account, shared = guard.publish_rules_version(judge, shop, info.id, make_default=True, journal=book)
+    assert account.name == "Сидорова" and shared is not None and shared.shared
+    assert shop.default_id() == info.id
+    with pytest.raises(NotSignedInError):
+        guard.remove_rules_version(None, shop, info.id, journal=book)
+    assert shop.get(info.id) is not None
+    _, removed = guard.remove_rules_version(judge, shop, info.id, journal=book)
+    assert removed.id == info.id and shop.get(info.id) is None
