@@ -88,8 +88,11 @@ class Tab:
         self.settle()
 
     def settle(self) -> None:
-        self.page.wait_for_timeout(400)
-        self.page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
+        """Wait until the script run ends. Streamlit shows its running indicator only after a
+        moment, so look twice: on a loaded machine a run may start after the first look."""
+        for _ in range(2):
+            self.page.wait_for_timeout(500)
+            self.page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
 
     def main(self) -> playwright_sync.Locator:
         return self.page.locator('[data-testid="stMain"]')
@@ -226,10 +229,10 @@ def test_two_judges_amending_at_once_see_the_conflict(
             tab.page.locator(".st-key-journal_amend_1_note input").fill("уточнил")
             tab.page.locator(".st-key-journal_amend_1_note input").press("Tab")
             tab.settle()
-        a.main().get_by_role("button", name="Сохранить правку").click()
+        a.page.locator(".st-key-journal_amend_1_submit button").click()
         a.settle()
         a.main().get_by_text("Правка сохранена: решение № 1, редакция 2.").wait_for()
-        b.main().get_by_role("button", name="Сохранить правку").click()
+        b.page.locator(".st-key-journal_amend_1_submit button").click()
         b.settle()
         main = b.main()
         mine, theirs = (
