@@ -19,6 +19,7 @@ import yaml
 
 import casebook
 from rules_index import RulesIndex
+from rulings import export as ruling_export
 from rulings import model, store
 from rulings import search as ruling_search
 
@@ -152,12 +153,14 @@ def find_answers(
         cur = hit.ruling.current
         where = f"решение № {hit.ruling.id}" + (f", стол {cur.table_no}" if cur.table_no else "")
         where += f", {cur.event}" if cur.event else ""
+        steps = ruling_export.engine_steps_text(cur)  # the engine's verdict of every step, beside
+        where += f"; движок по шагам: {steps}" if steps else ""
         found.append(
             Answer(
                 "ruling",
                 cur.title,
                 where,
-                cur.verdict,
+                cur.judge_verdict,  # the headline is the judge's answer, not the engine's last step
                 cur.clauses,
                 JOURNAL_PAGE,
                 (("r", str(hit.ruling.id)),),

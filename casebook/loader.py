@@ -275,9 +275,10 @@ class _Reader(NodeReader):
         cid = self.text(card.get("id"), "id", card.line)
         if cid is None:
             return None
-        if not CARD_ID_RE.match(cid):
+        if not CARD_ID_RE.fullmatch(cid):  # fullmatch: «$» alone lets a trailing newline in
             rule = "id карты — латинские буквы, цифры, _ и -, до 40 знаков"
-            self.fail(card.key_line("id"), "id", f"«{cid}»: {rule}")
+            shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cid)  # «vail\\n» visible
+            self.fail(card.key_line("id"), "id", f"«{shown}»: {rule}")
             return None
         if cid in self.card_nodes:
             taken = self.card_nodes[cid].line

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from desk import cases, edits, model, share
 from rulings import store
+from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -237,15 +238,19 @@ def test_record_a_ruling_from_the_desk_and_find_it_again(_journal: Path) -> None
     at = _add_library(at, "Карлик Унд", "A", host="vail", cid="und")
     at = _apply(at, "take_control", card="vail", by="A")
     at.text_input(key="desk_title_0").input("Может ли Вайл атаковать после смены контроля?").run()
+    # Writing needs a judge's account: the desk's form asks for the sign-in in place.
+    store.Journal(_journal, hasher=cheap_hasher()).add_account("Сидорова", "judge", PASSWORD)
+    at.text_input(key="desk_ruling_auth_signin_name").input("Сидорова")
+    at.text_input(key="desk_ruling_auth_signin_password").input(PASSWORD)
+    at = at.button(key="desk_ruling_auth_signin_submit").click().run()
     at.text_area(key="desk_ruling_decision").input("Нет: только Карлика Унда (211.3.1).")
-    at.text_input(key="desk_ruling_judge").input("Сидорова")
     at = at.button(key="desk_ruling_submit").click().run()
     assert [s.value for s in at.success][-1] == "Решение записано в журнал под № 1."
     stored = store.Journal(_journal).get(1)
     assert stored is not None
     assert "vail" in stored.current.scenario_yaml and stored.current.verdict == "legal"
     assert "535.8" in stored.current.clauses and stored.current.title.startswith("Может ли Вайл")
-    assert stored.current.rules_version == "РП 4.1-2"
+    assert stored.current.rules_version == "РП 4.1-2" and stored.author == "Сидорова"
     at.switch_page(JOURNAL).run()
     at.text_input(key="journal_query").input("вайла контроля").run()
     assert at.selectbox(key="journal_pick").value == 1

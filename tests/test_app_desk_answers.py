@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -11,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from app_pages import desk_answers as da
 from rulings import model, store
+from tests.rulings_samples import journal_with_judge
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = "<script>x</script> Сугед [ссылка](javascript:alert(1)) летающее"
@@ -39,26 +41,39 @@ def test_scenarios_are_ranked_with_verdicts_and_clauses() -> None:
 
 
 def test_rulings_rank_beside_scenarios(journal_file: Path) -> None:
-    book = store.Journal(journal_file)
+    book, by = journal_with_judge(journal_file)
+    steps = [
+        {"action": "a", "verdict": "illegal", "trace": []},
+        {"action": "b", "verdict": "legal", "trace": []},
+    ]
     rid = book.record(
         model.RulingInput(
             title="Может ли Сугед пересесть на летающее существо?",
             decision="Нет: симбиот не помещается на летающее (211.4).",
             clauses=("211.4",),
             table_no="5",
-            verdict="illegal",
-        )
+            judge_verdict="illegal",
+            verdict="legal",
+            trace_json=json.dumps(steps),
+        ),
+        by,
     )
     answers = da.find_answers("Сугед летающее", book.rulings(), da.scenario_digests(), stop=da.stopwords())
     rulings = [a for a in answers if a.kind == "ruling"]
     assert (
-        rulings and rulings[0].link == f"/journal?r={rid}" and rulings[0].detail == f"решение № {rid}, стол 5"
+        rulings
+        and rulings[0].link == f"/journal?r={rid}"
+        and rulings[0].detail == f"решение № {rid}, стол 5; движок по шагам: 1 — запрещено, 2 — законно"
     )
+    # The headline is the judge's answer, not the last step's «законно».
+    assert rulings[0].verdict == "illegal"
+    assert da.verdict_words(rulings[0].verdict, rulings[0].steps) == "запрещено"
     assert answers[0].score >= answers[-1].score
 
 
 def test_search_page_shows_answers_safely(journal_file: Path) -> None:
-    store.Journal(journal_file).record(model.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)))
+    book, by = journal_with_judge(journal_file)
+    book.record(model.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)), by)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params["q"] = "Сугед летающее"
     at.run()
