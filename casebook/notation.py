@@ -638,3 +638,21 @@ def _template_for(card: Mapping[str, object], lib: engine.CardLibrary) -> engine
         if t.type == ctype and t.subtype == subtype and not t.abilities and t.incorporeal is False:
             return t
     return None
+
+
+def read_card(text: str, library: engine.CardLibrary | None = None) -> str | dict[str, object]:
+    """One card as a position item names it: a library name («вайл» → «Вайл») or an own card with
+    its template («Орк (Наземное существо, жизнь 5)»).
+
+    Raises:
+        NotationError: an unknown name (with the nearest ones) or words after the card.
+    """
+    reader = _Reader(text, library or engine.load_library())
+    items = reader.items()
+    if len(items) != 1:
+        raise NotationError("одна карта: название из библиотеки или своя карта с шаблоном в скобках")
+    tokens = [_Token("A", "word", 1, 1), *items[0]]  # the owner an item starts with
+    card, _, rest = reader.card_name(tokens)
+    if rest < len(tokens):
+        raise reader.fail("после карты лишние слова", tokens[rest])
+    return card

@@ -85,10 +85,15 @@ def edited_entry(
     controller: str | None = None,
     flags: Mapping[str, bool] | None = None,
     counts: Mapping[str, int] | None = None,
+    incorporeal: bool | str | None = "",
 ) -> dict[str, Any]:
-    """`entry` with a new place or host, owner, controller and the given flags and counts (the
-    other keys it had are kept)."""
+    """`entry` with a new place or host, owner, controller, flags and counts, and (unless "") its
+    incorporeality: True, False, or None for «as the card is». Other keys it had are kept."""
     edited = {k: v for k, v in entry.items() if k not in ("at", "host", "controller")}
+    if incorporeal != "":
+        edited.pop("incorporeal", None)
+        if isinstance(incorporeal, bool):
+            edited["incorporeal"] = incorporeal
     if owner:
         edited["owner"] = owner
     if host:
