@@ -73,9 +73,8 @@ def _name_field(label: str, key: str, placeholder: str = NAME_HINT) -> cardform.
     if resolved.status in ("library", "own"):
         st.caption(common.escape_md(f"{resolved.name}: {resolved.words}"))
     elif resolved.status == "unknown":
-        near = ", ".join(f"«{n}»" for n in resolved.suggestions)
         st.warning(
-            common.escape_md(resolved.words + (f". Похожие: {near}" if near else "")),
+            common.escape_md(resolved.words + (". Похожие названия:" if resolved.suggestions else ".")),
             icon=common.ICON_WARNING,
         )
         with st.container(horizontal=True):
