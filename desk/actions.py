@@ -49,31 +49,13 @@ def click_fill(
 
 
 def legal_map(state: engine.GameState, kind: str, fixed: Mapping[str, object]) -> list[engine.OptionVerdict]:
-    """The options of `kind` with `fixed` arguments, each with its verdict; none when the engine
-    cannot list them (the marks are a help: without them the judge still picks and applies)."""
-    if "kind" in fixed:  # legal_options' own parameter is called `kind`: wound's `kind` cannot pass
-        return [given(state, kind, fixed)]
+    """The options of `kind` with `fixed` arguments, each with its verdict; none when the action
+    as filled so far cannot be listed (the marks are a help: without them the judge still picks
+    and applies)."""
     try:
         return list(engine.legal_options(state, kind, **dict(fixed)))
-    except Exception:
+    except engine.ActionError:
         return []
-
-
-def given(state: engine.GameState, kind: str, args: Mapping[str, object]) -> engine.OptionVerdict:
-    """The verdict of one fully given action, read from applying it as legal_options reads it: the
-    first step that forbids (or where the text stops) names the clause."""
-    try:
-        outcome = engine.apply(state, engine.parse_action(kind, dict(args)))
-    except engine.ActionError as exc:
-        return engine.OptionVerdict(dict(args), "illegal", None, str(exc))
-    if outcome.verdict == "legal":
-        return engine.OptionVerdict(dict(args), "legal", None, "можно", outcome.pending is not None)
-    wanted = "forbidden" if outcome.verdict == "illegal" else "undetermined"
-    step = next((s for s in outcome.steps() if s.kind == wanted), None)
-    clause = (step.clause or None) if step is not None else None
-    return engine.OptionVerdict(
-        dict(args), outcome.verdict, clause, step.reason if step else "", outcome.pending is not None
-    )
 
 
 def why(ov: engine.OptionVerdict) -> str:
