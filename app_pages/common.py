@@ -84,12 +84,71 @@ RUSSIAN_CSS = """<style>
   content: "Выбрать файл"; font-size: 0.875rem;
 }
 [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+[data-testid="stFileChip"] [role="alert"] {
+  position: static !important; width: auto !important; height: auto !important; clip: auto !important;
+  clip-path: none !important; overflow: visible !important; white-space: normal !important;
+  margin: 0 0 0 0.5rem !important; color: #b91c1c; font-size: 0.85rem;
+}
 </style>"""
+
+# What CSS cannot reach: Streamlit's own English sentences in the browser («Page not found» on a
+# wrong address, an uploader's refusal, «Choose an option» in an empty select box). A static script
+# of ours rewrites them in Russian as they appear; nothing a judge typed goes into it.
+RUSSIAN_JS = r"""<script>
+(() => {
+  if (window.__berserkRussian) return;
+  window.__berserkRussian = true;
+  const doc = document;
+  const main = "Открыта главная страница.";
+  const sentences = [
+    [/^Page not found$/, () => "Страница не найдена"],
+    [/^You have requested page \/(.*), but no corresponding file was found in the app's pages\/ directory\./,
+     (m) => "Страницы «/" + m[1] + "» в приложении нет. " + main],
+    [/^The page that you have requested does not seem to exist\./,
+     () => "Такой страницы в приложении нет. " + main],
+    [/^(?:Error: )?(.*) files are not allowed\.$/, (m) => "Файлы типа " + m[1] + " здесь не принимаются."],
+    [/^(?:Error: )?File must be (.*) or smaller\.$/,
+     (m) => "Файл больше " + m[1].replace("MB", " МБ").replace("KB", " КБ") + ": не загружен."],
+    [/^(?:Error: )?Only one file is allowed\.$/, () => "Можно загрузить только один файл."],
+    [/^(?:Error: )?File size is too small\.$/, () => "Файл пуст."],
+    [/^Error:$/, () => "Ошибка:"],
+    [/^(\d+(?:\.\d+)?)(B|KB|MB|GB)$/, (m) => m[1] + " " + {B: "Б", KB: "КБ", MB: "МБ", GB: "ГБ"}[m[2]]],
+  ];
+  const placeholders = {"Choose an option": "Выберите…", "Choose options": "Выберите…"};
+  const fix = (root) => {
+    if (!root) return;
+    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.nodeValue.trim();
+      for (const [re, say] of sentences) {
+        const m = text.match(re);
+        if (m) { node.nodeValue = say(m); break; }
+      }
+    }
+    if (root.querySelectorAll) {
+      root.querySelectorAll("input[placeholder]").forEach((el) => {
+        const ru = placeholders[el.getAttribute("placeholder")];
+        if (ru) el.setAttribute("placeholder", ru);
+      });
+    }
+  };
+  fix(doc.body);
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      if (c.type === "characterData") fix(c.target.parentNode);
+      c.addedNodes.forEach((n) => fix(n.nodeType === 1 ? n : n.parentNode));
+      if (c.type === "attributes") fix(c.target.parentNode);
+    }
+  }).observe(doc.body, {childList: true, subtree: true, characterData: true,
+                        attributes: true, attributeFilter: ["placeholder"]});
+})();
+</script>"""
 
 
 def russian_widgets() -> None:
     """Replace Streamlit's own English words in widgets (see RUSSIAN_CSS); app.py calls it every run."""
     st.html(RUSSIAN_CSS)
+    st.html(RUSSIAN_JS, unsafe_allow_javascript=True)
 
 
 @dataclass(frozen=True)

@@ -1,29 +1,33 @@
 """«Стол судьи»: set up the disputed position, apply actions, read the engine's trace, save, share, record.
 
-The engine decides everything and desk/ holds the desk's logic; this page draws the desk kept in
-st.session_state["desk"] (one judge's desk per session) and turns clicks into edits. Text a judge
-typed (card names, titles, file names) is shown with st.text or escaped, never as Markdown or HTML.
+The engine decides everything and desk/ holds the desk's logic; this page lays out the desk kept in
+st.session_state["desk"] (one judge's desk per session): the field with the zones beside it, the
+selected card's panel and the explanation beside the field on a wide screen (under it on a phone),
+then the loaded scenario's expectations, saving and the journal. Opening anything onto a desk with
+work asks first. Text a judge typed is shown with st.text or escaped, never as Markdown or HTML.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import zlib
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
 import casebook
 import engine
-import lexicon
-from app_pages import common, desk_board, desk_forms
+from app_pages import common, desk_actions, desk_board, desk_cards, desk_trace
 from app_pages import desk_session as session
 from app_pages import journal as journal_page
-from desk import cases, edits, model, share, view
+from desk import board, cardform, cases, edits, model, share, view
 from desk.model import Desk, DeskError, Replay
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_UPLOAD_BYTES = casebook.MAX_BYTES
+MAX_SCENARIO_BYTES = casebook.MAX_BYTES
+MAX_DESK_BYTES = 1024 * 1024
+UPLOAD_TYPES = (".yaml", ".yml", ".json")
 
 
 @st.cache_data(show_spinner=False)
@@ -37,53 +41,94 @@ def _entry(path: object) -> casebook.Entry | None:
     return next((e for e in _scenario_entries() if e.path == path), None)
 
 
+# -- clicks --------------------------------------------------------------------------------------
+
+
 def _cell_clicked(cell: str) -> None:
-    st.session_state["desk_clicked_cell"] = cell
+    """A click on a tile: select its card, open the card form, or apply the armed action."""
+    desk = session.current()
+    rp = session.replayed(desk)
+    if isinstance(rp, str):
+        return
+    props = session.props_of(rp.current)
+    sel = session.selected(props)
+    armed = None
+    if sel is not None and desk.started:
+        chosen = desk_actions.armed(desk_actions.quick_for(desk, rp.current, props, sel), sel)
+        armed = chosen.kind if chosen is not None else None
+    click = board.click(desk, props, sel, cell, armed)
+    if click.does == "select":
+        session.select(click.card)
+    elif click.does == "new_card":
+        session.open_dialog("cell", cell)
+    elif click.does == "act":
+        desk_actions.apply_action(click.kind, click.args)
+    else:
+        session.flash("info", click.message, "panel")
 
 
-# -- loading -----------------------------------------------------------------------------------------
+# -- loading -------------------------------------------------------------------------------------
 
 
-def _load_scenario_text(text: str, name: str) -> None:
+def _scenario_desk(text: str, name: str) -> tuple[Desk, str] | None:
     try:
         sc = casebook.load_scenario_text(text, name, index=session.rules(), library=session.library())
         desk = cases.from_scenario(sc, text, session.library())
     except Exception as exc:  # invalid file (ScenarioError) or an engine fault: the desk stays as it was
         session.flash("error", f"Сценарий не загружен, стол не изменился. {exc}")
-        return
-    session.store(desk, loaded=True)
-    session.flash("success", f"Загружен сценарий «{sc.title}» ({len(sc.steps)} шагов).")
+        return None
+    return desk, f"Загружен сценарий «{sc.title}» ({len(sc.steps)} шагов)."
 
 
-def _load_library(entry: casebook.Entry) -> None:
+def _open_library(entry: casebook.Entry) -> None:
     try:
         text = (ROOT / entry.path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         session.flash("error", f"Файл {entry.path} не читается: {exc}")
         return
-    _load_scenario_text(text, entry.path)
+    found = _scenario_desk(text, entry.path)
+    if found is not None:
+        session.offer(*found)
 
 
 def _load_upload(name: str, raw: bytes) -> None:
-    if len(raw) > MAX_UPLOAD_BYTES:
-        session.flash("error", f"Файл «{name}» больше {MAX_UPLOAD_BYTES} байт; стол не изменился.")
+    """One click: the file is read and opened (after «заменить?» on a desk with work), or refused in words."""
+    if not name.lower().endswith(UPLOAD_TYPES):
+        session.flash(
+            "error", f"Файл «{name}» не открыт: нужен сценарий .yaml или .yml, или файл стола .json."
+        )
         return
-    if name.lower().endswith(".json"):
+    is_desk = name.lower().endswith(".json")
+    limit = MAX_DESK_BYTES if is_desk else MAX_SCENARIO_BYTES
+    if len(raw) > limit:
+        session.flash(
+            "error", f"Файл «{name}» не открыт: {len(raw) // 1024} КБ, а можно до {limit // 1024} КБ."
+        )
+        return
+    if is_desk:
         try:
             desk = share.from_file_text(raw)
-            model.replay(desk, session.library())  # judged before the desk is replaced
+            model.replay(desk, session.library())  # judged before it may replace anything
         except (DeskError, engine.SetupError) as exc:
             session.flash("error", f"Файл стола «{name}» не открыт, стол не изменился: {exc}")
             return
-        session.store(desk, loaded=True)
-        session.flash("success", f"Открыт стол из файла «{name}».")
+        session.offer(desk, f"Открыт стол из файла «{name}».")
         return
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         session.flash("error", f"Файл «{name}» не в кодировке UTF-8; стол не изменился.")
         return
-    _load_scenario_text(text, name)
+    found = _scenario_desk(text, name)
+    if found is not None:
+        session.offer(*found)
+
+
+def _uploaded(key: str) -> None:
+    upload = st.session_state.get(key)
+    if upload is not None:
+        _load_upload(str(upload.name), bytes(upload.getvalue()))
+    session.renew("upload")  # a fresh uploader: the same file may be chosen again
 
 
 def _load_from_url() -> None:
@@ -95,7 +140,7 @@ def _load_from_url() -> None:
         st.session_state["desk_url_scn"] = wanted
         entry = _entry(wanted)
         if entry is not None:
-            _load_library(entry)
+            _open_library(entry)
         else:
             session.flash("error", "Такого сценария в библиотеке нет; стол не изменился.")
         return
@@ -107,29 +152,22 @@ def _load_from_url() -> None:
         desk = share.decode(str(token))
         model.replay(desk, session.library())
     except (DeskError, engine.SetupError) as exc:
-        session.flash("error", f"Ссылка на стол не открылась: {exc}")
+        session.flash("error", f"Ссылка на стол не открылась, стол не изменился: {exc}")
         return
-    session.store(desk, loaded=True)
-
-
-# -- panels ------------------------------------------------------------------------------------------
-
-
-def _edit_desk(change: Callable[[Desk], Desk]) -> None:
-    session.store(change(session.current()))
+    session.offer(desk, "Открыт стол по ссылке.")
 
 
 def _open_library_pick(key: str) -> None:
     """Open the library scenario chosen in widget `key` (a path we listed ourselves, never typed)."""
     entry = _entry(st.session_state.get(key))
     if entry is not None:
-        _load_library(entry)
+        _open_library(entry)
     if key == "desk_official_pick":
         st.session_state[key] = None  # a pill opens its scenario; it does not stay pressed
 
 
 def _load_panel(desk: Desk) -> None:
-    with st.expander("Открыть сценарий, файл стола или начать заново", expanded=not desk.cards):
+    with st.expander("Открыть пример из правил, сценарий или файл стола", key="desk_load"):
         entries = _scenario_entries()
         titles = {e.path: cases.long_title(e) for e in entries}
         official = {e.path: cases.short_title(e) for e in cases.official(entries)}
@@ -143,120 +181,110 @@ def _load_panel(desk: Desk) -> None:
                 args=("desk_official_pick",),
             )
         if entries:
-            st.selectbox(
+            c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
+            c1.selectbox(
                 "Все сценарии библиотеки: официальные примеры и разборы",
                 list(titles),
                 format_func=lambda p: titles.get(p, p),
                 key="desk_library_pick",
             )
-            st.button(
-                "Открыть сценарий",
-                key="desk_library_open",
-                on_click=_open_library_pick,
-                args=("desk_library_pick",),
+            c2.button(
+                "Открыть", key="desk_library_open", on_click=_open_library_pick, args=("desk_library_pick",)
             )
-        upload = st.file_uploader(
-            "Свой файл: сценарий (.yaml) или стол (.json), до 1 МБ",
-            type=["yaml", "yml", "json"],
-            key="desk_upload",
-            max_upload_size=1,
-        )
-        if upload is not None and st.button("Открыть файл", key="desk_upload_open"):
-            _load_upload(upload.name, upload.getvalue())
-            st.rerun()
-        if st.button("Новый пустой стол", key="desk_new"):
-            session.store(Desk(), loaded=True)
-            st.rerun()
-
-
-def _history_panel(desk: Desk) -> None:
-    # Two rows of two: four buttons in one row cut their labels short even on a laptop.
-    c1, c2 = st.columns(2)
-    c3, c4 = st.columns(2)
-    buttons = (
-        (c1, "Отменить", ":material/undo:", "desk_undo", desk.cursor == 0, edits.undo, None),
-        (c2, "Вернуть", ":material/redo:", "desk_redo", desk.cursor >= len(desk.actions), edits.redo, None),
-        (
-            c3,
-            "К исходной позиции",
-            ":material/restart_alt:",
-            "desk_restart",
-            desk.cursor == 0,
-            edits.restart,
-            None,
-        ),
-        (
-            c4,
-            "Править расклад",
-            ":material/edit:",
-            "desk_clear",
-            not desk.started,
-            edits.clear_actions,
-            "Забыть действия и вернуться к раскладке карт",
-        ),
-    )
-    for col, label, icon, key, disabled, change, tip in buttons:
-        col.button(
-            label,
-            icon=icon,
+        key = f"desk_upload_{session.serial('upload')}"
+        st.file_uploader(
+            "Свой файл: сценарий (.yaml, до 256 КБ) или файл стола (.json, до 1 МБ) — открывается сразу",
             key=key,
-            disabled=disabled,
-            on_click=_edit_desk,
-            args=(change,),
-            width="stretch",
-            help=tip,
+            max_upload_size=1,
+            on_change=_uploaded,
+            args=(key,),
         )
-    st.caption(f"Действий применено: {desk.cursor} из {len(desk.actions)}.")
+        if st.button("Новый пустой стол", key="desk_new", icon=":material/add:"):
+            session.offer(Desk(), "Новый пустой стол.")
+            st.rerun()
 
 
-def _trace_panel(rp: Replay) -> None:
-    if not rp.outcomes:
-        st.info("Действий ещё не было: выберите действие и примените его.")
-        return
-    desk_board.verdict_banner(rp.outcomes[-1], rp.actions[-1])
-    desk_board.draw_trace(rp.outcomes[-1].trace)
-    if len(rp.outcomes) > 1:
-        with st.expander(f"Все шаги ({len(rp.outcomes)})"):
-            for i, (action, outcome) in enumerate(zip(rp.actions, rp.outcomes, strict=True), 1):
-                word = lexicon.verdict(outcome.verdict).capitalize()
-                st.markdown(f"{i}\\. {lexicon.verdict_icon(outcome.verdict)} **{word}**")
-                st.text(view.action_words(action) + "\n" + repr(action))
-                desk_board.draw_trace(outcome.trace, 1)
+def _confirm_offer(offer: tuple[Desk, str]) -> None:
+    """«Заменить то, что на столе?» before a new desk replaces work."""
+    now = session.current()
 
-
-def _expectations_panel(desk: Desk) -> None:
-    if not desk.scenario_text:
-        return
-    try:
-        sc = casebook.load_scenario_text(
-            desk.scenario_text, desk.scenario_name, index=session.rules(), library=session.library()
+    @st.dialog("Заменить то, что на столе?", on_dismiss=session.decline_offer)
+    def ask() -> None:
+        title = f" («{now.title}»)" if now.title else ""
+        st.markdown(
+            common.escape_md(f"На столе{title}: карт {len(now.cards)}, действий {len(now.actions)}.")
+            + " Они будут заменены:"
         )
-        result = casebook.run_scenario(sc, session.rules(), session.library())
-    except Exception as exc:  # a broken file or an engine fault: a message, never a traceback
-        st.error(common.escape_md(f"Сценарий не проверен: {exc}"))
+        st.text(offer[1])
+        st.download_button(
+            "Сначала скачать текущий стол (файл)",
+            data=share.to_file_text(now),
+            file_name="stol-sudi.json",
+            mime="application/json",
+            key="desk_offer_save",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+        c1, c2 = st.columns(2)
+        if c1.button("Заменить", type="primary", key="desk_offer_yes"):
+            session.accept_offer()
+            st.rerun()
+        if c2.button("Оставить текущий стол", key="desk_offer_no"):
+            session.decline_offer()
+            st.rerun()
+
+    ask()
+
+
+def _card_dialog(desk: Desk, props: dict[str, dict[str, Any]]) -> None:
+    opened = session.dialog()
+    if opened is None or desk.started:
         return
-    held = sum(1 for s in result.steps for e in s.expectations if e.ok)
-    total = sum(len(s.expectations) for s in result.steps)
-    head = "Все ожидания сценария выполняются" if result.ok else "Не все ожидания сценария выполняются"
-    icon = common.ICON_OK if result.ok else common.ICON_ERROR
-    with st.expander(f"{head}: {held} из {total}", expanded=not result.ok, icon=icon):
-        st.text(f"Файл: {desk.scenario_name}")
-        for step in result.steps:
-            good = step.status in ("ok", "xfail") and not step.failed
-            mark = ":material/check_circle: как ожидалось" if good else ":material/cancel: не как ожидалось"
-            verdict = lexicon.verdict(step.verdict) if step.verdict else "—"
-            st.markdown(f"**Шаг {step.number}** {mark} — вердикт: {common.escape_md(verdict)}")
-            st.text(repr(step.action))
-            for e in step.expectations:
-                st.text(
-                    ("✔ выполнено: " if e.ok else "✘ не выполнено: ")
-                    + e.what
-                    + (f" ({e.detail})" if e.detail else "")
+    cell = opened[1]
+
+    @st.dialog(f"Клетка {cell}: новая карта", on_dismiss=session.close_dialog)
+    def form() -> None:
+        desk_cards.new_card_form(session.current(), props, cell)
+
+    form()
+
+
+# -- text, saving --------------------------------------------------------------------------------
+
+
+def _text_panel(desk: Desk) -> None:
+    """«Позиция текстом»: the position in one line, to copy, or to type or paste and read."""
+    with st.expander("Позиция текстом: прочитать или скопировать", expanded=not desk.cards, key="desk_text"):
+        try:
+            now = cases.position_text(desk, session.library())
+        except casebook.NotationError as exc:
+            now = ""
+            st.caption(common.escape_md(f"Эту позицию текстом не записать: {exc.detail}"))
+        key = f"desk_text_{session.gen()}_{zlib.crc32(now.encode())}"
+        text = st.text_area(
+            "Одна карта — одна запись через «;»: владелец, карта, место, свойства",
+            value=now,
+            key=key,
+            max_chars=casebook.notation.MAX_CHARS,
+            placeholder="B Вайл c4; A Карлик Унд на Вайл; B Орк (Наземное существо, жизнь 5) d4 раны 2",
+        )
+        st.caption("Подробно — docs/scenarios.md, «Позиция одной строкой».")
+        if st.button("Прочитать текст", key="desk_text_read", icon=":material/input:"):
+            try:
+                new = cases.from_position_text(desk, text, session.library())
+            except casebook.NotationError as exc:
+                st.error(
+                    common.escape_md(f"Текст не прочитан, стол не изменился: {exc}"), icon=common.ICON_ERROR
                 )
-            if step.pending_unanswered is not None:
-                st.text(f"✘ выбор не дан: {step.pending_unanswered.question}")
-            if step.error:
-                st.text(f"✘ ошибка: {step.error}")
+                return
+            except (engine.SetupError, DeskError) as exc:
+                st.error(
+                    common.escape_md(f"Такой позиции быть не может, стол не изменился: {exc}"),
+                    icon=common.ICON_ERROR,
+                )
+                return
+            session.offer(new, f"Позиция прочитана из текста: карт {len(new.cards)}.", ask=desk.started)
+            st.rerun()
 
 
 def _save_panel(desk: Desk, rp: Replay) -> None:
@@ -284,7 +312,7 @@ def _save_panel(desk: Desk, rp: Replay) -> None:
         file_name="stol-sudi.json",
         mime="application/json",
         key="desk_save_json",
-        on_click="ignore",  # a download changes nothing: no rerun
+        on_click="ignore",
     )
     base = str(getattr(st.context, "url", "") or "").split("?")[0]
     st.caption("Ссылка на этот стол (скопируйте и отправьте другому судье):")
@@ -304,56 +332,89 @@ def _save_panel(desk: Desk, rp: Replay) -> None:
 
 
 def _broken(desk: Desk, problem: str) -> None:
-    st.error(common.escape_md(problem))
+    st.error(common.escape_md(problem), icon=common.ICON_ERROR)
     if desk.cursor:
         st.button(
-            "↶ Отменить последнее действие", key="desk_undo_broken", on_click=_edit_desk, args=(edits.undo,)
+            "↶ Отменить последнее действие",
+            key="desk_undo_broken",
+            on_click=lambda: session.store(edits.undo(session.current())),
         )
     if st.button("Начать с пустого стола", key="desk_reset_broken"):
         session.store(Desk(), loaded=True)
         st.rerun()
 
 
+# -- the page ------------------------------------------------------------------------------------
+
+
+def _panel(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | None) -> dict[str, Any]:
+    """The panel beside the field; returns the marks its armed cell action puts on the field."""
+    session.show_flash("panel")
+    desk_actions.history_panel(desk)
+    desk_trace.last_verdict(rp)
+    marks: dict[str, Any] = {}
+    if rp.current.pending is not None:
+        desk_actions.pending_panel(rp.current.pending, desk_trace.clause_ref)
+    elif sel is not None:
+        desk_cards.card_header(props, sel)
+        if not desk.started:
+            with st.expander("Свойства карты: владелец, место, раны …", key=f"desk_props_{sel}"):
+                desk_cards.edit_form(desk, props, sel)
+            if cardform.can_host(props[sel]):
+                desk_cards.symbiote_field(desk, props, sel)
+        quicks = desk_actions.card_actions(desk, rp, props, sel)
+        marks = desk_actions.board_marks(quicks, sel)
+    elif not props:
+        st.info(
+            "Щёлкните клетку поля, чтобы положить на неё карту, или вставьте позицию текстом.",
+            icon=common.ICON_INFO,
+        )
+    else:
+        st.info(
+            "Щёлкните карту на поле (или вне поля), чтобы выбрать её: здесь появятся её действия.",
+            icon=common.ICON_INFO,
+        )
+    st.markdown("**Ход и фазы**")
+    desk_actions.turn_actions(rp)
+    with st.expander("Любое действие — полная форма", key="desk_full_form"):
+        desk_actions.full_form(rp, props)
+    desk_trace.explanation(rp)
+    return marks
+
+
 def render() -> None:
     st.set_page_config(layout="wide")  # the 5×6 field needs the width; other pages keep theirs
     st.title("Стол судьи")
     _load_from_url()
-    session.show_flash()
     desk = session.current()
+    offer = session.offered()
+    if offer is not None:
+        _confirm_offer(offer)
+    session.show_flash("top")
     _load_panel(desk)
     rp = session.replayed(desk)
     if isinstance(rp, str):
         _broken(desk, rp)
         return
     state = rp.current
-    props = {cid: dict(engine.card_props(state, cid)) for cid in state.card_ids()}
+    props = session.props_of(state)
+    sel = session.selected(props)
     st.caption(view.position_line(state, len(props)))
     if desk.title:
         st.text("Вопрос: " + desk.title)
-    clicked = st.session_state.pop("desk_clicked_cell", None)
-    board = st.container()  # drawn last (it needs the chosen action's marks) but shown on top
-    work, side = st.columns([3, 2], gap="medium")
-    with work:
-        tab_act, tab_setup = st.tabs(["Действие и разбор", "Расклад"])
-        with tab_setup:
-            if desk.started:
-                st.info("Расклад меняется до первого действия. Кнопка «Править расклад» забудет действия.")
-            else:
-                desk_forms.setup_panel(desk, clicked)
-        with tab_act:
-            marks = desk_forms.action_panel(rp, props, clicked)
-            _history_panel(desk)
-            _trace_panel(rp)
-    with side:
-        st.markdown("**Зоны вне поля**")
-        desk_board.draw_zones(props, state)
-    with board:
-        if st.toggle("Компактное поле: таблица вместо клеток-кнопок", key="desk_compact"):
-            desk_board.draw_table(props, marks)
-        else:
-            desk_board.draw_grid(props, marks, "выбрать её для действия или для новой карты", _cell_clicked)
-    _expectations_panel(desk)
-    _save_panel(desk, rp)
+    if not desk.started:
+        with st.expander("Фаза, ход и активный игрок", key="desk_header"):
+            desk_cards.header_form(desk)
+    field, panel = st.columns([3, 2], gap="medium")
+    with panel, st.container(key="desk_panel"):
+        marks = _panel(desk, rp, props, sel)
+    with field:
+        desk_board.draw_grid(props, marks, sel, _cell_clicked)
+        desk_board.draw_zones(props, state, sel, session.select)
+    _text_panel(desk)
+    _card_dialog(desk, props)
+    desk_trace.expectations_panel(desk)
+    _save_panel(session.current(), rp)
     # The address bar names this desk and nothing else: a «?scn=» that opened it, or a clause link's
     # «?p=» that the back button brought along, would make a shared URL open something else.
     token = share.encode(session.current())

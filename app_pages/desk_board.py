@@ -1,158 +1,140 @@
-"""Drawing the desk: the 5×6 field, the compact table, the zones beside it and the engine's trace.
+"""Drawing the field: 30 tiles on the 5×6 grid (B's half on top), and the zones beside it.
 
-Text a judge typed (card names) is shown with st.text or escaped for Markdown, never as markup.
+A tile is a button: a click selects the card on it, opens the card form on an empty cell, or
+applies the armed action (desk/board.click decides). Its side and colour say whose card it is (the
+owner's letter says it too: meaning never rests on colour); the selected card has a thick frame.
+Card names a judge typed are escaped for the button's Markdown; the style sheet is ours and holds
+nothing typed (only cell names and fixed colours).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import types
+from collections.abc import Callable, Mapping
 
 import streamlit as st
 
 import engine
-import lexicon
 from app_pages import common
-from desk import view
+from desk import board, view
 from desk.actions import Mark
 
 Props = Mapping[str, Mapping[str, object]]
+OWNER_STYLE = types.MappingProxyType({"A": ("#e4efff", "#1d4ed8"), "B": ("#ffefe0", "#c2410c")})
+MARK_COLOUR = types.MappingProxyType({"legal": "#15803d", "illegal": "#b91c1c", "undetermined": "#b45309"})
 
-
-def clause_ref(cid: str) -> None:
-    """A clause as a link into the rules browser (st.page_link: the app does not reload, so the
-    judge's uploaded rules and desk stay); an assumption id as a plain label."""
-    if not cid:
-        st.caption("без пункта правил (служебный шаг)")
-        return
-    if not cid[:1].isdigit():
-        st.caption(common.escape_md(f"{lexicon.cite(cid)} (не текст правил, см. допущения движка)"))
-        return
-    index = common.current_index()
-    para = index.get(cid)
-    tail = f" — {common.short(para.text, 40)}" if para is not None else ""
-    label = common.escape_md(f"{lexicon.cite(cid)}{tail}")
-    common.clause_link(index, cid, label=label, icon=":material/description:")
-
-
-# Streamlit stacks columns one under another below 640 px: 30 cells in a column is no battlefield.
-# On a narrow screen the grid keeps its five columns with smaller type (a static style of ours;
-# nothing a judge typed goes into it).
-_GRID_CSS = """<style>
-@media (max-width: 640px) {
-  .st-key-desk_grid [data-testid="stHorizontalBlock"] {
-    flex-wrap: nowrap !important; gap: 0.2rem !important;
-  }
-  .st-key-desk_grid [data-testid="stColumn"] {
-    min-width: 0 !important; width: 20% !important; flex: 1 1 0 !important;
-  }
-  .st-key-desk_grid [data-testid="stLayoutWrapper"] > [data-testid="stVerticalBlock"] {
-    padding: 0.2rem !important; gap: 0.3rem !important;
-  }
-  .st-key-desk_grid [data-testid="stText"] { font-size: 0.6rem; line-height: 1.15; overflow-wrap: anywhere; }
-  .st-key-desk_grid button { padding: 0.1rem 0.2rem !important; min-height: 2rem; }
-  .st-key-desk_grid button p { font-size: 0.65rem; }
+# Streamlit stacks columns below 640 px: the grid keeps its five columns on a phone, tiles shrink.
+GRID_CSS = """
+[data-testid="stMainBlockContainer"] {
+  padding-left: 1.5rem !important; padding-right: 1.5rem !important; max-width: 1500px;
 }
-</style>"""
+.st-key-desk_grid [data-testid="stHorizontalBlock"] { flex-wrap: nowrap !important; gap: 0.3rem !important; }
+.st-key-desk_grid [data-testid="stColumn"] {
+  min-width: 0 !important; width: 20% !important; flex: 1 1 0 !important;
+}
+.st-key-desk_grid, .st-key-desk_grid [data-testid="stVerticalBlock"] { gap: 0.3rem !important; }
+.st-key-desk_grid [data-testid="stTooltipHoverTarget"], .st-key-desk_grid .stButton { width: 100%; }
+.st-key-desk_grid button {
+  width: 100%; min-height: 5.6rem; padding: 0.3rem 0.4rem !important;
+  align-items: flex-start !important; justify-content: flex-start !important;
+}
+.st-key-desk_grid button > div, .st-key-desk_grid button span {
+  justify-content: flex-start !important; width: 100%;
+}
+.st-key-desk_grid button [data-testid="stMarkdownContainer"], .st-key-desk_grid button p {
+  display: block !important; white-space: normal !important; overflow: visible !important;
+  text-overflow: clip !important; -webkit-line-clamp: unset !important;
+  text-align: left; font-size: 0.85rem; line-height: 1.2; overflow-wrap: anywhere; margin: 0;
+}
+.st-key-desk_zones button p { text-align: left; font-size: 0.85rem; }
+.st-key-desk_panel [data-testid="stTooltipHoverTarget"] { width: auto !important; }
+.st-key-desk_panel button [data-testid="stMarkdownContainer"], .st-key-desk_panel button p {
+  white-space: normal !important; overflow: visible !important;
+  text-overflow: clip !important; text-align: left;
+}
+@media (max-width: 640px) {
+  .st-key-desk_grid [data-testid="stHorizontalBlock"] { gap: 0.15rem !important; }
+  .st-key-desk_grid, .st-key-desk_grid [data-testid="stVerticalBlock"] { gap: 0.15rem !important; }
+  .st-key-desk_grid button { min-height: 4.8rem; padding: 0.1rem 0.15rem !important; }
+  .st-key-desk_grid button [data-testid="stMarkdownContainer"], .st-key-desk_grid button p {
+    font-size: 0.62rem; line-height: 1.15;
+  }
+}
+"""
 
 
-def draw_grid(props: Props, marks: Mapping[str, Mark], pick: str, on_click: Callable[[str], None]) -> None:
-    """The 5×6 field, B's half on top (rows 6–4), A's below (rows 3–1). `marks` are the marked
-    cells of the chosen action; `pick` names what a click on a cell fills in."""
-    by_cell = view.on_cells(props)
-    st.html(_GRID_CSS)
-    with st.container(key="desk_grid"):
-        for half, rows in (("B", (6, 5, 4)), ("A", (3, 2, 1))):
-            st.markdown(f"**Половина {common.escape_md(lexicon.player(half, 'gen'))}**")
-            for row in rows:
-                st.caption(view.row_label(row))
-                cols = st.columns(5, gap="small")
-                for col, letter in zip(cols, engine.COLUMNS, strict=True):
-                    with col.container(border=True):
-                        _draw_cell(f"{letter}{row}", by_cell, props, marks, pick, on_click)
+def _tile_css(tiles: Mapping[str, board.Tile], selected: str | None) -> str:
+    rules = []
+    for cell, tile in tiles.items():
+        button = f".st-key-desk_cell_{cell} button"
+        if tile.owner is not None and tile.owner in OWNER_STYLE:
+            fill, edge = OWNER_STYLE[tile.owner]
+            side = "left" if tile.owner == "A" else "right"
+            rules.append(f"{button} {{ background: {fill}; border-{side}: 5px solid {edge}; }}")
+        if tile.mark is not None and tile.mark in MARK_COLOUR:
+            width = 1 if tile.mark == "illegal" else 3  # the allowed cells stand out, the refused recede
+            rules.append(f"{button} {{ box-shadow: inset 0 0 0 {width}px {MARK_COLOUR[tile.mark]}; }}")
+        if selected is not None and selected in (tile.card, tile.symbiote):
+            rules.append(f"{button} {{ outline: 3px solid #111827; outline-offset: -3px; }}")
+    return "\n".join(rules)
 
 
-def _draw_cell(
-    cell: str,
-    by_cell: Mapping[str, list[str]],
-    props: Props,
-    marks: Mapping[str, Mark],
-    pick: str,
-    on_click: Callable[[str], None],
+def tile_label(tile: board.Tile, selected: str | None) -> str:
+    """The tile's text, one fact a line (Markdown line breaks; names escaped)."""
+    lines = [common.escape_md(tile.head)]
+    if tile.card is not None:
+        pick = "▶ " if selected == tile.card else ""
+        lines.append(f"{pick}**{common.escape_md(tile.name)}**")
+        lines.append(common.escape_md(tile.facts))
+    if tile.symbiote_line:
+        pick = "▶ " if selected == tile.symbiote else ""
+        lines.append(pick + common.escape_md(tile.symbiote_line))
+    return "  \n".join(lines)
+
+
+def draw_grid(
+    props: Props, marks: Mapping[str, Mark], selected: str | None, on_click: Callable[[str], None]
 ) -> None:
-    mark = marks.get(cell)
-    label = cell + (" " + view.OPTION_MARKS[mark[0]] if mark is not None else "")
-    st.button(
-        label,
-        key=f"desk_cell_{cell}",
-        # Tooltips and radio options render Markdown: a card name a judge typed is escaped.
-        help=common.escape_md(mark[1]) if mark else f"Клетка {cell}: {pick}",
-        type="primary" if mark is not None and mark[0] else "secondary",
-        width="stretch",
-        on_click=on_click,
-        args=(cell,),
-    )
-    for cid in by_cell.get(cell, []):
-        st.text(view.card_block(props[cid], cid))
-        sym = props[cid].get("symbiote")
-        if sym and str(sym) in props:
-            st.text(view.card_block(props[str(sym)], str(sym), symbiote=True))
+    tiles = board.tiles(props, marks)
+    st.html(f"<style>{GRID_CSS}\n{_tile_css(tiles, selected)}</style>")
+    with st.container(key="desk_grid"):
+        for player in ("B", "A"):
+            st.caption(board.half_caption(player))
+            for row in board.half_rows(player):
+                for col, letter in zip(st.columns(5, gap="small"), engine.COLUMNS, strict=True):
+                    tile = tiles[f"{letter}{row}"]
+                    col.button(
+                        tile_label(tile, selected),
+                        key=f"desk_cell_{tile.cell}",
+                        help=common.escape_md(tile.tip),
+                        on_click=on_click,
+                        args=(tile.cell,),
+                        width="stretch",
+                    )
 
 
-def draw_table(props: Props, marks: Mapping[str, Mark]) -> None:
-    """The field as a 6×5 text table that keeps its shape on a narrow screen (rows 6→1, B on top)."""
-    rows = {
-        view.table_row_label(row): [
-            view.table_cell(props, f"{letter}{row}", m[0] if (m := marks.get(f"{letter}{row}")) else None)
-            for letter in engine.COLUMNS
-        ]
-        for row in view.ROWS_TOP_DOWN
-    }
-    st.dataframe(
-        {"ряд": list(rows), **{c: [rows[r][i] for r in rows] for i, c in enumerate(engine.COLUMNS)}},
-        hide_index=True,
-        key="desk_table",
-    )
-
-
-def draw_zones(props: Props, state: engine.GameState) -> None:
-    for player in engine.PLAYERS:
-        st.markdown(f"**Игрок {player}{' — активный' if state.active == player else ''}**")
-        zones = view.side_zones(props, state, player)
-        for label, ids in zones:
-            st.caption(f"{label}: {len(ids)}")
-            for cid in ids:
-                st.text(view.card_text(props[cid], cid))
-        if not zones:
-            st.caption("вспомогательная зона, рука, колода, кладбище и изгнание пусты")
-
-
-def draw_trace(steps: Sequence[engine.TraceStep], depth: int = 0) -> None:
-    """Each step: its kind (icon and word; forbidden ones in a red box), its clause as a link, the
-    reason and the changes. Nested steps sit in a bordered box under their parent."""
-    for step in steps:
-        icon, word = lexicon.step_icon(step.kind), lexicon.step_kind(step.kind)
-        head = f"**{word}**" + (f" — {common.escape_md(lexicon.cite(step.clause))}" if step.clause else "")
-        if step.kind in ("forbidden", "conflict"):
-            st.error(head, icon=icon)
-        elif step.kind == "undetermined":
-            st.warning(head, icon=icon)
-        else:
-            st.markdown(f"{icon} {head}")
-        clause_ref(step.clause)
-        st.text(step.reason)
-        for change in step.changes:
-            st.text("→ " + change)
-        if step.children:
-            with st.container(border=True):
-                draw_trace(step.children, depth + 1)
-
-
-def verdict_banner(outcome: engine.Outcome, action: engine.Action) -> None:
-    head = view.verdict_head(outcome)
-    word, _, rest = head.partition(" — ")
-    text = f"**{word}**" + (f" — {common.escape_md(rest)}" if rest else "")
-    show = {"legal": st.success, "illegal": st.error}.get(outcome.verdict, st.warning)
-    show(text, icon=lexicon.verdict_icon(outcome.verdict))
-    for cid in view.forbidden_by(outcome):
-        clause_ref(cid)
-    st.text(view.action_words(action) + "\n" + repr(action))
+def draw_zones(
+    props: Props, state: engine.GameState, selected: str | None, on_pick: Callable[[str], None]
+) -> None:
+    """Each player's cards outside the field; a click selects one."""
+    zones = {player: view.side_zones(props, state, player) for player in engine.PLAYERS}
+    if not any(zones.values()):
+        st.caption("Вне поля карт нет: вспомогательные зоны, руки, колоды, кладбища и изгнание пусты.")
+        return
+    with st.container(key="desk_zones"):
+        for player in engine.PLAYERS:
+            active = " — активный" if state.active == player else ""
+            st.markdown(f"**Игрок {player}{active}: вне поля**")
+            if not zones[player]:
+                st.caption("вспомогательная зона, рука, колода, кладбище и изгнание пусты")
+            for label, ids in zones[player]:
+                st.caption(f"{label}: {len(ids)}")
+                for cid in ids:
+                    pick = "▶ " if selected == cid else ""
+                    st.button(
+                        pick + common.escape_md(view.card_text(props[cid], cid)),
+                        key=f"desk_zone_{cid}",
+                        on_click=on_pick,
+                        args=(cid,),
+                        width="stretch",
+                    )

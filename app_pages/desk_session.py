@@ -1,9 +1,12 @@
-"""The desk pages' share of Streamlit: this judge's desk in st.session_state, messages carried to the
-next run, and the process-wide read-only resources (card library, rules)."""
+"""The desk pages' share of Streamlit: this judge's desk in st.session_state, the selected card,
+the open card form, a desk waiting for «заменить?», messages carried to the next run, and the
+process-wide read-only resources (card library, rules)."""
 
 from __future__ import annotations
 
 import types
+from collections.abc import Mapping
+from typing import Any
 
 import streamlit as st
 
@@ -15,6 +18,7 @@ from rules_index import RulesIndex
 MESSAGE_ICONS = types.MappingProxyType(
     {"error": common.ICON_ERROR, "success": common.ICON_OK, "warning": common.ICON_WARNING}
 )
+_SHOW = types.MappingProxyType({"error": st.error, "success": st.success, "warning": st.warning})
 
 
 @st.cache_resource(show_spinner=False)
@@ -41,23 +45,38 @@ def store(desk: model.Desk, loaded: bool = False) -> None:
     the title and setup widgets show the new desk's values instead of the previous desk's."""
     st.session_state["desk"] = desk
     if loaded:
-        st.session_state["desk_gen"] = int(st.session_state.get("desk_gen", 0)) + 1
+        st.session_state["desk_gen"] = gen() + 1
+        st.session_state.pop("desk_sel", None)
+        st.session_state.pop("desk_dialog", None)
 
 
 def gen() -> int:
     return int(st.session_state.get("desk_gen", 0))
 
 
-def flash(level: str, text: str) -> None:
-    """A message for the next run (a callback's outcome, shown where the page draws messages)."""
-    st.session_state.setdefault("desk_flash", []).append((level, text))
+def serial(name: str) -> int:
+    """A counter that renews a widget's key (a form that must not keep the previous card's values)."""
+    return int(st.session_state.get(f"desk_serial_{name}", 0))
 
 
-def show_flash() -> None:
-    for level, text in st.session_state.pop("desk_flash", []):
+def renew(name: str) -> None:
+    st.session_state[f"desk_serial_{name}"] = serial(name) + 1
+
+
+def flash(level: str, text: str, where: str = "top") -> None:
+    """A message for the next run, shown where the page draws messages of `where` (top, panel, load)."""
+    st.session_state.setdefault("desk_flash", []).append((level, text, where))
+
+
+def show_flash(where: str = "top") -> None:
+    kept: list[tuple[str, str, str]] = []
+    shown: list[tuple[str, str, str]] = []
+    for item in st.session_state.get("desk_flash", []):
+        (shown if item[2] == where else kept).append(item)
+    st.session_state["desk_flash"] = kept
+    for level, text, _ in shown:
         # Messages carry file names, card names and parser text: escaped, so they show as written.
-        show = {"error": st.error, "success": st.success, "warning": st.warning}.get(level, st.info)
-        show(common.escape_md(text), icon=MESSAGE_ICONS.get(level, common.ICON_INFO))
+        _SHOW.get(level, st.info)(common.escape_md(text), icon=MESSAGE_ICONS.get(level, common.ICON_INFO))
 
 
 def replayed(desk: model.Desk) -> model.Replay | str:
@@ -72,3 +91,67 @@ def replayed(desk: model.Desk) -> model.Replay | str:
         rp = f"Позицию нельзя построить: {exc}"
     st.session_state["desk_replay"] = (key, rp)
     return rp
+
+
+def props_of(state: engine.GameState) -> dict[str, dict[str, Any]]:
+    return {cid: dict(engine.card_props(state, cid)) for cid in state.card_ids()}
+
+
+def current_props() -> dict[str, dict[str, Any]]:
+    rp = replayed(current())
+    return {} if isinstance(rp, str) else props_of(rp.current)
+
+
+def selected(props: Mapping[str, object]) -> str | None:
+    """The selected card, if it is still on this desk."""
+    cid = st.session_state.get("desk_sel")
+    return cid if isinstance(cid, str) and cid in props else None
+
+
+def select(cid: str | None) -> None:
+    st.session_state["desk_sel"] = cid
+
+
+def open_dialog(kind: str, where: str) -> None:
+    """Open the card form («cell», c4) with fresh widget keys: nothing carries over."""
+    renew("dialog")
+    st.session_state["desk_dialog"] = (kind, where)
+
+
+def close_dialog() -> None:
+    st.session_state.pop("desk_dialog", None)
+
+
+def dialog() -> tuple[str, str] | None:
+    value = st.session_state.get("desk_dialog")
+    return value if isinstance(value, tuple) else None
+
+
+def offer(desk: model.Desk, message: str, ask: bool | None = None) -> None:
+    """Put `desk` on the table: at once on an empty desk, after «заменить?» on one with work."""
+    now = current()
+    if ask is None:
+        ask = now.has_work and desk != now
+    if ask:
+        st.session_state["desk_offer"] = (desk, message)
+        return
+    store(desk, loaded=True)
+    flash("success", message)
+
+
+def offered() -> tuple[model.Desk, str] | None:
+    value = st.session_state.get("desk_offer")
+    return value if isinstance(value, tuple) else None
+
+
+def accept_offer() -> None:
+    value = offered()
+    st.session_state.pop("desk_offer", None)
+    if value is not None:
+        store(value[0], loaded=True)
+        flash("success", value[1])
+
+
+def decline_offer() -> None:
+    if st.session_state.pop("desk_offer", None) is not None:
+        flash("info", "Стол оставлен как был.")

@@ -1,23 +1,29 @@
-"""«Журнал решений»: record, find, open, amend and export judges' rulings.
+"""«Журнал решений»: find, open, record, amend, lock and export judges' rulings.
 
-Storing, searching and exporting live in the `rulings` package; this page only renders. Judge-typed
-text is shown with st.text or in data tables (never as Markdown or HTML) and reaches SQLite only as
-bound values.
+Storing, searching, exporting and every write's checks live in the `rulings` package; the forms
+are `app_pages.journal_form` (the desk uses `ruling_form` from here too). Reading needs no sign-in;
+writing does. Judge-typed text is shown with st.text or in data tables (never as Markdown or
+HTML) and reaches SQLite only as bound values. The page lists one page of rulings at a time and
+builds the whole journal's export only when asked. No server path is shown to players.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import math
 
 import streamlit as st
 
 import lexicon
 from app_pages import common, version_diff
+from app_pages.journal_form import open_journal, ruling_form, sign_in_panel
 from rules_index import ids
-from rulings import export, model, search, store
+from rulings import accounts, export, model, search, store
 
-_SHORT_FIELDS = ("event", "round", "table_no", "players", "judge", "outcome", "rules_version")
+__all__ = ["clause_refs", "open_journal", "render", "ruling_form"]
+
+PAGE_SIZE = 20
+SEARCH_WINDOW = 2_000  # a query scores at most the latest this many rulings
+_SHORT_FIELDS = ("event", "round", "table_no", "players", "outcome", "rules_version")
 
 
 def clause_refs(clauses: tuple[str, ...]) -> None:
@@ -32,143 +38,68 @@ def clause_refs(clauses: tuple[str, ...]) -> None:
                 common.clause_chip(index, cid)
 
 
-def open_journal() -> store.Journal:
-    """A journal handle for this request (it holds only the path, so no state is shared)."""
-    return store.Journal()
+def _answer_view(data: model.RulingInput) -> None:
+    """The judge's answer, and beside it the engine's verdict of every step."""
+    facts = export.answer_facts(data)
+    said = facts[0][1]
+    icon = lexicon.verdict_icon(data.judge_verdict) if data.judge_verdict else ":material/draft:"
+    st.markdown(f"{icon} **Ответ судьи: {common.escape_md(said)}**")
+    for label, value in facts[1:]:
+        st.caption(common.escape_md(f"{label}: {value}"))
 
 
-def ruling_form(
-    prefix: str, prefill: Mapping[str, Any] | None = None, amend_of: model.Ruling | None = None
-) -> None:
-    """The record (or amend) form. `prefix` keeps its widget keys apart from other forms'.
-
-    `prefill` may carry title, decision, clauses (list), verdict, rules_version, scenario_yaml,
-    trace_json and the short fields; on an amendment the current text fills the form.
-    """
-    pre: dict[str, Any] = dict(prefill or {})
-    if amend_of is not None:
-        cur = amend_of.current
-        pre = {name: getattr(cur, name) for name in model.TEXT_FIELDS}
-        pre["clauses"] = list(cur.clauses)
-        pre["note"] = ""
-    label = "Сохранить правку" if amend_of is not None else "Записать решение"
-    shown = dict(pre)
-    shown["clauses"] = ", ".join(str(c) for c in pre.get("clauses", []))
-    for name in (
-        "title",
-        "decision",
-        "clauses",
-        "event",
-        "round",
-        "table_no",
-        "players",
-        "judge",
-        "outcome",
-        "rules_version",
-    ):
-        # A field follows the prefill (the desk's title, its cited clauses) until the judge edits it;
-        # what the judge typed is never overwritten.
-        key = f"{prefix}_{name}"
-        value = str(shown.get(name, "") or "")
-        last = st.session_state.get(f"{key}__prefill", "")
-        if st.session_state.get(key, "") in ("", last) and value != last:
-            st.session_state[key] = value
-        st.session_state[f"{key}__prefill"] = value
-    with st.form(key=f"{prefix}_form", clear_on_submit=False):
-        title = st.text_input("Вопрос (о чём спор)", key=f"{prefix}_title")
-        decision = st.text_area("Решение судьи (своими словами)", key=f"{prefix}_decision")
-        clauses_text = st.text_input(
-            "Пункты правил через запятую",
-            key=f"{prefix}_clauses",
-            help="Например: 211.3.1, 535.8. Допущения движка: A1, A2 …",
-        )
-        col1, col2, col3 = st.columns(3)
-        event = col1.text_input("Турнир", key=f"{prefix}_event")
-        round_ = col2.text_input("Тур", key=f"{prefix}_round")
-        table_no = col3.text_input("Стол", key=f"{prefix}_table_no")
-        col4, col5 = st.columns(2)
-        players = col4.text_input("Игроки", key=f"{prefix}_players")
-        judge = col5.text_input("Судья", key=f"{prefix}_judge")
-        col6, col7 = st.columns(2)
-        outcome = col6.text_input("Итог (что сделали за столом)", key=f"{prefix}_outcome")
-        rules_version = col7.text_input("Версия правил", key=f"{prefix}_rules_version")
-        verdict = str(pre.get("verdict", ""))
-        scenario_yaml = str(pre.get("scenario_yaml", ""))
-        trace_json = str(pre.get("trace_json", ""))
-        if scenario_yaml or trace_json:
-            st.caption(
-                "К решению приложены позиция со стола судьи (сценарий) и трассировка движка"
-                + (f" (вердикт: {lexicon.verdict(verdict)})." if verdict else ".")
+def _history(ruling: model.Ruling) -> None:
+    with st.expander(f"История правок ({len(ruling.revisions)} редакции)", key=f"journal_hist_{ruling.id}"):
+        previous: model.RulingInput | None = None
+        for rev in ruling.revisions:
+            who = f", {rev.author}" if rev.author else ""
+            st.markdown(
+                common.escape_md(f"**Редакция {rev.rev}** — {export.human_time(rev.created_at)}{who}")
             )
-        note = ""
-        if amend_of is not None:
-            note = st.text_input("Причина правки (обязательно)", key=f"{prefix}_note")
-        submitted = st.form_submit_button(label, type="primary", key=f"{prefix}_submit")
-    if not submitted:
-        return
-    if amend_of is not None and not note.strip():
-        st.error("Укажите причину правки: прежняя редакция сохранится, а причина останется в истории.")
-        return
-    data = model.RulingInput(
-        title=title,
-        decision=decision,
-        clauses=model.parse_clauses(clauses_text),
-        outcome=outcome,
-        event=event,
-        table_no=table_no,
-        round=round_,
-        players=players,
-        judge=judge,
-        rules_version=rules_version,
-        verdict=verdict,
-        scenario_yaml=scenario_yaml,
-        trace_json=trace_json,
-        note=note,
-    )
-    book = open_journal()
-    try:
-        if amend_of is not None:
-            rev = book.amend(amend_of.id, data)
-            st.success(f"Правка сохранена: решение № {amend_of.id}, редакция {rev}.")
-        else:
-            rid = book.record(data)
-            st.session_state["journal_open_request"] = rid
-            st.success(f"Решение записано в журнал под № {rid}.")
-    except model.RulingInputError as exc:
-        st.error(common.escape_md(str(exc)))
-    except (model.JournalError, KeyError) as exc:
-        message = str(exc) if isinstance(exc, model.JournalError) else f"Решения № {exc} в журнале нет."
-        st.error(common.escape_md(message))
-        _offer_unsaved_copy(prefix, data)
+            if rev.data.note:
+                st.text("Причина правки: " + rev.data.note)
+            if previous is None:
+                st.caption("Первая запись.")
+            else:
+                changed = model.changes(previous, rev.data)
+                if not changed:
+                    st.caption("Поля не изменились.")
+                for ch in changed:
+                    if ch.field in ("scenario_yaml", "trace_json"):
+                        st.caption(common.escape_md(f"{ch.label}: вложение изменено"))
+                        continue
+                    old = lexicon.verdict(ch.old) if ch.field == "judge_verdict" and ch.old else ch.old or "—"
+                    new = lexicon.verdict(ch.new) if ch.field == "judge_verdict" and ch.new else ch.new or "—"
+                    st.caption(common.escape_md(ch.label))
+                    st.text(f"было: {old}\nстало: {new}")
+            previous = rev.data
 
 
-def _offer_unsaved_copy(prefix: str, data: model.RulingInput) -> None:
-    """When the file cannot take the ruling, the judge still leaves with it: form kept, file offered."""
-    st.warning("Текст формы сохранён на экране. Можно скачать решение файлом, чтобы не потерять его.")
-    now = model.now_iso()
-    draft = model.Ruling(id=0, created_at=now, updated_at=now, current=data, revisions=())
-    st.download_button(
-        "Скачать несохранённое решение (Markdown)",
-        data=export.ruling_markdown(draft, with_history=False),
-        file_name="reshenie-ne-sohraneno.md",
-        mime="text/markdown",
-        key=f"{prefix}_unsaved_download",
-        on_click="ignore",  # a download changes nothing: no rerun
-    )
-
-
-def _show_ruling(ruling: model.Ruling) -> None:
+def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
     cur = ruling.current
     st.subheader(f"Решение № {ruling.id}")
     created, updated = export.human_time(ruling.created_at), export.human_time(ruling.updated_at)
-    st.caption(f"Записано {created}; редакция {ruling.rev} от {updated}")
+    author = f", {ruling.author}" if ruling.author else ""
+    last = ruling.revisions[-1].author if ruling.revisions else ""
+    st.caption(
+        common.escape_md(
+            f"Записано {created}{author}; редакция {ruling.rev} от {updated}{', ' + last if last else ''}"
+        )
+    )
+    if ruling.locked_by:
+        when = export.human_time(ruling.locked_at)
+        st.info(
+            f"Закреплено главным судьёй: {ruling.locked_by}, {when}. Правки не принимаются.",
+            icon=":material/lock:",
+        )
     st.markdown("**Вопрос**")
     st.text(cur.title)
+    _answer_view(cur)
     st.markdown("**Решение судьи**")
     st.text(cur.decision)
     facts = [(model.FIELD_LABELS[n], getattr(cur, n)) for n in _SHORT_FIELDS if getattr(cur, n)]
-    if cur.verdict:
-        facts.append((model.FIELD_LABELS["verdict"], lexicon.verdict(cur.verdict)))
+    if not ruling.author and cur.judge:
+        facts.append(("Судья (записано текстом)", cur.judge))
     if facts:
         st.dataframe(
             {"Поле": [f for f, _ in facts], "Значение": [v for _, v in facts]},
@@ -181,13 +112,13 @@ def _show_ruling(ruling: model.Ruling) -> None:
         clause_refs(cur.clauses)
         version_diff.ruling_notice(ruling)
     if cur.trace_json.strip():
-        with st.expander("Трассировка движка"):
+        with st.expander("Трассировка движка", key=f"journal_trace_{ruling.id}"):
             # Escaped Markdown (rulings.export.md_text): names typed by judges cannot form markup.
             st.markdown("\n".join(export.trace_markdown(cur.trace_json)))
             if st.toggle("Показать как JSON", key=f"journal_trace_json_{ruling.id}"):
                 st.code(cur.trace_json, language="json")
     if cur.scenario_yaml.strip():
-        with st.expander("Сценарий (позиция со стола судьи)"):
+        with st.expander("Сценарий (позиция со стола судьи)", key=f"journal_scn_{ruling.id}"):
             st.code(cur.scenario_yaml, language="yaml")
             st.download_button(
                 "Скачать сценарий (YAML)",
@@ -198,12 +129,7 @@ def _show_ruling(ruling: model.Ruling) -> None:
                 on_click="ignore",  # a download changes nothing: no rerun
             )
     if len(ruling.revisions) > 1:
-        with st.expander(f"История правок ({len(ruling.revisions)} редакции)"):
-            for rev in reversed(ruling.revisions):
-                st.markdown(f"**Редакция {rev.rev}** — {export.human_time(rev.created_at)}")
-                if rev.data.note:
-                    st.text("Причина правки: " + rev.data.note)
-                st.text(rev.data.decision)
+        _history(ruling)
     st.download_button(
         "Выгрузить это решение (Markdown)",
         data=export.ruling_markdown(ruling),
@@ -212,21 +138,90 @@ def _show_ruling(ruling: model.Ruling) -> None:
         key=f"journal_md_{ruling.id}",
         on_click="ignore",  # a download changes nothing: no rerun
     )
-    with st.expander("Править решение"):
-        ruling_form(f"journal_amend_{ruling.id}_{ruling.rev}", amend_of=ruling)
+    if who is not None and who.role == "head":
+        _lock_button(ruling, who)
+    if ruling.locked_by:
+        return
+    amend_key = f"journal_amend_{ruling.id}"
+    with st.expander("Править решение", key=f"{amend_key}_open", on_change="rerun"):
+        ruling_form(amend_key, amend_of=ruling)
+
+
+def _lock_button(ruling: model.Ruling, who: accounts.SignedIn) -> None:
+    label = "Снять закрепление" if ruling.locked_by else "Закрепить решение (запретить правки)"
+    if st.button(label, key=f"journal_lock_{ruling.id}", icon=":material/lock:"):
+        try:
+            open_journal().set_locked(ruling.id, who, locked=not ruling.locked_by)
+        except (model.NotSignedInError, model.RulingLockedError) as exc:
+            st.error(common.escape_md(str(exc)))
+        except model.JournalError as exc:
+            st.error(common.escape_md(exc.public))
+        else:
+            st.rerun()
+
+
+def _listing(book: store.Journal, query: str) -> tuple[list[model.Ruling], int]:
+    """The rulings to list (one page, or the search's hits) and how many the journal holds."""
+    total = book.count()
+    if query.strip():
+        window = book.rulings(limit=SEARCH_WINDOW)
+        stop = search.stopwords()
+        found = [h.ruling for h in search.search_rulings(window, query, top=PAGE_SIZE * 5, stopwords=stop)]
+        more = f" (искали среди последних {SEARCH_WINDOW})" if total > SEARCH_WINDOW else ""
+        st.caption(f"Найдено: {len(found)} из {total}{more}.")
+        return found, total
+    pages = max(1, math.ceil(total / PAGE_SIZE))
+    page = 1
+    if pages > 1:
+        page = int(
+            st.number_input(
+                f"Страница (из {pages}, по {PAGE_SIZE} решений)",
+                min_value=1,
+                max_value=pages,
+                step=1,
+                key="journal_page_no",
+            )
+        )
+    first, last = PAGE_SIZE * (page - 1) + 1, min(PAGE_SIZE * page, total)
+    st.caption(
+        f"Решений в журнале: {total}." + (f" Показаны {first}–{last}, новые сначала." if pages > 1 else "")
+    )
+    found = book.rulings(limit=PAGE_SIZE, offset=PAGE_SIZE * (page - 1))
+    return found, total
+
+
+def _export_all(book: store.Journal) -> None:
+    """The whole journal's Markdown, built only when the judge asks (not on every rerun)."""
+    if st.button("Подготовить выгрузку всего журнала (Markdown для печати)", key="journal_export_build"):
+        try:
+            everything = book.rulings()
+        except model.JournalError as exc:
+            st.error(common.escape_md(exc.public))
+            return
+        st.download_button(
+            f"Скачать журнал: решений {len(everything)}",
+            data=export.journal_markdown(everything),
+            file_name="zhurnal-resheniy.md",
+            mime="text/markdown",
+            key="journal_export_all",
+            on_click="ignore",  # a download changes nothing: no rerun
+        )
 
 
 def render() -> None:
     st.title("Журнал решений")
     book = open_journal()
-    where = f"Файл журнала: {book.path} (другой файл — переменная окружения {store.ENV_VAR})."
-    st.caption(common.escape_md(where))
+    with st.sidebar:
+        who = sign_in_panel("journal_sidebar", book)
+        if who is not None and who.role == "head":
+            where = f"Файл журнала: {book.path} (другой файл — переменная окружения {store.ENV_VAR})."
+            st.caption(common.escape_md(where))
     wanted = str(st.query_params.get("r", ""))
     if wanted.isdigit() and st.session_state.get("journal_r_seen") != wanted:
         # A link /journal?r=3 opens ruling 3 once; afterwards the judge picks freely.
         st.session_state["journal_r_seen"] = wanted
         st.session_state["journal_open_request"] = int(wanted)
-    tab_find, tab_new = st.tabs(["Найти и открыть", "Записать решение"])
+    tab_find, tab_new = st.tabs(["Найти и открыть", "Записать решение"], key="journal_tabs")
     with tab_new:
         ruling_form("journal_new")
     with tab_find:
@@ -237,27 +232,26 @@ def render() -> None:
             placeholder="слова или номер пункта, затем Enter",
         )
         try:
-            all_rulings = book.rulings()
+            found, total = _listing(book, query)
         except model.JournalError as exc:
-            st.error(common.escape_md(str(exc)))
+            st.error(common.escape_md(exc.public))
             return
-        if query.strip():
-            stop = search.stopwords()
-            found = [h.ruling for h in search.search_rulings(all_rulings, query, top=100, stopwords=stop)]
-            st.caption(f"Найдено: {len(found)} из {len(all_rulings)}.")
-        else:
-            found = all_rulings
-            st.caption(f"Решений в журнале: {len(all_rulings)}.")
+        requested = st.session_state.pop("journal_open_request", None)
+        if isinstance(requested, int) and requested not in [r.id for r in found]:
+            extra = book.get(requested)
+            if extra is not None:
+                found = [extra, *found]
         if not found:
-            st.info("Пока ничего нет." if not all_rulings else "Ничего не найдено: попробуйте другие слова.")
+            st.info("Пока ничего нет." if not total else "Ничего не найдено: попробуйте другие слова.")
         else:
             st.dataframe(
                 {
                     "№": [r.id for r in found],
                     "Вопрос": [r.current.title for r in found],
+                    "Ответ судьи": [lexicon.verdict(r.current.judge_verdict) for r in found],
                     "Стол": [r.current.table_no for r in found],
                     "Тур": [r.current.round for r in found],
-                    "Судья": [r.current.judge for r in found],
+                    "Записал": [r.author or r.current.judge for r in found],
                     "Пункты": [", ".join(r.current.clauses) for r in found],
                     "Изменено": [export.human_time(r.updated_at) for r in found],
                 },
@@ -265,10 +259,11 @@ def render() -> None:
                 key="journal_table",
             )
             found_ids = [r.id for r in found]
-            wanted = st.session_state.pop("journal_open_request", None)
-            if wanted in found_ids:
-                st.session_state["journal_pick"] = wanted
-            by_id = {r.id: r for r in all_rulings}
+            if requested in found_ids:
+                st.session_state["journal_pick"] = requested
+            elif st.session_state.get("journal_pick") not in found_ids:
+                st.session_state.pop("journal_pick", None)
+            by_id = {r.id: r for r in found}
             chosen = st.selectbox(
                 "Открыть решение",
                 found_ids,
@@ -276,17 +271,10 @@ def render() -> None:
                 key="journal_pick",
             )
             if chosen is not None:
-                _show_ruling(by_id[chosen])
-        if all_rulings:
+                _show_ruling(by_id[chosen], who)
+        if total:
             st.divider()
-            st.download_button(
-                "Выгрузить весь журнал (Markdown для печати)",
-                data=export.journal_markdown(all_rulings),
-                file_name="zhurnal-resheniy.md",
-                mime="text/markdown",
-                key="journal_export_all",
-                on_click="ignore",  # a download changes nothing: no rerun
-            )
+            _export_all(book)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ One job per module, data flowing one way (nodes → loader → runner → expect
 - `expect`: a step's outcome checked against its expectations.
 - `runner`: `run_scenario`, answering the file's choices with `lexicon.match_option`.
 - `writer`: `dump_scenario`, a position and actions back to a scenario file.
+- `notation`: a position in one line (`B Вайл c4; A Карлик Унд на Вайл`), read and written;
+  a scenario's `setup.position` is one.
 - `catalogue`: the scenario library (`scenarios/official`, `scenarios/rulings`).
 - `cli`: `python -m engine run|check|coverage` (also `python -m casebook …`).
 
@@ -32,6 +34,7 @@ from casebook.model import (
     TraceExpectation,
 )
 from casebook.nodes import MAX_BYTES, Problem, ScenarioError
+from casebook.notation import NotationError, Position, read_position, write_position
 from casebook.runner import run_scenario
 from casebook.writer import card_entry, dump_scenario
 
@@ -42,6 +45,8 @@ __all__ = [
     "ChoiceExpectation",
     "Entry",
     "Expectation",
+    "NotationError",
+    "Position",
     "Problem",
     "Scenario",
     "ScenarioError",
@@ -55,6 +60,8 @@ __all__ = [
     "library_scenarios",
     "load_scenario",
     "load_scenario_text",
+    "read_position",
     "run_scenario",
     "scenario_files",
+    "write_position",
 ]

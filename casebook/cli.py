@@ -19,7 +19,7 @@ from casebook import affected
 from casebook.catalogue import LIBRARY, scenario_files
 from casebook.loader import load_scenario
 from casebook.model import Scenario, ScenarioResult, StepResult
-from casebook.nodes import ScenarioError
+from casebook.nodes import Problem, ScenarioError
 from casebook.runner import run_scenario
 
 if TYPE_CHECKING:
@@ -127,6 +127,11 @@ def _load_all(
             loaded.append((path, load_scenario(path, index=index, library=library)))
         except ScenarioError as exc:
             loaded.append((path, exc))
+        except (RecursionError, MemoryError, ValueError, TypeError) as exc:
+            # The loader names every problem it knows; anything else still stays with its file,
+            # so one strange file never hides the report on the others.
+            what = f"файл не удалось прочитать ({type(exc).__name__}); проверьте его вложенность и значения"
+            loaded.append((path, ScenarioError([Problem(str(path), None, None, what)])))
     return loaded
 
 

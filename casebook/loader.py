@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import engine
 import lexicon
+from casebook import notation
 from casebook.model import (
     CardExpectation,
     ChoiceExpectation,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from rules_index import RulesIndex
 
 TOP_KEYS = ("title", "source", "rules", "answer", "seed", "setup", "steps")
-SETUP_KEYS = ("phase", "active", "turn", "cards")
+SETUP_KEYS = ("phase", "active", "turn", "cards", "position")
 # A card entry's keys are CardSpec's fields: the format and the engine cannot drift apart.
 CARD_KEYS = tuple(f.name for f in dataclasses.fields(engine.CardSpec))
 CARD_FLAGS = ("closed", "hidden", "incorporeal", "incarnated")
@@ -119,6 +120,7 @@ class _Reader(NodeReader):
         self.library = library
         self.index = index
         self.card_nodes: dict[str, YMap] = {}
+        self.position_lines: dict[str, int] = {}  # card id -> file line, for cards given by `position`
         self._assumptions: Mapping[str, str] | None = None
 
     # -- clause ids --
@@ -195,7 +197,7 @@ class _Reader(NodeReader):
         seed = self.optional(root, "seed", int)
         setup = self._setup(root, seed if isinstance(seed, int) else 0)
         self.raise_if_failed()
-        card_lines = {cid: node.line for cid, node in self.card_nodes.items()}
+        card_lines = {cid: node.line for cid, node in self.card_nodes.items()} | self.position_lines
         steps = self._steps(root, card_lines)
         if root.get("steps") is not None and not steps and not self.problems:
             self.fail(root.key_line("steps"), "steps", "нужен хотя бы один шаг")
@@ -230,7 +232,7 @@ class _Reader(NodeReader):
             active=self.optional_text(setup_map, "active") or "A",
             seed=seed,
             turn=turn if isinstance(turn, int) else 1,
-            cards=self._cards(setup_map),
+            cards=self._position(setup_map) if setup_map.get("position") else self._cards(setup_map),
         )
         if len(self.problems) > before:
             return None  # a half-read setup would make the engine complain about what is missing
@@ -242,6 +244,8 @@ class _Reader(NodeReader):
 
     def _locate(self, exc: engine.SetupError, root: YMap, setup: YMap) -> tuple[int, str | None, str]:
         """The line, key and message of the engine's complaint, from the card and key it names."""
+        if exc.card is not None and exc.card in self.position_lines:
+            return self.position_lines[exc.card], "position", f"карта {exc.card}: {exc.detail}"
         if exc.card is not None and exc.card in self.card_nodes:
             node = self.card_nodes[exc.card]
             line = node.key_line(exc.key) if exc.key else node.line
@@ -251,6 +255,30 @@ class _Reader(NodeReader):
         if exc.key is not None:
             return setup.key_line(exc.key), exc.key, exc.detail
         return root.key_line("setup"), "setup", str(exc)
+
+    def _position(self, setup: YMap) -> list[engine.CardSpec]:
+        """The cards of `setup.position`, the position in one line (casebook/notation.py)."""
+        if setup.get("cards") is not None:
+            self.fail(setup.key_line("cards"), "cards", "укажите либо cards, либо position, но не оба")
+            return []
+        node = setup.get("position")
+        text = self.text(node, "position", setup.key_line("position"))
+        if text is None or node is None:
+            return []
+        # A one-line value sits on its key's line; a block (|) starts on the line after it.
+        first = node.line + (1 if "\n" in text.strip() else 0)
+        try:
+            pos = notation.read_position(text, self.library)
+        except notation.NotationError as exc:
+            self.fail(first + exc.line - 1, "position", str(exc))
+            return []
+        if pos.header:
+            where = ", ".join(f"setup.{key}" for key in pos.header)
+            rule = f"фаза, ход и активный игрок пишутся ключами ({where}), не в position"
+            self.fail(first, "position", rule)
+            return []
+        self.position_lines = {cid: first + n - 1 for cid, n in pos.lines.items()}
+        return list(pos.cards)
 
     def _cards(self, setup: YMap) -> list[engine.CardSpec]:
         if setup.get("cards") is None:
@@ -275,9 +303,10 @@ class _Reader(NodeReader):
         cid = self.text(card.get("id"), "id", card.line)
         if cid is None:
             return None
-        if not CARD_ID_RE.match(cid):
+        if not CARD_ID_RE.fullmatch(cid):  # fullmatch: «$» alone lets a trailing newline in
             rule = "id карты — латинские буквы, цифры, _ и -, до 40 знаков"
-            self.fail(card.key_line("id"), "id", f"«{cid}»: {rule}")
+            shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cid)  # «vail\\n» visible
+            self.fail(card.key_line("id"), "id", f"«{shown}»: {rule}")
             return None
         if cid in self.card_nodes:
             taken = self.card_nodes[cid].line

@@ -21,10 +21,19 @@ from pathlib import Path
 import yaml
 import yaml.constructor
 import yaml.nodes
+import yaml.reader
 
 # The largest scenario file we read. Real scenarios are a few kilobytes; the limit keeps an
 # upload from tying up a shared server.
 MAX_BYTES = 256 * 1024
+# The deepest nesting of lists and mappings (a real scenario nests 5–6 levels): deeper text is
+# refused before it is composed, so a file nested thousands deep cannot exhaust the stack.
+MAX_DEPTH = 32
+# The most digits of an integer (a seed, wounds, a count): more is no number a scenario needs,
+# and Python refuses to read integers of more than 4,300 digits anyway.
+MAX_INT_DIGITS = 18
+# Control characters a file may not hold, even escaped inside quotes (tab, newline are fine).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 _STANDARD_TAGS = frozenset(
     {
@@ -144,7 +153,14 @@ def read_yaml(text: str, file: str) -> YNode | None:
     if size > MAX_BYTES:
         raise _error(file, None, None, too_large(size))
     try:
+        _check_depth(text, file)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.reader.ReaderError as exc:
+        # A raw control character (or a byte that is not text): PyYAML names only its offset.
+        at = text[: max(int(exc.position), 0)].count("\n") + 1
+        code = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
+        message = f"недопустимый управляющий символ {code} в тексте: удалите его или замените пробелом"
+        raise _error(file, at, _key_on_line(text, at), message) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = int(mark.line) + 1 if mark is not None else None
@@ -165,6 +181,21 @@ def read_yaml(text: str, file: str) -> YNode | None:
     if node is None:
         return None
     return _convert(node, file, set(), None)
+
+
+def _check_depth(text: str, file: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH, from the parser's events (the parser is not recursive;
+    the composer that builds nodes is, so this runs first)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = int(event.start_mark.line) + 1 if event.start_mark is not None else 1
+                message = f"вложенность списков и словарей глубже {MAX_DEPTH} уровней: так сценарии не пишут"
+                raise _error(file, line, _key_on_line(text, line), message)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 # PyYAML's problems, said in Russian with what to check (first match wins).
@@ -211,11 +242,23 @@ def _convert(node: yaml.nodes.Node, file: str, seen: set[int], key: str | None) 
         raise _error(file, line, key, "ссылки YAML (&якорь и *ссылка) в сценариях не поддерживаются")
     seen.add(id(node))
     if isinstance(node, yaml.nodes.ScalarNode):
+        raw = str(node.value)
+        if node.tag == INT_TAG and len(raw.lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
+            digits = len(raw.lstrip("+-").replace("_", ""))
+            message = f"слишком длинное число ({digits} цифр): допускается не больше {MAX_INT_DIGITS} цифр"
+            raise _error(file, line, key, message)
+        bad = _CONTROL.search(raw)
+        if bad is not None:
+            code = f"U+{ord(bad.group()):04X}"
+            message = f"управляющий символ {code} в значении (в кавычках или как \\-код): удалите его"
+            raise _error(file, line, key, message)
         constructor = yaml.constructor.SafeConstructor()
         try:
             value = constructor.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as exc:
             raise _error(file, line, key, f"непонятное значение: {exc.problem}") from None
+        except (ValueError, OverflowError):
+            raise _error(file, line, key, f"непонятное значение «{raw[:40]}»") from None
         plain = node.style is None
         return YScalar(value=value, tag=str(node.tag), text=str(node.value), plain=plain, line=line)
     if isinstance(node, yaml.nodes.SequenceNode):

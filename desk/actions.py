@@ -49,11 +49,12 @@ def click_fill(
 
 
 def legal_map(state: engine.GameState, kind: str, fixed: Mapping[str, object]) -> list[engine.OptionVerdict]:
-    """The options of `kind` with `fixed` arguments, each with its verdict; none when the engine
-    cannot list them (the marks are a help: without them the judge still picks and applies)."""
+    """The options of `kind` with `fixed` arguments, each with its verdict; none when the action
+    as filled so far cannot be listed (the marks are a help: without them the judge still picks
+    and applies)."""
     try:
         return list(engine.legal_options(state, kind, **dict(fixed)))
-    except Exception:
+    except engine.ActionError:
         return []
 
 

@@ -67,8 +67,9 @@ class Answer:
 
     @property
     def by_steps(self) -> bool:
-        """Several steps, several verdicts: no single verdict heads the answer."""
-        return len(self.steps) > 1
+        """A scenario of several steps, several verdicts: no single verdict heads the answer
+        (a ruling is headed by the judge's answer, its steps listed below it)."""
+        return self.kind == "scenario" and len(self.steps) > 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,13 +99,16 @@ def step_question(action: engine.Action, names: Mapping[str, str]) -> str:
 
 
 def verdict_line(a: Answer) -> str:
-    """The engine's or the judge's word in plain words: «Проверено движком: можно», «Решение судьи:
-    нельзя»; for several steps the heading of their list («Проверено движком по шагам:»)."""
+    """The judge's or the engine's word in plain words: «Решение судьи: нельзя», «Проверено
+    движком: можно»; for a scenario of several steps the heading of their list («Проверено
+    движком по шагам:»)."""
+    if a.kind == "ruling":
+        said = lexicon.option_mark(a.verdict) if a.verdict in lexicon.VERDICTS else "не указано"
+        return f"Решение судьи: {said}"
     if a.by_steps:
         return "Проверено движком по шагам:"
     if a.verdict in lexicon.VERDICTS:
-        who = "Решение судьи" if a.kind == "ruling" else "Проверено движком"
-        return f"{who}: {lexicon.option_mark(a.verdict)}"
+        return f"Проверено движком: {lexicon.option_mark(a.verdict)}"
     return "Вердикт не записан"
 
 
@@ -119,14 +123,26 @@ def verdict_head(a: Answer) -> str:
 
 def step_lines(a: Answer, limit: int = 8) -> list[str]:
     """Each step's question and its verdict in plain words: «1. Объявить нападение: атакующий —
-    Вайл; цель — Орк → нельзя»; past `limit` steps, how many more there are."""
-    if not a.by_steps:
+    Вайл; цель — Орк → нельзя»; past `limit` steps, how many more there are. A ruling lists the
+    engine's steps under «Движок по шагам:» (or says its last step, when only that was kept)."""
+    if a.kind == "ruling":
+        if not a.steps:
+            return []
+        if len(a.steps) == 1 and not a.steps[0].asked:
+            return [f"Движок (последний шаг): {verdict_word(a.steps[0].verdict)}"]
+        head = ["Движок по шагам:"]
+    elif a.by_steps:
+        head = []
+    else:
         return []
-    out = [f"{i}. {s.asked} → {verdict_word(s.verdict)}" for i, s in enumerate(a.steps[:limit], 1)]
+    out = [
+        f"{i}. {s.asked} → {verdict_word(s.verdict)}" if s.asked else f"{i}. {verdict_word(s.verdict)}"
+        for i, s in enumerate(a.steps[:limit], 1)
+    ]
     if len(a.steps) > limit:
         rest = len(a.steps) - limit
         out.append(f"…и ещё {lexicon.plural(rest, 'шаг', 'шага', 'шагов')} на столе судьи")
-    return out
+    return head + out
 
 
 def verdict_word(code: str) -> str:
@@ -257,9 +273,13 @@ def find_answers(
             continue
         where = f"решение № {hit.ruling.id}" + (f", стол {cur.table_no}" if cur.table_no else "")
         where += f", {cur.event}" if cur.event else ""
+        # The headline is the judge's answer; the engine's verdict of every step goes below it.
+        steps = tuple(Step(action, verdict) for action, verdict in model.step_verdicts(cur.trace_json))
+        if not steps and cur.verdict:
+            steps = (Step("", cur.verdict),)  # only the last step's verdict was kept
         found.append(Answer(
-            "ruling", cur.title, where, cur.verdict, cur.clauses, JOURNAL_PAGE, (("r", str(hit.ruling.id)),),
-            hit.score, summary=cur.decision,
+            "ruling", cur.title, where, cur.judge_verdict, cur.clauses, JOURNAL_PAGE,
+            (("r", str(hit.ruling.id)),), hit.score, steps, cur.decision,
         ))
     rank = cited_rank or {}
 

@@ -12,7 +12,7 @@ from typing import Any
 import casebook
 import engine
 import lexicon
-from desk.model import MAX_ACTIONS, Desk, Replay
+from desk.model import MAX_ACTIONS, MAX_CARDS, Desk, DeskError, Replay, check_setup
 from desk.schema import plain
 from rules_index import ids
 
@@ -100,3 +100,39 @@ def cited_clauses(rp: Replay) -> list[str]:
             if ids.is_clause_id(step.clause) and step.kind != "not_applied":
                 seen.setdefault(step.clause, None)
     return list(seen)
+
+
+def position_text(desk: Desk, library: engine.CardLibrary | None = None) -> str:
+    """The desk's position as one line of the notation (casebook/notation.py), header included.
+
+    Raises:
+        casebook.NotationError: a card the notation cannot write (an own card with abilities).
+    """
+    return casebook.write_position(desk.setup(), library)
+
+
+def from_position_text(desk: Desk, text: str, library: engine.CardLibrary | None = None) -> Desk:
+    """A desk with the position a text describes (its title kept, its actions dropped).
+
+    Raises:
+        casebook.NotationError: the text does not read (the word and its place named).
+        engine.SetupError, DeskError: the position it describes is not a legal one.
+    """
+    pos = casebook.read_position(text, library)
+    cards = tuple(plain(casebook.card_entry(s), f"карта {s.id}") for s in pos.cards)
+    if len(cards) > MAX_CARDS:
+        raise DeskError(f"больше {MAX_CARDS} карт")
+    new = dataclasses.replace(
+        desk,
+        phase=str(pos.header.get("phase", "battle")),
+        active=str(pos.header.get("active", "A")),
+        turn=int(str(pos.header.get("turn", 1))),
+        seed=int(str(pos.header.get("seed", 0))),
+        cards=cards,
+        actions=(),
+        cursor=0,
+        scenario_name="",
+        scenario_text="",
+    )
+    check_setup(new, library)
+    return new

@@ -69,7 +69,9 @@ def put_card(desk: Desk, entry: Mapping[str, Any], library: engine.CardLibrary |
         raise DeskError(f"на столе уже {MAX_CARDS} карт")
     replaced = [card if c.get("id") == card["id"] else c for c in desk.cards]
     cards = tuple(replaced) if len(others) < len(desk.cards) else (*desk.cards, card)
-    return check_setup(dataclasses.replace(desk, cards=cards), library)
+    new = dataclasses.replace(desk, cards=cards)
+    check_setup(new, library)
+    return new
 
 
 def remove_card(desk: Desk, cid: str, library: engine.CardLibrary | None = None) -> Desk:
@@ -81,5 +83,6 @@ def remove_card(desk: Desk, cid: str, library: engine.CardLibrary | None = None)
     """
     if desk.started:
         raise DeskError(_STARTED)
-    cards = tuple(c for c in desk.cards if c.get("id") != cid)
-    return check_setup(dataclasses.replace(desk, cards=cards), library)
+    new = dataclasses.replace(desk, cards=tuple(c for c in desk.cards if c.get("id") != cid))
+    check_setup(new, library)
+    return new

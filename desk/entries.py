@@ -5,32 +5,21 @@ the Russian reason; whether the position is legal is the engine's question (desk
 
 from __future__ import annotations
 
-import functools
-import pathlib
 import re
-import types
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
+from casebook import notation
 from desk.model import Desk, DeskError
 
-LATIN_FILE = pathlib.Path(__file__).with_name("data") / "latin.yaml"
 FLAGS = ("closed", "hidden", "incarnated")
 COUNTS = ("wounds", "tokens")
 
 
-@functools.cache
-def _latin() -> Mapping[int, str]:
-    """The transliteration table (desk/data/latin.yaml), read once, read-only."""
-    raw = yaml.safe_load(LATIN_FILE.read_text(encoding="utf-8"))
-    return types.MappingProxyType({ord(str(k)): str(v) for k, v in raw.items()})
-
-
 def latin_id(name: str) -> str:
-    """A card name as Latin letters: «Карлик Унд» → «karlik_und» (the base of a new id)."""
-    return name.lower().translate(_latin())
+    """A card name as Latin letters: «Карлик Унд» → «karlik_und» (the base of a new id; the same
+    rule the position notation uses)."""
+    return notation.latin_id(name)
 
 
 def new_card_id(desk: Desk, base: str) -> str:
@@ -38,13 +27,7 @@ def new_card_id(desk: Desk, base: str) -> str:
     stem = re.sub(r"[^A-Za-z0-9_]", "", base)[:30] or "card"
     if not stem[0].isalpha():
         stem = "c" + stem
-    taken = {str(c.get("id")) for c in desk.cards}
-    if stem not in taken:
-        return stem
-    n = 2
-    while f"{stem}{n}" in taken:
-        n += 1
-    return f"{stem}{n}"
+    return notation.free_id(stem, {str(c.get("id")) for c in desk.cards})
 
 
 def adhoc_card(template: str, name: str, life: int, incorporeal: bool = False) -> dict[str, Any]:
@@ -79,7 +62,7 @@ def new_entry(
     if cid.strip():
         new_id = cid.strip()
     else:
-        base = latin_id(card) if isinstance(card, str) else "card"
+        base = latin_id(card if isinstance(card, str) else str(card.get("name", "")))
         new_id = new_card_id(desk, base)
     entry: dict[str, Any] = {
         "id": new_id,
@@ -102,10 +85,15 @@ def edited_entry(
     controller: str | None = None,
     flags: Mapping[str, bool] | None = None,
     counts: Mapping[str, int] | None = None,
+    incorporeal: bool | str | None = "",
 ) -> dict[str, Any]:
-    """`entry` with a new place or host, owner, controller and the given flags and counts (the
-    other keys it had are kept)."""
+    """`entry` with a new place or host, owner, controller, flags and counts, and (unless "") its
+    incorporeality: True, False, or None for «as the card is». Other keys it had are kept."""
     edited = {k: v for k, v in entry.items() if k not in ("at", "host", "controller")}
+    if incorporeal != "":
+        edited.pop("incorporeal", None)
+        if isinstance(incorporeal, bool):
+            edited["incorporeal"] = incorporeal
     if owner:
         edited["owner"] = owner
     if host:

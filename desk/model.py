@@ -120,7 +120,7 @@ def replay(desk: Desk, library: engine.CardLibrary | None = None) -> Replay:
         engine.SetupError: the setup is not a legal position (Russian, naming card and key).
         DeskError: a stored action is malformed, or the engine failed on one.
     """
-    state = engine.build_state(desk.setup(), library)
+    state = check_setup(desk, library)
     actions = desk.parsed_actions()[: desk.cursor]
     states = [state]
     outcomes = []
@@ -137,7 +137,16 @@ def replay(desk: Desk, library: engine.CardLibrary | None = None) -> Replay:
     return Replay(states=tuple(states), outcomes=tuple(outcomes), actions=tuple(actions))
 
 
-def check_setup(desk: Desk, library: engine.CardLibrary | None = None) -> Desk:
-    """The desk if its setup builds; raises engine.SetupError otherwise (so an edit never lands broken)."""
-    engine.build_state(desk.setup(), library)
-    return desk
+def check_setup(desk: Desk, library: engine.CardLibrary | None = None) -> engine.GameState:
+    """The desk's starting position.
+
+    Raises:
+        engine.SetupError: the setup is not a legal position (so an edit never lands broken).
+        DeskError: the engine failed on it (a message instead of a traceback).
+    """
+    try:
+        return engine.build_state(desk.setup(), library)
+    except engine.SetupError:
+        raise
+    except Exception as exc:  # a card the engine cannot build must not become a traceback
+        raise DeskError(f"позицию нельзя построить ({type(exc).__name__}: {exc})") from exc

@@ -8,7 +8,7 @@ import json
 import zlib
 
 from desk.model import MAX_DESK_CHARS, Desk, DeskError
-from desk.schema import from_dict
+from desk.schema import MAX_DEPTH, from_dict
 
 
 def to_file_text(desk: Desk) -> str:
@@ -29,7 +29,11 @@ def from_file_text(raw: bytes) -> Desk:
     except UnicodeDecodeError:
         raise DeskError("файл стола не в кодировке UTF-8") from None
     except json.JSONDecodeError as exc:
-        raise DeskError(f"файл стола — не JSON: строка {exc.lineno}, {exc.msg}") from None
+        raise DeskError(f"файл стола — не JSON: строка {exc.lineno}, знак {exc.colno}") from None
+    except RecursionError:
+        raise DeskError(f"файл стола: слишком глубокая вложенность (больше {MAX_DEPTH} уровней)") from None
+    except ValueError:  # a number of thousands of digits
+        raise DeskError("файл стола: слишком длинное число") from None
     return from_dict(data)
 
 
@@ -57,8 +61,12 @@ def decode(token: str) -> Desk:
         if inflater.unconsumed_tail:
             raise DeskError("ссылка на стол распаковывается в слишком большой текст")
         data = json.loads(raw.decode("utf-8"))
-    except (binascii.Error, ValueError, zlib.error) as exc:
-        if isinstance(exc, DeskError):
-            raise
+    except DeskError:
+        raise
+    except RecursionError:
+        raise DeskError(
+            f"ссылка на стол: слишком глубокая вложенность (больше {MAX_DEPTH} уровней)"
+        ) from None
+    except (binascii.Error, ValueError, zlib.error):
         raise DeskError("ссылка на стол повреждена (её обрезали при копировании?)") from None
     return from_dict(data)

@@ -142,18 +142,21 @@ def position_line(state: engine.GameState, cards: int) -> str:
     return f"{lexicon.phase(state.phase)}{turn}; активный игрок {state.active}. Карт: {cards}."
 
 
-def value_word(value: object) -> str:
-    """An action argument's value in words: a zone, a damage kind, a deck position, a list."""
+def value_word(value: object, props: Mapping[str, Props] | None = None) -> str:
+    """An action argument's value in words: a card by its name, a zone, a damage kind, a list."""
     if isinstance(value, list | tuple):
         return ", ".join(map(str, value))
     shown = str(value)
+    if props is not None and shown in props:
+        return f"{props[shown].get('name', shown)} [{shown}]"
     if shown in lexicon.ZONES:
         return lexicon.zone(shown)
     return lexicon.enum_word(shown)
 
 
-def action_words(action: engine.Action) -> str:
-    """The action in the judge's words: «Объявить нападение: атакующий — vail; цель — orc»."""
+def action_words(action: engine.Action, props: Mapping[str, Props] | None = None) -> str:
+    """The action in the judge's words: «Объявить нападение: атакующий — Вайл [vail]; цель — Орк [orc]»
+    (cards by name when `props` names them)."""
     data = action.to_dict()
     kind = next(iter(data), "")
     spec = engine.ACTION_SPECS.get(kind)
@@ -161,8 +164,22 @@ def action_words(action: engine.Action) -> str:
         return repr(action)
     labels = {a.name: a.label for a in spec.args}
     args = data.get(kind, {})
-    parts = [f"{labels.get(name, name)} — {value_word(value)}" for name, value in args.items()]
+    parts = [f"{labels.get(name, name)} — {value_word(value, props)}" for name, value in args.items()]
     return spec.label + (": " + "; ".join(parts) if parts else "")
+
+
+def action_label(action: engine.Action) -> str:
+    """The declared label of the action's kind: «Объявить нападение»."""
+    spec = engine.ACTION_SPECS.get(action.kind)
+    return spec.label if spec is not None else action.kind
+
+
+def step_citation(step: engine.TraceStep, action: engine.Action) -> str:
+    """What a trace step rests on: «п. 211.3.1», «допущение A7», or — for a step without a clause,
+    the declared action's own effect — «действие «Взять под контроль»»."""
+    if step.clause:
+        return lexicon.cite(step.clause)
+    return f"действие «{action_label(action)}»"
 
 
 def forbidden_by(outcome: engine.Outcome) -> list[str]:

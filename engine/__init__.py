@@ -20,7 +20,7 @@ from engine.model.cards import CardDef, CardLibrary, load_library
 from engine.model.props import PROP_KEYS, card_props
 from engine.model.setup import CardSpec, Setup, build_state, to_setup
 from engine.model.state import CardState, GameState, Option, Pending
-from engine.options import OptionVerdict, legal_options
+from engine.options import OptionVerdict, legal_options, option_for
 from engine.rules import handlers_by_assumption, handlers_by_clause
 from engine.trace import Outcome, TraceStep, render_trace
 
@@ -61,6 +61,7 @@ __all__ = [
     "legal_options",
     "load_assumptions",
     "load_library",
+    "option_for",
     "parse_action",
     "render_trace",
     "row_rank",

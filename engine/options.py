@@ -138,7 +138,7 @@ def _verdict(args: dict[str, object], outcome: trace.Outcome) -> OptionVerdict:
     )
 
 
-def legal_options(gs: state.GameState, kind: str, **fixed: object) -> list[OptionVerdict]:
+def legal_options(gs: state.GameState, kind: str, /, **fixed: object) -> list[OptionVerdict]:
     """Every choice for the unfixed board arguments of `kind`, each with its verdict.
 
     An optional board argument whose pool is empty here (a summon's cell for a symbiote, its host
@@ -167,13 +167,17 @@ def legal_options(gs: state.GameState, kind: str, **fixed: object) -> list[Optio
     for combo in itertools.product(*pools):
         args = dict(fixed)
         args.update(zip(vary, combo, strict=True))
-        try:
-            action = core.parse_action(kind, args)
-        except errors.ActionError as exc:
-            out.append(OptionVerdict(args, "illegal", None, str(exc)))
-            continue
-        out.append(_verdict(args, core.apply(gs, action)))
+        out.append(option_for(gs, kind, args))
     return out
+
+
+def option_for(gs: state.GameState, kind: str, args: Mapping[str, object]) -> OptionVerdict:
+    """The verdict of one fully given action, as legal_options gives it for each of its options."""
+    try:
+        action = core.parse_action(kind, args)
+    except errors.ActionError as exc:
+        return OptionVerdict(dict(args), "illegal", None, str(exc))
+    return _verdict(dict(args), core.apply(gs, action))
 
 
 def check_pools() -> None:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 import lexicon
+from rulings import model
 from rulings.model import FIELD_LABELS, Ruling, now_iso
 
 # Marks that can form Markdown or HTML anywhere in a line, and the ones that do so only at its start.
@@ -20,7 +21,9 @@ _MD_LINE_START = re.compile(r"^([#+=>-]|\d+[.)](?=\s|$))")
 _MD_AUTOLINK = re.compile(r"(?i)(://|www\.)")
 # Step kinds printed in capitals, so the step that decides a ruling stands out on paper.
 _LOUD_KINDS = frozenset({"forbidden", "undetermined"})
-_FACTS = ("event", "round", "table_no", "players", "judge", "outcome", "verdict", "rules_version")
+_FACTS = ("event", "round", "table_no", "players", "outcome", "rules_version")
+# Attachments: a change is named, not printed twice (they are files of their own).
+_ATTACHMENTS = frozenset({"scenario_yaml", "trace_json"})
 
 
 def md_text(text: str) -> str:
@@ -92,19 +95,51 @@ def trace_markdown(trace_json: str) -> list[str]:
     return lines or [md_code(json.dumps(data, ensure_ascii=False, indent=2), "json")]
 
 
+def engine_steps_text(data: model.RulingInput) -> str:
+    """The engine's verdict of every step: «1 — законно, 2 — запрещено»; "" when no trace is attached."""
+    return ", ".join(f"{i} — {lexicon.verdict(v)}" for i, v in enumerate(model.engine_verdicts(data), 1))
+
+
+def answer_facts(data: model.RulingInput) -> list[tuple[str, str]]:
+    """The judge's answer and, beside it, the engine's verdict of every step (not only the last)."""
+    said = lexicon.verdict(data.judge_verdict) if data.judge_verdict else "не указан"
+    facts = [(FIELD_LABELS["judge_verdict"], said)]
+    if model.step_verdicts(data.trace_json):
+        facts.append(("Вердикт движка по шагам", engine_steps_text(data)))
+    elif data.verdict:
+        known = data.verdict in lexicon.VERDICTS
+        said = f"{lexicon.verdict(data.verdict)} ({data.verdict})" if known else data.verdict
+        facts.append((FIELD_LABELS["verdict"], said))
+    return facts
+
+
+def change_lines(old: model.RulingInput, new: model.RulingInput, indent: str = "  ") -> list[str]:
+    """What an amendment changed, field by field: «Решение судьи: было «…», стало «…»»."""
+    out = []
+    for ch in model.changes(old, new):
+        if ch.field in _ATTACHMENTS:
+            out.append(f"{indent}- {md_text(ch.label)}: вложение изменено")
+        else:
+            out.append(f"{indent}- {md_text(ch.label)}: было «{md_text(ch.old)}», стало «{md_text(ch.new)}»")
+    return out
+
+
 def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
     """One ruling as Markdown for printing: question as heading, facts as a list, decision, trace."""
     cur = ruling.current
     parts = [f"## Решение № {ruling.id}: {md_text(cur.title)}", ""]
+    author = f", {ruling.author}" if ruling.author else ""
+    last = ruling.revisions[-1].author if ruling.revisions else ""
     facts = [
-        ("Записано", human_time(ruling.created_at)),
-        ("Изменено", human_time(ruling.updated_at) + f" (редакция {ruling.rev})"),
+        ("Записано", human_time(ruling.created_at) + author),
+        ("Изменено", f"{human_time(ruling.updated_at)} (редакция {ruling.rev}{', ' + last if last else ''})"),
+        *answer_facts(cur),
     ]
-    for name in _FACTS:
-        value = getattr(cur, name)
-        if value:
-            known = name == "verdict" and value in lexicon.VERDICTS
-            facts.append((FIELD_LABELS[name], f"{lexicon.verdict(value)} ({value})" if known else value))
+    if not ruling.author and cur.judge:
+        facts.append(("Судья (записано текстом)", cur.judge))
+    if ruling.locked_by:
+        facts.append(("Закреплено", f"{ruling.locked_by}, {human_time(ruling.locked_at)}"))
+    facts.extend((FIELD_LABELS[name], getattr(cur, name)) for name in _FACTS if getattr(cur, name))
     if cur.clauses:
         label = f" ({cur.rules_version})" if cur.rules_version else ""
         facts.append((FIELD_LABELS["clauses"], ", ".join(lexicon.cite(c) for c in cur.clauses) + label))
@@ -116,10 +151,16 @@ def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
         parts += ["### Сценарий", "", md_code(cur.scenario_yaml, "yaml"), ""]
     if with_history and len(ruling.revisions) > 1:
         parts += ["### История правок", ""]
+        previous: model.RulingInput | None = None
         for rev in ruling.revisions:
+            who = f", {md_text(rev.author)}" if rev.author else ""
             note = f" — {md_text(rev.data.note)}" if rev.data.note else ""
-            parts.append(f"- Редакция {rev.rev}, {human_time(rev.created_at)}{note}")
-            parts.append(f"  - Решение: {md_text(rev.data.decision)}")
+            parts.append(f"- Редакция {rev.rev}, {human_time(rev.created_at)}{who}{note}")
+            if previous is None:
+                parts.append("  - первая запись")
+            else:
+                parts.extend(change_lines(previous, rev.data) or ["  - поля не изменились"])
+            previous = rev.data
         parts.append("")
     return "\n".join(parts).rstrip() + "\n"
 
@@ -133,9 +174,16 @@ def journal_markdown(rulings: Sequence[Ruling], title: str = "Журнал ре�
 
 
 def human_time(iso: str) -> str:
-    """A stored moment as «09.11.2024 14:05 UTC»; text that is not a moment, as it is."""
+    """A stored moment in the server's local time zone, the zone named: «09.11.2024 14:05 MSK»
+    (the hall's clock is the laptop's); text that is not a moment, as it is."""
     try:
         moment = dt.datetime.fromisoformat(iso)
     except ValueError:
         return iso
-    return moment.strftime("%d.%m.%Y %H:%M UTC")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    local = moment.astimezone()
+    zone = local.tzname() or local.strftime("UTC%z")
+    if zone[:1] in "+-":  # a zone without a name: «UTC+03»
+        zone = "UTC" + zone
+    return local.strftime("%d.%m.%Y %H:%M ") + zone

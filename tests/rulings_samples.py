@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+from typing import Any
+
+import argon2
+
+from rulings.accounts import SignedIn
 from rulings.model import RulingInput
+from rulings.store import Journal
 
 # Text a judge might type, or an attacker paste: SQL, HTML, Markdown, paths, fences, odd Unicode.
 HOSTILE = [
@@ -30,10 +37,26 @@ def ruling(title: str = "Может ли Вайл атаковать не Кар
         "table_no": "7",
         "round": "3",
         "players": "Иванов — Петров",
-        "judge": "Сидорова",
         "rules_version": "РП 4.1-2",
         "verdict": "illegal",
         "outcome": "атака отменена",
     }
     fields.update(kw)
     return RulingInput(**fields)  # type: ignore[arg-type]
+
+
+PASSWORD = "верный-пароль-1"
+
+
+def cheap_hasher() -> argon2.PasswordHasher:
+    """Argon2id at its smallest cost: the tests hash many passwords; the app keeps the defaults."""
+    return argon2.PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+def journal_with_judge(
+    path: str | os.PathLike[str], name: str = "Сидорова", role: str = "judge", **kw: Any
+) -> tuple[Journal, SignedIn]:
+    """A journal at `path` with one account, and that judge signed in."""
+    book = Journal(path, hasher=cheap_hasher(), **kw)
+    book.add_account(name, role, PASSWORD)
+    return book, book.sign_in(name, PASSWORD)

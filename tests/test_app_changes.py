@@ -14,6 +14,7 @@ import rules_index
 from rules_index import versions
 from rulings import model, store
 from tests import fictional_rules as fr
+from tests import rulings_samples
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -151,14 +152,15 @@ def test_journal_shows_that_the_rules_of_a_ruling_changed(
 ) -> None:
     path = tmp_path / "rulings.sqlite3"
     monkeypatch.setenv(store.ENV_VAR, str(path))
-    journal = store.Journal(path)
+    journal, judge = rulings_samples.journal_with_judge(path)
     rid = journal.record(
         model.RulingInput(
             title="Вызов не удался: куда деваются показанные карты?",
             decision="Возвращаются в колоду, колода перемешивается.",
             clauses=("535.5.1.2", "534.6", "211.4", "A8"),
             rules_version="РП 4.1-2",
-        )
+        ),
+        judge,
     )
     before = journal.get(rid)
     at = _app(vid, "app_pages/journal.py", r=str(rid), v=vid)

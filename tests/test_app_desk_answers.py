@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rulings import model, store
+from tests.rulings_samples import journal_with_judge
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = "<script>x</script> Сугед [ссылка](javascript:alert(1)) летающее"
@@ -23,7 +24,8 @@ def journal_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_search_page_shows_answers_safely(journal_file: Path) -> None:
-    store.Journal(journal_file).record(model.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)))
+    book, by = journal_with_judge(journal_file)
+    book.record(model.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)), by)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params["q"] = "Сугед летающее"
     at.run()

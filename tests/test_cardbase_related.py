@@ -11,8 +11,8 @@ import cardbase
 import rules_index
 from cardbase import related
 from rulings import model as rulings_model
-from rulings import store as rulings_store
 from tests import cardbase_cases as cases
+from tests import rulings_samples
 from tests.cardbase_cases import by_name
 
 
@@ -70,11 +70,11 @@ def test_scenarios_that_name_a_card_in_any_word_form() -> None:
 
 
 def test_rulings_that_name_a_card(tmp_path: Path) -> None:
-    journal = rulings_store.Journal(tmp_path / "j.sqlite3")
+    journal, judge = rulings_samples.journal_with_judge(tmp_path / "j.sqlite3")
     journal.record(
-        rulings_model.RulingInput(title="Может ли Горного клеща взять под контроль?", decision="Нет.")
+        rulings_model.RulingInput(title="Может ли Горного клеща взять под контроль?", decision="Нет."), judge
     )
-    journal.record(rulings_model.RulingInput(title="Другой вопрос", decision="Горный обвал не карта."))
+    journal.record(rulings_model.RulingInput(title="Другой вопрос", decision="Горный обвал не карта."), judge)
     found = related.rulings_mentioning("Горный клещ", journal.rulings())
     assert [r.current.title for r in found] == ["Может ли Горного клеща взять под контроль?"]
 

@@ -3,6 +3,7 @@ the words of a verdict per step, clause usage."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from desk import answers as da
 from rulings import model
 from rulings import search as ruling_search
 from rulings.store import Journal
+from tests.rulings_samples import journal_with_judge
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = rules_index.load_default()
@@ -32,8 +34,8 @@ def _answer(**kw: object) -> da.Answer:
 
 
 def _journal(tmp_path: Path, **fields: object) -> Journal:
-    book = Journal(tmp_path / "j.sqlite3")
-    book.record(model.RulingInput(**{"title": "t", "decision": "d", **fields}))  # type: ignore[arg-type]
+    book, by = journal_with_judge(tmp_path / "j.sqlite3")
+    book.record(model.RulingInput(**{"title": "t", "decision": "d", **fields}), by)  # type: ignore[arg-type]
     return book
 
 
@@ -86,10 +88,14 @@ def test_verdicts_in_plain_words() -> None:
 
 
 def test_rulings_rank_beside_scenarios_by_one_scoring(tmp_path: Path, digests: Digests) -> None:
+    steps = [
+        {"action": "place_symbiote: {symbiote: suged, host: bird}", "verdict": "illegal", "trace": []},
+        {"action": "move: {card: bird, to: c3}", "verdict": "legal", "trace": []},
+    ]
     book = _journal(
         tmp_path, title="Может ли Сугед пересесть на летающее существо?",
         decision="Нет: симбиот не помещается на летающее (211.4).", clauses=("211.4",), table_no="5",
-        verdict="illegal",
+        judge_verdict="illegal", verdict="legal", trace_json=json.dumps(steps),
     )
     found = da.find_answers("Сугед летающее", book.rulings(), digests, index=SEEDS)
     rulings = [a for a in found if a.kind == "ruling"]
@@ -97,6 +103,20 @@ def test_rulings_rank_beside_scenarios_by_one_scoring(tmp_path: Path, digests: D
     assert [a.score for a in found] == sorted((a.score for a in found), reverse=True)
     # The score is rulings.search.match's, the journal's own.
     assert rulings[0].score == pytest.approx(book.search("Сугед летающее")[0].score)
+    # Headed by the judge's answer, not the engine's last step; the engine's steps below it.
+    assert da.verdict_head(rulings[0]) == "Решение судьи: нельзя (решение № 1, стол 5)"
+    assert da.step_lines(rulings[0]) == [
+        "Движок по шагам:",
+        "1. place_symbiote: {symbiote: suged, host: bird} → нельзя",
+        "2. move: {card: bird, to: c3} → можно",
+    ]
+
+
+def test_a_ruling_kept_with_its_last_step_only_says_so(tmp_path: Path, digests: Digests) -> None:
+    book = _journal(tmp_path, title="Сугед на летающее?", decision="Нет.", verdict="illegal")
+    ruling = next(a for a in da.find_answers("Сугед летающее", book.rulings(), digests) if a.kind == "ruling")
+    assert da.verdict_line(ruling) == "Решение судьи: не указано"
+    assert da.step_lines(ruling) == ["Движок (последний шаг): нельзя"]
 
 
 def test_ties_go_to_the_answer_citing_the_better_clause_hit() -> None:

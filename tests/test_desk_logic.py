@@ -78,7 +78,7 @@ def test_a_new_entry_gets_a_free_id_a_place_or_a_host_and_only_non_default_keys(
     }
     own = entries.adhoc_card("Паразит", "  Клещ ", 3, incorporeal=True)
     assert own == {"template": "Паразит", "name": "Клещ", "life": 3, "incorporeal": True}
-    assert entries.new_entry(d, own, "B", at="hand")["id"] == "card"
+    assert entries.new_entry(d, own, "B", at="hand")["id"] == "klesch"  # own cards get ids from names too
     with pytest.raises(model.DeskError, match="хозяина"):
         entries.new_entry(d, "Карлик Унд", "A", at=None, host=None)
     with pytest.raises(model.DeskError, match="название"):

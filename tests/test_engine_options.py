@@ -111,3 +111,11 @@ def test_legal_options_never_change_the_state() -> None:
     for kind in ("move", "attack", "wound", "destroy", "take_control"):
         engine.legal_options(gs, kind, amount=1) if kind == "wound" else engine.legal_options(gs, kind)
     assert dict(gs.cards) == before
+
+
+def test_an_action_argument_named_kind_passes_through() -> None:
+    gs = position(spec("orc", ORC, "A", at="c2"), spec("vail", "Вайл", "B", at="c3"))
+    opts = engine.legal_options(gs, "wound", amount=2, kind="ranged")
+    assert {o.args["card"] for o in opts} == {"orc", "vail"} and all(o.args["kind"] == "ranged" for o in opts)
+    one = engine.option_for(gs, "wound", {"card": "vail", "amount": 2, "kind": "ranged"})
+    assert one == next(o for o in opts if o.args["card"] == "vail")

@@ -12,8 +12,7 @@ import pytest
 import lexicon
 from rulings import export
 from rulings.model import Revision, Ruling, now_iso
-from rulings.store import Journal
-from tests.rulings_samples import HOSTILE
+from tests.rulings_samples import HOSTILE, journal_with_judge
 from tests.rulings_samples import ruling as _ruling
 
 
@@ -43,7 +42,7 @@ def test_code_fence_cannot_be_closed_from_inside() -> None:
 
 
 def test_export_one_and_all_reads_well(tmp_path: Path) -> None:
-    j = Journal(tmp_path / "j.sqlite3")
+    j, by = journal_with_judge(tmp_path / "j.sqlite3", max_writes_per_minute=100)
     trace = [
         {
             "clause": "211.3.1",
@@ -61,13 +60,16 @@ def test_export_one_and_all_reads_well(tmp_path: Path) -> None:
             ],
         },
     ]
-    rid = j.record(_ruling(trace_json=json.dumps(trace, ensure_ascii=False), scenario_yaml="title: x\n"))
-    j.amend(rid, _ruling(decision="<b>Нет</b>", note="правка"))
-    j.record(_ruling(title=HOSTILE[0]))
+    rid = j.record(_ruling(trace_json=json.dumps(trace, ensure_ascii=False), scenario_yaml="title: x\n"), by)
+    j.amend(rid, _ruling(decision="<b>Нет</b>", note="правка"), by, base_rev=1)
+    j.record(_ruling(title=HOSTILE[0]), by)
     one = export.ruling_markdown(j.get(rid))  # type: ignore[arg-type]
     assert one.startswith(f"## Решение № {rid}: Может ли Вайл атаковать не Карлика Унда?")
     assert "- **Пункты правил:** п. 211.3.1 (РП 4.1-2)" in one
-    assert "- **Стол:** 7" in one and "- **Тур:** 3" in one and "- **Судья:** Сидорова" in one
+    assert "- **Стол:** 7" in one and "- **Тур:** 3" in one
+    assert re.search(r"- \*\*Записано:\*\* [^\n]*, Сидорова\n", one)
+    assert "  - Решение судьи: было «Нет: Вайл может атаковать только Карлика Унда (п. 211.3.1).»" in one
+    assert "  - Трассировка: вложение изменено" in one
     assert "\\<b\\>Нет\\</b\\>" in one and "<b>" not in one
     assert "### История правок" in one and "Редакция 1" in one and "Редакция 2" in one
     everything = export.journal_markdown(j.rulings())
@@ -151,6 +153,38 @@ def test_verdicts_steps_and_citations_read_as_the_lexicon_says() -> None:
     text = export.ruling_markdown(Ruling(1, now, now, data, (Revision(1, now, data),)))
     # An assumption the judge cites reads as the assumption it is, never as «п. A3».
     assert "- **Пункты правил:** п. 211.3.1, допущение A3 (РП 4.1-2)" in text and "п. A3" not in text
-    assert "- **Вердикт движка:** не определено (undetermined)" in text
+    assert "- **Вердикт движка (последний шаг):** не определено (undetermined)" in text
     odd = export.ruling_markdown(Ruling(1, now, now, _ruling(verdict="странный").validated(), ()))
-    assert "- **Вердикт движка:** странный" in odd  # a code the lexicon lacks prints as stored
+    # A code the lexicon lacks prints as stored.
+    assert "- **Вердикт движка (последний шаг):** странный" in odd
+
+
+def test_the_judges_answer_stands_beside_every_steps_verdict(tmp_path: Path) -> None:
+    """A ruling «Нет… запрещено» whose last step is legal must not print as «законно»."""
+    steps = [
+        {"action": "attack: {attacker: vail, target: orc}", "verdict": "illegal", "trace": []},
+        {"action": "attack: {attacker: vail, target: und}", "verdict": "legal", "trace": []},
+    ]
+    data = _ruling(judge_verdict="illegal", verdict="legal", trace_json=json.dumps(steps)).validated()
+    now = now_iso()
+    text = export.ruling_markdown(Ruling(1, now, now, data, (Revision(1, now, data, author="Сидорова"),)))
+    assert "- **Ответ судьи:** запрещено" in text
+    assert "- **Вердикт движка по шагам:** 1 — запрещено, 2 — законно" in text
+    assert "законно (legal)" not in text
+    from rulings import model
+
+    assert model.answer_line(data) == "Ответ судьи: запрещено. Движок по шагам: 1 — запрещено, 2 — законно."
+    assert model.engine_verdicts(data) == ("illegal", "legal")
+
+
+def test_times_are_local_with_the_zone_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "Europe/Moscow")
+    time.tzset()
+    try:
+        assert export.human_time("2024-11-09T11:05:00.000000+00:00") == "09.11.2024 14:05 MSK"
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    assert export.human_time("не время") == "не время"

@@ -7,15 +7,18 @@ from pathlib import Path
 import pytest
 
 from rulings import search
-from rulings.store import Journal
+from tests.rulings_samples import journal_with_judge
 from tests.rulings_samples import ruling as _ruling
 
 
 def test_search_finds_word_forms_and_clause_numbers(tmp_path: Path) -> None:
-    j = Journal(tmp_path / "j.sqlite3")
-    vail = j.record(_ruling())
+    j, by = journal_with_judge(tmp_path / "j.sqlite3", max_writes_per_minute=100)
+    vail = j.record(_ruling(), by)
     other = j.record(
-        _ruling(title="Можно ли посадить Сугеда на летающее существо?", decision="Нет.", clauses=("211.8.1",))
+        _ruling(
+            title="Можно ли посадить Сугеда на летающее существо?", decision="Нет.", clauses=("211.8.1",)
+        ),
+        by,
     )
     assert [h.ruling.id for h in j.search("Карлику Унду атака")][:1] == [vail]
     assert [h.ruling.id for h in j.search("сугед летающего")] == [other]
@@ -29,9 +32,10 @@ def test_search_finds_word_forms_and_clause_numbers(tmp_path: Path) -> None:
 def test_search_meets_word_forms_the_stemmer_alone_splits(tmp_path: Path) -> None:
     # Snowball stems «паразит» to «параз» but «паразитом» to «паразит», «инкарнация» and
     # «инкарнировал» apart: the rules index's word-family table joins them here too.
-    j = Journal(tmp_path / "j.sqlite3")
-    para = j.record(_ruling(title="Остаётся ли Унд паразитом после смены контроля?", clauses=("211.3.1",)))
-    inc = j.record(_ruling(title="Когда карта инкарнировала во второй раз?", clauses=("535.7.3",)))
+    j, by = journal_with_judge(tmp_path / "j.sqlite3", max_writes_per_minute=100)
+    question = "Остаётся ли Унд паразитом после смены контроля?"
+    para = j.record(_ruling(title=question, clauses=("211.3.1",)), by)
+    inc = j.record(_ruling(title="Когда карта инкарнировала во второй раз?", clauses=("535.7.3",)), by)
     assert [h.ruling.id for h in j.search("паразит")] == [para]
     assert [h.ruling.id for h in j.search("инкарнация")] == [inc]
 
@@ -65,8 +69,8 @@ def test_ready_answers_score_a_scenario_as_the_journal_scores_a_ruling(tmp_path:
     from desk import answers as da
 
     title, answer = "Может ли Сугед пересесть на летающее существо?", "Нет: симбиот не помещается."
-    j = Journal(tmp_path / "j.sqlite3")
-    j.record(_ruling(title=title, decision=answer, clauses=("211.4",), outcome="", players="", judge=""))
+    j, by = journal_with_judge(tmp_path / "j.sqlite3", max_writes_per_minute=100)
+    j.record(_ruling(title=title, decision=answer, clauses=("211.4",), outcome="", players=""), by)
     text = f"{title} {answer}"
     digest = da.ScenarioDigest(
         path="scenarios/rulings/x.yaml",

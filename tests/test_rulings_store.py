@@ -9,23 +9,31 @@ from pathlib import Path
 import pytest
 
 from rulings import model, store
+from rulings.accounts import SignedIn
 from rulings.model import JournalError, JournalLockedError, RulingInputError
 from rulings.store import Journal
-from tests.rulings_samples import HOSTILE
+from tests.rulings_samples import HOSTILE, PASSWORD, cheap_hasher, journal_with_judge
 from tests.rulings_samples import ruling as _ruling
 
 
-def _writer(path: str, worker: int, count: int) -> None:
-    j = Journal(path, busy_timeout_ms=60_000)
+def _writer(path: str, worker: int, count: int, by: SignedIn) -> None:
+    j = Journal(path, busy_timeout_ms=60_000, max_writes_per_minute=10_000)
     for i in range(count):
-        j.record(_ruling(title=f"Спор {worker}-{i}", decision=f"Решение {worker}-{i}", table_no=str(worker)))
+        j.record(
+            _ruling(title=f"Спор {worker}-{i}", decision=f"Решение {worker}-{i}", table_no=str(worker)), by
+        )
 
 
 def test_parallel_writers_lose_nothing(tmp_path: Path) -> None:
     path = tmp_path / "data" / "rulings.sqlite3"
     workers, count = 6, 20
+    book = Journal(path, hasher=cheap_hasher())
+    signed = []
+    for w in range(workers):
+        book.add_account(f"Судья {w}", "judge", PASSWORD)
+        signed.append(book.sign_in(f"Судья {w}", PASSWORD))
     ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=_writer, args=(str(path), w, count)) for w in range(workers)]
+    procs = [ctx.Process(target=_writer, args=(str(path), w, count, signed[w])) for w in range(workers)]
     for p in procs:
         p.start()
     for p in procs:
@@ -39,17 +47,20 @@ def test_parallel_writers_lose_nothing(tmp_path: Path) -> None:
         worker, i = r.current.title.removeprefix("Спор ").split("-")
         assert r.current.decision == f"Решение {worker}-{i}"
         assert r.current.table_no == worker
+        assert r.author == f"Судья {worker}" and r.current.judge == f"Судья {worker}"
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
 def test_record_open_and_history(tmp_path: Path) -> None:
-    j = Journal(tmp_path / "j.sqlite3")
-    rid = j.record(_ruling())
-    rev = j.amend(rid, _ruling(decision="Нет, и атака на Орка запрещена.", note="добавил про Орка"))
+    j, by = journal_with_judge(tmp_path / "j.sqlite3")
+    rid = j.record(_ruling(), by)
+    second = _ruling(decision="Нет, и атака на Орка запрещена.", note="добавил про Орка")
+    rev = j.amend(rid, second, by, base_rev=1)
     assert rev == 2
-    rev = j.amend(rid, _ruling(decision="Окончательно: нет.", clauses=("211.3.1", "535.8"), note="ещё пункт"))
+    more = _ruling(decision="Окончательно: нет.", clauses=("211.3.1", "535.8"), note="ещё пункт")
+    rev = j.amend(rid, more, by, base_rev=2)
     ruling = j.get(rid)
     assert ruling is not None
     assert [r.rev for r in ruling.revisions] == [1, 2, 3]
@@ -60,13 +71,15 @@ def test_record_open_and_history(tmp_path: Path) -> None:
     assert ruling.updated_at == ruling.revisions[-1].created_at > ruling.created_at
     assert j.count() == 1
     assert j.get(rid + 1) is None
+    assert [r.author for r in ruling.revisions] == ["Сидорова"] * 3
     with pytest.raises(KeyError):
-        j.amend(rid + 1, _ruling())
+        j.amend(rid + 1, _ruling(), by, base_rev=1)
 
 
 def test_revisions_cannot_be_rewritten_even_by_hand(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
-    rid = Journal(path).record(_ruling())
+    j, by = journal_with_judge(path)
+    rid = j.record(_ruling(), by)
     with sqlite3.connect(path) as conn:
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
             conn.execute("UPDATE revisions SET decision = 'подделка' WHERE ruling_id = ?", (rid,))
@@ -80,17 +93,15 @@ def test_revisions_cannot_be_rewritten_even_by_hand(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("text", HOSTILE)
 def test_hostile_strings_stored_verbatim(tmp_path: Path, text: str) -> None:
-    j = Journal(tmp_path / "j.sqlite3")
+    j, by = journal_with_judge(tmp_path / "j.sqlite3")
     rid = j.record(
-        _ruling(
-            title=text, decision=text, players=text, judge=text, event=text, note=text, scenario_yaml=text
-        )
+        _ruling(title=text, decision=text, players=text, event=text, note=text, scenario_yaml=text[:300]), by
     )
     got = j.get(rid)
     assert got is not None
-    for name in ("title", "decision", "players", "judge", "event", "note"):
+    for name in ("title", "decision", "players", "event", "note"):
         assert getattr(got.current, name) == text.strip() or getattr(got.current, name) == text
-    assert got.current.scenario_yaml == text
+    assert got.current.scenario_yaml == text[:300]
     assert got.current.decision == text  # the decision is never trimmed
     # The tables are intact and nothing else was touched.
     assert j.count() == 1
@@ -102,7 +113,8 @@ def test_corrupt_file_gives_russian_message_and_is_never_overwritten(tmp_path: P
     garbage = b"this is not sqlite, it holds a judge's only copy " * 200
     path.write_bytes(garbage)
     j = Journal(path)
-    for call in (j.rulings, j.count, lambda: j.record(_ruling()), lambda: j.search("Вайл")):
+    calls = (j.rulings, j.count, lambda: j.record(_ruling(), None), lambda: j.search("Вайл"), j.accounts)
+    for call in calls:
         with pytest.raises(JournalError) as err:
             call()
         message = str(err.value)
@@ -113,9 +125,9 @@ def test_corrupt_file_gives_russian_message_and_is_never_overwritten(tmp_path: P
 
 def test_damaged_pages_are_reported_not_replaced(tmp_path: Path) -> None:
     path = tmp_path / "rulings.sqlite3"
-    j = Journal(path)
+    j, by = journal_with_judge(path, max_writes_per_minute=100)
     for i in range(30):
-        j.record(_ruling(title=f"Спор {i}", decision="x" * 2000))
+        j.record(_ruling(title=f"Спор {i}", decision="x" * 2000), by)
     with sqlite3.connect(path) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         page = int(conn.execute("PRAGMA page_size").fetchone()[0])
@@ -137,25 +149,25 @@ def test_foreign_sqlite_file_is_refused_untouched(tmp_path: Path) -> None:
         conn.execute("INSERT INTO accounts VALUES ('x')")
     before = path.read_bytes()
     with pytest.raises(JournalError, match="не журнал решений"):
-        Journal(path).record(_ruling())
+        Journal(path).add_account("Сидорова", "head", PASSWORD)
     assert path.read_bytes() == before
 
 
 def test_locked_file_gives_clear_message_and_loses_nothing(tmp_path: Path) -> None:
     path = tmp_path / "rulings.sqlite3"
-    first = Journal(path).record(_ruling(title="Первое решение"))
+    j, by = journal_with_judge(path)
+    first = j.record(_ruling(title="Первое решение"), by)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(JournalLockedError) as err:
-            Journal(path, busy_timeout_ms=200).record(_ruling(title="Второе решение"))
+            Journal(path, busy_timeout_ms=200).record(_ruling(title="Второе решение"), by)
         message = str(err.value)
         assert "занят" in message and str(path) in message and "Повторите" in message
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    j = Journal(path)
-    second = j.record(_ruling(title="Второе решение"))
+    second = j.record(_ruling(title="Второе решение"), by)
     assert [r.current.title for r in sorted(j.rulings(), key=lambda r: r.id)] == [
         "Первое решение",
         "Второе решение",
@@ -168,8 +180,8 @@ def test_absent_file_is_an_empty_journal_and_is_not_created_by_reading(tmp_path:
     j = Journal(path)
     assert j.rulings() == [] and j.get(1) is None and j.count() == 0 and j.search("Вайл") == []
     assert not path.exists()
-    j.record(_ruling())
-    assert path.exists()
+    assert j.accounts() == [] and j.signed_in(None) is None
+    assert not path.exists()
 
 
 def test_path_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,22 +198,25 @@ def test_path_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         ({"decision": ""}, "Решение судьи"),
         ({"clauses": ("211.3.1", "DROP TABLE")}, "DROP TABLE"),
         ({"trace_json": "{не json"}, "Трассировка"),
-        ({"note": "x" * (model.MAX_FIELD_CHARS + 1)}, "Причина правки"),
+        ({"note": "x" * (model.FIELD_LIMITS["note"] + 1)}, "Причина правки"),
+        ({"title": "x" * (model.FIELD_LIMITS["title"] + 1)}, "Вопрос"),
+        ({"judge_verdict": "ну вроде да"}, "Ответ судьи"),
+        ({"clauses": tuple(f"211.{i}" for i in range(model.MAX_CLAUSES + 1))}, "Пунктов правил"),
     ],
 )
 def test_bad_input_is_refused_with_the_field_named(
     tmp_path: Path, kw: dict[str, object], message: str
 ) -> None:
-    j = Journal(tmp_path / "j.sqlite3")
+    j, by = journal_with_judge(tmp_path / "j.sqlite3")
     with pytest.raises(RulingInputError, match=message):
-        j.record(_ruling(**kw))  # type: ignore[arg-type]
+        j.record(_ruling(**kw), by)  # type: ignore[arg-type]
     assert j.count() == 0
 
 
 def test_empty_file_reads_as_empty_journal_and_becomes_one(tmp_path: Path) -> None:
     path = tmp_path / "rulings.sqlite3"
     path.write_bytes(b"")
-    j = Journal(path)
-    assert j.rulings() == [] and j.count() == 0 and j.get(1) is None
-    rid = j.record(_ruling())
+    assert Journal(path).rulings() == [] and Journal(path).count() == 0 and Journal(path).get(1) is None
+    j, by = journal_with_judge(path)
+    rid = j.record(_ruling(), by)
     assert [r.id for r in j.rulings()] == [rid]

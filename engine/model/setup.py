@@ -105,6 +105,8 @@ def build_state(setup: Setup, lib: library.CardLibrary | None = None) -> state.G
         for key, ref in (("borrowed", c.borrowed), ("exiled_by", c.exiled_by)):
             if ref is not None and ref not in cards:
                 raise errors.SetupError(f"карты {ref} нет в раскладе", card=cid, key=key)
+            if ref == cid:
+                raise errors.SetupError("карта не может ссылаться сама на себя", card=cid, key=key)
     return state.GameState(
         phase=setup.phase,
         active=setup.active,

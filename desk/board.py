@@ -1,0 +1,142 @@
+"""The field as a judge reads it at a glance, and what a click on it means.
+
+A tile is one cell: the card standing there (its name, owner, wounds out of life, closed, hidden,
+the control marker) and the symbiote on it, or nothing; its mark says what a click would do.
+`click` decides what a click on a cell does, from the desk and the card the judge has selected:
+select a card (a second click on a host selects its symbiote), open the new-card form on an empty
+cell before the actions start, or apply the armed action (a move) to the selected card.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import engine
+import lexicon
+from desk.actions import Mark
+from desk.model import Desk
+from desk.view import CONTROL_MARK, OPTION_MARKS, Props, card_text
+
+
+@dataclasses.dataclass(frozen=True)
+class Tile:
+    """One cell of the field, in plain text (the page escapes and lays it out)."""
+
+    cell: str
+    card: str | None = None  # the card standing on the cell
+    symbiote: str | None = None  # the card on that card
+    owner: str | None = None  # the standing card's owner, for the tile's side and colour
+    name: str = ""
+    facts: str = ""  # «B · 0/3 · ⚑A · закрыта»
+    symbiote_line: str = ""  # «+ Карлик Унд A · 0/2»
+    mark: str | None = None  # the verdict code a click would give
+    tip: str = ""  # the whole story, for a tooltip
+
+    @property
+    def head(self) -> str:
+        """«c4 · ✔ можно»: the cell and the mark of a click on it."""
+        return self.cell + (f" · {OPTION_MARKS[self.mark]}" if self.mark else "")
+
+
+def short_facts(p: Props) -> str:
+    """A card's state in a few characters: owner, wounds/life, control marker, closed, hidden."""
+    parts = [str(p.get("owner"))]
+    if p.get("type") == "creature":
+        parts.append(f"{p.get('wounds', 0)}/{p.get('life') if p.get('life') is not None else '?'}")
+    if p.get("control_marker"):
+        parts.append(f"{CONTROL_MARK}{p.get('controller')}")
+    if p.get("closed"):
+        parts.append("закрыта")
+    if p.get("hidden"):
+        parts.append("скрыта")
+    return " · ".join(parts)
+
+
+def tiles(props: Mapping[str, Props], marks: Mapping[str, Mark]) -> dict[str, Tile]:
+    """Every cell's tile."""
+    standing = {
+        str(p["cell"]): cid
+        for cid, p in props.items()
+        if p.get("zone") == "battle" and p.get("cell") and not p.get("host")
+    }
+    out = {}
+    for cell in engine.CELLS:
+        cid = standing.get(cell)
+        mark = marks.get(cell) if cid is None else None  # a click on a card selects it: no mark there
+        if cid is None:
+            tip = mark[1] if mark else f"Клетка {cell} пуста"
+            out[cell] = Tile(cell, mark=mark[0] if mark else None, tip=tip)
+            continue
+        p = props[cid]
+        sym = str(p["symbiote"]) if p.get("symbiote") and str(p.get("symbiote")) in props else None
+        tip = card_text(p, cid) + (f"\nна ней: {card_text(props[sym], sym)}" if sym else "")
+        out[cell] = Tile(
+            cell,
+            card=cid,
+            symbiote=sym,
+            owner=str(p.get("owner")),
+            name=str(p.get("name")),
+            facts=short_facts(p),
+            symbiote_line=f"+ {props[sym].get('name')} {short_facts(props[sym])}" if sym else "",
+            tip=tip,
+        )
+    return out
+
+
+def half_caption(player: str) -> str:
+    """«Половина игрока B: ряд 4 — первый, 5 — второй, 6 — третий» (assumption A4)."""
+    rows = {engine.row_rank(player, f"{engine.COLUMNS[0]}{r}"): r for r in range(1, 7)}
+    ordinals = ("первый", "второй", "третий")
+    named = ", ".join(f"{rows[rank]} — {ordinals[rank - 1]}" for rank in (1, 2, 3))
+    return f"Половина {lexicon.player(player, 'gen')}: ряд {named}"
+
+
+def half_rows(player: str) -> tuple[int, ...]:
+    """The rows of a player's half as the field shows them, top down (B's half on top)."""
+    return tuple(r for r in (6, 5, 4, 3, 2, 1) if engine.half_of(f"{engine.COLUMNS[0]}{r}") == player)
+
+
+@dataclasses.dataclass(frozen=True)
+class Click:
+    """What a click on a cell does: select a card, open the new-card form, apply an action, or say
+    why nothing happens."""
+
+    does: str  # select | new_card | act | hint
+    card: str | None = None
+    cell: str = ""
+    kind: str = ""
+    args: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    message: str = ""
+
+
+def standing_on(props: Mapping[str, Props], cell: str) -> tuple[str | None, str | None]:
+    """The card standing on `cell` and the symbiote on it."""
+    for cid, p in props.items():
+        if p.get("zone") == "battle" and p.get("cell") == cell and not p.get("host"):
+            sym = p.get("symbiote")
+            return cid, str(sym) if sym and str(sym) in props else None
+    return None, None
+
+
+def click(
+    desk: Desk, props: Mapping[str, Props], selected: str | None, cell: str, armed: str | None
+) -> Click:
+    """What a click on `cell` does (see the module's docstring)."""
+    card, sym = standing_on(props, cell)
+    if card is not None:
+        if sym is not None and selected == card:
+            return Click("select", card=sym, cell=cell)
+        return Click("select", card=card, cell=cell)
+    if not desk.started:
+        return Click("new_card", cell=cell)
+    if selected is not None and selected in props and armed:
+        cell_arg = next(a.name for a in engine.ACTION_SPECS[armed].args if a.type in ("cell", "place"))
+        return Click("act", card=selected, cell=cell, kind=armed, args={"card": selected, cell_arg: cell})
+    return Click(
+        "hint",
+        cell=cell,
+        message="Карты меняются до первого действия («Править расклад» забудет действия). "
+        "Чтобы карта пошла на эту клетку, сначала выберите карту щелчком.",
+    )

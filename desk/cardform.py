@@ -1,0 +1,122 @@
+"""The small card form: what a typed card name means, and the defaults a new card gets.
+
+A name resolves through the card library as the position notation reads it (case, «ё» and
+apostrophes do not matter; «Орк (Наземное существо, жизнь 5)» is an own card); an unknown name
+gets the nearest ones and is never placed as an own card without the judge saying so. Defaults come
+from where the card goes, never from the previous card: on a cell its owner is the half's player;
+a symbiote on a host belongs to the host's opponent if it is a parasite, to the host's side if a
+companion.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+
+import casebook
+import engine
+import lexicon
+from desk.view import Props
+
+OWN_TEMPLATE = "Наземное существо"
+OWN_SYMBIOTE_TEMPLATE = "Паразит"
+
+
+@dataclasses.dataclass(frozen=True)
+class Resolved:
+    """A typed card: status empty | library | own | unknown."""
+
+    status: str
+    card: str | Mapping[str, object] | None = None
+    name: str = ""
+    subtype: str | None = None
+    words: str = ""  # «наземное существо, жизнь 3 (карта библиотеки)» or why it is unknown
+    suggestions: tuple[str, ...] = ()
+
+
+def describe(cdef: engine.CardDef, life: object = None) -> str:
+    """«симбиот-паразит, жизнь 2»."""
+    shown = life if isinstance(life, int) else cdef.life
+    parts = [lexicon.class_of_card(cdef.type, cdef.subtype)]
+    if shown is not None:
+        parts.append(f"жизнь {shown}")
+    if cdef.incorporeal:
+        parts.append("бестелесное")
+    return ", ".join(parts)
+
+
+def resolve(library: engine.CardLibrary, text: str) -> Resolved:
+    """What the typed name means (see the module's docstring)."""
+    typed = text.strip()
+    if not typed:
+        return Resolved("empty")
+    found = library.get(typed)
+    if found is not None:
+        kind = "шаблон" if found.template else "карта библиотеки"
+        return Resolved("library", found.name, found.name, found.subtype, f"{describe(found)} ({kind})")
+    if "(" in typed:
+        try:
+            card = casebook.read_position("A " + typed + " a1", library).cards[0].card
+        except casebook.NotationError as exc:
+            return Resolved("unknown", name=typed, words=exc.detail)
+        assert isinstance(card, Mapping)
+        base = library.get(str(card.get("template")))
+        assert base is not None
+        words = f"{describe(base, card.get('life'))} (своя карта по шаблону «{base.name}»)"
+        return Resolved("own", card, str(card.get("name")), base.subtype, words)
+    near = tuple(library.nearest(typed, 3))
+    return Resolved(
+        "unknown",
+        name=typed,
+        words=f"«{typed}» нет в библиотеке карт",
+        suggestions=near,
+    )
+
+
+def other(player: str) -> str:
+    return next(p for p in engine.PLAYERS if p != player)
+
+
+def default_owner(cell: str | None, host: Props | None, subtype: str | None) -> str:
+    """The owner a new card gets unless the judge says otherwise (see the module's docstring)."""
+    if host is not None:
+        side = str(host.get("controller") or host.get("owner"))
+        return side if subtype == "companion" else other(side)
+    if cell and engine.is_cell(cell):
+        return engine.half_of(cell)
+    return engine.PLAYERS[0]
+
+
+def can_host(p: Props) -> bool:
+    """Whether to offer a symbiote field for this card: a ground creature on a cell with no
+    symbiote yet (the engine judges the placing itself)."""
+    return bool(
+        p.get("zone") == "battle"
+        and p.get("cell")
+        and not p.get("host")
+        and not p.get("symbiote")
+        and p.get("type") == "creature"
+        and p.get("subtype") == "ground"
+    )
+
+
+def placed_words(name: str, owner: str, at: str | None, host_name: str | None) -> str:
+    """«Вайл (игрок B) — на c4.», «Карлик Унд (игрок A) — на Вайле.» for the message after placing."""
+    if host_name:
+        where = f"на карте «{host_name}»"
+    elif at and engine.is_cell(at):
+        where = f"на {at}"
+    else:
+        where = lexicon.zone_where(str(at))
+    return f"«{name}» ({lexicon.player(owner)}) — {where}."
+
+
+def friendly(exc: Exception, names: Mapping[str, str]) -> str:
+    """An engine's refusal with cards named as the judge knows them: «клетка c4 уже занята картой
+    «Вайл»» rather than «… картой vail»."""
+    detail = str(getattr(exc, "detail", "") or exc)
+    for cid, name in sorted(names.items(), key=lambda kv: -len(kv[0])):
+        detail = re.sub(rf"(?<![\w«])({re.escape(cid)})(?![\w»])", f"«{name}»", detail)
+    card = getattr(exc, "card", None)
+    return (f"«{names[card]}»: " if isinstance(card, str) and card in names else "") + detail

@@ -1,0 +1,283 @@
+"""Judges' accounts: who may write to the journal, how a judge signs in, and how long it lasts.
+
+Reading the journal needs no account; every write (record, amend, lock, and a rules version made
+available to all or removed) needs a signed-in judge, and the check is made by the journal's API
+inside the write's own transaction (`rulings.store.Journal`), not only by a page.
+
+- Accounts live in the journal's SQLite file (tables `accounts`, `sessions`, `sign_in_failures`),
+  under the same integrity rules as the rulings. No account exists by default: the head judge
+  creates the first with `python -m rulings users add NAME --role head`.
+- Passwords are hashed with Argon2id (argon2-cffi, its default parameters); the clear password is
+  never stored, logged or kept in a page's state.
+- A sign-in is a random token; only its SHA-256 is stored. The page keeps the token in the tab's
+  `st.session_state`; every write presents it, and a token unused for `idle_s` seconds (or whose
+  account was removed or whose password changed) no longer works.
+- Wrong passwords slow down: after `FREE_FAILURES` failures in a row for one name, the next attempt
+  is refused until 1, 2, 4 … (at most `MAX_WAIT_S`) seconds have passed since the last failure,
+  without even checking the password. Unknown names are counted the same way (no probing for names).
+
+The functions taking a `sqlite3.Connection` run inside a transaction the store opened.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import os
+import re
+import secrets
+import sqlite3
+import types
+from collections.abc import Mapping
+
+import argon2
+
+from rulings.model import NotSignedInError, SignInError
+
+ROLES = ("judge", "head")
+ROLE_LABELS: Mapping[str, str] = types.MappingProxyType({"judge": "судья", "head": "главный судья"})
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256
+FREE_FAILURES = 3
+MAX_WAIT_S = 300.0
+IDLE_ENV = "BERSERK_SIGNIN_IDLE_MIN"
+DEFAULT_IDLE_MIN = 30.0
+# A name as judges write it: letters (any alphabet), digits, spaces, dots, hyphens, apostrophes.
+_NAME_RE = re.compile(r"[^\W_](?:[\w .'’-]{0,38}[^\W_.])?")
+# A sign-in's last-seen time is refreshed at most this often (a write per minute, not per click).
+_TOUCH_EVERY_S = 30.0
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS accounts (
+    name        TEXT PRIMARY KEY,
+    role        TEXT NOT NULL CHECK (role IN ('judge', 'head')),
+    pw_hash     TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash  TEXT PRIMARY KEY,
+    name        TEXT NOT NULL REFERENCES accounts(name),
+    created_at  REAL NOT NULL,
+    last_seen   REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sign_in_failures (
+    name        TEXT PRIMARY KEY,
+    failures    INTEGER NOT NULL,
+    last_at     REAL NOT NULL
+);
+"""
+
+
+class AccountError(ValueError):
+    """A bad account name, role or password, or an account that exists or does not; Russian message."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Account:
+    name: str
+    role: str
+    created_at: str
+
+    @property
+    def is_head(self) -> bool:
+        return self.role == "head"
+
+    @property
+    def label(self) -> str:
+        """«Сидорова (главный судья)»."""
+        return f"{self.name} ({ROLE_LABELS.get(self.role, self.role)})"
+
+
+@dataclasses.dataclass(frozen=True)
+class SignedIn:
+    """A judge's sign-in as a page holds it: the name, the role at sign-in, and the secret token.
+
+    Holding one proves nothing by itself: the store checks the token against its table on every write.
+    """
+
+    name: str
+    role: str
+    token: str = dataclasses.field(repr=False)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({ROLE_LABELS.get(self.role, self.role)})"
+
+
+def idle_seconds() -> float:
+    """Inactivity after which a sign-in expires: `$BERSERK_SIGNIN_IDLE_MIN` minutes, default 30."""
+    raw = os.environ.get(IDLE_ENV, "").strip()
+    try:
+        minutes = float(raw) if raw else DEFAULT_IDLE_MIN
+    except ValueError:
+        minutes = DEFAULT_IDLE_MIN
+    return max(minutes, 0.1) * 60.0
+
+
+def failure_wait(failures: int) -> float:
+    """Seconds the next attempt must wait after `failures` wrong attempts in a row."""
+    if failures < FREE_FAILURES:
+        return 0.0
+    return float(min(2.0 ** (failures - FREE_FAILURES), MAX_WAIT_S))
+
+
+@functools.cache
+def _hasher() -> argon2.PasswordHasher:
+    """Argon2id with the library's recommended parameters (immutable: sharing it keeps no state)."""
+    return argon2.PasswordHasher()
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash to verify against when the name is unknown, so both cases take the same time."""
+    return _hasher().hash(secrets.token_hex(16))
+
+
+def check_name(name: str) -> str:
+    cleaned = " ".join(str(name).split())
+    if not _NAME_RE.fullmatch(cleaned):
+        raise AccountError(
+            f"Имя «{cleaned[:60]}» не подходит: 1–40 знаков — буквы, цифры, пробел, точка, дефис, апостроф."
+        )
+    return cleaned
+
+
+def check_role(role: str) -> str:
+    if role not in ROLES:
+        raise AccountError(f"Роль «{role}» не подходит: judge (судья) или head (главный судья).")
+    return role
+
+
+def check_password(password: str) -> str:
+    if len(password) < MIN_PASSWORD:
+        raise AccountError(f"Пароль короче {MIN_PASSWORD} знаков.")
+    if len(password) > MAX_PASSWORD:
+        raise AccountError(f"Пароль длиннее {MAX_PASSWORD} знаков.")
+    if password != password.strip():
+        raise AccountError("Пароль начинается или кончается пробелом: уберите его (так легко ошибиться).")
+    return password
+
+
+def hash_password(password: str, hasher: argon2.PasswordHasher | None = None) -> str:
+    """The Argon2id hash of a checked password (the hash carries its own parameters and salt)."""
+    return (hasher or _hasher()).hash(check_password(password))
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+# -- inside a transaction -----------------------------------------------------------------------
+
+
+def add(conn: sqlite3.Connection, name: str, role: str, pw_hash: str, now_iso: str) -> None:
+    if conn.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone():
+        raise AccountError(f"Учётная запись «{name}» уже есть (сменить пароль: users passwd).")
+    conn.execute(
+        "INSERT INTO accounts (name, role, pw_hash, created_at) VALUES (?, ?, ?, ?)",
+        (name, role, pw_hash, now_iso),
+    )
+
+
+def remove(conn: sqlite3.Connection, name: str) -> None:
+    """Delete the account and end its sign-ins; its rulings keep the name they were written with."""
+    if not conn.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone():
+        raise AccountError(f"Учётной записи «{name}» нет.")
+    conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
+    conn.execute("DELETE FROM accounts WHERE name = ?", (name,))
+
+
+def set_password(conn: sqlite3.Connection, name: str, pw_hash: str) -> None:
+    """A new password; every open sign-in of the account ends."""
+    if not conn.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone():
+        raise AccountError(f"Учётной записи «{name}» нет.")
+    conn.execute("UPDATE accounts SET pw_hash = ? WHERE name = ?", (pw_hash, name))
+    conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
+    conn.execute("DELETE FROM sign_in_failures WHERE name = ?", (name,))
+
+
+def listed(conn: sqlite3.Connection) -> list[Account]:
+    rows = conn.execute("SELECT name, role, created_at FROM accounts ORDER BY name").fetchall()
+    return [Account(str(n), str(r), str(c)) for n, r, c in rows]
+
+
+def sign_in(
+    conn: sqlite3.Connection, name: str, password: str, now: float
+) -> tuple[SignedIn | None, SignInError | None]:
+    """Check a password and open a sign-in. Returns (sign-in, None) or (None, the refusal); the
+    failure count it updates must be committed either way, so the refusal is returned, not raised."""
+    key = " ".join(str(name).split())[:40]
+    row = conn.execute("SELECT failures, last_at FROM sign_in_failures WHERE name = ?", (key,)).fetchone()
+    failures, last_at = (int(row[0]), float(row[1])) if row else (0, 0.0)
+    wait = failure_wait(failures) - (now - last_at)
+    if wait > 0:
+        return None, SignInError(
+            f"Слишком много неверных попыток входа для «{key}». Следующая попытка — через {wait:.0f} с.",
+            wait_s=wait,
+        )
+    found = conn.execute("SELECT role, pw_hash FROM accounts WHERE name = ?", (key,)).fetchone()
+    try:
+        _hasher().verify(str(found[1]) if found else _dummy_hash(), password[:MAX_PASSWORD])
+        ok = found is not None
+    except (argon2.exceptions.VerificationError, argon2.exceptions.InvalidHashError):
+        ok = False
+    if not ok:
+        failures += 1
+        conn.execute(
+            "INSERT INTO sign_in_failures (name, failures, last_at) VALUES (?, ?, ?) "
+            "ON CONFLICT(name) DO UPDATE SET failures = excluded.failures, last_at = excluded.last_at",
+            (key, failures, now),
+        )
+        # Names nobody has tried for a day are forgotten, so guessing names cannot grow the file.
+        conn.execute("DELETE FROM sign_in_failures WHERE last_at < ?", (now - 86_400.0,))
+        wait = failure_wait(failures)
+        later = f" Следующая попытка — через {wait:.0f} с." if wait else ""
+        return None, SignInError("Неверное имя или пароль." + later, wait_s=wait)
+    conn.execute("DELETE FROM sign_in_failures WHERE name = ?", (key,))
+    token = secrets.token_urlsafe(32)
+    conn.execute(
+        "INSERT INTO sessions (token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?)",
+        (_token_hash(token), key, now, now),
+    )
+    return SignedIn(name=key, role=str(found[0]), token=token), None
+
+
+def authenticate(
+    conn: sqlite3.Connection, who: SignedIn | None, now: float, idle_s: float, touch: bool
+) -> Account:
+    """The account behind a sign-in, checked against the stored token; `touch` refreshes its time.
+
+    Raises:
+        NotSignedInError: no sign-in, an unknown or expired token, or a removed account.
+    """
+    if not isinstance(who, SignedIn) or not who.token:
+        raise NotSignedInError("Записывать и править решения может только судья: войдите под своим именем.")
+    row = conn.execute(
+        "SELECT s.last_seen, a.name, a.role, a.created_at FROM sessions AS s "
+        "JOIN accounts AS a ON a.name = s.name WHERE s.token_hash = ? AND s.name = ?",
+        (_token_hash(who.token), who.name),
+    ).fetchone()
+    if row is None:
+        raise NotSignedInError(
+            "Вход недействителен (учётная запись удалена или пароль сменён): войдите снова."
+        )
+    if now - float(row[0]) > idle_s:
+        if touch:
+            conn.execute("DELETE FROM sessions WHERE token_hash = ?", (_token_hash(who.token),))
+        raise NotSignedInError(
+            f"Вход истёк: больше {idle_s / 60:.0f} мин без действий. "
+            "Войдите снова — введённый текст сохранён."
+        )
+    if touch and now - float(row[0]) > _TOUCH_EVERY_S:
+        conn.execute("UPDATE sessions SET last_seen = ? WHERE token_hash = ?", (now, _token_hash(who.token)))
+    return Account(name=str(row[1]), role=str(row[2]), created_at=str(row[3]))
+
+
+def sign_out(conn: sqlite3.Connection, who: SignedIn) -> None:
+    conn.execute("DELETE FROM sessions WHERE token_hash = ?", (_token_hash(who.token),))
+
+
+def forget_expired(conn: sqlite3.Connection, now: float, idle_s: float) -> None:
+    """Drop every expired sign-in, so the table stays small."""
+    conn.execute("DELETE FROM sessions WHERE last_seen < ?", (now - idle_s,))

@@ -1,0 +1,166 @@
+"""The engine's invariant fuzzer over random positions and random actions (no pytest import here:
+tests/test_engine_fuzz.py runs it briefly, tests/bench/bench_fuzz_engine.py runs ≥ 100,000 actions).
+
+For every action applied, whatever its verdict:
+- an illegal action leaves the state equal to the one before (and `apply` never mutates its input);
+- no card's owner ever changes, and no card appears or vanishes;
+- every card is in exactly one place, and a symbiote shares its host's cell
+  (tests/test_engine_properties.check_invariants, the engine's structural invariants);
+- every clause the trace cites exists in the rules index, and every assumption in the assumptions file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+
+import engine
+import rules_index
+from engine.model import board
+from rules_index import ids
+from tests.test_engine_common import (
+    CALLER,
+    COMPANION,
+    FLYER,
+    GHOST,
+    ORC,
+    PARASITE,
+    PHOENIX,
+    full_board,
+    random_action,
+    spec,
+)
+from tests.test_engine_properties import check_invariants, snapshot
+
+# Cards a random position draws from: the example cards and every kind of template.
+POOL: tuple[str | Mapping[str, object], ...] = (
+    "Вайл",
+    "Карлик Унд",
+    "Многоликий",
+    "Сугед",
+    "Выкормыш слуа",
+    "Бул'Багур",
+    "Вожак сатиров",
+    ORC,
+    FLYER,
+    COMPANION,
+    PARASITE,
+    GHOST,
+    CALLER,
+    PHOENIX,
+)
+ZONES_OFF_BOARD = ("aux", "deck", "hand", "graveyard", "exile")
+
+
+@dataclasses.dataclass
+class FuzzReport:
+    positions: int = 0
+    refused_positions: int = 0  # random setups the engine refused (SetupError): never fuzzed
+    actions: int = 0
+    verdicts: Counter[str] = dataclasses.field(default_factory=Counter)
+    cited: int = 0
+
+
+def random_position(rng: random.Random) -> engine.GameState | None:
+    """A random legal-looking position: 3–14 cards on random cells and zones, some symbiotes on
+    hosts; None when the engine refuses the setup (that is its job, counted by the caller)."""
+    n = rng.randint(3, 14)
+    cells = rng.sample(list(board.CELLS), n)
+    specs: list[engine.CardSpec] = []
+    placed: list[str] = []
+    for i in range(n):
+        cid = f"c{i}"
+        card = rng.choice(POOL)
+        owner = rng.choice(("A", "B"))
+        roll = rng.random()
+        if roll < 0.15 and placed:
+            specs.append(spec(cid, card, owner, host=rng.choice(placed)))
+            continue
+        if roll < 0.35:
+            specs.append(spec(cid, card, owner, at=rng.choice(ZONES_OFF_BOARD)))
+            continue
+        extra: dict[str, object] = {}
+        if rng.random() < 0.2:
+            extra["wounds"] = rng.randint(1, 3)
+        if rng.random() < 0.15:
+            extra["controller"] = "B" if owner == "A" else "A"
+        if rng.random() < 0.1:
+            extra["closed"] = True
+        specs.append(spec(cid, card, owner, at=cells[i], **extra))
+        placed.append(cid)
+    setup = engine.Setup(
+        phase="battle", active=rng.choice(("A", "B")), seed=rng.randint(0, 10_000), cards=specs
+    )
+    try:
+        return engine.build_state(setup)
+    except engine.SetupError:
+        return None
+
+
+def check_step(
+    before: engine.GameState,
+    out: engine.Outcome,
+    known: Callable[[str], bool],
+) -> int:
+    """Assert the invariants of one applied action; returns how many citations it checked."""
+    if out.verdict == "illegal":
+        assert out.state == before, "an illegal action changed the state"
+    after = out.state
+    assert set(after.cards) == set(before.cards), "a card appeared or vanished"
+    for cid, card in before.cards.items():
+        assert after.cards[cid].owner == card.owner, f"the owner of {cid} changed"
+    check_invariants(after)
+    cited = 0
+    for step in out.steps():
+        if step.clause:
+            cited += 1
+            assert known(step.clause), (
+                f"the trace cites {step.clause}, which is neither a clause nor an assumption"
+            )
+    return cited
+
+
+def run(
+    actions: int, seed: int = 0, stream: int = 50, index: rules_index.RulesIndex | None = None
+) -> FuzzReport:
+    """Apply `actions` random actions: streams of `stream` actions from random positions (and every
+    tenth stream from the full example board), checking every invariant after each."""
+    rng = random.Random(seed)
+    index = index or rules_index.load_default()
+    assumed = frozenset(engine.assumptions.wordings())
+
+    def known(cid: str) -> bool:
+        return cid in assumed if ids.is_assumption_id(cid) else index.has(cid)
+
+    report = FuzzReport()
+    while report.actions < actions:
+        if report.positions % 10 == 0:
+            gs: engine.GameState | None = full_board(rng.randint(0, 10_000))
+        else:
+            gs = random_position(rng)
+        report.positions += 1
+        if gs is None:
+            report.refused_positions += 1
+            continue
+        check_invariants(gs)
+        for _ in range(min(stream, actions - report.actions)):
+            action = random_action(gs, rng)
+            frozen = snapshot(gs)
+            out = engine.apply(gs, action)
+            assert snapshot(gs) == frozen, "apply mutated its input"
+            report.cited += check_step(gs, out, known)
+            report.verdicts[out.verdict] += 1
+            report.actions += 1
+            gs = out.state
+    return report
+
+
+def describe(report: FuzzReport) -> Sequence[str]:
+    return (
+        f"действий: {report.actions}; позиций: {report.positions} "
+        f"(отвергнуто движком при построении: {report.refused_positions})",
+        "вердикты: " + ", ".join(f"{k} {v}" for k, v in sorted(report.verdicts.items())),
+        f"проверено ссылок на пункты и допущения: {report.cited}",
+    )

@@ -1,0 +1,260 @@
+"""The journal on a tournament LAN, in real browsers (Debian chromium via playwright): a player reads
+but cannot write; a judge signs in and records; a double press records once; a draft survives a
+visit to another page; two judges amending at once see a conflict, and nothing is lost.
+
+Screenshots at 1280 and 390 px land in tests/artifacts/ (and /work/shots/lan/ when it exists).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright import sync_api as playwright_sync
+
+from rulings import model, store
+from tests import helpers
+from tests.rulings_samples import PASSWORD, cheap_hasher
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+SHOTS = Path("/work/shots/lan")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def journal_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("lan") / "rulings.sqlite3"
+    book = store.Journal(path, hasher=cheap_hasher())
+    book.add_account("Сидорова", "judge", PASSWORD)
+    book.add_account("Орлов", "head", PASSWORD)
+    judge = book.sign_in("Сидорова", PASSWORD)
+    book.record(
+        model.RulingInput(
+            title="Может ли Вайл атаковать Орка, если на нём Карлик Унд?",
+            decision="Нет: Вайл может атаковать только Карлика Унда (211.3.1).",
+            clauses=("211.3.1",),
+            judge_verdict="illegal",
+            table_no="7",
+        ),
+        judge,
+    )
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(journal_path: Path) -> Iterator[str]:
+    """The app as `make run` starts it, on its own journal file."""
+    old = os.environ.get(store.ENV_VAR)
+    os.environ[store.ENV_VAR] = str(journal_path)
+    try:
+        with helpers.running_app(ROOT) as url:
+            yield url
+    finally:
+        if old is None:
+            os.environ.pop(store.ENV_VAR, None)
+        else:
+            os.environ[store.ENV_VAR] = old
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_executable: str) -> Iterator[object]:
+    with playwright_sync.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Tab:
+    """One person's browser (a context of its own: its own Streamlit session)."""
+
+    def __init__(self, browser: object, viewport: dict[str, int], base: str) -> None:
+        self.context = browser.new_context(viewport=viewport, locale="ru-RU")  # type: ignore[attr-defined]
+        self.page: playwright_sync.Page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.base = base
+        self.width = viewport["width"]
+
+    def open(self, path: str = "/journal") -> None:
+        self.page.goto(self.base + path)
+        self.page.get_by_role("heading", name="Журнал решений", exact=True).first.wait_for()
+        self.settle()
+
+    def settle(self) -> None:
+        """Wait until the script run ends. Streamlit shows its running indicator only after a
+        moment, so look twice: on a loaded machine a run may start after the first look."""
+        for _ in range(2):
+            self.page.wait_for_timeout(500)
+            self.page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
+
+    def main(self) -> playwright_sync.Locator:
+        return self.page.locator('[data-testid="stMain"]')
+
+    def panel(self, name: str = "Записать решение") -> playwright_sync.Locator:
+        return self.page.get_by_role("tabpanel", name=name)
+
+    def sign_in(self, name: str, password: str = PASSWORD, where: str = "journal_new_auth") -> None:
+        self.page.locator(f".st-key-{where}_signin_name input").fill(name)
+        self.page.locator(f".st-key-{where}_signin_password input").fill(password)
+        self.page.locator(f".st-key-{where}_signin_submit button").click()
+        self.settle()
+
+    def nav(self, name: str) -> None:
+        """Go to another page through the app's own navigation (same tab, same session)."""
+        link = self.page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name)
+        opener = self.page.locator('[data-testid="stExpandSidebarButton"]')
+        if opener.count() and opener.first.is_visible():  # a phone: the sidebar is folded away
+            opener.first.click()
+            self.page.wait_for_timeout(500)
+        link.click()
+        self.settle()
+        closer = self.page.locator('[data-testid="stSidebarCollapseButton"] button')
+        if self.width < 700 and closer.count() and closer.first.is_visible():
+            closer.first.click()  # fold the sidebar back, as a phone user does
+            self.page.wait_for_timeout(500)
+
+    def tab(self, name: str) -> None:
+        self.page.get_by_role("tab", name=name).click()
+        self.settle()
+
+    def shot(self, name: str) -> None:
+        self.settle()
+        size = self.page.viewport_size or {"width": self.width, "height": 900}
+        tall = self.page.evaluate(
+            "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+            " return m ? m.scrollHeight : document.body.scrollHeight; }"
+        )
+        self.page.set_viewport_size({"width": size["width"], "height": max(int(tall), size["height"])})
+        self.page.wait_for_timeout(300)
+        for folder in (ARTIFACTS, SHOTS):
+            with contextlib.suppress(OSError):
+                folder.mkdir(parents=True, exist_ok=True)
+                self.page.screenshot(path=str(folder / f"journal_{name}_{self.width}.png"), full_page=True)
+        self.page.set_viewport_size(size)
+
+    def fits_width(self) -> None:
+        overflow = self.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"the page is {overflow}px wider than a {self.width}px screen"
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def test_player_reads_and_cannot_write(browser: object, server: str, journal_path: Path) -> None:
+    player = Tab(browser, PHONE, server)
+    try:
+        player.open("/journal?r=1")
+        main = player.main()
+        main.get_by_text("Нет: Вайл может атаковать только Карлика Унда (211.3.1).").wait_for()
+        main.get_by_text("Ответ судьи: запрещено").first.wait_for()
+        assert str(journal_path) not in player.page.content()
+        assert main.get_by_role("button", name="Сохранить правку").count() == 0
+        player.fits_width()
+        player.shot("player_reads")
+        player.tab("Записать решение")
+        new = player.panel()
+        new.get_by_text("только судьи, вошедшие под своим именем").wait_for()
+        assert main.get_by_role("button", name="Записать решение").count() == 0
+        player.sign_in("Сидорова", "неверный пароль")
+        new.get_by_text("Неверное имя или пароль.").wait_for()
+        player.fits_width()
+        player.shot("player_wrong_password")
+        assert store.Journal(journal_path).count() == 1
+    finally:
+        player.close()
+
+
+def test_judge_records_once_and_the_draft_survives_another_page(
+    browser: object, server: str, journal_path: Path
+) -> None:
+    for viewport in (DESKTOP, PHONE):
+        judge = Tab(browser, viewport, server)
+        try:
+            judge.open()
+            judge.tab("Записать решение")
+            judge.sign_in("Сидорова")
+            main = judge.panel()
+            main.get_by_text("Записываете как: Сидорова (судья).").wait_for()
+            title = f"Остаётся ли Унд паразитом после смены контроля? ({viewport['width']})"
+            main.get_by_label("Вопрос (о чём спор)").fill(title)
+            main.get_by_label("Вопрос (о чём спор)").press("Tab")
+            judge.settle()
+            # Visit the rules page and come back: the typed question is still there.
+            judge.nav("Правила")
+            judge.page.get_by_role("heading", name="Журнал решений").wait_for(state="detached")
+            judge.nav("Журнал решений")
+            judge.tab("Записать решение")
+            assert main.get_by_label("Вопрос (о чём спор)").input_value() == title
+            main.get_by_label("Решение судьи (своими словами)").fill("Да, остаётся (211.3.1).")
+            main.get_by_role("textbox", name="Пункты правил через запятую").fill("211.3.1")
+            main.get_by_text("законно", exact=True).click()
+            judge.settle()
+            before = store.Journal(journal_path).count()
+            button = main.get_by_role("button", name="Записать решение")
+            button.dblclick()
+            judge.settle()
+            done = main.get_by_text("Решение записано в журнал под №").or_(
+                main.get_by_text("уже записано под №")
+            )
+            done.first.wait_for()
+            button.click()  # and once more, after the success
+            judge.settle()
+            main.get_by_text("повторное нажатие ничего не добавило").wait_for()
+            assert store.Journal(journal_path).count() == before + 1
+            judge.fits_width()
+            judge.shot("judge_recorded")
+        finally:
+            judge.close()
+
+
+def test_two_judges_amending_at_once_see_the_conflict(
+    browser: object, server: str, journal_path: Path
+) -> None:
+    a, b = Tab(browser, DESKTOP, server), Tab(browser, PHONE, server)
+    try:
+        for tab, name in ((a, "Сидорова"), (b, "Орлов")):
+            tab.open("/journal?r=1")
+            tab.page.get_by_text("Править решение").first.click()
+            tab.settle()
+            tab.sign_in(name, where="journal_amend_1_auth")  # the amend section asks for the sign-in
+        for tab, text in ((a, "Нет, и Орка атаковать нельзя."), (b, "Нет. Уточнение Орлова.")):
+            tab.page.locator(".st-key-journal_amend_1_decision textarea").fill(text)
+            tab.page.locator(".st-key-journal_amend_1_note input").fill("уточнил")
+            tab.page.locator(".st-key-journal_amend_1_note input").press("Tab")
+            tab.settle()
+        a.page.locator(".st-key-journal_amend_1_submit button").click()
+        a.settle()
+        a.main().get_by_text("Правка сохранена: решение № 1, редакция 2.").wait_for()
+        b.page.locator(".st-key-journal_amend_1_submit button").click()
+        b.settle()
+        main = b.main()
+        mine, theirs = (
+            b.page.locator(".st-key-journal_amend_1_mine"),
+            b.page.locator(".st-key-journal_amend_1_theirs"),
+        )
+        mine.get_by_text("Ваша правка").wait_for()
+        theirs.get_by_text("Правка коллеги").wait_for()
+        mine.get_by_text("стало: Нет. Уточнение Орлова.").wait_for()
+        theirs.get_by_text("стало: Нет, и Орка атаковать нельзя.").wait_for()
+        typed = b.page.locator(".st-key-journal_amend_1_decision textarea").input_value()
+        assert typed == "Нет. Уточнение Орлова."  # the typed text is kept
+        b.fits_width()
+        b.shot("conflict")
+        a.shot("after_amend")
+        main.get_by_role("button", name="Сохранить мою правку поверх").click()
+        b.settle()
+        main.get_by_text("Правка сохранена: решение № 1, редакция 3.").wait_for()
+        ruling = store.Journal(journal_path).get(1)
+        assert ruling is not None
+        assert [r.author for r in ruling.revisions][-2:] == ["Сидорова", "Орлов"]
+        assert ruling.current.decision == "Нет. Уточнение Орлова."
+    finally:
+        a.close()
+        b.close()

@@ -1,0 +1,409 @@
+"""Judges' accounts and the journal's write checks: the API itself refuses what a page must not do."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import multiprocessing
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rules_index
+from rulings import accounts, cli
+from rulings.accounts import SignedIn
+from rulings.model import (
+    JournalError,
+    NotSignedInError,
+    RateLimitError,
+    RulingConflictError,
+    RulingInputError,
+    RulingLockedError,
+    SignInError,
+)
+from rulings.store import Journal, require_judge
+from tests.rulings_samples import PASSWORD, cheap_hasher, journal_with_judge
+from tests.rulings_samples import ruling as _ruling
+
+
+class Clock:
+    """A hand-moved clock: delays are counted, not waited for."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_no_account_by_default_and_no_write_without_a_signed_in_judge(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    book = Journal(path, hasher=cheap_hasher())
+    assert book.accounts() == []
+    with pytest.raises(NotSignedInError, match="только судья"):
+        book.record(_ruling(), None)
+    forged = SignedIn(name="Главный судья Иванов", role="head", token="x" * 43)
+    with pytest.raises(NotSignedInError, match="недействителен"):
+        book.record(_ruling(), forged)
+    book.add_account("Сидорова", "judge", PASSWORD)
+    real = book.sign_in("Сидорова", PASSWORD)
+    # The name and role of a sign-in are not trusted: only the stored token counts.
+    with pytest.raises(NotSignedInError):
+        book.record(_ruling(), dataclasses.replace(real, name="Иванов"))
+    with pytest.raises(NotSignedInError):
+        book.record(_ruling(), dataclasses.replace(real, token=real.token[:-1] + "A"))
+    assert book.count() == 0
+    rid = book.record(_ruling(judge="Главный судья Иванов"), real)
+    got = book.get(rid)
+    assert got is not None and got.author == "Сидорова" and got.current.judge == "Сидорова"
+    assert "token" not in repr(real) and real.token not in repr(real)
+    with sqlite3.connect(path) as conn:
+        stored = " ".join(str(v) for row in conn.execute("SELECT * FROM accounts, sessions") for v in row)
+    assert PASSWORD not in stored and real.token not in stored
+
+
+def test_sign_in_expires_after_inactivity_and_activity_extends_it(tmp_path: Path) -> None:
+    clock = Clock()
+    book, by = journal_with_judge(tmp_path / "j.sqlite3", clock=clock, idle_s=600)
+    clock.now += 590
+    assert book.signed_in(by) is not None
+    book.record(_ruling(title="Первый"), by)  # a write is activity
+    clock.now += 590
+    book.record(_ruling(title="Второй"), by)
+    clock.now += 601
+    assert book.signed_in(by) is None
+    with pytest.raises(NotSignedInError, match="Вход истёк"):
+        book.record(_ruling(title="Третий"), by)
+    assert book.count() == 2
+    again = book.sign_in("Сидорова", PASSWORD)
+    assert book.record(_ruling(title="Третий"), again) == 3
+
+
+def test_wrong_passwords_slow_down_counted_not_timed(tmp_path: Path) -> None:
+    clock = Clock()
+    book, _ = journal_with_judge(tmp_path / "j.sqlite3", clock=clock)
+    waits: list[float] = []
+    refused_unchecked = 0
+    for _attempt in range(8):
+        try:
+            book.sign_in("Сидорова", "неверный пароль")
+        except SignInError as exc:
+            waits.append(exc.wait_s)
+        # Straight away, even the right password is refused while a wait is on.
+        if waits[-1]:
+            with pytest.raises(SignInError, match="Слишком много неверных попыток") as err:
+                book.sign_in("Сидорова", PASSWORD)
+            assert err.value.wait_s == pytest.approx(waits[-1])
+            refused_unchecked += 1
+        clock.now += waits[-1]
+    assert waits == [0, 0, 1, 2, 4, 8, 16, 32]
+    assert refused_unchecked == 6
+    signed = book.sign_in("Сидорова", PASSWORD)  # the wait is over: the right password works
+    assert signed.name == "Сидорова"
+    with pytest.raises(SignInError) as err:
+        book.sign_in("Сидорова", "снова неверный")
+    assert err.value.wait_s == 0  # a success starts the count again
+    # An unknown name is refused with the same words and counted the same way.
+    messages = set()
+    for _ in range(3):
+        with pytest.raises(SignInError) as err:
+            book.sign_in("Никто", "что-нибудь")
+        messages.add(str(err.value).split(" Следующая")[0])
+    assert messages == {"Неверное имя или пароль."}
+
+
+def test_removed_account_and_changed_password_end_sign_ins(tmp_path: Path) -> None:
+    book, by = journal_with_judge(tmp_path / "j.sqlite3")
+    book.set_password("Сидорова", "новый-пароль-2")
+    with pytest.raises(NotSignedInError):
+        book.record(_ruling(), by)
+    with pytest.raises(SignInError):
+        book.sign_in("Сидорова", PASSWORD)
+    by = book.sign_in("Сидорова", "новый-пароль-2")
+    rid = book.record(_ruling(), by)
+    book.remove_account("Сидорова")
+    with pytest.raises(NotSignedInError):
+        book.record(_ruling(), by)
+    got = book.get(rid)
+    assert got is not None and got.author == "Сидорова"  # the ruling keeps who wrote it
+
+
+def test_head_judge_locks_a_ruling_and_a_judge_cannot(tmp_path: Path) -> None:
+    book, judge = journal_with_judge(tmp_path / "j.sqlite3")
+    book.add_account("Орлов", "head", PASSWORD)
+    head = book.sign_in("Орлов", PASSWORD)
+    rid = book.record(_ruling(), judge)
+    with pytest.raises(RulingLockedError, match="только главный судья"):
+        book.set_locked(rid, judge)
+    book.set_locked(rid, head)
+    got = book.get(rid)
+    assert got is not None and got.locked_by == "Орлов" and got.locked_at
+    for who in (judge, head):
+        with pytest.raises(RulingLockedError, match="закреплено"):
+            book.amend(rid, _ruling(note="поправка"), who, base_rev=1)
+    book.set_locked(rid, head, locked=False)
+    assert book.amend(rid, _ruling(note="поправка"), judge, base_rev=1) == 2
+    with pytest.raises(KeyError):
+        book.set_locked(rid + 5, head)
+
+
+def test_concurrent_amendment_is_a_conflict_not_a_loss(tmp_path: Path) -> None:
+    book, a = journal_with_judge(tmp_path / "j.sqlite3")
+    book.add_account("Орлов", "judge", PASSWORD)
+    b = book.sign_in("Орлов", PASSWORD)
+    rid = book.record(_ruling(decision="Первое"), a)
+    # Both opened revision 1; A saves first.
+    assert book.amend(rid, _ruling(decision="Правка A", note="A"), a, base_rev=1) == 2
+    mine = _ruling(decision="Правка B", note="B")
+    with pytest.raises(RulingConflictError) as err:
+        book.amend(rid, mine, b, base_rev=1)
+    conflict = err.value
+    assert conflict.base_rev == 1 and conflict.current.rev == 2
+    assert conflict.current.current.decision == "Правка A"
+    assert conflict.current.revisions[-1].author == "Сидорова" and "Сидорова" in str(conflict)
+    got = book.get(rid)
+    assert got is not None and got.rev == 2  # nothing written by the refused save
+    # B saves on top of the colleague's revision, knowingly.
+    assert book.amend(rid, mine, b, base_rev=conflict.current.rev) == 3
+    got = book.get(rid)
+    assert got is not None
+    assert [r.data.decision for r in got.revisions] == ["Первое", "Правка A", "Правка B"]
+    assert [r.author for r in got.revisions] == ["Сидорова", "Сидорова", "Орлов"]
+    with pytest.raises(TypeError):
+        book.write(rid, mine, b)  # an amendment must say which revision it started from
+
+
+def test_a_repeated_submit_of_one_draft_records_once(tmp_path: Path) -> None:
+    book, by = journal_with_judge(tmp_path / "j.sqlite3")
+    first = book.write(None, _ruling(), by, draft_id="черновик-1")
+    again = book.write(None, _ruling(), by, draft_id="черновик-1")
+    assert (first.ruling_id, first.repeated) == (1, False)
+    assert (again.ruling_id, again.rev, again.repeated) == (1, 1, True)
+    assert book.count() == 1
+    amended = book.write(1, _ruling(note="x"), by, base_rev=1, draft_id="правка-1")
+    twice = book.write(1, _ruling(note="x"), by, base_rev=1, draft_id="правка-1")
+    assert (amended.rev, twice.rev, twice.repeated) == (2, 2, True)
+    got = book.get(1)
+    assert got is not None and got.rev == 2
+    assert book.record(_ruling(), by, draft_id="черновик-2") == 2
+    # A stale second press under a new draft id, with the text already saved: still nothing new.
+    stale = book.write(1, _ruling(note="x"), by, base_rev=2, draft_id="правка-2")
+    assert (stale.rev, stale.repeated) == (2, True)
+
+
+def test_a_judge_writing_too_fast_is_stopped(tmp_path: Path) -> None:
+    clock = Clock()
+    book, by = journal_with_judge(tmp_path / "j.sqlite3", clock=clock, max_writes_per_minute=3)
+    for i in range(3):
+        book.record(_ruling(title=f"Спор {i}"), by)
+        clock.now += 1
+    with pytest.raises(RateLimitError, match="в минуту"):
+        book.record(_ruling(title="Лишний"), by)
+    assert book.count() == 3
+    clock.now += 60
+    assert book.record(_ruling(title="Через минуту"), by) == 4
+
+
+def test_cited_clauses_are_checked_against_the_loaded_rules(tmp_path: Path) -> None:
+    index = rules_index.load_default()
+    book, by = journal_with_judge(tmp_path / "j.sqlite3")
+    with pytest.raises(RulingInputError, match=r"Пункта 999\.9 нет в загруженных правилах") as err:
+        book.record(_ruling(clauses=("211.3.1", "999.9")), by, rules=index, assumptions={"A1", "A2"})
+    near = index.nearest_ids("999.9", 5)
+    assert near and all(n in str(err.value) for n in near)
+    with pytest.raises(RulingInputError, match="Допущения A99 нет"):
+        book.record(_ruling(clauses=("A99",)), by, rules=index, assumptions={"A1", "A2"})
+    assert book.count() == 0
+    rid = book.record(_ruling(clauses=("211.3.1", "A1")), by, rules=index, assumptions={"A1"})
+    got = book.get(rid)
+    assert got is not None and got.current.clauses == ("211.3.1", "A1")
+
+
+def test_the_guard_for_rules_versions(tmp_path: Path) -> None:
+    book, judge = journal_with_judge(tmp_path / "j.sqlite3")
+    assert require_judge(judge, book).name == "Сидорова"
+    with pytest.raises(NotSignedInError, match="войдите"):
+        require_judge(None, book)
+    with pytest.raises(RulingLockedError, match="только главный судья"):
+        require_judge(judge, book, head=True)
+    book.add_account("Орлов", "head", PASSWORD)
+    assert require_judge(book.sign_in("Орлов", PASSWORD), book, head=True).is_head
+
+
+def test_a_truncated_journal_is_never_written_and_never_grows(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    book, by = journal_with_judge(path, max_writes_per_minute=100)
+    for i in range(40):
+        book.record(_ruling(title=f"Спор {i}", decision="Решение " * 200), by)
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("PRAGMA journal_mode = DELETE")
+    raw = path.read_bytes()
+    path.write_bytes(raw[: len(raw) // 2])
+    before = path.read_bytes()
+    for i in range(5):
+        with pytest.raises(JournalError, match="повреждён") as err:
+            Journal(path).record(_ruling(title=f"После порчи {i}"), by)
+        assert "не перезаписывает" in str(err.value) and str(path) not in err.value.public
+    for call in (
+        lambda: Journal(path, hasher=cheap_hasher()).add_account("Новый", "judge", PASSWORD),
+        lambda: Journal(path).sign_in("Сидорова", PASSWORD),
+        lambda: Journal(path).set_locked(1, by),
+    ):
+        with pytest.raises(JournalError, match="повреждён"):
+            call()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite3"]
+
+
+def _first_writer(
+    paths: list[str], worker: int, errors: multiprocessing.Queue[str], start: Any
+) -> None:
+    start.wait(timeout=120)  # all processes start writing together
+    for p in paths:
+        book = Journal(p, hasher=cheap_hasher())
+        try:
+            book.add_account(f"Судья {worker}", "judge", PASSWORD)  # the first write to a new file
+            by = book.sign_in(f"Судья {worker}", PASSWORD)
+            book.record(_ruling(title=f"Спор {worker}"), by)
+        except Exception as exc:  # counted by the test: any refusal is a failure
+            errors.put(f"{p}: {type(exc).__name__}: {exc}")
+
+
+def test_concurrent_first_writers_of_new_files_all_succeed(tmp_path: Path) -> None:
+    workers, files = 4, 30
+    paths = [str(tmp_path / f"new-{i}" / "rulings.sqlite3") for i in range(files)]
+    ctx = multiprocessing.get_context("spawn")
+    errors: multiprocessing.Queue[str] = ctx.Queue()
+    start = ctx.Barrier(workers)
+    procs = [ctx.Process(target=_first_writer, args=(paths, w, errors, start)) for w in range(workers)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=240)
+        assert p.exitcode == 0
+    refused = []
+    while not errors.empty():
+        refused.append(errors.get())
+    assert refused == []
+    for path in paths:
+        book = Journal(path)
+        assert sorted(a.name for a in book.accounts()) == [f"Судья {w}" for w in range(workers)]
+        assert sorted(r.current.title for r in book.rulings()) == [f"Спор {w}" for w in range(workers)]
+
+
+def test_a_journal_of_schema_1_is_read_and_upgraded(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    fields = "title, decision, outcome, event, table_no, round, players, judge, rules_version, verdict"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE rulings (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL)")
+        cols = ", ".join(f"{c} TEXT NOT NULL" for c in fields.split(", "))
+        conn.execute(
+            f"CREATE TABLE revisions (ruling_id INTEGER, rev INTEGER, created_at TEXT, {cols}, "
+            "scenario_yaml TEXT, trace_json TEXT, note TEXT, clauses_json TEXT, PRIMARY KEY (ruling_id, rev))"
+        )
+        conn.execute("INSERT INTO rulings VALUES (1, '2024-11-09T11:05:00+00:00')")
+        conn.execute(
+            "INSERT INTO revisions VALUES (1, 1, '2024-11-09T11:05:00+00:00', 'Старый спор', 'Да.', '', "
+            "'', '', '', '', 'Петров (текстом)', '', 'legal', '', '', '', '[\"211.3\"]')"
+        )
+        conn.execute("PRAGMA application_id = 1111839315")
+        conn.execute("PRAGMA user_version = 1")
+    old = Journal(path).get(1)
+    assert old is not None and old.current.judge == "Петров (текстом)" and old.author == ""
+    assert Journal(path).accounts() == []
+    book, by = journal_with_judge(path)
+    assert book.amend(1, _ruling(title="Старый спор", note="уточнил"), by, base_rev=1) == 2
+    got = book.get(1)
+    assert got is not None and [r.author for r in got.revisions] == ["", "Сидорова"]
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_account_names_and_passwords_are_checked() -> None:
+    assert accounts.check_name("  Анна   Петрова ") == "Анна Петрова"
+    for bad in ("", "  ", "x" * 41, "a;DROP", "имя\x00", "_под"):
+        with pytest.raises(accounts.AccountError):
+            accounts.check_name(bad)
+    for bad in ("коротко", " с пробелом ", "x" * 300):
+        with pytest.raises(accounts.AccountError):
+            accounts.check_password(bad)
+    with pytest.raises(accounts.AccountError, match="judge"):
+        accounts.check_role("admin")
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+def _cli(path: Path, *args: str, stdin: str = "", prompts: tuple[str, ...] = ()) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    answers = iter(prompts)
+    code = cli.main(
+        ["users", *args, "--file", str(path)],
+        out=out,
+        err=err,
+        stdin=_Tty(stdin) if prompts else io.StringIO(stdin),
+        prompt=lambda _label: next(answers),
+    )
+    return code, out.getvalue(), err.getvalue()
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_users_commands(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    code, out, _ = _cli(path, "list")
+    assert code == 0 and "Учётных записей нет" in out and "--role head" in out
+    code, out, err = _cli(path, "add", "Орлов", "--role", "head", stdin=PASSWORD + "\n")
+    assert (code, err) == (0, "") and "Орлов (главный судья)" in out
+    code, _, err = _cli(path, "add", "Сидорова", "--role", "judge", prompts=(PASSWORD, PASSWORD + "x"))
+    assert code == 2 and "не совпали" in err
+    code, _, _ = _cli(path, "add", "Сидорова", "--role", "judge", prompts=(PASSWORD, PASSWORD))
+    assert code == 0
+    code, _, err = _cli(path, "add", "Сидорова", "--role", "judge", stdin=PASSWORD)
+    assert code == 2 and "уже есть" in err
+    code, out, _ = _cli(path, "list")
+    assert code == 0 and out.splitlines()[0].startswith("Орлов\tглавный судья")
+    assert out.splitlines()[1].startswith("Сидорова\tсудья")
+    code, _, err = _cli(path, "add", "Петров", stdin=PASSWORD)
+    assert code == 2 and "--role" in err
+    code, _, err = _cli(path, "add", "Петров", "--role", "judge", stdin="корот")
+    assert code == 2 and "короче" in err
+    code, out, _ = _cli(path, "passwd", "Сидорова", stdin="другой-пароль\n")
+    assert code == 0 and "сменён" in out
+    assert Journal(path).sign_in("Сидорова", "другой-пароль").name == "Сидорова"
+    code, out, _ = _cli(path, "remove", "Сидорова")
+    assert code == 0 and "удалена" in out
+    code, _, err = _cli(path, "remove", "Сидорова")
+    assert code == 2 and "нет" in err
+    code, _, err = _cli(path, "frobnicate")
+    assert code == 2 and "Использование" in err
+    assert [a.name for a in Journal(path).accounts()] == ["Орлов"]
+
+
+def test_rules_versions_are_shared_and_removed_only_by_a_signed_in_judge(tmp_path: Path) -> None:
+    from rules_index import versions
+    from rulings import guard
+
+    book, judge = journal_with_judge(tmp_path / "j.sqlite3")
+    shop = versions.VersionStore(tmp_path / "rules")
+    files = [("r.txt", "900. Раздел.\n900.1. Пункт.\nРП 9.9 от 01.01.2030".encode())]
+    info = shop.save(files, rules_index.load_texts(files), berserk=True)
+    with pytest.raises(NotSignedInError):
+        guard.publish_rules_version(None, shop, info.id, journal=book)
+    with pytest.raises(NotSignedInError):
+        guard.publish_rules_version(dataclasses.replace(judge, token="x"), shop, info.id, journal=book)
+    assert shop.versions(shared_only=True) == []  # nothing changed
+    account, shared = guard.publish_rules_version(judge, shop, info.id, make_default=True, journal=book)
+    assert account.name == "Сидорова" and shared is not None and shared.shared
+    assert shop.default_id() == info.id
+    with pytest.raises(NotSignedInError):
+        guard.remove_rules_version(None, shop, info.id, journal=book)
+    assert shop.get(info.id) is not None
+    _, removed = guard.remove_rules_version(judge, shop, info.id, journal=book)
+    assert removed.id == info.id and shop.get(info.id) is None
