@@ -8,11 +8,14 @@ with st.text or escaped Markdown, never as markup.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 import cardbase
-from app_pages import card_base, common
+from app_pages import card_base, common, journal_form
 from cardbase import explain, find, links, readers, related, store
+from rulings import guard
 from rulings import model as rulings_model
 from rulings import store as rulings_store
 
@@ -326,34 +329,52 @@ def _render_choice(loaded: cardbase.Loaded) -> None:
         st.rerun()
     if current == cardbase.BUILTIN and current == default:
         return
-    with st.expander("Для главного судьи: база по умолчанию, удаление", expanded=False):
+    with st.expander("Для судей: база по умолчанию для всех, удаление", key="cards_manage"):
         _render_manage(cards, current, default, labels)
 
 
+def _guarded(change: Callable[[], object]) -> bool:
+    """Run a change of what everyone sees for this tab's signed-in judge; False (and the reason
+    shown in Russian) when it is refused or fails."""
+    try:
+        guard.change_card_base(journal_form.current_judge(), change)
+    except (rulings_model.NotSignedInError, rulings_model.RulingLockedError, cardbase.CardBaseError) as exc:
+        st.error(common.escape_md(str(exc)), icon=common.ICON_ERROR)
+        return False
+    except rulings_model.JournalError as exc:  # who is signed in cannot be read: nothing changed
+        st.error(common.escape_md(exc.public), icon=common.ICON_ERROR)
+        return False
+    return True
+
+
 def _render_manage(cards: store.CardStore, current: str, default: str, labels: dict[str, str]) -> None:
+    """Making the open base everyone's default and removing it: a signed-in judge's acts (the
+    buttons show only after the sign-in above them)."""
+    if journal_form.current_judge() is None:
+        st.caption(
+            "Базу по умолчанию для всех выбирает и базы с сервера удаляет судья, вошедший под своим "
+            "именем. Открыть базу в своём окне можно без входа."
+        )
+    if journal_form.sign_in_panel("cards_signin") is None:
+        return
     if (
         current != default
         and current in labels
         and st.button(
             "Открывать эту базу у всех по умолчанию", key="cards_make_default", icon=":material/public:"
         )
+        and _guarded(lambda: store.make_default(cards, current))
     ):
-        try:
-            store.make_default(cards, current)
-        except cardbase.CardBaseError as exc:
-            st.error(common.escape_md(str(exc)), icon=common.ICON_ERROR)
-        else:
-            st.rerun()
+        st.rerun()
     removable = current != cardbase.BUILTIN and current in labels
-    if removable and st.button("Удалить эту базу с сервера", key="cards_remove", icon=":material/delete:"):
-        try:
-            store.remove_base(cards, current)
-        except cardbase.CardBaseError as exc:
-            st.error(common.escape_md(str(exc)), icon=common.ICON_ERROR)
-        else:
-            card_base.use(cardbase.BUILTIN)
-            card_base.forget_cache()
-            st.rerun()
+    if (
+        removable
+        and st.button("Удалить эту базу с сервера", key="cards_remove", icon=":material/delete:")
+        and _guarded(lambda: store.remove_base(cards, current))
+    ):
+        card_base.use(cardbase.BUILTIN)
+        card_base.forget_cache()
+        st.rerun()
 
 
 def render() -> None:
