@@ -417,14 +417,19 @@ def _save_panel(desk: Desk, rp: Replay) -> None:
     base = str(getattr(st.context, "url", "") or "").split("?")[0]
     st.caption("Ссылка на этот стол (скопируйте и отправьте другому судье):")
     st.code(f"{base}?desk={share.encode(desk)}", language=None, wrap_lines=True)
-    with st.expander("Записать решение в журнал"):
+    # The ruling is written by the rules this window reads: its clauses in their numbering.
+    read = common.current_index().version_label or rules_label or ""
+    # A key keeps the expander open across reruns: an error or a draft inside is never folded away.
+    with st.expander(
+        "Записать решение в журнал", key="desk_ruling_box", icon=":material/edit_note:", on_change="rerun"
+    ):
         journal_page.ruling_form(
             "desk_ruling",
             prefill={
                 "title": desk.title,
-                "clauses": cases.cited_clauses(rp),
+                "clauses": desk_trace.citations().targets(cases.cited_clauses(rp)),
                 "verdict": rp.outcomes[-1].verdict if rp.outcomes else "",
-                "rules_version": rules_label or "",
+                "rules_version": read,
                 "scenario_yaml": yaml_text,
                 "trace_json": cases.trace_json(rp),
             },
@@ -519,12 +524,16 @@ def render() -> None:
         _card_dialog(desk, props)
     desk_trace.expectations_panel(desk)
     _save_panel(session.current(), rp)
-    # The address bar names this desk and nothing else: a «?scn=» that opened it, or a clause link's
-    # «?p=» that the back button brought along, would make a shared URL open something else.
+    # The address bar names this desk (and the rules version it is read by) and nothing else: a
+    # «?scn=» that opened it, or a clause link's «?p=» that the back button brought along, would
+    # make a shared URL open something else.
     token = share.encode(session.current())
-    if st.query_params.to_dict() != {"desk": token}:
+    wanted = {"desk": token}
+    if common.has_upload() and common.current_version() != common.WINDOW:  # the rules it is read by
+        wanted[common.VERSION_PARAM] = common.version_value(common.current_version())
+    if st.query_params.to_dict() != wanted:
         st.session_state["desk_url_token"] = token
-        st.query_params.from_dict({"desk": token})
+        st.query_params.from_dict(wanted)
 
 
 if __name__ == "__main__":
