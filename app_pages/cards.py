@@ -242,6 +242,10 @@ def _handle_upload(loaded: cardbase.Loaded) -> None:
     st.session_state.pop(_PENDING_KEY, None)
     files = [(main.name, main.getvalue())] + ([(consts.name, consts.getvalue())] if consts else [])
     kept = f"Осталась прежняя база: {loaded.base.label}."
+    refused = common.take_upload([n for n, _ in files], sum(len(d) for _, d in files))
+    if refused:
+        st.session_state[_RESULT_KEY] = ("error", f"{refused} {kept}")
+        return
     try:
         base = cardbase.import_base(files[0][1], files[0][0], constants=files[1] if consts else None)
     except cardbase.CardBaseError as exc:

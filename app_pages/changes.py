@@ -60,7 +60,9 @@ def _handle_upload() -> None:
         return
     st.session_state[_DONE_KEY] = done
     pairs = [(name, data) for _, name, data in uploaded]
-    problem = rules_page.check_upload(pairs)
+    problem = rules_page.check_upload(pairs) or common.take_upload(
+        [n for n, _ in pairs], sum(len(d) for _, d in pairs)
+    )
     if problem is None:
         try:
             index = rules_index.load_texts(pairs, berserk=True)

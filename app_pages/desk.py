@@ -107,6 +107,10 @@ def _load_upload(name: str, raw: bytes) -> None:
             "error", f"Файл «{name}» не открыт: {len(raw) // 1024} КБ, а можно до {limit // 1024} КБ."
         )
         return
+    refused = common.take_upload([name], len(raw))
+    if refused:
+        session.flash("error", f"{refused} Стол не изменился.")
+        return
     if is_desk:
         try:
             desk = share.from_file_text(raw)
@@ -181,7 +185,9 @@ def _open_put(name: str) -> None:
     props = session.current_props()
     cell = board.free_cell(props) or board.free_cell(props, "B")
     if cell is None:
-        session.flash("error", f"На поле нет свободной клетки для «{name}»: уберите карту или положите её в зону.")
+        session.flash(
+            "error", f"На поле нет свободной клетки для «{name}»: уберите карту или положите её в зону."
+        )
         return
     base = card_base.current().base
     where = "встроенной библиотеки" if base.id == cardbase.BUILTIN else f"базы «{base.label}»"

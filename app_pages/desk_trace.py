@@ -23,7 +23,6 @@ from desk import view
 from desk.citations import Citations
 from desk.model import Desk, Replay
 from engine.implemented import VersionView
-from rules_index import ids
 
 Props = Mapping[str, Mapping[str, Any]]
 

@@ -5,7 +5,8 @@ opened in this window only (its link with `v=` opens it again after a reload). S
 with everyone, making it the default and removing one need a signed-in judge: they go through
 rulings.guard (`publish_rules_version`, `remove_rules_version`), which checks the sign-in before the
 version store is touched; while nobody is signed in those buttons are hidden and the judges'
-sign-in is offered in their place. Opening a version in one's own window stays open to all. A bad file leaves the rules that were open in place and
+sign-in is offered in their place. Opening a version in one's own window stays open to all. A bad
+file leaves the rules that were open in place and
 says in Russian what is wrong; stored versions are never touched by a failed upload.
 """
 
@@ -84,7 +85,7 @@ def _handle_upload(uploaded: list[tuple[str, str, bytes]], berserk: bool | None)
     files = [(name, data) for _, name, data in uploaded]
     before = common.current_index()
     kept = f"Остались прежние правила: {common.version_text(before)} ({common.current_origin()})."
-    problem = check_upload(files)
+    problem = check_upload(files) or common.take_upload([n for n, _ in files], sum(len(d) for _, d in files))
     if problem is None:
         try:
             index = _parse(files, berserk)

@@ -10,7 +10,8 @@ trusted, and a restart loses nothing.
 
 Who sees what: `save` stores a base (a window that imported it uses it); `make_default` makes it the
 base new windows open with, `remove_base` removes one. These two change what everyone sees: the
-page runs them through `rulings.guard.change_card_base`, which lets only a signed-in judge do it. Writes are atomic (a temporary folder or file, then a rename): a crash
+page runs them through `rulings.guard.change_card_base`, which lets only a signed-in judge do it.
+Writes are atomic (a temporary folder or file, then a rename): a crash
 mid-import leaves no half base, and a good base is never replaced by one that failed to import.
 """
 

@@ -617,7 +617,9 @@ def quoted(name: str) -> str:
     if _plain_words(name):
         return name
     if ";" in name or "\n" in name or ("»" in name and '"' in name):
-        raise NotationError("название с «;», переводом строки или кавычками обоих видов строкой не записать", name)
+        raise NotationError(
+            "название с «;», переводом строки или кавычками обоих видов строкой не записать", name
+        )
     return f"«{name}»" if "»" not in name else f'"{name}"'
 
 

@@ -147,6 +147,7 @@ def free_cell(props: Mapping[str, Props], player: str = "A") -> str | None:
     nearest the middle of the first row, then the second and third rows; None when the half is full."""
     taken = {str(p.get("cell")) for p in props.values() if p.get("zone") == "battle" and p.get("cell")}
     middle = (len(engine.COLUMNS) - 1) / 2
-    cells = [c for c in engine.CELLS if engine.row_rank(player, c) is not None]
-    order = sorted(cells, key=lambda c: (engine.row_rank(player, c), abs(engine.COLUMNS.index(c[0]) - middle), c))
+    ranked = [(rank, c) for c in engine.CELLS if (rank := engine.row_rank(player, c)) is not None]
+    ranked.sort(key=lambda rc: (rc[0], abs(engine.COLUMNS.index(rc[1][0]) - middle)))
+    order = [c for _, c in ranked]
     return next((c for c in order if c not in taken), None)

@@ -70,7 +70,8 @@ def test_the_card_page_link_places_the_real_card_in_one_click(base_id: str) -> N
     assert card["card"] == "Горный клещ" and card["at"] == "c3" and card["owner"] == "A"
     mite = cases.by_name(cases.json_base(), "Горный клещ")
     rp = model.replay(at.session_state["desk"], cardbase.Loaded.of(cases.json_base()).library)
-    assert rp.current.cards[card["id"]].life == mite.life and rp.current.cards[card["id"]].subtype == "parasite"
+    placed = rp.current.cards[card["id"]]
+    assert placed.life == mite.life and placed.subtype == "parasite"
     # selected now: its unmodelled sentence is said first, its text and model folded, its page linked
     body = _texts(at)
     assert "Не смоделировано: решайте по тексту карты" in body
@@ -135,3 +136,63 @@ def test_a_link_to_another_base_never_breaks_the_desk(base_id: str) -> None:
     at = _page(DESK, at, put="Вайл", base=cardbase.BUILTIN)  # the embedded library has no Каменный голем
     assert at.session_state["desk"] == before and at.session_state["cards_base_id"] == base_id
     assert any("Окно осталось на прежней базе" in plain(e.value) for e in at.error)
+
+
+def test_uploads_per_tab_are_bounded_with_a_russian_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tab's upload budget (rulings.limits) counts files on every page; over it, a Russian
+    message says what is wrong and nothing changes."""
+    from rulings import limits
+
+    monkeypatch.setattr(limits, "UPLOADS_PER_MINUTE", 2)
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at = _page("app_pages/rules.py", at)
+    from app_pages import rules
+
+    at.radio(key="rules_upload_berserk").set_value(rules.BERSERK_YES)
+    rules_text = "900. Раздел.\n900.1. Пункт.".encode()
+    at.file_uploader(key="rules_upload").set_value(("r.txt", rules_text, "text/plain"))
+    at = at.run()
+    assert at.success and not at.error
+    at = _page(CARDS, at)
+    at.file_uploader(key="cards_upload").set_value(("base.json", cases.BASE_JSON.read_bytes(), "text/json"))
+    at = at.run()
+    assert not at.error and "base.json" in _texts(at)
+    before = at.session_state["desk"] if "desk" in at.session_state else model.Desk()
+    at = _page(DESK, at)
+    key = next(u.key for u in at.file_uploader if u.key and u.key.startswith("desk_upload_"))
+    at.file_uploader(key=key).set_value(("stol.json", share.to_file_text(before).encode(), "text/json"))
+    at = at.run()
+    errors = [plain(e.value) for e in at.error]
+    assert any("не больше 2 файлов в минуту" in e and "Стол не изменился" in e for e in errors), errors
+    # the whole session's size is bounded as well
+    monkeypatch.setattr(limits, "UPLOADS_PER_MINUTE", 100)
+    monkeypatch.setattr(limits, "SESSION_UPLOAD_MB", 0)
+    at = _page(CARDS, at)
+    del at.session_state["cards_upload_done"]  # AppTest reuses file ids; a browser gives each file its own
+    at.file_uploader(key="cards_upload").set_value(("base.yaml", cases.BASE_YAML.read_bytes(), "text/yaml"))
+    at = at.run()
+    assert not at.exception, at.exception
+    assert any("за один сеанс можно не больше 0 МБ" in plain(e.value) for e in at.error), _texts(at)
+    assert "Осталась прежняя база: base.json" in plain(at.error[0].value)
+
+
+def test_the_budget_counts_a_minute_and_a_session() -> None:
+    from rulings.limits import UploadBudget
+
+    budget = UploadBudget()
+    for i in range(8):
+        assert budget.refusal(["a.txt"], 10, now=100.0 + i) is None
+        budget = budget.spend(1, 10, now=100.0 + i)
+    refused = budget.refusal(["a.txt"], 10, now=120.0)
+    assert refused is not None and "«a.txt»" in refused and "Подождите 40 с" in refused
+    assert budget.refusal(["a.txt"], 10, now=161.0) is None  # the first upload is a minute old
+    assert budget.spend(1, 10, now=161.0).times[0] == 102.0  # those a minute old are dropped
+    assert "150 МБ" in (budget.refusal(["big.pdf"], 150 * 1024 * 1024, now=1000.0) or "")
+
+
+def test_the_readme_states_the_limits_the_code_applies() -> None:
+    from rulings import limits
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"**{limits.UPLOADS_PER_MINUTE} файлов в минуту**" in readme
+    assert f"**{limits.SESSION_UPLOAD_MB} МБ за сеанс**" in readme and "rulings/limits.py" in readme
