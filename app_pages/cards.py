@@ -27,6 +27,7 @@ CONSTANTS_KEY = "cards_upload_constants"
 _DONE_KEY = "cards_upload_done"
 _PENDING_KEY = "cards_upload_pending"  # (CardBase, files) imported with errors, awaiting the judge
 _RESULT_KEY = "cards_upload_result"
+_REMOVE_KEY = "cards_remove_confirm"  # the base a «Удалить» click asks to confirm
 MAX_RESULTS = 30
 ALL = "все"
 
@@ -370,12 +371,30 @@ def _render_manage(cards: store.CardStore, current: str, default: str, labels: d
         and _guarded(lambda: store.make_default(cards, current))
     ):
         st.rerun()
-    removable = current != cardbase.BUILTIN and current in labels
-    if (
-        removable
-        and st.button("Удалить эту базу с сервера", key="cards_remove", icon=":material/delete:")
-        and _guarded(lambda: store.remove_base(cards, current))
+    if current == cardbase.BUILTIN or current not in labels:
+        return
+    if st.session_state.get(_REMOVE_KEY) != current:
+        st.button(
+            "Удалить эту базу с сервера",
+            key="cards_remove",
+            icon=":material/delete:",
+            on_click=st.session_state.__setitem__,
+            args=(_REMOVE_KEY, current),
+        )
+        return
+    st.warning(
+        common.escape_md(
+            f"Удалить базу {labels[current]} с сервера? У всех, кто её открыл, она пропадёт при следующем "
+            "выборе базы; ссылки на её карты перестанут открываться."
+        ),
+        icon=common.ICON_WARNING,
+    )
+    c1, c2 = st.columns(2)
+    c2.button("Отмена", key="cards_remove_no", on_click=lambda: st.session_state.pop(_REMOVE_KEY, None))
+    if c1.button("Да, удалить", key="cards_remove_yes", type="primary") and _guarded(
+        lambda: store.remove_base(cards, current)
     ):
+        st.session_state.pop(_REMOVE_KEY, None)
         card_base.use(cardbase.BUILTIN)
         card_base.forget_cache()
         st.rerun()

@@ -219,6 +219,11 @@ def test_make_a_base_everyones_default(own_folders: Path) -> None:
         fresh.button(key="cards_remove")
     fresh = sign_in(fresh)
     fresh.button(key="cards_remove").click().run()
+    assert any("Удалить базу «base.json»" in w.value.replace("\\", "") for w in fresh.warning)
+    fresh.button(key="cards_remove_no").click().run()  # asked first: «Отмена» keeps it
+    assert len(store.CardStore(own_folders).bases()) == 1
+    fresh.button(key="cards_remove").click().run()
+    fresh.button(key="cards_remove_yes").click().run()
     assert store.CardStore(own_folders).bases() == []
     assert "База карт: встроенная библиотека движка" in texts(fresh)
 
