@@ -9,8 +9,9 @@ base is read again from its files (the import is deterministic), so nothing but 
 trusted, and a restart loses nothing.
 
 Who sees what: `save` stores a base (a window that imported it uses it); `make_default` makes it the
-base new windows open with, `remove_base` removes one. These two change what everyone sees (judges'
-sign-in will guard them). Writes are atomic (a temporary folder or file, then a rename): a crash
+base new windows open with, `remove_base` removes one. These two change what everyone sees: the
+page runs them through `rulings.guard.change_card_base`, which lets only a signed-in judge do it.
+Writes are atomic (a temporary folder or file, then a rename): a crash
 mid-import leaves no half base, and a good base is never replaced by one that failed to import.
 """
 
@@ -244,7 +245,8 @@ class CardStore:
 def make_default(store: CardStore, bid: str) -> None:
     """Make a stored base (or BUILTIN) the one new windows open with.
 
-    THE one way to change everyone's default base: judges' sign-in will guard it. Raises CardBaseError.
+    THE one way to change everyone's default base (the page calls it through
+    rulings.guard.change_card_base, for a signed-in judge only). Raises CardBaseError.
     """
     if bid != BUILTIN:
         store._known(bid)
