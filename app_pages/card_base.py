@@ -88,6 +88,12 @@ def problem() -> str | None:
     return value if isinstance(value, str) else None
 
 
+def take_problem() -> str | None:
+    """`problem()`, said once (the desk shows it among its messages)."""
+    value = st.session_state.pop(_PROBLEM_KEY, None)
+    return value if isinstance(value, str) else None
+
+
 def current_library() -> engine.CardLibrary:
     """The engine library of this window's base: what the desk should pass to the engine."""
     return current().library

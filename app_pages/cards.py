@@ -8,11 +8,14 @@ with st.text or escaped Markdown, never as markup.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 import cardbase
-from app_pages import card_base, common
+from app_pages import card_base, common, journal_form
 from cardbase import explain, find, links, readers, related, store
+from rulings import guard
 from rulings import model as rulings_model
 from rulings import store as rulings_store
 
@@ -24,6 +27,7 @@ CONSTANTS_KEY = "cards_upload_constants"
 _DONE_KEY = "cards_upload_done"
 _PENDING_KEY = "cards_upload_pending"  # (CardBase, files) imported with errors, awaiting the judge
 _RESULT_KEY = "cards_upload_result"
+_REMOVE_KEY = "cards_remove_confirm"  # the base a «Удалить» click asks to confirm
 MAX_RESULTS = 30
 ALL = "все"
 
@@ -239,6 +243,10 @@ def _handle_upload(loaded: cardbase.Loaded) -> None:
     st.session_state.pop(_PENDING_KEY, None)
     files = [(main.name, main.getvalue())] + ([(consts.name, consts.getvalue())] if consts else [])
     kept = f"Осталась прежняя база: {loaded.base.label}."
+    refused = common.take_upload([n for n, _ in files], sum(len(d) for _, d in files))
+    if refused:
+        st.session_state[_RESULT_KEY] = ("error", f"{refused} {kept}")
+        return
     try:
         base = cardbase.import_base(files[0][1], files[0][0], constants=files[1] if consts else None)
     except cardbase.CardBaseError as exc:
@@ -326,34 +334,70 @@ def _render_choice(loaded: cardbase.Loaded) -> None:
         st.rerun()
     if current == cardbase.BUILTIN and current == default:
         return
-    with st.expander("Для главного судьи: база по умолчанию, удаление", expanded=False):
+    with st.expander("Для судей: база по умолчанию для всех, удаление", key="cards_manage"):
         _render_manage(cards, current, default, labels)
 
 
+def _guarded(change: Callable[[], object]) -> bool:
+    """Run a change of what everyone sees for this tab's signed-in judge; False (and the reason
+    shown in Russian) when it is refused or fails."""
+    try:
+        guard.change_card_base(journal_form.current_judge(), change)
+    except (rulings_model.NotSignedInError, rulings_model.RulingLockedError, cardbase.CardBaseError) as exc:
+        st.error(common.escape_md(str(exc)), icon=common.ICON_ERROR)
+        return False
+    except rulings_model.JournalError as exc:  # who is signed in cannot be read: nothing changed
+        st.error(common.escape_md(exc.public), icon=common.ICON_ERROR)
+        return False
+    return True
+
+
 def _render_manage(cards: store.CardStore, current: str, default: str, labels: dict[str, str]) -> None:
+    """Making the open base everyone's default and removing it: a signed-in judge's acts (the
+    buttons show only after the sign-in above them)."""
+    if journal_form.current_judge() is None:
+        st.caption(
+            "Базу по умолчанию для всех выбирает и базы с сервера удаляет судья, вошедший под своим "
+            "именем. Открыть базу в своём окне можно без входа."
+        )
+    if journal_form.sign_in_panel("cards_signin") is None:
+        return
     if (
         current != default
         and current in labels
         and st.button(
             "Открывать эту базу у всех по умолчанию", key="cards_make_default", icon=":material/public:"
         )
+        and _guarded(lambda: store.make_default(cards, current))
     ):
-        try:
-            store.make_default(cards, current)
-        except cardbase.CardBaseError as exc:
-            st.error(common.escape_md(str(exc)), icon=common.ICON_ERROR)
-        else:
-            st.rerun()
-    removable = current != cardbase.BUILTIN and current in labels
-    if removable and st.button("Удалить эту базу с сервера", key="cards_remove", icon=":material/delete:"):
-        try:
-            store.remove_base(cards, current)
-        except cardbase.CardBaseError as exc:
-            st.error(common.escape_md(str(exc)), icon=common.ICON_ERROR)
-        else:
-            card_base.use(cardbase.BUILTIN)
-            card_base.forget_cache()
-            st.rerun()
+        st.rerun()
+    if current == cardbase.BUILTIN or current not in labels:
+        return
+    if st.session_state.get(_REMOVE_KEY) != current:
+        st.button(
+            "Удалить эту базу с сервера",
+            key="cards_remove",
+            icon=":material/delete:",
+            on_click=st.session_state.__setitem__,
+            args=(_REMOVE_KEY, current),
+        )
+        return
+    st.warning(
+        common.escape_md(
+            f"Удалить базу {labels[current]} с сервера? У всех, кто её открыл, она пропадёт при следующем "
+            "выборе базы; ссылки на её карты перестанут открываться."
+        ),
+        icon=common.ICON_WARNING,
+    )
+    c1, c2 = st.columns(2)
+    c2.button("Отмена", key="cards_remove_no", on_click=lambda: st.session_state.pop(_REMOVE_KEY, None))
+    if c1.button("Да, удалить", key="cards_remove_yes", type="primary") and _guarded(
+        lambda: store.remove_base(cards, current)
+    ):
+        st.session_state.pop(_REMOVE_KEY, None)
+        card_base.use(cardbase.BUILTIN)
+        card_base.forget_cache()
+        st.rerun()
 
 
 def render() -> None:

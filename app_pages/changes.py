@@ -60,7 +60,9 @@ def _handle_upload() -> None:
         return
     st.session_state[_DONE_KEY] = done
     pairs = [(name, data) for _, name, data in uploaded]
-    problem = rules_page.check_upload(pairs)
+    problem = rules_page.check_upload(pairs) or common.take_upload(
+        [n for n, _ in pairs], sum(len(d) for _, d in pairs)
+    )
     if problem is None:
         try:
             index = rules_index.load_texts(pairs, berserk=True)
@@ -97,7 +99,8 @@ def _keep(pairs: list[tuple[str, bytes]], index: rules_index.RulesIndex) -> None
 def _render_upload(expanded: bool) -> None:
     with st.expander("Загрузить другую версию правил", expanded=expanded, icon=":material/upload_file:"):
         st.caption(
-            f"Правила «Берсерк» (РП) в файле {rules_index.KINDS_TEXT}, до {rules_page.MAX_FILE_MB} МБ. "
+            f"Правила «Берсерк» (РП) в файле {rules_index.KINDS_TEXT}: PDF и .docx до "
+            f"{rules_page.MAX_FILE_MB} МБ, текст до {rules_page.MAX_TEXT_MB} МБ. "
             "Версия станет «Стало» в сравнении; правила, которые читает ваше окно, не меняются."
         )
         st.file_uploader(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -24,6 +25,7 @@ import streamlit as st
 
 import rules_index
 from rules_index import Paragraph, RulesIndex, versions
+from rulings import limits
 
 # The page served at the app's root: it shows a search (?q=) or a clause (?p=).
 ROOT_PAGE = "app_pages/search.py"
@@ -496,6 +498,24 @@ def version_notice(index: RulesIndex) -> None:
         "Текст и номера пунктов могут отличаться.",
         icon=ICON_WARNING,
     )
+
+
+# Uploads ----------------------------------------------------------------------------------
+
+_UPLOADS_KEY = "tab_upload_budget"  # this tab's rulings.limits.UploadBudget
+
+
+def take_upload(names: Sequence[str], size: int) -> str | None:
+    """Count files against this tab's upload budget (rulings.limits) before they are parsed: the
+    Russian reason they are refused now, or None — and then they are counted."""
+    budget = st.session_state.get(_UPLOADS_KEY)
+    if not isinstance(budget, limits.UploadBudget):
+        budget = limits.UploadBudget()
+    now = time.time()
+    refused = budget.refusal(list(names), size, now)
+    if refused is None:
+        st.session_state[_UPLOADS_KEY] = budget.spend(len(names), size, now)
+    return refused
 
 
 def rules_caption(index: RulesIndex) -> None:

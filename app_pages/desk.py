@@ -16,11 +16,13 @@ from typing import Any
 
 import streamlit as st
 
+import cardbase
 import casebook
 import engine
-from app_pages import common, desk_actions, desk_board, desk_cards, desk_trace
+from app_pages import card_base, common, desk_actions, desk_board, desk_cards, desk_trace
 from app_pages import desk_session as session
 from app_pages import journal as journal_page
+from cardbase import links
 from desk import board, cardform, cases, edits, model, share, view
 from desk.model import Desk, DeskError, Replay
 
@@ -105,6 +107,10 @@ def _load_upload(name: str, raw: bytes) -> None:
             "error", f"Файл «{name}» не открыт: {len(raw) // 1024} КБ, а можно до {limit // 1024} КБ."
         )
         return
+    refused = common.take_upload([name], len(raw))
+    if refused:
+        session.flash("error", f"{refused} Стол не изменился.")
+        return
     if is_desk:
         try:
             desk = share.from_file_text(raw)
@@ -131,8 +137,108 @@ def _uploaded(key: str) -> None:
     session.renew("upload")  # a fresh uploader: the same file may be chosen again
 
 
+def _base_from_link() -> None:
+    """Follow a link's `?base=`; but a desk whose cards the new base lacks keeps the window's base
+    (the desk is never broken by a link), and says so."""
+    before = card_base.current().base.id
+    after = session.base_id()
+    problem = card_base.take_problem()
+    if problem:
+        session.flash("warning", problem)
+    desk = session.current()
+    if after == before or not desk.cards:
+        return
+    try:
+        model.replay(desk, session.library())
+    except (DeskError, engine.SetupError) as exc:
+        card_base.use(before)
+        session.flash(
+            "error",
+            f"Ссылка открывает другую базу карт, а карт со стола в ней нет ({exc}). Окно осталось на "
+            f"прежней базе, стол не изменился.",
+        )
+
+
+def _put_from_link() -> None:
+    """`?put=<name>&base=<id>` (the card page's «Поставить на стол»): the card form opens with that
+    card on a free cell, so one click places it; a desk with actions asks first (cards are set up
+    before the first action, so its actions would be forgotten)."""
+    request = links.desk_request(st.query_params.to_dict())
+    if request is None:
+        st.session_state.pop("desk_url_put", None)  # the same link, clicked again, asks again
+        return
+    if st.session_state.get("desk_url_put") == request:
+        return
+    st.session_state["desk_url_put"] = request
+    found = session.library().get(request.name)
+    base = card_base.current().base
+    if found is None:
+        session.flash("error", f"Карты «{request.name}» нет в базе «{base.label}»; стол не изменился.")
+        return
+    if session.current().started:
+        st.session_state["desk_put_ask"] = found.name
+        return
+    _open_put(found.name)
+
+
+def _open_put(name: str) -> None:
+    props = session.current_props()
+    cell = board.free_cell(props) or board.free_cell(props, "B")
+    if cell is None:
+        session.flash(
+            "error", f"На поле нет свободной клетки для «{name}»: уберите карту или положите её в зону."
+        )
+        return
+    base = card_base.current().base
+    where = "встроенной библиотеки" if base.id == cardbase.BUILTIN else f"базы «{base.label}»"
+    session.open_dialog(
+        "cell", cell, name=name, note=f"Карта {where} со страницы «Карты». Проверьте владельца и клетку."
+    )
+
+
+def _confirm_put(name: str) -> None:
+    """«Поставить карту?» on a desk with actions: forget them (the setup stays) or leave the desk."""
+    now = session.current()
+
+    def leave() -> None:
+        st.session_state.pop("desk_put_ask", None)
+        session.flash("info", "Стол оставлен как был.")
+
+    @st.dialog(f"Поставить «{name}» на стол?", on_dismiss=leave)
+    def ask() -> None:
+        st.markdown(
+            common.escape_md(
+                f"На столе уже сделаны действия ({len(now.actions)}). Карты кладут до первого действия: "
+                "чтобы поставить эту карту, действия будут забыты, расклад останется."
+            )
+        )
+        st.download_button(
+            "Сначала скачать текущий стол (файл)",
+            data=share.to_file_text(now),
+            file_name="stol-sudi.json",
+            mime="application/json",
+            key="desk_put_save",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+        c1, c2 = st.columns(2)
+        if c1.button("Забыть действия и поставить", type="primary", key="desk_put_yes"):
+            st.session_state.pop("desk_put_ask", None)
+            session.store(edits.clear_actions(session.current()))
+            _open_put(name)
+            st.rerun()
+        if c2.button("Оставить стол как был", key="desk_put_no"):
+            leave()
+            st.rerun()
+
+    ask()
+
+
 def _load_from_url() -> None:
-    """`?scn=<library path>` opens a library scenario; `?desk=<token>` opens a shared desk."""
+    """`?scn=<library path>` opens a library scenario; `?desk=<token>` opens a shared desk;
+    `?put=<card>&base=<id>` puts a card of that base on it."""
+    _base_from_link()
+    _put_from_link()
     wanted = st.query_params.get("scn")
     if not wanted:
         st.session_state.pop("desk_url_scn", None)  # the same scenario link, clicked again, reopens it
@@ -317,14 +423,19 @@ def _save_panel(desk: Desk, rp: Replay) -> None:
     base = str(getattr(st.context, "url", "") or "").split("?")[0]
     st.caption("Ссылка на этот стол (скопируйте и отправьте другому судье):")
     st.code(f"{base}?desk={share.encode(desk)}", language=None, wrap_lines=True)
-    with st.expander("Записать решение в журнал"):
+    # The ruling is written by the rules this window reads: its clauses in their numbering.
+    read = common.current_index().version_label or rules_label or ""
+    # A key keeps the expander open across reruns: an error or a draft inside is never folded away.
+    with st.expander(
+        "Записать решение в журнал", key="desk_ruling_box", icon=":material/edit_note:", on_change="rerun"
+    ):
         journal_page.ruling_form(
             "desk_ruling",
             prefill={
                 "title": desk.title,
-                "clauses": cases.cited_clauses(rp),
+                "clauses": desk_trace.citations().targets(cases.cited_clauses(rp)),
                 "verdict": rp.outcomes[-1].verdict if rp.outcomes else "",
-                "rules_version": rules_label or "",
+                "rules_version": read,
                 "scenario_yaml": yaml_text,
                 "trace_json": cases.trace_json(rp),
             },
@@ -356,7 +467,7 @@ def _panel(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | 
     if rp.current.pending is not None:
         desk_actions.pending_panel(rp.current.pending, desk_trace.clause_ref)
     elif sel is not None:
-        desk_cards.card_header(props, sel)
+        desk_cards.card_header(props, sel, desk.card(sel))
         if not desk.started:
             with st.expander("Свойства карты: владелец, место, раны …", key=f"desk_props_{sel}"):
                 desk_cards.edit_form(desk, props, sel)
@@ -388,8 +499,11 @@ def render() -> None:
     _load_from_url()
     desk = session.current()
     offer = session.offered()
+    asked = st.session_state.get("desk_put_ask")
     if offer is not None:
         _confirm_offer(offer)
+    elif isinstance(asked, str):
+        _confirm_put(asked)
     session.show_flash("top")
     _load_panel(desk)
     rp = session.replayed(desk)
@@ -412,15 +526,20 @@ def render() -> None:
         desk_board.draw_grid(props, marks, sel, _cell_clicked)
         desk_board.draw_zones(props, state, sel, session.select)
     _text_panel(desk)
-    _card_dialog(desk, props)
+    if offer is None and not isinstance(asked, str):  # one dialog at a time
+        _card_dialog(desk, props)
     desk_trace.expectations_panel(desk)
     _save_panel(session.current(), rp)
-    # The address bar names this desk and nothing else: a «?scn=» that opened it, or a clause link's
-    # «?p=» that the back button brought along, would make a shared URL open something else.
+    # The address bar names this desk (and the rules version it is read by) and nothing else: a
+    # «?scn=» that opened it, or a clause link's «?p=» that the back button brought along, would
+    # make a shared URL open something else.
     token = share.encode(session.current())
-    if st.query_params.to_dict() != {"desk": token}:
+    wanted = {"desk": token}
+    if common.has_upload() and common.current_version() != common.WINDOW:  # the rules it is read by
+        wanted[common.VERSION_PARAM] = common.version_value(common.current_version())
+    if st.query_params.to_dict() != wanted:
         st.session_state["desk_url_token"] = token
-        st.query_params.from_dict({"desk": token})
+        st.query_params.from_dict(wanted)
 
 
 if __name__ == "__main__":

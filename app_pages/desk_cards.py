@@ -17,8 +17,9 @@ import streamlit as st
 
 import engine
 import lexicon
-from app_pages import common
+from app_pages import card_base, common
 from app_pages import desk_session as session
+from cardbase import explain, links
 from desk import cardform, edits, entries, view
 from desk.model import Desk, DeskError
 
@@ -27,6 +28,7 @@ PLACES = (*engine.CELLS, "aux", "hand", "deck", "graveyard", "exile")
 FLAG_WORDS = types.MappingProxyType({"closed": "закрыта", "hidden": "скрыта", "incarnated": "инкарнировала"})
 NAME_HINT = "название из библиотеки, или своя: Орк (Наземное существо, жизнь 5)"
 MAX_PILLS = 12
+CARDS_PAGE = "app_pages/cards.py"
 
 
 def _names(props: Props) -> dict[str, str]:
@@ -140,7 +142,10 @@ def _more(key: str) -> tuple[str | None, dict[str, bool], dict[str, int], str]:
 
 def new_card_form(desk: Desk, props: Props, cell: str) -> None:
     """The card form of an empty cell (drawn inside a dialog)."""
-    key = f"desk_new_{session.serial('dialog')}"
+    key = session.dialog_key()
+    note = session.dialog_note()
+    if note:
+        st.info(common.escape_md(note), icon=":material/style:")
     st.caption(f"{view.row_label(int(cell[1:]))}. Карту можно положить и в зону: «Где».")
     resolved = _name_field("Карта", f"{key}_name")
     own = _own_card(resolved, f"{key}_own", cardform.OWN_TEMPLATE) if resolved.status == "unknown" else None
@@ -321,11 +326,15 @@ def edit_form(desk: Desk, props: Props, cid: str) -> None:
     st.rerun()
 
 
-def card_header(props: Props, cid: str) -> None:
-    """The selected card in words, and a switch between a host and its symbiote."""
+def card_header(props: Props, cid: str, entry: Mapping[str, Any] | None = None) -> None:
+    """The selected card in words, what its base says of it, and a switch between a host and its
+    symbiote. `entry` is the card's desk entry (an own card has no base record)."""
     p = props[cid]
     st.markdown(f"**Выбрана: {common.escape_md(str(p.get('name')))}** \\[{common.escape_md(cid)}\\]")
     st.text(" · ".join(view.card_facts(p)))
+    card = entry.get("card") if entry is not None else None
+    if isinstance(card, str):
+        card_text(cid, card)
     host = str(p.get("host") or cid)
     sym = props.get(host, {}).get("symbiote")
     if sym and str(sym) in props:
@@ -341,6 +350,38 @@ def card_header(props: Props, cid: str) -> None:
         )
     if p.get("zone") != "battle":
         st.caption(lexicon.zone_where(str(p.get("zone"))).capitalize() + ".")
+
+
+def card_text(cid: str, name: str) -> None:
+    """A card of the window's base: what the engine does not model, said first (the judge decides
+    by the text), then its text and what the engine models, folded, and a link to its page."""
+    loaded = card_base.current()
+    record = loaded.record(name)
+    if record is None:
+        return
+    if record.unmodelled:
+        st.warning("Не смоделировано: решайте по тексту карты", icon=common.ICON_WARNING)
+        st.text("\n".join(record.unmodelled))
+    with st.expander("Текст карты и что моделирует движок", key=f"desk_card_text_{cid}"):
+        if record.text:
+            common.show_text(record.text)
+        else:
+            st.caption("Текста нет (карта без особенностей).")
+        if not record.modelled:
+            st.caption("Ни одной особенности этой карты движок не моделирует.")
+        for m in record.modelled:
+            ex = explain.explain(m)
+            lines = [f"- **{common.escape_md(ex.title)}**"]
+            lines += [f"  - {common.escape_md(p)}" for p in ex.params]
+            if ex.caveat:
+                lines.append(f"  - не смоделировано: {common.escape_md(ex.caveat)}")
+            st.markdown("\n".join(lines))
+        st.page_link(
+            CARDS_PAGE,
+            label="Страница карты",
+            icon=":material/style:",
+            query_params=links.card_params(loaded.base.id, record.id),
+        )
 
 
 def _header_changed(field: str, key: str) -> None:

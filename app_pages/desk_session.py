@@ -1,6 +1,10 @@
 """The desk pages' share of Streamlit: this judge's desk in st.session_state, the selected card,
 the open card form, a desk waiting for «заменить?», messages carried to the next run, and the
-process-wide read-only resources (card library, rules)."""
+process-wide read-only resources (card library, rules).
+
+The card library is this window's card base (app_pages.card_base: the embedded library until a
+base is loaded; each base is read once per process and shared read-only); a link's `?base=<id>`
+switches the window to that base first."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from typing import Any
 import streamlit as st
 
 import engine
-from app_pages import common
+from app_pages import card_base, common
 from desk import model
 from rules_index import RulesIndex
 
@@ -21,10 +25,17 @@ MESSAGE_ICONS = types.MappingProxyType(
 _SHOW = types.MappingProxyType({"error": st.error, "success": st.success, "warning": st.warning})
 
 
-@st.cache_resource(show_spinner=False)
 def library() -> engine.CardLibrary:
-    """The card library (immutable after build: safe to share between sessions)."""
-    return engine.load_library()
+    """This window's card library: its card base's (after a link's `?base=` is followed), cached
+    per base id by card_base; immutable, so safe to share between sessions."""
+    card_base.follow_link()
+    return card_base.current_library()
+
+
+def base_id() -> str:
+    """The id of the base the desk's library comes from (the replay cache is per base)."""
+    card_base.follow_link()
+    return card_base.current().base.id
 
 
 def rules() -> RulesIndex:
@@ -81,7 +92,7 @@ def show_flash(where: str = "top") -> None:
 
 def replayed(desk: model.Desk) -> model.Replay | str:
     """The desk played out (cached per session by the desk's identity), or a Russian error."""
-    key = desk.key()
+    key = (base_id(), desk.key())
     cached = st.session_state.get("desk_replay")
     if isinstance(cached, tuple) and cached[0] == key:
         return cached[1]  # type: ignore[no-any-return]
@@ -112,14 +123,28 @@ def select(cid: str | None) -> None:
     st.session_state["desk_sel"] = cid
 
 
-def open_dialog(kind: str, where: str) -> None:
-    """Open the card form («cell», c4) with fresh widget keys: nothing carries over."""
+def open_dialog(kind: str, where: str, name: str = "", note: str = "") -> None:
+    """Open the card form («cell», c4) with fresh widget keys: nothing carries over. `name`
+    pre-fills its card (a «поставить на стол» link), `note` says where that card comes from."""
     renew("dialog")
     st.session_state["desk_dialog"] = (kind, where)
+    if name:
+        st.session_state[f"{dialog_key()}_name"] = name
+    st.session_state["desk_dialog_note"] = note
+
+
+def dialog_key() -> str:
+    """The widget-key prefix of the open card form (renewed with every form)."""
+    return f"desk_new_{serial('dialog')}"
+
+
+def dialog_note() -> str:
+    return str(st.session_state.get("desk_dialog_note") or "")
 
 
 def close_dialog() -> None:
     st.session_state.pop("desk_dialog", None)
+    st.session_state.pop("desk_dialog_note", None)
 
 
 def dialog() -> tuple[str, str] | None:

@@ -1,6 +1,10 @@
 """The explanation: the verdict, the judge's action in words once, then each step of the engine's
 trace with the clause (a link into the rules) or the assumption it rests on; a step without a
 clause is the declared action's own effect and says so. Also the loaded scenario's expectations.
+
+When the window reads other rules than the engine's own (РП 4.1-2), every cited clause is named and
+linked in the loaded version's numbering, and a clause whose text changed is flagged on its step
+and under the verdict that rests on it (desk.citations over engine.implemented.VersionView).
 """
 
 from __future__ import annotations
@@ -13,33 +17,57 @@ import streamlit as st
 import casebook
 import engine
 import lexicon
-from app_pages import common
+from app_pages import common, version_diff
 from app_pages import desk_session as session
 from desk import view
+from desk.citations import Citations
 from desk.model import Desk, Replay
-from rules_index import ids
+from engine.implemented import VersionView
 
 Props = Mapping[str, Mapping[str, Any]]
 
 
+_CITES_KEY = "desk_citations"
+
+
+def citations() -> Citations:
+    """The engine's clauses as this window's rules read them. Kept in the tab's state with the two
+    indexes it was made for (both shared and read-only; the diff is cached per process)."""
+    engine_rules = common.shared_rules(None).index  # the embedded text the handlers implement
+    loaded = common.current_index()
+    held = st.session_state.get(_CITES_KEY)
+    if isinstance(held, tuple) and len(held) == 3 and held[0] is engine_rules and held[1] is loaded:
+        return held[2]  # type: ignore[no-any-return]
+    if loaded is engine_rules:
+        cites = Citations()
+    else:
+        cites = Citations(VersionView(version_diff.diff_of(engine_rules, loaded), loaded))
+    st.session_state[_CITES_KEY] = (engine_rules, loaded, cites)
+    return cites
+
+
 def clause_ref(cid: str) -> None:
     """A clause as a link into the rules browser (st.page_link: the app does not reload, so the
-    judge's uploaded rules and desk stay). An assumption is named, not linked: it is ours."""
-    if not ids.is_clause_id(cid):
+    judge's uploaded rules and desk stay), in the numbering of the rules the window reads. An
+    assumption is named, not linked: it is ours."""
+    cites = citations()
+    target = cites.target(cid)
+    if target is None:
         return
     index = common.current_index()
-    para = index.get(cid)
+    para = index.get(target)
     tail = f" — {common.short(para.text, 40)}" if para is not None else ""
     common.clause_link(
-        index, cid, label=common.escape_md(lexicon.cite(cid) + tail), icon=":material/description:"
+        index, target, label=common.escape_md(cites.cite(cid) + tail), icon=":material/description:"
     )
 
 
 def draw_steps(steps: Sequence[engine.TraceStep], action: engine.Action) -> None:
     """Each step: its kind in a word, what it rests on, the reason and the changes it made."""
+    cites = citations()
     for step in steps:
         word = lexicon.step_kind(step.kind)
-        rests = view.step_citation(step, action)
+        rests = view.step_citation(step, action, cites.cite)
         # an assumption step names itself («допущение A15»); every other kind says what it rests on
         head = (
             f"**{common.escape_md(rests)}**"
@@ -53,6 +81,9 @@ def draw_steps(steps: Sequence[engine.TraceStep], action: engine.Action) -> None
             st.warning(head, icon=icon)
         else:
             st.markdown(f"{icon} {head}")
+        note = cites.note(step.clause) if step.clause else None
+        if note:
+            st.caption(f"{common.ICON_WARNING} **{common.escape_md(note)}**")
         clause_ref(step.clause)
         st.text(step.reason)
         for change in step.changes:
@@ -63,11 +94,23 @@ def draw_steps(steps: Sequence[engine.TraceStep], action: engine.Action) -> None
 
 
 def verdict_banner(outcome: engine.Outcome, action: engine.Action, props: Props) -> None:
-    head = view.verdict_head(outcome)
+    cites = citations()
+    head = view.verdict_head(outcome, cites.cite)
     word, _, rest = head.partition(" — ")
     text = f"**{word}**" + (f" — {common.escape_md(rest)}" if rest else "")
     show = {"legal": st.success, "illegal": st.error}.get(outcome.verdict, st.warning)
     show(text, icon=lexicon.verdict_icon(outcome.verdict))
+    notes = cites.verdict_notes(outcome)
+    if notes:
+        st.warning(
+            common.escape_md(
+                f"Вердикт опирается на пункты, текст которых в {cites.loaded_name()} изменился: движок "
+                f"решает по {cites.written_for()}."
+            )
+            + "\n"
+            + "\n".join(f"- {common.escape_md(n)}" for n in notes),
+            icon=common.ICON_WARNING,
+        )
     for cid in view.forbidden_by(outcome):
         clause_ref(cid)
     st.text(view.action_words(action, props))
@@ -86,6 +129,14 @@ def explanation(rp: Replay) -> None:
     if not rp.outcomes:
         return
     st.markdown("**Разбор последнего действия**")
+    cites = citations()
+    if cites.other_rules:
+        st.caption(
+            common.escape_md(
+                f"Открыты правила {cites.loaded_name()}: пункты названы по ним, в скобках — номер в "
+                f"{cites.written_for()}, текст которых применяет движок."
+            )
+        )
     draw_steps(rp.outcomes[-1].trace, rp.actions[-1])
     if len(rp.outcomes) > 1:
         with st.expander(f"Все шаги ({len(rp.outcomes)})", key="desk_all_steps"):

@@ -2,8 +2,11 @@
 
 An upload (.txt, .md, .rst, .pdf, .html, .docx) is parsed, stored on the server unshared and
 opened in this window only (its link with `v=` opens it again after a reload). Sharing a version
-with everyone, making it the default and removing one go through rules_index.versions'
-`publish_version` and `remove_version`. A bad file leaves the rules that were open in place and
+with everyone, making it the default and removing one need a signed-in judge: they go through
+rulings.guard (`publish_rules_version`, `remove_rules_version`), which checks the sign-in before the
+version store is touched; while nobody is signed in those buttons are hidden and the judges'
+sign-in is offered in their place. Opening a version in one's own window stays open to all. A bad
+file leaves the rules that were open in place and
 says in Russian what is wrong; stored versions are never touched by a failed upload.
 """
 
@@ -14,9 +17,11 @@ from collections.abc import Sequence
 import streamlit as st
 
 import rules_index
-from app_pages import common
+from app_pages import common, journal_form
 from rules_index import RulesIndex, versions
 from rules_index.importers.dispatch import kind_of
+from rulings import guard
+from rulings import model as rulings_model
 
 UPLOAD_KEY = "rules_upload"
 BERSERK_KEY = "rules_upload_berserk"
@@ -80,7 +85,7 @@ def _handle_upload(uploaded: list[tuple[str, str, bytes]], berserk: bool | None)
     files = [(name, data) for _, name, data in uploaded]
     before = common.current_index()
     kept = f"Остались прежние правила: {common.version_text(before)} ({common.current_origin()})."
-    problem = check_upload(files)
+    problem = check_upload(files) or common.take_upload([n for n, _ in files], sum(len(d) for _, d in files))
     if problem is None:
         try:
             index = _parse(files, berserk)
@@ -105,8 +110,8 @@ def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: boo
     common.use_version(info.id)
     shared = " Эта версия уже доступна всем." if info.shared else (
         " Они открыты только в вашем окне (и по ссылке из адресной строки, в том числе после "
-        "перезагрузки); другие судьи видят прежние правила. Чтобы их видели все, нажмите "
-        "«Сделать доступной всем» в списке версий."
+        "перезагрузки); другие судьи видят прежние правила. Чтобы их видели все, судья, вошедший "
+        "под своим именем, нажимает «Сделать доступной всем» в списке версий."
     )
     message = f"Загружены правила {common.version_text(index)}: {counts}.{shared}"
     st.session_state[_RESULT_KEY] = ("ok", message)
@@ -152,27 +157,33 @@ def _render_upload() -> None:
 
 
 def _act(action: str, vid: str) -> None:
-    """A button of the versions list: open, share, make default, remove (after a confirmation)."""
+    """A button of the versions list: open, share, make default, remove (after a confirmation).
+
+    Opening changes this window only; the other three change what everyone sees and go through
+    rulings.guard with this tab's signed-in judge (refused in Russian without one)."""
     shop = common.store()
     try:
         if action == "open":
             common.use_version(vid)
             message = "Эта версия открыта в вашем окне."
         elif action == "share":
-            versions.publish_version(shop, vid)
-            message = "Версия доступна всем судьям: она есть в их списке версий."
+            who, _ = guard.publish_rules_version(journal_form.current_judge(), shop, vid)
+            message = f"Версия доступна всем судьям: она есть в их списке версий ({who.name})."
         elif action == "default":
-            versions.publish_version(shop, vid, make_default=True)
-            message = "Эта версия теперь открывается по умолчанию в новых окнах."
+            who, _ = guard.publish_rules_version(journal_form.current_judge(), shop, vid, make_default=True)
+            message = f"Эта версия теперь открывается по умолчанию в новых окнах ({who.name})."
         elif action == "remove":
-            info = versions.remove_version(shop, vid)
+            who, info = guard.remove_rules_version(journal_form.current_judge(), shop, vid)
             if common.current_version() == vid:
                 common.forget_upload()
-            message = f"Версия {info.label or info.id} ({info.names}) удалена с сервера."
+            message = f"Версия {info.label or info.id} ({info.names}) удалена с сервера ({who.name})."
         else:
             return
-    except rules_index.VersionError as err:
+    except (rules_index.VersionError, rulings_model.NotSignedInError, rulings_model.RulingLockedError) as err:
         st.session_state[_RESULT_KEY] = ("error", str(err))
+        return
+    except rulings_model.JournalError as err:  # the journal cannot say who is signed in: nothing changed
+        st.session_state[_RESULT_KEY] = ("error", err.public)
         return
     st.session_state.pop(_CONFIRM_KEY, None)
     st.session_state[_RESULT_KEY] = ("ok", message)
@@ -203,8 +214,21 @@ def _version_rows() -> list[tuple[str, str, str]]:
     return rows
 
 
+def _render_signin() -> bool:
+    """Who may change what everyone sees: the signed-in judge with «Выйти», or the sign-in folded
+    under one line. True when a judge is signed in (the share, default and remove buttons show)."""
+    if journal_form.current_judge() is not None:
+        journal_form.sign_in_panel("rules_signin")
+        return True
+    with st.expander("Вход для судей: сделать версию доступной всем, по умолчанию, удалить",
+                     key="rules_signin_box", icon=":material/login:"):
+        journal_form.sign_in_panel("rules_signin")
+    return journal_form.current_judge() is not None
+
+
 def _render_versions() -> None:
     st.subheader("Версии правил на сервере")
+    judge = _render_signin()
     default = common.store().default_id()
     current = common.current_version()
     for vid, title, details in _version_rows():
@@ -218,16 +242,16 @@ def _render_versions() -> None:
                 if vid != current:
                     st.button("Открыть", key=f"rules_open_{vid}", on_click=_act, args=("open", vid),
                               icon=":material/open_in_new:")
-                if info is not None and not info.shared:
+                if judge and info is not None and not info.shared:
                     st.button("Сделать доступной всем", key=f"rules_share_{vid}", on_click=_act,
                               args=("share", vid), icon=":material/group:")
-                if vid != default:
+                if judge and vid != default:
                     st.button("Сделать по умолчанию", key=f"rules_default_{vid}", on_click=_act,
                               args=("default", vid), icon=":material/star:")
-                if info is not None:
+                if judge and info is not None:
                     st.button("Удалить", key=f"rules_remove_{vid}", icon=":material/delete:",
                               on_click=lambda v=vid: st.session_state.__setitem__(_CONFIRM_KEY, v))
-            if info is not None and st.session_state.get(_CONFIRM_KEY) == vid:
+            if judge and info is not None and st.session_state.get(_CONFIRM_KEY) == vid:
                 st.warning(
                     f"Удалить версию {common.escape_md(title)} ({common.escape_md(info.names)}) с сервера? "
                     "Ссылки на неё перестанут открываться.",

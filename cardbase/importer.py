@@ -16,13 +16,13 @@ Fields (community JSON names; our YAML may use the names in brackets):
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import lexicon
+import storage
 from cardbase import readers, recognise
 from cardbase.constants import Constants, default_constants, read_constants, type_words
 from cardbase.model import CardBase, CardBaseError, CardRecord, ImportReport, Modelled, Problem
@@ -344,11 +344,7 @@ def _recognise(r: Draft, names: Mapping[str, str], icon_names: Mapping[str, str]
 
 def base_id(files: Sequence[tuple[str, bytes]]) -> str:
     """The content address of an import: the same files (names and bytes), the same id."""
-    digest = hashlib.sha256(b"cardbase/1\n")
-    for name, data in files:
-        digest.update(name.encode("utf-8") + b"\0" + str(len(data)).encode() + b"\0")
-        digest.update(data)
-    return digest.hexdigest()[:16]
+    return storage.content_id(b"cardbase/1\n", files)
 
 
 def import_base(

@@ -124,7 +124,9 @@ def _cards(e: StepExpect, state: engine.GameState) -> list[Expectation]:
             ok = _same(got, want)
             out.append(
                 Expectation(
-                    f"карта {c.card}: {key} = {_show(want)}", ok, "" if ok else f"получено: {_show(got)}"
+                    f"карта {c.card}: {lexicon.card_prop(key)} ({key}) = {_show(want)}",
+                    ok,
+                    "" if ok else f"получено: {_show(got)}",
                 )
             )
     return out
@@ -139,11 +141,17 @@ def _same(got: object, want: object) -> bool:
 
 
 def _show(value: object) -> str:
+    """A value as the judge reads it, with the file's spelling in brackets where they differ:
+    «нет (null)», «да (true)», «паразит (parasite)», «в руке (hand)»."""
     if value is None:
         return "нет (null)"
     if isinstance(value, bool):
         return "да (true)" if value else "нет (false)"
-    return str(value)
+    code = str(value)
+    word = lexicon.enum_word(code)
+    if word == code and code in lexicon.ZONES:
+        word = lexicon.zone(code)
+    return code if word == code else f"{word} ({code})"
 
 
 def _seen(seen: Sequence[str]) -> str:

@@ -303,6 +303,11 @@ class _Reader:
             upper = 2
         if upper < len(item) and item[upper].kind == "group":
             name = " ".join(t.text for t in item[1:upper])
+            # a base's card whose name holds brackets («Степной дозорный (Пробный выпуск, №1)»),
+            # written without quotes: the library knows the whole name
+            whole = self.library.get(f"{name} ({item[upper].text})") if first.kind == "word" else None
+            if whole is not None and not whole.template:
+                return whole.name, whole.name, upper + 1
             return self.own_card(name, item[upper]), name, upper + 1
         for j in range(upper, 1, -1):
             found = self.library.get(" ".join(t.text for t in item[1:j]))
@@ -538,7 +543,7 @@ def write_position(
     def ref(cid: str) -> str:
         i = by_id.get(cid)
         if i is None or folded.count(folded[i]) > 1 or not _plain_words(plain_names[i]):
-            return cid
+            return quoted(cid)  # an id that reads as a cell or a word («c1», «id») goes in quotes
         return plain_names[i]
 
     items = [_header_text(setup)] if header and _header_text(setup) else []
@@ -602,10 +607,27 @@ def _plain_words(name: str) -> bool:
     return not any(reader.structural(tokens, j) for j in range(len(tokens))) and not reader.player(tokens[0])
 
 
+def quoted(name: str) -> str:
+    """A card name as the reader takes it back whole: as it is when it is plain words, else in
+    «…» (or "…" when it holds «»»): «Степной дозорный (Пробный выпуск, №1)», «Страж на стене».
+
+    Raises:
+        NotationError: a name no quotes can hold (both kinds of closing quote, «;» or a new line).
+    """
+    if _plain_words(name):
+        return name
+    if ";" in name or "\n" in name or ("»" in name and '"' in name):
+        raise NotationError(
+            "название с «;», переводом строки или кавычками обоих видов строкой не записать", name
+        )
+    return f"«{name}»" if "»" not in name else f'"{name}"'
+
+
 def _card_text(spec: engine.CardSpec, lib: engine.CardLibrary) -> str:
-    """A library card by its name; an own card as «Орк (Наземное существо, жизнь 6)»."""
+    """A library card by its name (quoted when it is not plain words); an own card as
+    «Орк (Наземное существо, жизнь 6)»."""
     if isinstance(spec.card, str):
-        return _display_name(spec, lib)
+        return quoted(_display_name(spec, lib))
     card = dict(spec.card)
     name = str(card.get("name", ""))
     template = (
@@ -626,8 +648,7 @@ def _card_text(spec: engine.CardSpec, lib: engine.CardLibrary) -> str:
             values.append(f"{voc.writes[('card.' + key, 'number')]} {card[key]}")
     if "incorporeal" in card:
         values.append(voc.writes[("card.incorporeal", bool(card["incorporeal"]))])
-    shown = name if _plain_words(name) else f"«{name}»"
-    return f"{shown} ({', '.join(values)})"
+    return f"{quoted(name)} ({', '.join(values)})"
 
 
 def _template_for(card: Mapping[str, object], lib: engine.CardLibrary) -> engine.CardDef | None:

@@ -140,3 +140,14 @@ def click(
         message="Карты меняются до первого действия («Править расклад» забудет действия). "
         "Чтобы карта пошла на эту клетку, сначала выберите карту щелчком.",
     )
+
+
+def free_cell(props: Mapping[str, Props], player: str = "A") -> str | None:
+    """Where a card put on the desk from a link goes first: the free cell of `player`'s half
+    nearest the middle of the first row, then the second and third rows; None when the half is full."""
+    taken = {str(p.get("cell")) for p in props.values() if p.get("zone") == "battle" and p.get("cell")}
+    middle = (len(engine.COLUMNS) - 1) / 2
+    ranked = [(rank, c) for c in engine.CELLS if (rank := engine.row_rank(player, c)) is not None]
+    ranked.sort(key=lambda rc: (rc[0], abs(engine.COLUMNS.index(rc[1][0]) - middle)))
+    order = [c for _, c in ranked]
+    return next((c for c in order if c not in taken), None)

@@ -8,7 +8,7 @@ text only: the pages decide how to escape it for Markdown.
 from __future__ import annotations
 
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import engine
@@ -174,11 +174,14 @@ def action_label(action: engine.Action) -> str:
     return spec.label if spec is not None else action.kind
 
 
-def step_citation(step: engine.TraceStep, action: engine.Action) -> str:
+def step_citation(
+    step: engine.TraceStep, action: engine.Action, cite: Callable[[str], str] = lexicon.cite
+) -> str:
     """What a trace step rests on: «п. 211.3.1», «допущение A7», or — for a step without a clause,
-    the declared action's own effect — «действие «Взять под контроль»»."""
+    the declared action's own effect — «действие «Взять под контроль»». `cite` names a clause
+    (desk.citations: in the numbering of the rules the window reads)."""
     if step.clause:
-        return lexicon.cite(step.clause)
+        return cite(step.clause)
     return f"действие «{action_label(action)}»"
 
 
@@ -187,10 +190,10 @@ def forbidden_by(outcome: engine.Outcome) -> list[str]:
     return list(dict.fromkeys(outcome.forbidden_by))
 
 
-def verdict_head(outcome: engine.Outcome) -> str:
+def verdict_head(outcome: engine.Outcome, cite: Callable[[str], str] = lexicon.cite) -> str:
     """«Запрещено — запрещает п. 211.3.1» (plain text; the page adds emphasis)."""
     word = lexicon.verdict(outcome.verdict).capitalize()
-    by = ", ".join(lexicon.cite(c) for c in forbidden_by(outcome))
+    by = ", ".join(cite(c) for c in forbidden_by(outcome))
     return word + (f" — запрещает {by}" if by else "")
 
 

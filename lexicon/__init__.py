@@ -43,6 +43,11 @@ SUBTYPES = ("ground", "flyer", "companion", "parasite")
 DAMAGE_KINDS = ("strike", "ranged", "poison", "magic", "influence")
 DECK_POSITIONS = ("top", "bottom")
 PLAYER_CASES = ("nom", "gen", "dat", "acc", "ins", "pre")
+# The card properties a scenario's `expect.cards` may check (engine.card_props' keys).
+CARD_PROPS = (
+    "name", "zone", "cell", "host", "symbiote", "type", "subtype", "owner", "controller",
+    "control_marker", "closed", "hidden", "incorporeal", "wounds", "life", "tokens", "alive", "incarnated",
+)
 
 # Each table of words.yaml: the codes it must name, and the fields each entry must have
 # ("" for an entry that is a plain word).
@@ -60,6 +65,7 @@ _SHAPE: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = types.MappingPro
         "deck_positions": (DECK_POSITIONS, ()),
         "player_cases": (PLAYER_CASES, ()),
         "citations": (("clause", "assumption"), ()),
+        "card_props": (CARD_PROPS, ()),
     }
 )
 
@@ -205,6 +211,11 @@ def damage_gen(code: str) -> str:
 
 def deck_position(code: str) -> str:
     return _field("deck_positions", code)
+
+
+def card_prop(key: str) -> str:
+    """«хозяин» for `host`: a card property as a scenario's expectation names it."""
+    return _field("card_props", key)
 
 
 def enum_word(code: str) -> str:

@@ -1,17 +1,25 @@
 """Writes outside the journal that need a signed-in judge: making a rules version available to
-everyone, and removing one. The guard is checked here, in the API, before the version store is
-touched (rules_index.versions keeps the one function each for the change itself; it cannot check
-a sign-in, since the rules index does not depend on the journal).
+everyone, making one the default, removing one; and the same for card bases (making a base the one
+every new window opens with, removing one). The guard is checked here, in the API, before the store
+is touched (rules_index.versions and cardbase.store keep the one function each for the change itself;
+they cannot check a sign-in, since they do not depend on the journal).
 
 A page calls these instead of `rules_index.versions.publish_version` / `remove_version`, passing
-the tab's sign-in (`st.session_state[app_pages.journal_form.JUDGE_KEY]`, or None).
+the tab's sign-in (`app_pages.journal_form.current_judge()`, or None). The journal may import only
+rules_index and lexicon, so a card base's change comes in as a callable: the page passes
+`lambda: cardbase.store.make_default(cards, bid)` and the guard runs it only for a signed-in judge.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from rules_index import versions
 from rulings.accounts import Account, SignedIn
 from rulings.store import Journal, require_judge
+
+T = TypeVar("T")
 
 
 def publish_rules_version(
@@ -43,3 +51,18 @@ def remove_rules_version(
     """
     account = require_judge(who, journal)
     return account, versions.remove_version(store, vid)
+
+
+def change_card_base(
+    who: SignedIn | None, change: Callable[[], T], *, journal: Journal | None = None
+) -> tuple[Account, T]:
+    """Run a card store's change for everyone (`cardbase.store.make_default` or `remove_base`,
+    bound to its arguments) for a signed-in judge; returns (the judge's account, what it returned).
+
+    Raises:
+        NotSignedInError: no valid sign-in (`change` is not called: nothing is changed).
+        JournalError: the journal cannot say who is signed in (nothing is changed).
+        Whatever `change` raises (cardbase.CardBaseError), after the sign-in was checked.
+    """
+    account = require_judge(who, journal)
+    return account, change()

@@ -33,6 +33,25 @@ def rules_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ[versions.ENV_VAR] = old
 
 
+@pytest.fixture(scope="session", autouse=True)
+def data_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The journal and the card store of the tests live in a temporary folder too, never the
+    project's data/ (a test that needs its own sets its own with monkeypatch)."""
+    from cardbase import store as cards
+    from rulings import store as journal
+
+    root = tmp_path_factory.mktemp("data")
+    wanted = {journal.ENV_VAR: str(root / "rulings.sqlite3"), cards.ENV_VAR: str(root / "cards")}
+    old = {k: os.environ.get(k) for k in wanted}
+    os.environ.update(wanted)
+    yield root
+    for key, value in old.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
 @pytest.fixture(scope="session")
 def chromium_executable() -> str:
     """Debian's chromium, or a skip with the reason (a failure under CI=true)."""

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 import cardbase
 from cardbase import store
 from tests import cardbase_cases as cases
+from tests.rulings_samples import PASSWORD, cheap_hasher
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGE = "app_pages/cards.py"
@@ -19,8 +20,13 @@ PAGE = "app_pages/cards.py"
 
 @pytest.fixture(autouse=True)
 def own_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from rulings import store as journal
+
     monkeypatch.setenv(store.ENV_VAR, str(tmp_path / "cards"))
-    monkeypatch.setenv("BERSERK_JOURNAL", str(tmp_path / "journal.sqlite3"))
+    monkeypatch.setenv(journal.ENV_VAR, str(tmp_path / "journal.sqlite3"))
+    journal.Journal(tmp_path / "journal.sqlite3", hasher=cheap_hasher()).add_account(
+        "Сидорова", "judge", PASSWORD
+    )
     return tmp_path / "cards"
 
 
@@ -186,9 +192,22 @@ def test_a_link_opens_the_base_it_was_made_on(own_folders: Path) -> None:
     assert "База карт: «base.json»" in texts(at)
 
 
+def sign_in(at: AppTest, password: str = PASSWORD) -> AppTest:
+    at.text_input(key="cards_signin_signin_name").input("Сидорова")
+    at.text_input(key="cards_signin_signin_password").input(password)
+    return at.button(key="cards_signin_signin_submit").click().run()
+
+
 def test_make_a_base_everyones_default(own_folders: Path) -> None:
     at = open_cards()
     at = upload(at, "base.json", cases.BASE_JSON.read_bytes())
+    # nobody signed in: the base opens in this window, but everyone's default is a judge's act
+    with pytest.raises(KeyError):
+        at.button(key="cards_make_default")
+    assert "вошедший под своим именем" in texts(at)
+    at = sign_in(at, password="неверный")
+    assert at.error
+    at = sign_in(at)
     at.button(key="cards_make_default").click().run()
     assert (
         store.CardStore(own_folders).default_id()
@@ -196,6 +215,32 @@ def test_make_a_base_everyones_default(own_folders: Path) -> None:
     )
     fresh = open_cards()  # another judge's window opens with it
     assert "База карт: «base.json»" in texts(fresh)
+    with pytest.raises(KeyError):  # a player cannot remove it
+        fresh.button(key="cards_remove")
+    fresh = sign_in(fresh)
     fresh.button(key="cards_remove").click().run()
+    assert any("Удалить базу «base.json»" in w.value.replace("\\", "") for w in fresh.warning)
+    fresh.button(key="cards_remove_no").click().run()  # asked first: «Отмена» keeps it
+    assert len(store.CardStore(own_folders).bases()) == 1
+    fresh.button(key="cards_remove").click().run()
+    fresh.button(key="cards_remove_yes").click().run()
     assert store.CardStore(own_folders).bases() == []
     assert "База карт: встроенная библиотека движка" in texts(fresh)
+
+
+def test_the_card_guard_checks_the_sign_in_before_the_store(own_folders: Path, tmp_path: Path) -> None:
+    from rulings import guard, model
+    from rulings import store as journal
+
+    cards = store.CardStore(own_folders)
+    info = cards.save(cases.json_base(), cases.files())
+    book = journal.Journal(tmp_path / "journal.sqlite3")
+    called: list[str] = []
+    with pytest.raises(model.NotSignedInError):
+        guard.change_card_base(None, lambda: called.append("x"), journal=book)
+    assert called == [] and cards.default_id() == cardbase.BUILTIN
+    judge = book.sign_in("Сидорова", PASSWORD)
+    who, _ = guard.change_card_base(judge, lambda: store.make_default(cards, info.id), journal=book)
+    assert who.name == "Сидорова" and cards.default_id() == info.id
+    with pytest.raises(cardbase.CardBaseError):  # the store's own refusal comes through as it is
+        guard.change_card_base(judge, lambda: store.remove_base(cards, cardbase.BUILTIN), journal=book)

@@ -61,7 +61,11 @@ def _app(version: str | None, page: str = PAGE, **params: str) -> AppTest:
     return at.switch_page(page).run()
 
 
-def test_without_a_second_version_the_page_says_what_to_do() -> None:
+def test_without_a_second_version_the_page_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An empty store of its own: versions other tests stored in the session's store do not count.
+    monkeypatch.setenv(versions.ENV_VAR, str(tmp_path / "rules"))
     at = _app(None)
     assert not at.exception
     assert "Для сравнения нужна вторая версия правил" in texts(at)

@@ -19,13 +19,24 @@ from engine.rules import RULE_MODULES
 from rules_index import ids
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PACKAGES = ("rules_index", "lexicon", "engine", "rulings", "casebook", "cardbase", "desk", "app_pages")
+PACKAGES = (
+    "storage",
+    "rules_index",
+    "lexicon",
+    "engine",
+    "rulings",
+    "casebook",
+    "cardbase",
+    "desk",
+    "app_pages",
+)
 MAX_LINES = 700
 # Files allowed over MAX_LINES for now, with the reason; the test fails once one fits again.
 OVER_LIMIT: dict[str, str] = {}
 
 # Each package's layer: a module may import its own layer and those below, never above.
 LAYERS = {
+    "storage": 0,
     "rules_index": 0,
     "lexicon": 1,
     "engine": 2,
@@ -157,8 +168,10 @@ def test_rulings_depend_only_on_the_rules_index_and_lexicon() -> None:
 def test_the_model_knows_no_rules_and_sections_import_backwards() -> None:
     for source, target in GRAPH.edges:
         if source.startswith("engine.model"):
-            assert target.startswith("engine.model") or target in ("engine.errors",) or not target.startswith(
-                "engine"
+            assert (
+                target.startswith("engine.model")
+                or target in ("engine.errors",)
+                or not target.startswith("engine")
             ), (source, target)
         if source in ENGINE_ORDER and target in ENGINE_ORDER:
             assert ENGINE_ORDER.index(target) < ENGINE_ORDER.index(source), (source, target)

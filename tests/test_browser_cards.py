@@ -136,7 +136,23 @@ def test_import_find_with_a_typo_open_and_put_on_the_desk(
         assert href.startswith(("desk?", "/desk?")) and "put=" in href, href
         put.click()
         pg.wait_for_function("() => location.pathname.endsWith('/desk')")
-        assert params(pg).get("put") == "Светлый паладин"
+        # the desk opens the card form with that card on a free cell of A's first row: one click
+        dialog = pg.get_by_role("dialog")
+        dialog.get_by_text("Клетка c3: новая карта").wait_for()
+        name = dialog.get_by_label("Карта", exact=True)
+        assert name.input_value() == "Светлый паладин"
+        dialog.get_by_text("со страницы «Карты»", exact=False).wait_for()
+        settle(pg)
+        shot(pg, "desk_form")
+        dialog.get_by_role("button", name="Положить", exact=True).click()
+        dialog.wait_for(state="detached")
+        pg.get_by_text("Выбрана: Светлый паладин", exact=False).wait_for()
+        pg.get_by_text("Текст карты и что моделирует движок", exact=True).wait_for()
+        # the address now names the desk (a shared link opens it), not the card request
+        pg.wait_for_function("() => new URLSearchParams(location.search).has('desk')")
+        assert "put" not in params(pg)
+        fits_width(pg, viewport["width"])
+        shot(pg, "desk_placed")
         web = ("http", "https", "ws", "wss")
         outside = [u for u in requests if urlsplit(u).scheme in web and urlsplit(u).hostname != "127.0.0.1"]
         assert not outside, outside

@@ -258,3 +258,30 @@ def test_two_judges_amending_at_once_see_the_conflict(
     finally:
         a.close()
         b.close()
+
+
+def test_the_desks_ruling_form_stays_open_through_sign_in_and_an_error(
+    browser: object, server: str, journal_path: Path
+) -> None:
+    """On «Стол судьи», «Записать решение в журнал» keeps its state across reruns: signing in inside
+    it and a refused write leave it open with the message beside the button (nothing folded away)."""
+    for viewport in (DESKTOP, PHONE):
+        judge = Tab(browser, viewport, server)
+        try:
+            judge.page.goto(server + "/desk?scn=scenarios/official/211.3.1_karlik_und.yaml")
+            judge.page.get_by_role("heading", name="Стол судьи", exact=True).first.wait_for()
+            judge.settle()
+            box = judge.page.locator(".st-key-desk_ruling_box")
+            box.get_by_text("Записать решение в журнал").click()
+            judge.settle()
+            judge.sign_in("Сидорова", where="desk_ruling_auth")
+            box.get_by_text("Записываете как: Сидорова (судья).").wait_for()
+            box.get_by_label("Решение судьи (своими словами)").fill("")
+            box.get_by_role("button", name="Записать решение").click()
+            judge.settle()
+            box.get_by_text("Не заполнено «Решение судьи».").wait_for()
+            assert box.get_by_label("Решение судьи (своими словами)").is_visible()  # still open
+            judge.fits_width()
+            judge.shot("desk_ruling_error")
+        finally:
+            judge.close()

@@ -46,7 +46,7 @@ def test_run_good_file_prints_trace_and_exits_0(files: dict[str, Path]) -> None:
 def test_run_failed_expectation_exits_1_and_says_what(files: dict[str, Path]) -> None:
     code, out, _ = run("run", str(files["wrong"]))
     assert code == 1
-    assert "✗ карта vail: controller = B — получено: A" in out
+    assert "✗ карта vail: управляет (controller) = B — получено: A" in out
     assert "НЕ ВЫПОЛНЕНО в шагах 1" in out
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import casebook
 import engine
+import lexicon
 from casebook import notation
 
 KARLIK = "B Вайл c4; A Карлик Унд на Вайл; B Орк (Наземное существо) d4 раны 2"
@@ -244,3 +245,48 @@ def test_position_errors_are_located_in_the_file(
     problem = err.value.problems[0]
     assert (problem.line, problem.key) == (line, key), str(err.value)
     assert detail in problem.message, str(err.value)
+
+
+def test_names_with_brackets_commas_and_quotes_round_trip() -> None:
+    """A base's cards whose names hold brackets, commas, a word that ends a name, or quotes: written
+    in quotes, read back as the same cards; the unquoted bracket name of a base card reads too."""
+    import types
+
+    from tests import cardbase_cases
+
+    base = cardbase_cases.loaded().library
+    names = {
+        "Степной дозорный (Пробный выпуск, №1)": "c3",
+        "Гном, сын гор": "b3",
+        "Страж на стене": "d3",
+        "Бутыль «Джинн»": "a3",
+        'Свиток "Мира", том 2': "e3",
+    }
+    extra = {
+        lexicon.fold(n): engine.CardDef(name=n, type="creature", subtype="ground", life=3)
+        for n in list(names)[1:]
+    }
+    lib = engine.CardLibrary(
+        cards=types.MappingProxyType({**base.cards, **extra}), template_defs=base.template_defs
+    )
+    setup = engine.Setup(
+        "battle",
+        "A",
+        cards=[
+            engine.CardSpec(id=f"c{i}", card=n, owner="A", at=cell)
+            for i, (n, cell) in enumerate(names.items(), 1)
+        ]
+        + [engine.CardSpec(id="h", card="Горный клещ", owner="B", host="c1")],
+    )
+    text = notation.write_position(setup, lib)
+    assert "A «Степной дозорный (Пробный выпуск, №1)» c3" in text
+    assert "«Гном, сын гор»" in text and "«Страж на стене»" in text
+    assert '"Бутыль «Джинн»"' in text and '«Свиток "Мира", том 2»' in text  # the quote it does not hold
+    assert "на «c1»" in text  # an id that reads as a cell is quoted too
+    back = notation.read_position(text, lib)
+    assert [(c.card, c.at, c.host) for c in back.cards] == [(c.card, c.at, c.host) for c in setup.cards]
+    # typed without quotes, the base's bracket name still means its card, not an own card
+    (card,) = notation.read_position("A Степной дозорный (Пробный выпуск, №1) c3", lib).cards
+    assert card.card == "Степной дозорный (Пробный выпуск, №1)"
+    with pytest.raises(notation.NotationError, match="кавычками обоих видов"):
+        notation.quoted('«Стрела» и "Лук"')

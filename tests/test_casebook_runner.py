@@ -50,7 +50,7 @@ def test_wrong_expectation_fails_with_what_was_found(
     result = run(text, index, library)
     assert not result.ok
     bad = [e for e in result.steps[0].expectations if not e.ok]
-    assert [(e.what, e.detail) for e in bad] == [("карта comp: host = g1", "получено: g2")]
+    assert [(e.what, e.detail) for e in bad] == [("карта comp: хозяин (host) = g1", "получено: g2")]
 
 
 def test_xfail_is_reported_apart_and_xpass_fails(

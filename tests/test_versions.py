@@ -14,6 +14,7 @@ import rules_index
 from rules_index import versions
 from rules_index.versions import BUILTIN, VersionStore, publish_version, remove_version
 from tests import rules_docs
+from tests.rulings_samples import PASSWORD
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 RULES = "900. Пробный раздел.\n900.1. Первый пункт, см. 900.2.\n900.2. Второй пункт.\nРП 9.9 от 01.01.2030"
@@ -151,8 +152,61 @@ def test_the_page_asks_whose_rules_before_it_parses() -> None:
     assert at.success and "не применяются" in at.success[0].value
 
 
-def test_upload_share_default_and_remove_on_the_page(rules_store: Path) -> None:
+@pytest.fixture()
+def judges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A journal of this test's own with one judge's account (the page checks sign-ins in it)."""
+    from rulings import store as journal
+    from tests.rulings_samples import cheap_hasher
+
+    path = tmp_path / "rulings.sqlite3"
+    monkeypatch.setenv(journal.ENV_VAR, str(path))
+    journal.Journal(path, hasher=cheap_hasher()).add_account("Сидорова", "judge", PASSWORD)
+    return path
+
+
+def sign_in(at: AppTest, password: str = "") -> AppTest:
+    at.text_input(key="rules_signin_signin_name").input("Сидорова")
+    at.text_input(key="rules_signin_signin_password").input(password or PASSWORD)
+    return at.button(key="rules_signin_signin_submit").click().run()
+
+
+def test_only_a_signed_in_judge_shares_makes_default_or_removes(rules_store: Path, judges: Path) -> None:
+    at = upload(open_rules(), "r.txt", RULES.replace("9.9", "9.4").encode())
+    vid = str(at.query_params.get("v"))
+    shop = VersionStore(rules_store)
+    # a player (nobody signed in) may open versions, but the buttons that change everyone's are gone
+    for key in (f"rules_share_{vid}", f"rules_default_{vid}", f"rules_remove_{vid}"):
+        with pytest.raises(KeyError):
+            at.button(key=key)
+    assert "Вход для судей" in at.get_by_key("rules_signin_box").proto.label  # type: ignore[attr-defined]
+    at = sign_in(at, password="неверный")
+    assert at.error and not shop.get(vid).shared  # type: ignore[union-attr]
+    at = sign_in(at)
+    assert "Вы вошли: Сидорова" in body(at)
+    # a sign-in that ends between showing the button and the click: refused in Russian, nothing changed
+    from app_pages import journal_form
+
+    signed = at.session_state[journal_form.JUDGE_KEY]
+    from rulings import store as journal
+
+    journal.Journal(judges).sign_out(signed)
+    at.session_state[journal_form.JUDGE_KEY] = signed  # the tab still holds the dead token
+    at.button(key=f"rules_share_{vid}").click().run()
+    assert not at.exception and "войдите" in at.error[0].value.replace("\\", "")
+    assert not shop.get(vid).shared  # type: ignore[union-attr]
+    at = sign_in(at)
+    at.button(key=f"rules_share_{vid}").click().run()
+    assert "доступна всем" in at.success[0].value and "Сидорова" in at.success[0].value
+    assert shop.get(vid).shared  # type: ignore[union-attr]
+    # signing out hides the buttons again
+    at.button(key="rules_signin_signout").click().run()
+    with pytest.raises(KeyError):
+        at.button(key=f"rules_remove_{vid}")
+
+
+def test_upload_share_default_and_remove_on_the_page(rules_store: Path, judges: Path) -> None:
     at = upload(open_rules(), "word.docx", rules_docs.corpus_docx(automatic=True))
+    at = sign_in(at)
     assert not at.exception, at.exception
     assert at.success and "пунктов 44" in at.success[0].value
     vid = at.query_params.get("v")
