@@ -103,7 +103,7 @@ def render_clause_usage(cid: str) -> None:
     else:
         st.caption("Ни один сценарий библиотеки не задействует этот пункт.")
     if handlers:
-        st.caption("Обработчики движка, которые его применяют (engine/rules/):")
+        st.caption(f"Движок применяет этот пункт: обработчиков {len(handlers)} (имена для разработчиков)")
         # A list, not st.code: the clause page keeps a single code block, the citation to copy.
         st.markdown("\n".join(f"- `{h}`" for h in handlers))
     else:
