@@ -15,7 +15,7 @@ import streamlit as st
 
 import engine
 import lexicon
-from app_pages import common
+from app_pages import common, desk_trace
 from app_pages import desk_session as session
 from desk import actions as desk_actions
 from desk import edits, quick, view
@@ -40,12 +40,13 @@ def apply_action(kind: str, args: Mapping[str, object]) -> None:
 
 def quick_for(desk: Desk, state: engine.GameState, props: Props, cid: str) -> list[quick.Quick]:
     """The selected card's quick actions, computed once per desk and card (cached in the session)."""
+    cites = desk_trace.citations()  # the marks cite clauses in the window's rules: part of the key
     key = (desk.key(), cid)
     cached = st.session_state.get("desk_quick")
-    if isinstance(cached, tuple) and cached[0] == key:
-        return list(cached[1])
-    found = quick.quick_actions(state, props, cid)
-    st.session_state["desk_quick"] = (key, tuple(found))
+    if isinstance(cached, tuple) and len(cached) == 3 and cached[0] == key and cached[1] is cites:
+        return list(cached[2])
+    found = quick.quick_actions(state, props, cid, cites.cite)
+    st.session_state["desk_quick"] = (key, cites, tuple(found))
     return found
 
 
@@ -112,7 +113,7 @@ def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str) -> 
                 continue
             if value:
                 args[arg.name] = value
-        option = quick.given_option(state, q.kind, args)
+        option = quick.given_option(state, q.kind, args, desk_trace.citations().cite)
         if option is not None:
             _choice_button(q, 0, option, f"{q.label}: {args[q.arg]} — {option.mark}")
 
@@ -172,7 +173,7 @@ def card_actions(desk: Desk, rp: Replay, props: Props, cid: str) -> list[quick.Q
 def turn_actions(rp: Replay) -> None:
     """The actions that take no card: end the turn, the next phase of the preparation …"""
     with st.container(horizontal=True):
-        for kind, choice in quick.position_actions(rp.current):
+        for kind, choice in quick.position_actions(rp.current, desk_trace.citations().cite):
             st.button(
                 f"{choice.words} — {choice.mark}",
                 key=f"desk_pos_{kind}",
@@ -216,10 +217,11 @@ def full_form(rp: Replay, props: Props) -> None:
         st.selectbox("Действие", desk_actions.kinds(), format_func=lambda k: specs[k].label, key="desk_kind")
     )
     spec = specs[kind]
+    cites = desk_trace.citations()
     first = desk_actions.first_card_arg(spec)
     verdicts: list[engine.OptionVerdict] = []
     for arg in spec.args:
-        value = _arg_widget(arg, kind, props, desk_actions.hints(verdicts, arg.name))
+        value = _arg_widget(arg, kind, props, desk_actions.hints(verdicts, arg.name, cites.cite))
         if arg.name == first and value:
             verdicts = desk_actions.legal_map(rp.current, kind, {arg.name: value})
             if verdicts:

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import engine
+import lexicon
 from desk.view import Props, card_label
 
 # A cell mark: (verdict code, why — with the citation that decides it).
@@ -58,18 +59,23 @@ def legal_map(state: engine.GameState, kind: str, fixed: Mapping[str, object]) -
         return []
 
 
-def why(ov: engine.OptionVerdict) -> str:
+# How a mark names a clause: lexicon.cite under the engine's own rules, desk.citations.Citations.cite
+# (the loaded version's numbering) when the window reads other rules.
+Cite = Callable[[str], str]
+
+
+def why(ov: engine.OptionVerdict, cite: Cite = lexicon.cite) -> str:
     """«п. 211.3.1: …» — the option's reason with the citation that decides it, if any."""
-    return f"{ov.citation}: {ov.reason}" if ov.clause else ov.reason
+    return f"{cite(ov.clause)}: {ov.reason}" if ov.clause else ov.reason
 
 
-def hints(verdicts: Iterable[engine.OptionVerdict], arg: str) -> dict[str, Mark]:
+def hints(verdicts: Iterable[engine.OptionVerdict], arg: str, cite: Cite = lexicon.cite) -> dict[str, Mark]:
     """The marks of the values offered for argument `arg`."""
     out: dict[str, Mark] = {}
     for ov in verdicts:
         offered = ov.args.get(arg)
         if isinstance(offered, str):
-            out[offered] = (ov.verdict, why(ov))
+            out[offered] = (ov.verdict, why(ov, cite))
     return out
 
 

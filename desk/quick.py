@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 import engine
 import lexicon
-from desk.actions import Mark, legal_map, why
+from desk.actions import Cite, Mark, legal_map, why
 from desk.view import Props
 
 
@@ -61,11 +61,11 @@ class Quick:
         return self.open or any(c.cited for c in self.choices)
 
 
-def mark_text(ov: engine.OptionVerdict) -> str:
+def mark_text(ov: engine.OptionVerdict, cite: Cite = lexicon.cite) -> str:
     """«✔ можно», «✘ нельзя: п. 211.3.1», «? не определено: п. 211.9» (an assumption reads as
-    «допущение A7», never «п. A7»)."""
+    «допущение A7», never «п. A7»); `cite` names the clause in the window's rules."""
     head = f"{lexicon.verdict_mark(ov.verdict)} {ov.mark}"
-    return head + (f": {ov.citation}" if ov.verdict != "legal" and ov.citation else "")
+    return head + (f": {cite(ov.clause)}" if ov.verdict != "legal" and ov.clause else "")
 
 
 def value_words(props: Mapping[str, Props], arg: engine.ArgSpec | None, value: object) -> str:
@@ -79,27 +79,42 @@ def value_words(props: Mapping[str, Props], arg: engine.ArgSpec | None, value: o
 
 
 def choice_of(
-    props: Mapping[str, Props], spec: engine.ActionSpec, arg: str, ov: engine.OptionVerdict
+    props: Mapping[str, Props],
+    spec: engine.ActionSpec | None,
+    arg: str,
+    ov: engine.OptionVerdict,
+    cite: Cite = lexicon.cite,
+    *,
+    words: str | None = None,
 ) -> Choice:
-    words = value_words(props, spec.arg(arg), ov.args.get(arg)) if arg else ""
-    return Choice(dict(ov.args), ov.verdict, words, mark_text(ov), why(ov), ov.clause is not None)
+    """One option as a button shows it; `words` given, they name it instead of the argument."""
+    if words is None:
+        words = value_words(props, spec.arg(arg), ov.args.get(arg)) if arg and spec is not None else ""
+    return Choice(dict(ov.args), ov.verdict, words, mark_text(ov, cite), why(ov, cite), ov.clause is not None)
 
 
-def quick_actions(state: engine.GameState, props: Mapping[str, Props], cid: str) -> list[Quick]:
+def quick_actions(
+    state: engine.GameState, props: Mapping[str, Props], cid: str, cite: Cite = lexicon.cite
+) -> list[Quick]:
     """The quick actions of card `cid` in this position, in the declarations' order."""
     out = []
     for kind, spec in engine.ACTION_SPECS.items():
         first = next((a for a in spec.args if a.type == "card" and a.required), None)
         if kind == "choose" or first is None or not first.pool:
             continue
-        quick = _quick(state, props, spec, first.name, cid)
+        quick = _quick(state, props, spec, first.name, cid, cite)
         if quick is not None and quick.relevant:
             out.append(quick)
     return out
 
 
 def _quick(
-    state: engine.GameState, props: Mapping[str, Props], spec: engine.ActionSpec, arg: str, cid: str
+    state: engine.GameState,
+    props: Mapping[str, Props],
+    spec: engine.ActionSpec,
+    arg: str,
+    cid: str,
+    cite: Cite,
 ) -> Quick | None:
     rest = [a for a in spec.args if a.required and a.name != arg]
     chosen_args = [a for a in spec.args if a.name in spec.choice and a.name != arg]
@@ -108,20 +123,22 @@ def _quick(
     fixed = {arg: cid}
     if cell is not None and all(a.name == cell.name for a in rest):
         options = legal_map(state, spec.kind, fixed)
-        chosen = tuple(choice_of(props, spec, cell.name, ov) for ov in options)
+        chosen = tuple(choice_of(props, spec, cell.name, ov, cite) for ov in options)
         return Quick(spec.kind, spec.label, "cells", arg, cell.name, chosen)
     if not rest and not picks:
         options = legal_map(state, spec.kind, fixed)
         if len(options) != 1:
             return None
-        return Quick(spec.kind, spec.label, "button", arg, choices=(choice_of(props, spec, "", options[0]),))
+        return Quick(
+            spec.kind, spec.label, "button", arg, choices=(choice_of(props, spec, "", options[0], cite),)
+        )
     if len(rest) == 1 and rest[0].type in ("card", "player") and picks == [rest[0].name]:
         options = legal_map(state, spec.kind, fixed)
-        chosen = tuple(choice_of(props, spec, rest[0].name, ov) for ov in options)
+        chosen = tuple(choice_of(props, spec, rest[0].name, ov, cite) for ov in options)
         return Quick(spec.kind, spec.label, "pick", arg, rest[0].name, chosen) if chosen else None
     if len(rest) == 1 and rest[0].type == "int" and not picks:
         probe = legal_map(state, spec.kind, {**fixed, rest[0].name: 1})
-        chosen = tuple(choice_of(props, spec, "", ov) for ov in probe)
+        chosen = tuple(choice_of(props, spec, "", ov, cite) for ov in probe)
         return Quick(spec.kind, spec.label, "amount", arg, rest[0].name, chosen)
     return None
 
@@ -141,16 +158,17 @@ def sources(props: Mapping[str, Props], cid: str) -> list[str]:
     return [c for c, p in props.items() if c != cid and p.get("alive")]
 
 
-def given_option(state: engine.GameState, kind: str, args: Mapping[str, object]) -> Choice | None:
+def given_option(
+    state: engine.GameState, kind: str, args: Mapping[str, object], cite: Cite = lexicon.cite
+) -> Choice | None:
     """The verdict of one fully given action (an amount action once its number is picked)."""
     options = legal_map(state, kind, dict(args))
     if len(options) != 1:
         return None
-    ov = options[0]
-    return Choice(dict(ov.args), ov.verdict, "", mark_text(ov), why(ov), ov.clause is not None)
+    return choice_of({}, None, "", options[0], cite)
 
 
-def position_actions(state: engine.GameState) -> list[tuple[str, Choice]]:
+def position_actions(state: engine.GameState, cite: Cite = lexicon.cite) -> list[tuple[str, Choice]]:
     """The actions that take no card (end the turn, the next phase …), each with its mark."""
     out = []
     for kind, spec in engine.ACTION_SPECS.items():
@@ -158,8 +176,5 @@ def position_actions(state: engine.GameState) -> list[tuple[str, Choice]]:
             continue
         options = legal_map(state, kind, {})
         if len(options) == 1:
-            ov = options[0]
-            out.append(
-                (kind, Choice({}, ov.verdict, spec.label, mark_text(ov), why(ov), ov.clause is not None))
-            )
+            out.append((kind, choice_of({}, spec, "", options[0], cite, words=spec.label)))
     return out

@@ -1,5 +1,5 @@
 """«Стол судьи» under another rules version (AppTest): the trace names the engine's clauses in the
-loaded version's numbering and links them there, flags a clause whose text changed on its step and
+loaded version's numbering and links them there (the selected card's action marks too), flags a clause whose text changed on its step and
 under the verdict, and the ruling form keeps its state (its expander stays open) across reruns.
 
 The other version is the FICTIONAL «next version» of tests/fictional_rules.py, stored in the tests'
@@ -109,3 +109,12 @@ def test_the_ruling_form_stays_open_and_cites_the_loaded_numbering(fictional: st
     at = at.button(key="desk_ruling_submit").click().run()  # an empty question: refused in place
     assert at.session_state["desk_ruling_box"] is True and at.error
     assert at.get_by_key("desk_ruling_box").proto.expanded  # type: ignore[attr-defined]
+
+
+def test_the_selected_cards_marks_cite_the_loaded_numbering(fictional: str) -> None:
+    at = _desk(scn=CUT_OFF_211_5, v=fictional)
+    at = at.button(key="desk_cell_c3").click().run()  # the judge selects the Призрак
+    assert at.session_state["desk_sel"] == "ghost"
+    labels = [plain(b.label) for b in at.button if b.key and b.key.startswith("desk_q_take_control")]
+    assert any("п. 535.9 (в РП 4.1-2 — 535.8)" in label for label in labels), labels
+    assert not any(label.endswith("п. 535.8") for label in labels)

@@ -4,11 +4,19 @@ says, the three-state marks (always what applying gives), the card form's names 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 import engine
+import lexicon
+import rules_index
+from desk import actions as desk_actions
 from desk import board, cardform, cases, edits, model, quick
+from desk.citations import Citations
+from engine.implemented import VersionView
+from rules_index.diff import diff_indexes
+from tests import fictional_rules as fr
 
 KARLIK = "B Вайл c4; A Карлик Унд на Вайл; B Орк (Наземное существо, жизнь 5) d4"
 
@@ -137,3 +145,32 @@ def test_the_position_text_of_a_desk_and_back() -> None:
     assert again.actions == () and again.turn == 3 and again.cards == d.cards
     with pytest.raises(engine.SetupError):
         cases.from_position_text(d, "B Вайл c4; B Сугед c4")
+
+
+def test_marks_cite_the_window_rules_numbering_under_another_version(index: rules_index.RulesIndex) -> None:
+    """Under the FICTIONAL next version (535.8 → 535.9, 211.5 completed) every mark names the clause
+    as the loaded rules number it; under the engine's own rules the marks stay as they were."""
+    fictional = rules_index.load_texts(fr.as_files(fr.fictional_texts()))
+    cites = Citations(VersionView(diff_indexes(index, fictional), fictional))
+    state = model.replay(_desk()).current
+    props = _props(state)
+
+    def labels(cite: Callable[[str], str]) -> dict[str, list[str]]:
+        found = quick.quick_actions(state, props, "vail", cite)
+        return {q.kind: [c.label for c in q.choices] for q in found}
+
+    own, other = labels(lexicon.cite), labels(cites.cite)
+    assert own["take_control"] == ["игрок A — ✔ можно", "игрок B — ✘ нельзя: п. 535.8"]
+    assert other["take_control"] == ["игрок A — ✔ можно", "игрок B — ✘ нельзя: п. 535.9 (в РП 4.1-2 — 535.8)"]
+    recruit = quick.cell_marks(
+        next(q for q in quick.quick_actions(state, props, "vail", cites.cite) if q.kind == "recruit")
+    )
+    assert "п. 535.3 (в РП 4.1-2 — 535.2)" in recruit["c3"][1] and "п. 535.2:" not in recruit["c3"][1]
+    # a clause that kept its number reads as before, in both
+    assert own["attack"] == other["attack"]
+    turn = dict(quick.position_actions(state, cites.cite))
+    assert turn["end_reveal"].mark == "✘ нельзя: п. 211.7"
+    reasons = desk_actions.hints(
+        desk_actions.legal_map(state, "take_control", {"card": "vail"}), "by", cites.cite
+    )
+    assert reasons["B"][1].startswith("п. 535.9 (в РП 4.1-2 — 535.8): ")
