@@ -1,6 +1,7 @@
-"""«Стол судьи» under another rules version (AppTest): the trace names the engine's clauses in the
-loaded version's numbering and links them there (the selected card's action marks too), flags a clause whose text changed on its step and
-under the verdict, and the ruling form keeps its state (its expander stays open) across reruns.
+"""«Стол судьи» under another rules version (AppTest): the trace and the selected card's action marks
+name the engine's clauses in the loaded version's numbering and link them there, flag a clause whose
+text changed on its step and under the verdict, and the ruling form keeps its state (its expander
+stays open) across reruns.
 
 The other version is the FICTIONAL «next version» of tests/fictional_rules.py, stored in the tests'
 own rules store; it is never shipped as rules."""
