@@ -13,7 +13,7 @@ from collections.abc import Callable
 import streamlit as st
 
 import cardbase
-from app_pages import card_base, common, journal_form
+from app_pages import card_base, common, desk_trace, journal_form
 from cardbase import explain, find, links, readers, related, store
 from rulings import guard
 from rulings import model as rulings_model
@@ -138,11 +138,27 @@ def _render_rules(r: cardbase.CardRecord) -> None:
     if not applies:
         st.caption("Особых правил для карт этого вида в таблице нет: действуют общие правила.")
     index = common.current_index()
+    # The table names clauses as РП 4.1-2 numbers them (as the engine does): under other rules each
+    # is named and linked in their numbering, or said to be gone.
+    cites = desk_trace.citations()
+    if applies and cites.other_rules:
+        st.caption(
+            f"Таблица составлена по {cites.written_for()}; пункты названы по открытым правилам "
+            f"({common.escape_md(cites.loaded_name())})."
+        )
     for a in applies:
         st.caption(common.escape_md(a.label))
         with st.container(horizontal=True, gap="small"):
             for cid in a.clauses:
-                common.clause_chip(index, cid)
+                target = cites.target(cid)
+                if target == cid:
+                    common.clause_chip(index, cid)
+                elif target is None:
+                    st.caption(common.escape_md(cites.cite(cid)))
+                else:
+                    label = common.escape_md(cites.cite(cid))
+                    icon = ":material/description:"
+                    common.clause_link(index, target, label=label, icon=icon, width="content")
 
 
 def _render_mentions(r: cardbase.CardRecord) -> None:

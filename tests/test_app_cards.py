@@ -10,8 +10,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import cardbase
+import rules_index
 from cardbase import store
+from rules_index import versions
 from tests import cardbase_cases as cases
+from tests import fictional_rules as fr
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -244,3 +247,18 @@ def test_the_card_guard_checks_the_sign_in_before_the_store(own_folders: Path, t
     assert who.name == "Сидорова" and cards.default_id() == info.id
     with pytest.raises(cardbase.CardBaseError):  # the store's own refusal comes through as it is
         guard.change_card_base(judge, lambda: store.remove_base(cards, cardbase.BUILTIN), journal=book)
+
+
+def test_the_rules_of_a_kind_are_named_in_the_open_rules_numbering(rules_store: Path) -> None:
+    """Under the FICTIONAL next version (534.8 removed, 534.5 and 534.4 kept) the card page says the
+    table is РП 4.1-2's and names each clause as the open rules have it; under its own rules, no note."""
+    files = fr.as_files(fr.fictional_texts())
+    vid = versions.VersionStore(rules_store).save(files, rules_index.load_texts(files), berserk=True).id
+    at = open_cards(card="builtin-6", v=vid)  # Бул'Багур: защита (534.8), изменение числа ран
+    shown = texts(at)
+    assert "Таблица составлена по РП 4.1-2; пункты названы по открытым правилам (РП 9.9-1)" in shown
+    assert "п. 534.8 РП 4.1-2 (в РП 9.9-1 этого пункта нет)" in shown
+    chips = [params(link) for link in at.page_link if params(link).get("p")]
+    assert {"p": "534.5", "v": vid} in chips and not any(c["p"] == "534.8" for c in chips)
+    own = texts(open_cards(card="builtin-6"))
+    assert "Таблица составлена" not in own and "этого пункта нет" not in own
