@@ -15,7 +15,8 @@ import streamlit as st
 
 import cardbase
 import engine
-from cardbase import links, store
+from app_pages import common
+from cardbase import explain, links, store
 
 _BASE_KEY = "cards_base_id"
 _UNSTORED_KEY = "cards_base_unstored"  # a Loaded that could not be stored (this window only)
@@ -102,3 +103,16 @@ def current_library() -> engine.CardLibrary:
 def forget_cache() -> None:
     """After a base is removed, drop the process's copies (other windows re-read on next use)."""
     _loaded.clear()
+
+
+def modelled_markdown(m: cardbase.Modelled, *, source: bool = True) -> str:
+    """One modelled feature of a card as a Markdown list item: its name, parameters, where it was
+    read from (`source`) and what of it the engine does not model."""
+    ex = explain.explain(m)
+    lines = [f"- **{common.escape_md(ex.title)}**"]
+    lines += [f"  - {common.escape_md(p)}" for p in ex.params]
+    if source:
+        lines.append(f"  - откуда: {common.escape_md(ex.source)}")
+    if ex.caveat:
+        lines.append(f"  - не смоделировано: {common.escape_md(ex.caveat)}")
+    return "\n".join(lines)

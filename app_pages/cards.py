@@ -117,13 +117,7 @@ def _render_modelled(loaded: cardbase.Loaded, r: cardbase.CardRecord) -> None:
     if not r.modelled:
         st.caption("Ни одной особенности этой карты движок не моделирует.")
     for m in r.modelled:
-        ex = explain.explain(m)
-        lines = [f"- **{common.escape_md(ex.title)}**"]
-        lines += [f"  - {common.escape_md(p)}" for p in ex.params]
-        lines.append(f"  - откуда: {common.escape_md(ex.source)}")
-        if ex.caveat:
-            lines.append(f"  - не смоделировано: {common.escape_md(ex.caveat)}")
-        st.markdown("\n".join(lines))
+        st.markdown(card_base.modelled_markdown(m))
     note = loaded.shadowed.get(r.id)
     if note:
         st.info(common.escape_md(note[0].upper() + note[1:] + "."), icon=common.ICON_INFO)

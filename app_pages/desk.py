@@ -196,6 +196,19 @@ def _open_put(name: str) -> None:
     )
 
 
+
+def _save_first(now: Desk, key: str) -> None:
+    """Before work on the desk is replaced: the desk as a file, one click away."""
+    st.download_button(
+        "Сначала скачать текущий стол (файл)",
+        data=share.to_file_text(now),
+        file_name="stol-sudi.json",
+        mime="application/json",
+        key=key,
+        on_click="ignore",
+        icon=":material/download:",
+    )
+
 def _confirm_put(name: str) -> None:
     """«Поставить карту?» on a desk with actions: forget them (the setup stays) or leave the desk."""
     now = session.current()
@@ -212,15 +225,7 @@ def _confirm_put(name: str) -> None:
                 "чтобы поставить эту карту, действия будут забыты, расклад останется."
             )
         )
-        st.download_button(
-            "Сначала скачать текущий стол (файл)",
-            data=share.to_file_text(now),
-            file_name="stol-sudi.json",
-            mime="application/json",
-            key="desk_put_save",
-            on_click="ignore",
-            icon=":material/download:",
-        )
+        _save_first(now, "desk_put_save")
         c1, c2 = st.columns(2)
         if c1.button("Забыть действия и поставить", type="primary", key="desk_put_yes"):
             st.session_state.pop("desk_put_ask", None)
@@ -322,15 +327,7 @@ def _confirm_offer(offer: tuple[Desk, str]) -> None:
             + " Они будут заменены:"
         )
         st.text(offer[1])
-        st.download_button(
-            "Сначала скачать текущий стол (файл)",
-            data=share.to_file_text(now),
-            file_name="stol-sudi.json",
-            mime="application/json",
-            key="desk_offer_save",
-            on_click="ignore",
-            icon=":material/download:",
-        )
+        _save_first(now, "desk_offer_save")
         c1, c2 = st.columns(2)
         if c1.button("Заменить", type="primary", key="desk_offer_yes"):
             session.accept_offer()

@@ -19,7 +19,7 @@ import engine
 import lexicon
 from app_pages import card_base, common
 from app_pages import desk_session as session
-from cardbase import explain, links
+from cardbase import links
 from desk import cardform, edits, entries, view
 from desk.model import Desk, DeskError
 
@@ -370,12 +370,7 @@ def card_text(cid: str, name: str) -> None:
         if not record.modelled:
             st.caption("Ни одной особенности этой карты движок не моделирует.")
         for m in record.modelled:
-            ex = explain.explain(m)
-            lines = [f"- **{common.escape_md(ex.title)}**"]
-            lines += [f"  - {common.escape_md(p)}" for p in ex.params]
-            if ex.caveat:
-                lines.append(f"  - не смоделировано: {common.escape_md(ex.caveat)}")
-            st.markdown("\n".join(lines))
+            st.markdown(card_base.modelled_markdown(m, source=False))
         st.page_link(
             CARDS_PAGE,
             label="Страница карты",
