@@ -10,12 +10,14 @@ How `settle` knows a run is over: the DOM alone cannot tell. After a click, noth
 changes until the server starts the run (on a busy machine that can take seconds), and Streamlit's
 running indicator shows only half a second into a run. So every page gets a script that watches
 Streamlit's websocket: each rerun request the page sends must be followed by a run that started
-after it and finished (not cut short for another rerun). Then the page itself must be quiet: the
-app connected and not running, no running indicator, no skeleton, no stale element.
+after it and finished (not cut short for another rerun), and no file upload may be under way. Then
+the page itself must be quiet: the app connected and not running, no running indicator, no
+skeleton, no stale element.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from pathlib import Path
@@ -32,24 +34,30 @@ TIMEOUT_MS = 60_000  # the machine is shared and CI has 2 cores: a slow step is 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 SEARCH_LABEL = "Номер пункта, слова, жаргон или название карты"
-# The page must stay quiet this long: the last message of a run reaches the socket a moment
-# before the app has drawn it (the DOM has no sign of that moment).
+# The page must stay quiet this long within one settle: the last message of a run reaches the
+# socket a moment before the app has drawn it, and a chosen file is read for a moment before its
+# upload begins (neither moment leaves a sign in the page).
 QUIET_MS = 100
+_settles = itertools.count(1)
 
 # The protobuf field numbers come from the installed Streamlit, so they cannot drift from it.
 _FIELDS = {
     "rerun": BackMsg.DESCRIPTOR.fields_by_name["rerun_script"].number,
+    "urls_asked": BackMsg.DESCRIPTOR.fields_by_name["file_urls_request"].number,
+    "urls_given": ForwardMsg.DESCRIPTOR.fields_by_name["file_urls_response"].number,
     "started": ForwardMsg.DESCRIPTOR.fields_by_name["new_session"].number,
     "finished": ForwardMsg.DESCRIPTOR.fields_by_name["script_finished"].number,
     "cut_short": ForwardMsg.FINISHED_EARLY_FOR_RERUN,
 }
 
 # Installed in every page before Streamlit's own code: wraps WebSocket to stamp, per socket, the
-# last rerun request sent, the last run started and the last run finished (a shared sequence).
+# last rerun request sent, the last run started and the last run finished (a shared sequence), and
+# counts a file upload's steps under way (asking the server where to put the file, sending it):
+# the rerun that shows an uploaded file is asked for only once those are done.
 _WATCH_RUNS = """(() => {
   if (window.__stRuns) return;
   const F = FIELDS;
-  const runs = (window.__stRuns = { seq: 0, sockets: [], quietSince: 0 });
+  const runs = (window.__stRuns = { seq: 0, sockets: [], uploads: 0, quietSince: 0 });
   const bytesOf = (d) =>
     d instanceof ArrayBuffer ? new Uint8Array(d)
       : ArrayBuffer.isView(d) ? new Uint8Array(d.buffer, d.byteOffset, d.byteLength) : null;
@@ -76,36 +84,63 @@ _WATCH_RUNS = """(() => {
   class Watched extends Native {
     constructor(...args) {
       super(...args);
-      const s = (this.__runs = { asked: 0, started: 0, finished: 0 });
+      const s = (this.__runs = { asked: 0, started: 0, finished: 0, urls: 0 });
       runs.sockets.push(this);
       this.addEventListener("message", (e) => {
         const b = bytesOf(e.data);
         for (const [number, value] of b ? fields(b) : []) {
           if (number === F.started) s.started = ++runs.seq;
           else if (number === F.finished && value !== F.cut_short) s.finished = ++runs.seq;
+          else if (number === F.urls_given) s.urls -= 1;
         }
       });
     }
     send(data) {
-      const b = bytesOf(data);
-      if (b && fields(b).some(([number]) => number === F.rerun)) this.__runs.asked = ++runs.seq;
+      for (const [number] of fields(bytesOf(data) || [])) {
+        if (number === F.rerun) this.__runs.asked = ++runs.seq;
+        else if (number === F.urls_asked) this.__runs.urls += 1;
+      }
       return super.send(data);
     }
   }
   window.WebSocket = Watched;
+  const isUpload = (url) => String(url).includes("/_stcore/upload_file");
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    this.__upload = isUpload(url);
+    return open.call(this, method, url, ...rest);
+  };
+  const sendXhr = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    if (this.__upload) {
+      runs.uploads += 1;
+      this.addEventListener("loadend", () => { runs.uploads -= 1; });
+    }
+    return sendXhr.apply(this, args);
+  };
+  const nativeFetch = window.fetch;
+  window.fetch = function (input, init) {
+    if (!isUpload(input instanceof Request ? input.url : input)) return nativeFetch.call(this, input, init);
+    runs.uploads += 1;
+    return nativeFetch.call(this, input, init).finally(() => { runs.uploads -= 1; });
+  };
 })();""".replace("FIELDS", json.dumps(_FIELDS))
 
-_QUIET = """(quietMs) => {
+_QUIET = """([quietMs, call]) => {
   const runs = window.__stRuns;
+  if (runs && runs.call !== call) {
+    runs.call = call;  // a new settle: quiet counts from now, not from an earlier one
+    runs.quietSince = 0;
+  }
   const app = document.querySelector('[data-testid="stApp"]');
-  const answered = (ws) => ws.readyState > 1
-    || (ws.__runs.started > ws.__runs.asked && ws.__runs.finished > ws.__runs.started);
+  const answered = (ws) => ws.readyState > 1 || (ws.__runs.urls === 0
+    && ws.__runs.started > ws.__runs.asked && ws.__runs.finished > ws.__runs.started);
   const quiet = runs && app
     && app.getAttribute("data-test-connection-state") === "CONNECTED"
     && app.getAttribute("data-test-script-state") === "notRunning"
     && !document.querySelector(
       '[data-testid="stStatusWidget"], [data-testid="stSkeleton"], [data-stale="true"]')
-    && runs.sockets.every(answered);
+    && runs.uploads === 0 && runs.sockets.every(answered);
   if (!quiet) {
     if (runs) runs.quietSince = 0;
     return false;
@@ -134,7 +169,7 @@ def new_page(browser: Browser, viewport: dict[str, int] = DESKTOP, *, downloads:
 
 def settle(page: Page) -> None:
     """Wait until every rerun the page asked for has run to its end and the page is drawn."""
-    page.wait_for_function(_QUIET, arg=QUIET_MS, polling=50)
+    page.wait_for_function(_QUIET, arg=[QUIET_MS, next(_settles)], polling=50)
 
 
 def next_frame(page: Page) -> None:
