@@ -65,9 +65,11 @@ def chromium_executable() -> str:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_executable: str) -> Iterator[playwright_sync.Browser]:
-    """One chromium for the whole run; each test opens its own context (tests/browser.py)."""
+    """One chromium per browser test file; each test opens its own context (tests/browser.py).
+    Per file, not per run: playwright's sync API keeps an event loop running in the main thread
+    while it is open, and the page and unit tests that follow must not run inside it."""
     with playwright_sync.sync_playwright() as pw:
         launched = harness.launch(pw, chromium_executable)
         yield launched
