@@ -1,4 +1,4 @@
-"""Shared test fixtures: free ports, a live app server, and the browser gate."""
+"""Shared test fixtures: free ports, a live app server, the browser gate and the one browser."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright import sync_api as playwright_sync
 
 import engine
 import rules_index
+from tests import browser as harness
 from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +63,17 @@ def chromium_executable() -> str:
     if os.environ.get("CI") == "true":
         pytest.fail(reason + " (под CI это ошибка, а не пропуск)")
     pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_executable: str) -> Iterator[playwright_sync.Browser]:
+    """One chromium per browser test file; each test opens its own context (tests/browser.py).
+    Per file, not per run: playwright's sync API keeps an event loop running in the main thread
+    while it is open, and the page and unit tests that follow must not run inside it."""
+    with playwright_sync.sync_playwright() as pw:
+        launched = harness.launch(pw, chromium_executable)
+        yield launched
+        launched.close()
 
 
 @pytest.fixture(scope="session")

@@ -11,24 +11,29 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright import sync_api as playwright_sync
+from playwright.sync_api import Browser
 
 import cardbase
 from cardbase import store
 from tests import cardbase_cases as cases
 from tests import helpers
+from tests.browser import (
+    DESKTOP,
+    PHONE,
+    assert_local_only,
+    fits_width,
+    new_page,
+    params,
+    record_requests,
+    settle,
+    shot,
+)
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "tests" / "artifacts"
-TIMEOUT_MS = 60_000  # the machine is shared; a slow run is not a failure
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture(scope="module")
@@ -48,65 +53,23 @@ def cards_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 os.environ[key] = value
 
 
-@pytest.fixture(scope="module")
-def browser(chromium_executable: str) -> Iterator[Any]:
-    with playwright_sync.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def settle(pg: Any) -> None:
-    pg.wait_for_timeout(400)
-    pg.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
-    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')")
-    pg.wait_for_timeout(200)
-
-
-def shot(pg: Any, name: str) -> None:
-    """The whole page: Streamlit scrolls inside its main pane, so grow the window to fit it."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    settle(pg)
-    size = pg.viewport_size
-    tall = pg.evaluate(
-        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
-        " return m ? m.scrollHeight : document.body.scrollHeight; }"
-    )
-    pg.set_viewport_size({"width": size["width"], "height": max(int(tall), size["height"])})
-    pg.wait_for_timeout(300)
-    pg.screenshot(path=str(ARTIFACTS / f"cards_{name}_{size['width']}.png"), full_page=True)
-    pg.set_viewport_size(size)
-
-
-def params(pg: Any) -> dict[str, str]:
-    return {k: v[0] for k, v in parse_qs(urlsplit(pg.url).query).items()}
-
-
-def fits_width(pg: Any, width: int) -> None:
-    overflow = pg.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 1, f"the page is {overflow}px wider than a {width}px screen"
-
-
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone390"])
 def test_import_find_with_a_typo_open_and_put_on_the_desk(
-    browser: Any, cards_app: str, viewport: dict[str, int]
+    browser: Browser, cards_app: str, viewport: dict[str, int]
 ) -> None:
-    context = browser.new_context(viewport=viewport, locale="ru-RU")
-    requests: list[str] = []
+    pg = new_page(browser, viewport)
+    requests = record_requests(pg)
     try:
-        pg = context.new_page()
-        pg.set_default_timeout(TIMEOUT_MS)
-        pg.on("request", lambda r: requests.append(r.url))
         pg.goto(cards_app + "/cards")
         pg.get_by_role("heading", name="Карты", exact=True).first.wait_for()
         settle(pg)
-        shot(pg, "empty")
+        shot(pg, "cards_empty")
         uploader = pg.locator('[data-testid="stFileUploader"]').filter(has_text="Файл базы карт")
         uploader.locator('input[type="file"]').set_input_files(str(cases.BASE_JSON))
         pg.get_by_text("База сохранена на сервере", exact=False).wait_for()
         pg.get_by_text("База карт: «base.json» (карт: 26", exact=False).wait_for()
-        fits_width(pg, viewport["width"])
-        shot(pg, "imported")
+        fits_width(pg)
+        shot(pg, "cards_imported")
 
         box = pg.get_by_label("Название карты")
         box.fill("паладн")
@@ -116,8 +79,8 @@ def test_import_find_with_a_typo_open_and_put_on_the_desk(
         assert "Светлый паладин" in first.inner_text(), first.inner_text()
         pg.get_by_text("найдено: похожее написание", exact=False).first.wait_for()
         settle(pg)
-        fits_width(pg, viewport["width"])
-        shot(pg, "search")
+        fits_width(pg)
+        shot(pg, "cards_search")
 
         first.click()
         pg.get_by_role("heading", name="Светлый паладин").first.wait_for()
@@ -128,8 +91,8 @@ def test_import_find_with_a_typo_open_and_put_on_the_desk(
         pg.get_by_text("Правила для карт этого вида", exact=True).wait_for()
         pg.get_by_role("link", name=re.compile(r"п\. 535\.5$")).first.wait_for()
         settle(pg)
-        fits_width(pg, viewport["width"])
-        shot(pg, "card")
+        fits_width(pg)
+        shot(pg, "cards_card")
 
         put = pg.get_by_role("link", name=re.compile("Поставить на стол"))
         href = put.get_attribute("href") or ""
@@ -143,7 +106,7 @@ def test_import_find_with_a_typo_open_and_put_on_the_desk(
         assert name.input_value() == "Светлый паладин"
         dialog.get_by_text("со страницы «Карты»", exact=False).wait_for()
         settle(pg)
-        shot(pg, "desk_form")
+        shot(pg, "cards_desk_form")
         dialog.get_by_role("button", name="Положить", exact=True).click()
         dialog.wait_for(state="detached")
         pg.get_by_text("Выбрана: Светлый паладин", exact=False).wait_for()
@@ -151,27 +114,23 @@ def test_import_find_with_a_typo_open_and_put_on_the_desk(
         # the address now names the desk (a shared link opens it), not the card request
         pg.wait_for_function("() => new URLSearchParams(location.search).has('desk')")
         assert "put" not in params(pg)
-        fits_width(pg, viewport["width"])
-        shot(pg, "desk_placed")
-        web = ("http", "https", "ws", "wss")
-        outside = [u for u in requests if urlsplit(u).scheme in web and urlsplit(u).hostname != "127.0.0.1"]
-        assert not outside, outside
+        fits_width(pg)
+        shot(pg, "cards_desk_placed")
+        assert_local_only(requests)
     finally:
-        context.close()
+        pg.context.close()
 
 
 @pytest.mark.parametrize("viewport", [PHONE], ids=["phone390"])
 def test_a_file_with_a_bad_record_waits_for_the_judge(
-    browser: Any, cards_app: str, viewport: dict[str, int], tmp_path: Path
+    browser: Browser, cards_app: str, viewport: dict[str, int], tmp_path: Path
 ) -> None:
     recs = cases.records()
     recs[2]["type"] = 7
     bad = tmp_path / "with_error.json"
     bad.write_bytes(cases.dump(recs))
-    context = browser.new_context(viewport=viewport, locale="ru-RU")
+    pg = new_page(browser, viewport)
     try:
-        pg = context.new_page()
-        pg.set_default_timeout(TIMEOUT_MS)
         pg.goto(cards_app + "/cards")
         pg.get_by_role("heading", name="Карты", exact=True).first.wait_for()
         settle(pg)
@@ -185,9 +144,9 @@ def test_a_file_with_a_bad_record_waits_for_the_judge(
         ).wait_for()
         accept = pg.get_by_role("button", name=re.compile(r"Загрузить без записей с ошибками \(1\)"))
         accept.wait_for()
-        fits_width(pg, viewport["width"])
-        shot(pg, "skipped")
+        fits_width(pg)
+        shot(pg, "cards_skipped")
         accept.click()
         pg.get_by_text("База карт: «with_error.json» (карт: 25", exact=False).wait_for()
     finally:
-        context.close()
+        pg.context.close()

@@ -8,63 +8,26 @@ English. Screenshots land in tests/artifacts/ (ignored by git) for a human to re
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright import sync_api as playwright_sync
+from playwright.sync_api import Browser
 
-from tests import helpers
+from tests.browser import PHONE, new_page, settle, shot
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-TIMEOUT_MS = 60_000  # the machine is shared; a slow run is not a failure
+WIDE = {"width": 1280, "height": 1000}
 SETUP_BUDGET = 12  # issue 13: the Карлик Унд position from scratch in ≤ 12 interactions
 ACTIONS_BUDGET = 10  # … and its five actions in ≤ 10
 KARLIK = "scenarios/official/211.3.1_karlik_und.yaml"
 
 
-@pytest.fixture(scope="module")
-def browser(chromium_executable: str) -> Iterator[Any]:
-    with playwright_sync.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def new_page(browser: Any, base: str, width: int = 1280, height: int = 1000) -> Any:
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, locale="ru-RU", accept_downloads=True
-    )
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
+def desk_page(browser: Browser, base: str, viewport: dict[str, int] = WIDE) -> Any:
+    pg = new_page(browser, viewport, downloads=True)
     pg.base = base
     return pg
-
-
-def settle(pg: Any) -> None:
-    """Wait until the script run ends (Streamlit shows a running indicator meanwhile)."""
-    pg.wait_for_timeout(300)
-    pg.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
-    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')")
-    pg.wait_for_timeout(200)
-
-
-def shot(pg: Any, name: str) -> None:
-    """The whole page: Streamlit scrolls inside its main pane, so grow the window to fit it first."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    settle(pg)
-    size = pg.viewport_size
-    tall = pg.evaluate(
-        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
-        " return m ? m.scrollHeight : document.body.scrollHeight; }"
-    )
-    pg.set_viewport_size({"width": size["width"], "height": max(int(tall), size["height"])})
-    pg.wait_for_timeout(300)
-    pg.screenshot(path=str(ARTIFACTS / f"desk_{name}.png"), full_page=True)
-    pg.set_viewport_size(size)
 
 
 class Judge:
@@ -113,9 +76,9 @@ def banner(pg: Any, word: str) -> None:
 
 
 def test_karlik_und_from_scratch_in_a_dozen_clicks_and_its_actions_in_ten(
-    browser: Any, app_server: str
+    browser: Browser, app_server: str
 ) -> None:
-    pg = new_page(browser, app_server)
+    pg = desk_page(browser, app_server)
     try:
         open_desk(pg)
         judge = Judge(pg)
@@ -140,7 +103,7 @@ def test_karlik_und_from_scratch_in_a_dozen_clicks_and_its_actions_in_ten(
         setup_count = judge.count
         assert position_text(pg) == "B Вайл c4; A Карлик Унд на Вайл; B Орк (Наземное существо, жизнь 5) d4"
         assert setup_count <= SETUP_BUDGET, setup_count
-        shot(pg, "1_position_from_scratch")
+        shot(pg, "desk_1_position_from_scratch")
 
         judge.count = 0
         judge.cell("c4")  # selects Вайл (the card standing there)
@@ -171,14 +134,14 @@ def test_karlik_und_from_scratch_in_a_dozen_clicks_and_its_actions_in_ten(
         assert pg.get_by_text("служебный шаг").count() == 0
         assert pg.get_by_text("wound: {", exact=False).count() == 0
         assert "+ Карлик Унд A · 0/8" in tile(pg, "c4").inner_text()  # 211.3.1: no wounds from Орк
-        shot(pg, "2_five_actions")
+        shot(pg, "desk_2_five_actions")
         print(f"interactions: setup {setup_count}, five actions {judge.count}")
     finally:
         pg.context.close()
 
 
-def test_the_position_as_text_there_and_back(browser: Any, app_server: str) -> None:
-    pg = new_page(browser, app_server)
+def test_the_position_as_text_there_and_back(browser: Browser, app_server: str) -> None:
+    pg = desk_page(browser, app_server)
     try:
         open_desk(pg)
         panel = pg.locator(".st-key-desk_text")
@@ -208,15 +171,15 @@ def test_the_position_as_text_there_and_back(browser: Any, app_server: str) -> N
         panel.get_by_role("button", name="Прочитать текст").click()
         settle(pg)
         assert pg.url == before
-        shot(pg, "3_notation")
+        shot(pg, "desk_3_notation")
     finally:
         pg.context.close()
 
 
 def test_official_example_marks_agree_with_applying_and_clause_links_work(
-    browser: Any, app_server: str
+    browser: Browser, app_server: str
 ) -> None:
-    pg = new_page(browser, app_server)
+    pg = desk_page(browser, app_server)
     try:
         open_desk(pg, f"?scn={KARLIK}")
         pg.get_by_text("Загружен сценарий", exact=False).first.wait_for()
@@ -236,7 +199,7 @@ def test_official_example_marks_agree_with_applying_and_clause_links_work(
         settle(pg)
         link = pg.get_by_role("link", name="п. 211.3.1").first
         link.wait_for()
-        shot(pg, "4_marks_and_trace")
+        shot(pg, "desk_4_marks_and_trace")
         href = link.get_attribute("href") or ""
         assert "p=211.3.1" in href
         link.click()
@@ -258,10 +221,10 @@ def upload(pg: Any, name: str, data: bytes) -> None:
     settle(pg)
 
 
-def test_uploads_act_on_one_click_and_ask_before_replacing_work(browser: Any, app_server: str) -> None:
+def test_uploads_act_on_one_click_and_ask_before_replacing_work(browser: Browser, app_server: str) -> None:
     from desk import edits, model, share
 
-    pg = new_page(browser, app_server)
+    pg = desk_page(browser, app_server)
     try:
         open_desk(pg)
         upload(pg, "<b>плохой</b>.yaml", b"title: [unclosed\nsetup: !!python/object:os.system {}\n")
@@ -277,7 +240,7 @@ def test_uploads_act_on_one_click_and_ask_before_replacing_work(browser: Any, ap
         pg.get_by_text("Открыт стол из файла «stol.json».").wait_for()
         pg.get_by_text("Вопрос: Файл стола").wait_for()
         assert "Вайл" in tile(pg, "e6").inner_text()
-        shot(pg, "5_uploaded")
+        shot(pg, "desk_5_uploaded")
         # The official Бул'Багур example onto a desk with work: asked first; «Оставить» keeps the desk.
         panel = pg.locator(".st-key-desk_load")
         panel.get_by_text("534.5 · ", exact=False).first.click()
@@ -305,10 +268,10 @@ def test_uploads_act_on_one_click_and_ask_before_replacing_work(browser: Any, ap
         pg.context.close()
 
 
-def test_phone_board_fits_and_links_keep_the_session(browser: Any, app_server: str) -> None:
+def test_phone_board_fits_and_links_keep_the_session(browser: Browser, app_server: str) -> None:
     """At 390 px the whole 5×6 board fits the width with the names readable, nothing is wider than the
     screen, and a trace link opens the clause in the same session: back returns to the same desk."""
-    pg = new_page(browser, app_server, 390, 844)
+    pg = desk_page(browser, app_server, PHONE)
     try:
         open_desk(pg, f"?scn={KARLIK}")
         pg.get_by_text("Загружен сценарий", exact=False).first.wait_for()
@@ -330,7 +293,7 @@ def test_phone_board_fits_and_links_keep_the_session(browser: Any, app_server: s
             "() => parseFloat(getComputedStyle(document.querySelector('.st-key-desk_cell_c4 p')).fontSize)"
         )
         assert size >= 9, size  # readable on a phone
-        shot(pg, "6_phone")
+        shot(pg, "desk_6_phone")
         desk_url = pg.url
         assert "scn=" not in desk_url and "desk=" in desk_url
         pg.get_by_text("Все шаги (6)").click()
@@ -347,8 +310,8 @@ def test_phone_board_fits_and_links_keep_the_session(browser: Any, app_server: s
         pg.context.close()
 
 
-def test_streamlits_own_words_are_russian(browser: Any, app_server: str) -> None:
-    pg = new_page(browser, app_server)
+def test_streamlits_own_words_are_russian(browser: Browser, app_server: str) -> None:
+    pg = desk_page(browser, app_server)
     try:
         pg.goto(pg.base + "/no-such-page")
         dialog = pg.get_by_role("dialog")

@@ -2,31 +2,26 @@
 but cannot write; a judge signs in and records; a double press records once; a draft survives a
 visit to another page; two judges amending at once see a conflict, and nothing is lost.
 
-Screenshots at 1280 and 390 px land in tests/artifacts/ (and /work/shots/lan/ when it exists).
+Screenshots at 1280 and 390 px land in tests/artifacts/ (and in $SHOTS_DIR when it is set).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright import sync_api as playwright_sync
+from playwright.sync_api import Browser, Locator
 
 from rulings import model, store
 from tests import helpers
+from tests.browser import DESKTOP, PHONE, Visit
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-SHOTS = Path("/work/shots/lan")
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-TIMEOUT_MS = 30_000
 
 
 @pytest.fixture(scope="module")
@@ -64,40 +59,18 @@ def server(journal_path: Path) -> Iterator[str]:
             os.environ[store.ENV_VAR] = old
 
 
-@pytest.fixture(scope="module")
-def browser(chromium_executable: str) -> Iterator[object]:
-    with playwright_sync.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
-        yield b
-        b.close()
+class Tab(Visit):
+    """One person's browser (a context of its own: its own Streamlit session) on the journal."""
 
-
-class Tab:
-    """One person's browser (a context of its own: its own Streamlit session)."""
-
-    def __init__(self, browser: object, viewport: dict[str, int], base: str) -> None:
-        self.context = browser.new_context(viewport=viewport, locale="ru-RU")  # type: ignore[attr-defined]
-        self.page: playwright_sync.Page = self.context.new_page()
-        self.page.set_default_timeout(TIMEOUT_MS)
-        self.base = base
-        self.width = viewport["width"]
+    def __init__(self, browser: Browser, viewport: dict[str, int], base: str) -> None:
+        super().__init__(browser, viewport, base, prefix="journal")
 
     def open(self, path: str = "/journal") -> None:
         self.page.goto(self.base + path)
         self.page.get_by_role("heading", name="Журнал решений", exact=True).first.wait_for()
         self.settle()
 
-    def settle(self) -> None:
-        """Wait until the script run ends. Streamlit shows its running indicator only after a
-        moment, so look twice: on a loaded machine a run may start after the first look."""
-        for _ in range(2):
-            self.page.wait_for_timeout(500)
-            self.page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
-
-    def main(self) -> playwright_sync.Locator:
-        return self.page.locator('[data-testid="stMain"]')
-
-    def panel(self, name: str = "Записать решение") -> playwright_sync.Locator:
+    def panel(self, name: str = "Записать решение") -> Locator:
         return self.page.get_by_role("tabpanel", name=name)
 
     def sign_in(self, name: str, password: str = PASSWORD, where: str = "journal_new_auth") -> None:
@@ -112,42 +85,20 @@ class Tab:
         opener = self.page.locator('[data-testid="stExpandSidebarButton"]')
         if opener.count() and opener.first.is_visible():  # a phone: the sidebar is folded away
             opener.first.click()
-            self.page.wait_for_timeout(500)
+            link.wait_for(state="visible")
         link.click()
         self.settle()
         closer = self.page.locator('[data-testid="stSidebarCollapseButton"] button')
         if self.width < 700 and closer.count() and closer.first.is_visible():
             closer.first.click()  # fold the sidebar back, as a phone user does
-            self.page.wait_for_timeout(500)
+            opener.first.wait_for(state="visible")
 
     def tab(self, name: str) -> None:
         self.page.get_by_role("tab", name=name).click()
         self.settle()
 
-    def shot(self, name: str) -> None:
-        self.settle()
-        size = self.page.viewport_size or {"width": self.width, "height": 900}
-        tall = self.page.evaluate(
-            "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
-            " return m ? m.scrollHeight : document.body.scrollHeight; }"
-        )
-        self.page.set_viewport_size({"width": size["width"], "height": max(int(tall), size["height"])})
-        self.page.wait_for_timeout(300)
-        for folder in (ARTIFACTS, SHOTS):
-            with contextlib.suppress(OSError):
-                folder.mkdir(parents=True, exist_ok=True)
-                self.page.screenshot(path=str(folder / f"journal_{name}_{self.width}.png"), full_page=True)
-        self.page.set_viewport_size(size)
 
-    def fits_width(self) -> None:
-        overflow = self.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 1, f"the page is {overflow}px wider than a {self.width}px screen"
-
-    def close(self) -> None:
-        self.context.close()
-
-
-def test_player_reads_and_cannot_write(browser: object, server: str, journal_path: Path) -> None:
+def test_player_reads_and_cannot_write(browser: Browser, server: str, journal_path: Path) -> None:
     player = Tab(browser, PHONE, server)
     try:
         player.open("/journal?r=1")
@@ -172,7 +123,7 @@ def test_player_reads_and_cannot_write(browser: object, server: str, journal_pat
 
 
 def test_judge_records_once_and_the_draft_survives_another_page(
-    browser: object, server: str, journal_path: Path
+    browser: Browser, server: str, journal_path: Path
 ) -> None:
     for viewport in (DESKTOP, PHONE):
         judge = Tab(browser, viewport, server)
@@ -215,7 +166,7 @@ def test_judge_records_once_and_the_draft_survives_another_page(
 
 
 def test_two_judges_amending_at_once_see_the_conflict(
-    browser: object, server: str, journal_path: Path
+    browser: Browser, server: str, journal_path: Path
 ) -> None:
     a, b = Tab(browser, DESKTOP, server), Tab(browser, PHONE, server)
     try:
@@ -261,7 +212,7 @@ def test_two_judges_amending_at_once_see_the_conflict(
 
 
 def test_the_desks_ruling_form_stays_open_through_sign_in_and_an_error(
-    browser: object, server: str, journal_path: Path
+    browser: Browser, server: str, journal_path: Path
 ) -> None:
     """On «Стол судьи», «Записать решение в журнал» keeps its state across reruns: signing in inside
     it and a refused write leave it open with the message beside the button (nothing folded away)."""

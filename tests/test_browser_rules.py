@@ -6,91 +6,14 @@ Screenshots of every page land in tests/artifacts/ (ignored by git) for a human 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright import sync_api as playwright_sync
 
 from tests import helpers
+from tests.browser import DESKTOP, PHONE, SEARCH_LABEL, Visit
 
 pytestmark = pytest.mark.browser
-
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-SEARCH_LABEL = "Номер пункта, слова, жаргон или название карты"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-TIMEOUT_MS = 30_000
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_executable: str) -> Iterator[object]:
-    with playwright_sync.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-class Visit:
-    """One judge's browser tab, with every request it makes written down."""
-
-    def __init__(self, browser: object, viewport: dict[str, int], base: str) -> None:
-        self.context = browser.new_context(viewport=viewport, locale="ru-RU")  # type: ignore[attr-defined]
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(TIMEOUT_MS)
-        self.base = base
-        self.requests: list[str] = []
-        self.page.on("request", lambda r: self.requests.append(r.url))
-        self.width = viewport["width"]
-
-    def params(self) -> dict[str, str]:
-        return {k: v[0] for k, v in parse_qs(urlsplit(self.page.url).query).items()}
-
-    def wait_params(self, **expected: str) -> None:
-        self.page.wait_for_function(
-            "([k, v]) => new URLSearchParams(location.search).get(k) === v",
-            arg=next(iter(expected.items())),
-        )
-        for key, value in expected.items():
-            assert self.params().get(key) == value, self.page.url
-
-    def heading(self, text: str) -> None:
-        self.page.get_by_role("heading", name=text, exact=True).first.wait_for()
-
-    def settle(self) -> None:
-        """Wait until the script run ends (Streamlit shows a running indicator meanwhile)."""
-        self.page.wait_for_timeout(300)
-        self.page.locator('[data-testid="stStatusWidget"]').wait_for(state="detached")
-
-    def shot(self, name: str) -> None:
-        """The whole page: Streamlit scrolls inside its main pane, so grow the window to fit it."""
-        ARTIFACTS.mkdir(exist_ok=True)
-        self.settle()
-        size = self.page.viewport_size or {"width": self.width, "height": 900}
-        tall = self.page.evaluate(
-            "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
-            " return m ? m.scrollHeight : document.body.scrollHeight; }"
-        )
-        self.page.set_viewport_size({"width": size["width"], "height": max(int(tall), size["height"])})
-        self.page.wait_for_timeout(300)
-        self.page.screenshot(path=str(ARTIFACTS / f"rules_{name}_{self.width}.png"), full_page=True)
-        self.page.set_viewport_size(size)
-
-    def fits_width(self) -> None:
-        overflow = self.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 1, f"the page is {overflow}px wider than a {self.width}px screen"
-
-    def assert_local_only(self) -> None:
-        web = ("http", "https", "ws", "wss")
-        outside = [
-            u for u in self.requests if urlsplit(u).scheme in web and urlsplit(u).hostname != "127.0.0.1"
-        ]
-        assert not outside, f"requests left the machine: {outside}"
-        assert self.requests, "no request was recorded at all"
-
-    def close(self) -> None:
-        self.context.close()
 
 
 def search_and_follow(v: Visit, tag: str) -> None:

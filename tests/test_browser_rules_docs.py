@@ -5,24 +5,14 @@ same version in another judge's browser. Screenshots at 1280 and 390 px land in 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright import sync_api as playwright_sync
 
-from tests import helpers, rules_docs
-from tests.test_browser_rules import DESKTOP, PHONE, SEARCH_LABEL, Visit
+from tests import rules_docs
+from tests.browser import DESKTOP, PHONE, SEARCH_LABEL, Visit
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_executable: str) -> Iterator[object]:
-    with playwright_sync.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -5,23 +5,12 @@ the ready answers; «ничего нет» for what the rules lack. Screenshots 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
-from playwright import sync_api as playwright_sync
 
-from tests import helpers
-from tests.test_browser_rules import DESKTOP, PHONE, SEARCH_LABEL, Visit
+from tests.browser import DESKTOP, PHONE, SEARCH_LABEL, Visit
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_executable: str) -> Iterator[object]:
-    with playwright_sync.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_executable, args=helpers.CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def ask(v: Visit, query: str) -> None:

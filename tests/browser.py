@@ -1,0 +1,272 @@
+"""The harness of the browser tests (Debian chromium driven by playwright), in one place.
+
+`launch` starts chromium with the team's flags (tests/conftest.py holds the one `browser` fixture);
+`new_page` opens a page in a context of its own (its own Streamlit session) at a viewport, with a
+default timeout a loaded 2-core machine meets; `settle` waits until Streamlit's run is over, by
+condition; `shot`, `fits_width`, `params`, `wait_params` and `Visit` are what the tests check with.
+No pytest here.
+
+How `settle` knows a run is over: the DOM alone cannot tell. After a click, nothing on the page
+changes until the server starts the run (on a busy machine that can take seconds), and Streamlit's
+running indicator shows only half a second into a run. So every page gets a script that watches
+Streamlit's websocket: each rerun request the page sends must be followed by a run that started
+after it and finished (not cut short for another rerun), and no file upload may be under way. Then
+the page itself must be quiet: the app connected and not running, no running indicator, no
+skeleton, no stale element.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from playwright.sync_api import Browser, Locator, Page, Playwright, ViewportSize
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from tests import helpers
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+TIMEOUT_MS = 60_000  # the machine is shared and CI has 2 cores: a slow step is not a failure
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+SEARCH_LABEL = "Номер пункта, слова, жаргон или название карты"
+# The page must stay quiet this long within one settle: the last message of a run reaches the
+# socket a moment before the app has drawn it, and a chosen file is read for a moment before its
+# upload begins (neither moment leaves a sign in the page).
+QUIET_MS = 100
+_settles = itertools.count(1)
+
+# The protobuf field numbers come from the installed Streamlit, so they cannot drift from it.
+_FIELDS = {
+    "rerun": BackMsg.DESCRIPTOR.fields_by_name["rerun_script"].number,
+    "urls_asked": BackMsg.DESCRIPTOR.fields_by_name["file_urls_request"].number,
+    "urls_given": ForwardMsg.DESCRIPTOR.fields_by_name["file_urls_response"].number,
+    "started": ForwardMsg.DESCRIPTOR.fields_by_name["new_session"].number,
+    "finished": ForwardMsg.DESCRIPTOR.fields_by_name["script_finished"].number,
+    "cut_short": ForwardMsg.FINISHED_EARLY_FOR_RERUN,
+}
+
+# Installed in every page before Streamlit's own code: wraps WebSocket to stamp, per socket, the
+# last rerun request sent, the last run started and the last run finished (a shared sequence), and
+# counts a file upload's steps under way (asking the server where to put the file, sending it):
+# the rerun that shows an uploaded file is asked for only once those are done.
+_WATCH_RUNS = """(() => {
+  if (window.__stRuns) return;
+  const F = FIELDS;
+  const runs = (window.__stRuns = { seq: 0, sockets: [], uploads: 0, quietSince: 0 });
+  const bytesOf = (d) =>
+    d instanceof ArrayBuffer ? new Uint8Array(d)
+      : ArrayBuffer.isView(d) ? new Uint8Array(d.buffer, d.byteOffset, d.byteLength) : null;
+  // The top-level fields of a protobuf message: [number, value of a varint field or null].
+  const fields = (b) => {
+    const out = [];
+    let i = 0;
+    const varint = () => {
+      let v = 0, m = 1, x;
+      do { x = b[i++]; v += (x & 127) * m; m *= 128; } while (x & 128 && i < b.length);
+      return v;
+    };
+    while (i < b.length) {
+      const key = varint(), wire = key % 8, number = Math.floor(key / 8);
+      if (wire === 0) out.push([number, varint()]);
+      else if (wire === 2) { const n = varint(); i += n; out.push([number, null]); }
+      else if (wire === 1) { i += 8; out.push([number, null]); }
+      else if (wire === 5) { i += 4; out.push([number, null]); }
+      else break;
+    }
+    return out;
+  };
+  const Native = window.WebSocket;
+  class Watched extends Native {
+    constructor(...args) {
+      super(...args);
+      const s = (this.__runs = { asked: 0, started: 0, finished: 0, urls: 0 });
+      runs.sockets.push(this);
+      this.addEventListener("message", (e) => {
+        const b = bytesOf(e.data);
+        for (const [number, value] of b ? fields(b) : []) {
+          if (number === F.started) s.started = ++runs.seq;
+          else if (number === F.finished && value !== F.cut_short) s.finished = ++runs.seq;
+          else if (number === F.urls_given) s.urls -= 1;
+        }
+      });
+    }
+    send(data) {
+      for (const [number] of fields(bytesOf(data) || [])) {
+        if (number === F.rerun) this.__runs.asked = ++runs.seq;
+        else if (number === F.urls_asked) this.__runs.urls += 1;
+      }
+      return super.send(data);
+    }
+  }
+  window.WebSocket = Watched;
+  const isUpload = (url) => String(url).includes("/_stcore/upload_file");
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    this.__upload = isUpload(url);
+    return open.call(this, method, url, ...rest);
+  };
+  const sendXhr = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    if (this.__upload) {
+      runs.uploads += 1;
+      this.addEventListener("loadend", () => { runs.uploads -= 1; });
+    }
+    return sendXhr.apply(this, args);
+  };
+  const nativeFetch = window.fetch;
+  window.fetch = function (input, init) {
+    if (!isUpload(input instanceof Request ? input.url : input)) return nativeFetch.call(this, input, init);
+    runs.uploads += 1;
+    return nativeFetch.call(this, input, init).finally(() => { runs.uploads -= 1; });
+  };
+})();""".replace("FIELDS", json.dumps(_FIELDS))
+
+_QUIET = """([quietMs, call]) => {
+  const runs = window.__stRuns;
+  if (runs && runs.call !== call) {
+    runs.call = call;  // a new settle: quiet counts from now, not from an earlier one
+    runs.quietSince = 0;
+  }
+  const app = document.querySelector('[data-testid="stApp"]');
+  const answered = (ws) => ws.readyState > 1 || (ws.__runs.urls === 0
+    && ws.__runs.started > ws.__runs.asked && ws.__runs.finished > ws.__runs.started);
+  const quiet = runs && app
+    && app.getAttribute("data-test-connection-state") === "CONNECTED"
+    && app.getAttribute("data-test-script-state") === "notRunning"
+    && !document.querySelector(
+      '[data-testid="stStatusWidget"], [data-testid="stSkeleton"], [data-stale="true"]')
+    && runs.uploads === 0 && runs.sockets.every(answered);
+  if (!quiet) {
+    if (runs) runs.quietSince = 0;
+    return false;
+  }
+  runs.quietSince = runs.quietSince || performance.now();
+  return performance.now() - runs.quietSince >= quietMs;
+}"""
+
+
+def launch(pw: Playwright, executable: str) -> Browser:
+    return pw.chromium.launch(executable_path=executable, args=helpers.CHROMIUM_ARGS)
+
+
+def new_page(browser: Browser, viewport: dict[str, int] = DESKTOP, *, downloads: bool = False) -> Page:
+    """A page in a context of its own (a Streamlit session of its own); close it with
+    `page.context.close()`."""
+    context = browser.new_context(
+        viewport={"width": viewport["width"], "height": viewport["height"]},
+        locale="ru-RU",
+        accept_downloads=downloads,
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    context.add_init_script(_WATCH_RUNS)
+    return context.new_page()
+
+
+def settle(page: Page) -> None:
+    """Wait until every rerun the page asked for has run to its end and the page is drawn."""
+    page.wait_for_function(_QUIET, arg=[QUIET_MS, next(_settles)], polling=50)
+
+
+def next_frame(page: Page) -> None:
+    """Wait until the browser has drawn two frames (a layout change has been painted)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def shot(page: Page, name: str) -> None:
+    """The whole page as `<name>_<width>.png` in tests/artifacts/ (and in $SHOTS_DIR when set).
+    Streamlit scrolls inside its main pane, so the window grows to fit it first."""
+    settle(page)
+    size = page.viewport_size or ViewportSize(width=DESKTOP["width"], height=DESKTOP["height"])
+    tall = page.evaluate(
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return m ? m.scrollHeight : document.body.scrollHeight; }"
+    )
+    page.set_viewport_size({"width": size["width"], "height": max(int(tall), size["height"])})
+    next_frame(page)
+    folders = [ARTIFACTS] + ([Path(os.environ["SHOTS_DIR"])] if os.environ.get("SHOTS_DIR") else [])
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"{name}_{size['width']}.png"), full_page=True)
+    page.set_viewport_size(size)
+
+
+def fits_width(page: Page) -> None:
+    """Nothing on the page is wider than the screen (no sideways scrolling)."""
+    width = (page.viewport_size or DESKTOP)["width"]
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the page is {overflow}px wider than a {width}px screen"
+
+
+def params(page: Page) -> dict[str, str]:
+    """The query parameters of the page's address (the first value of each)."""
+    return {k: v[0] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
+def wait_params(page: Page, **expected: str) -> None:
+    """Wait until the address carries the first parameter given, then check them all."""
+    page.wait_for_function(
+        "([k, v]) => new URLSearchParams(location.search).get(k) === v",
+        arg=list(next(iter(expected.items()))),
+    )
+    for key, value in expected.items():
+        assert params(page).get(key) == value, page.url
+
+
+def record_requests(page: Page) -> list[str]:
+    """The address of every request the page makes from now on (the list grows as it goes)."""
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url))
+    return seen
+
+
+def assert_local_only(requests: list[str]) -> None:
+    """Every request stayed on this machine (the hall's network may have no internet)."""
+    web = ("http", "https", "ws", "wss")
+    outside = [u for u in requests if urlsplit(u).scheme in web and urlsplit(u).hostname != "127.0.0.1"]
+    assert not outside, f"requests left the machine: {outside}"
+    assert requests, "no request was recorded at all"
+
+
+class Visit:
+    """One person's browser tab on the app at `base`, with every request it makes written down;
+    screenshots are named `<prefix>_<name>_<width>.png`."""
+
+    def __init__(self, browser: Browser, viewport: dict[str, int], base: str, prefix: str = "rules") -> None:
+        self.page = new_page(browser, viewport)
+        self.context = self.page.context
+        self.base = base
+        self.width = viewport["width"]
+        self.prefix = prefix
+        self.requests = record_requests(self.page)
+
+    def params(self) -> dict[str, str]:
+        return params(self.page)
+
+    def wait_params(self, **expected: str) -> None:
+        wait_params(self.page, **expected)
+
+    def heading(self, text: str) -> None:
+        self.page.get_by_role("heading", name=text, exact=True).first.wait_for()
+
+    def main(self) -> Locator:
+        return self.page.locator('[data-testid="stMain"]')
+
+    def settle(self) -> None:
+        settle(self.page)
+
+    def shot(self, name: str) -> None:
+        shot(self.page, f"{self.prefix}_{name}")
+
+    def fits_width(self) -> None:
+        fits_width(self.page)
+
+    def assert_local_only(self) -> None:
+        assert_local_only(self.requests)
+
+    def close(self) -> None:
+        self.context.close()
