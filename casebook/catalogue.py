@@ -42,6 +42,7 @@ class Entry:
     title: str
     source: str = ""
     answer: str = ""  # the judge's answer to the question, in words
+    rules: str = ""  # the rules version the file was written for («РП 4.1-2»), as its `rules:` says
     error: str = ""  # why the file cannot be used ("" when it can)
     ran: bool = False  # the fields below are filled (library_scenarios(run=True))
     ok: bool = False  # every expectation held
@@ -103,7 +104,11 @@ def _read(entry: Entry, path: Path) -> Entry:
         return node.value if isinstance(node, YScalar) and isinstance(node.value, str) else ""
 
     return dataclasses.replace(
-        entry, title=text("title") or entry.title, source=text("source"), answer=text("answer")
+        entry,
+        title=text("title") or entry.title,
+        source=text("source"),
+        answer=text("answer"),
+        rules=text("rules"),
     )
 
 
@@ -119,6 +124,7 @@ def _ran(entry: Entry, path: Path, index: RulesIndex | None, library: engine.Car
         title=sc.title,
         source=sc.source or "",
         answer=sc.answer or "",
+        rules=sc.rules or "",
         ran=True,
         ok=result.ok,
         verdicts=tuple(step.verdict or "" for step in result.steps),

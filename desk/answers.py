@@ -84,6 +84,7 @@ class ScenarioDigest:
     clauses: tuple[str, ...]
     steps: tuple[Step, ...] = ()
     answer: str = ""  # the scenario's `answer`: the judge's answer to its question, in words
+    rules: str = ""  # the rules version it was written for («РП 4.1-2»); "" when it names none
     fired: frozenset[str] = frozenset()  # every clause in any step's trace
     title_stems: frozenset[str] = frozenset()  # computed once, not per query
     body_stems: frozenset[str] = frozenset()
@@ -187,6 +188,7 @@ def digest(e: casebook.Entry) -> ScenarioDigest:
         clauses=e.clauses[:8],
         steps=steps,
         answer=e.answer,
+        rules=e.rules,
         fired=e.fired,
         title_stems=frozenset(ruling_search.stems(e.title)),
         body_stems=frozenset(ruling_search.stems(words)),
@@ -221,19 +223,31 @@ def answer_query(result: SearchResult) -> str:
     counts = {w.word for w in result.words if w.how == "count"}
     out: list[str] = []
     for word in result.query.split():
-        bare = word.strip("?!.,;:«»\"()")
+        bare = word.strip('?!.,;:«»"()')
         if bare in counts:
             continue
         out.append(linked.get(bare, word))
     return " ".join(out)
 
 
-def fits(index: RulesIndex | None, clauses: Sequence[str]) -> bool:
-    """Whether an answer belongs to the loaded rules: they are the «Берсерк» rules and have every
-    clause it cites (an answer about 211.10 says nothing of rules without 211.10)."""
+def fits(index: RulesIndex | None, clauses: Sequence[str], written_for: str = "") -> bool:
+    """Whether an answer belongs to the loaded rules: they are the «Берсерк» rules, the version it
+    was written for (when both name one: «РП 4.1-2 от 09.11.2024» and «РП 4.1-2» are the same),
+    and they have every clause it cites (an answer about 211.10 says nothing of rules without it)."""
     if index is None:
         return True
-    return index.is_berserk_rules and all(index.has(c) for c in clauses if ids.is_clause_id(c))
+    if not index.is_berserk_rules:
+        return False
+    loaded = _version_key(index.version_label or "")
+    if loaded and _version_key(written_for) and _version_key(written_for) != loaded:
+        return False
+    return all(index.has(c) for c in clauses if ids.is_clause_id(c))
+
+
+def _version_key(label: str) -> str:
+    """A version label compared without case, «ё», spacing or its date: «рп4.1-2»."""
+    name = lexicon.fold(label).split(" от ", 1)[0]
+    return "".join(name.split())
 
 
 def find_answers(
@@ -259,17 +273,27 @@ def find_answers(
         return []
     found: list[Answer] = []
     for d in digests:
-        if not fits(index, d.clauses):
+        if not fits(index, d.clauses, d.rules):
             continue
         score = ruling_search.match(query_words, query_stems, d.title_stems, d.body_stems, d.clauses).score
         if score >= MIN_SCORE:
-            found.append(Answer(
-                "scenario", d.title, d.group, d.verdict, d.clauses, DESK_PAGE, (("scn", d.path),), score,
-                d.steps, d.answer,
-            ))
+            found.append(
+                Answer(
+                    "scenario",
+                    d.title,
+                    d.group,
+                    d.verdict,
+                    d.clauses,
+                    DESK_PAGE,
+                    (("scn", d.path),),
+                    score,
+                    d.steps,
+                    d.answer,
+                )
+            )
     for hit in ruling_search.search_rulings(rulings, query, top=top * 2, stopwords=stop):
         cur = hit.ruling.current
-        if hit.score < MIN_SCORE or not fits(index, cur.clauses):
+        if hit.score < MIN_SCORE or not fits(index, cur.clauses, cur.rules_version):
             continue
         where = f"решение № {hit.ruling.id}" + (f", стол {cur.table_no}" if cur.table_no else "")
         where += f", {cur.event}" if cur.event else ""
@@ -277,10 +301,20 @@ def find_answers(
         steps = tuple(Step(action, verdict) for action, verdict in model.step_verdicts(cur.trace_json))
         if not steps and cur.verdict:
             steps = (Step("", cur.verdict),)  # only the last step's verdict was kept
-        found.append(Answer(
-            "ruling", cur.title, where, cur.judge_verdict, cur.clauses, JOURNAL_PAGE,
-            (("r", str(hit.ruling.id)),), hit.score, steps, cur.decision,
-        ))
+        found.append(
+            Answer(
+                "ruling",
+                cur.title,
+                where,
+                cur.judge_verdict,
+                cur.clauses,
+                JOURNAL_PAGE,
+                (("r", str(hit.ruling.id)),),
+                hit.score,
+                steps,
+                cur.decision,
+            )
+        )
     rank = cited_rank or {}
 
     def order(a: Answer) -> tuple[float, int, float, bool, str]:

@@ -14,6 +14,7 @@ from desk import answers as da
 from rulings import model
 from rulings import search as ruling_search
 from rulings.store import Journal
+from tests import fictional_rules as fr
 from tests.rulings_samples import journal_with_judge
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,8 +28,14 @@ def digests() -> tuple[da.ScenarioDigest, ...]:
 
 def _answer(**kw: object) -> da.Answer:
     base: dict[str, object] = {
-        "kind": "scenario", "title": "t", "detail": "разбор", "verdict": "illegal", "clauses": (),
-        "page": da.DESK_PAGE, "params": (), "score": 1.0,
+        "kind": "scenario",
+        "title": "t",
+        "detail": "разбор",
+        "verdict": "illegal",
+        "clauses": (),
+        "page": da.DESK_PAGE,
+        "params": (),
+        "score": 1.0,
     }
     return da.Answer(**{**base, **kw})  # type: ignore[arg-type]
 
@@ -81,7 +88,10 @@ def test_verdicts_in_plain_words() -> None:
     steps = (*(da.Step(f"шаг {i}", "legal") for i in range(10)), da.Step("последний", ""))
     lines = da.step_lines(_answer(steps=steps), limit=3)
     assert lines == [
-        "1. шаг 0 → можно", "2. шаг 1 → можно", "3. шаг 2 → можно", "…и ещё 8 шагов на столе судьи"
+        "1. шаг 0 → можно",
+        "2. шаг 1 → можно",
+        "3. шаг 2 → можно",
+        "…и ещё 8 шагов на столе судьи",
     ]
     unchecked = da.step_lines(_answer(steps=(da.Step("x", ""), da.Step("y", ""))))
     assert unchecked[0] == "1. x → движок не смог проверить"
@@ -93,9 +103,14 @@ def test_rulings_rank_beside_scenarios_by_one_scoring(tmp_path: Path, digests: D
         {"action": "move: {card: bird, to: c3}", "verdict": "legal", "trace": []},
     ]
     book = _journal(
-        tmp_path, title="Может ли Сугед пересесть на летающее существо?",
-        decision="Нет: симбиот не помещается на летающее (211.4).", clauses=("211.4",), table_no="5",
-        judge_verdict="illegal", verdict="legal", trace_json=json.dumps(steps),
+        tmp_path,
+        title="Может ли Сугед пересесть на летающее существо?",
+        decision="Нет: симбиот не помещается на летающее (211.4).",
+        clauses=("211.4",),
+        table_no="5",
+        judge_verdict="illegal",
+        verdict="legal",
+        trace_json=json.dumps(steps),
     )
     found = da.find_answers("Сугед летающее", book.rulings(), digests, index=SEEDS)
     rulings = [a for a in found if a.kind == "ruling"]
@@ -125,8 +140,14 @@ def test_ties_go_to_the_answer_citing_the_better_clause_hit() -> None:
 
     def make(path: str, clauses: tuple[str, ...]) -> da.ScenarioDigest:
         return da.ScenarioDigest(
-            path=path, group="разбор", title=title, text=title, verdict="illegal", clauses=clauses,
-            title_stems=stems, body_stems=stems,
+            path=path,
+            group="разбор",
+            title=title,
+            text=title,
+            verdict="illegal",
+            clauses=clauses,
+            title_stems=stems,
+            body_stems=stems,
         )
 
     suged, move = make("a.yaml", ("211.8.1",)), make("b.yaml", ("211.10",))
@@ -164,9 +185,7 @@ def test_answers_appear_only_for_the_rules_they_were_written_for(
     assert da.find_answers(query, book.rulings(), digests, index=other) == []
     # «Берсерк» rules without 211.4: the ruling citing it and the scenarios deciding by it are left out.
     corpus = ROOT / "rules_index" / "data" / "corpus"
-    only_535 = rules_index.load_texts(
-        [(f.name, f.read_bytes()) for f in sorted(corpus.glob("534-535*.txt"))]
-    )
+    only_535 = rules_index.load_texts([(f.name, f.read_bytes()) for f in sorted(corpus.glob("534-535*.txt"))])
     assert only_535.is_berserk_rules and not only_535.has("211.4")
     left = da.find_answers(query, book.rulings(), digests, index=only_535)
     assert all(da.fits(only_535, a.clauses) for a in left)
@@ -192,3 +211,23 @@ def test_brief_verdicts_fit_a_phone(digests: tuple[da.ScenarioDigest, ...]) -> N
 def test_short_cuts_at_a_word() -> None:
     assert da.short("раз два три", 8) == "раз два …"
     assert da.short("  раз  два ") == "раз два"
+
+
+def test_answers_written_for_another_version_are_left_out(
+    tmp_path: Path, digests: tuple[da.ScenarioDigest, ...]
+) -> None:
+    """The FICTIONAL РП 9.9-1 keeps 211.4, yet a scenario and a ruling written for РП 4.1-2 are
+    not its answers; a ruling that names РП 9.9-1, or names no version, is."""
+    book, by = journal_with_judge(tmp_path / "j.sqlite3")
+    for version in ("РП 4.1-2 от 09.11.2024", "рп 9.9-1", ""):
+        fields = {"title": f"Сугед на летающее? ({version})", "decision": "Нет.", "clauses": ("211.4",)}
+        book.record(model.RulingInput(**fields, rules_version=version), by)  # type: ignore[arg-type]
+    query = "Сугед летающее"
+    own = da.find_answers(query, book.rulings(), digests, index=SEEDS, top=10)
+    assert {a.kind for a in own} == {"scenario", "ruling"}
+    assert not [a for a in own if "9.9-1" in a.title]
+    fictional = rules_index.load_texts(fr.as_files(fr.fictional_texts()))
+    assert fictional.version_label == "РП 9.9-1" and fictional.has("211.4")
+    other = da.find_answers(query, book.rulings(), digests, index=fictional, top=10)
+    assert sorted(a.title for a in other) == ["Сугед на летающее? ()", "Сугед на летающее? (рп 9.9-1)"]
+    assert all(d.rules == "РП 4.1-2" for d in digests)
