@@ -484,6 +484,11 @@ class SearchIndex:
                     used[i] = True
                 label = typed(start, len(seq))
                 alts = tuple(_Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
+                own = keys[start]
+                if len(seq) == 1 and len(alts) == 1 and own in self._postings and own != alts[0].key:
+                    # A jargon word the loaded rules use literally («свойства» in other rules) still
+                    # finds itself first.
+                    alts = (_Alt(own, "form", WEIGHT["form"]), *alts)
                 if len(alts) == 1 and alts[0].key in self._broader:
                     wider, wider_keys, rel = self._broader[alts[0].key]
                     alts += tuple(_Alt(k, rel, WEIGHT[rel], wider) for k in wider_keys)
