@@ -523,8 +523,8 @@ class SearchIndex:
             label = typed(i, 1)
             # A word the corpus lacks counts for terms as its closest matches («хазяен» → хозяин,
             # «замещющая» → замещающая); a word with no match at all («покажи») says nothing.
-            own = [t.key] if t.key in self._postings else []
-            term_alts = dict.fromkeys(own + [a.key for a in alts if a.how == "typo"])
+            own_keys = [t.key] if t.key in self._postings else []
+            term_alts = dict.fromkeys(own_keys + [a.key for a in alts if a.how == "typo"])
             if not term_alts and alts:
                 term_alts = {alts[0].key: None}
             for key in term_alts:
