@@ -87,29 +87,31 @@ def _lines(found: impact.Impact, item: AffectedRuling | AffectedScenario) -> str
 
 def _ruling(found: impact.Impact, r: AffectedRuling, version: Mapping[str, str]) -> None:
     with st.container(border=True, key=f"affected_ruling_{r.ruling_id}"):
-        st.page_link(
-            JOURNAL_PAGE,
-            label=f"№ {r.ruling_id} · {common.escape_md(common.short(r.title, 90))}",
-            icon=":material/edit_note:",
-            query_params={"r": str(r.ruling_id), **version},
-            width="stretch",
-        )
+        st.markdown(f"**№ {r.ruling_id} · {common.escape_md(common.short(r.title, 160))}**")
         st.markdown(_lines(found, r))
         if r.version_unknown:
             old = common.escape_md(found.old.name)
             st.caption(f"В решении не указана версия правил: проверено как записанное по {old}.")
+        st.page_link(
+            JOURNAL_PAGE,
+            label="Открыть в журнале",
+            icon=":material/edit_note:",
+            query_params={"r": str(r.ruling_id), **version},
+            width="content",
+        )
 
 
 def _scenario(found: impact.Impact, s: AffectedScenario, version: Mapping[str, str]) -> None:
     with st.container(border=True, key=scenario_key(s.path)):
+        st.markdown(f"**{common.escape_md(common.short(s.title, 160))}**")
+        st.markdown(_lines(found, s))
         st.page_link(
             DESK_PAGE,
-            label=common.escape_md(common.short(s.title, 90)),
+            label="Открыть на столе судьи",
             icon=":material/grid_on:",
             query_params={"scn": s.path, **version},
-            width="stretch",
+            width="content",
         )
-        st.markdown(_lines(found, s))
 
 
 def scenario_key(path: str) -> str:
@@ -121,7 +123,7 @@ def scenario_key(path: str) -> str:
 
 def _label(what: str, items: Sequence[AffectedRuling] | Sequence[AffectedScenario]) -> str:
     reread = sum(impact.text_changed(i) for i in items)
-    return f"{what}: {len(items)}" + (f" (текст пунктов изменился: {reread})" if reread else "")
+    return f"{what}: {len(items)}" + (f" (у {reread} изменился текст пунктов)" if reread else "")
 
 
 def render(result: RulesDiff, new: Choice) -> None:
