@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 import engine
-from casebook.affected import AffectedScenario, Cites, affected_scenarios
+from casebook.affected import EXIT_INVALID, EXIT_OK, AffectedScenario, Cites, affected_scenarios
 from casebook.catalogue import library_scenarios
 from rules_index import CorpusError, ids, load_default
 from rules_index.diff import RulesDiff, Side, diff_indexes
@@ -29,9 +29,6 @@ from rules_index.fates import Fate, fate_line
 from rulings.affected import AffectedRuling, affected_rulings, written_for
 from rulings.model import JournalError, Ruling
 from rulings.store import Journal
-
-EXIT_OK = 0
-EXIT_INVALID = 2
 
 
 @dataclasses.dataclass(frozen=True)

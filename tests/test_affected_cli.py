@@ -6,17 +6,14 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from casebook import cli
 from tests import fictional_rules as fr
-from tests import rulings_samples
+from tests import helpers, rulings_samples
 
-ROOT = Path(__file__).resolve().parent.parent
 RECRUIT_535_2 = "scenarios/rulings/535.2_recruit_during_battle.yaml"
 
 
@@ -33,16 +30,7 @@ def journal(tmp_path: Path) -> tuple[Path, dict[str, int]]:
     """A journal with three rulings of РП 4.1-2: on 535.2 (renumbered), on 534.8 (removed), and
     on clauses the fictional version left alone."""
     path = tmp_path / "rulings.sqlite3"
-    book, judge = rulings_samples.journal_with_judge(path)
-    made = {
-        "moved": ("Можно ли добрать карту в отряд посреди боя?", ("535.2",)),
-        "gone": ("Действует ли защита от воздействий на лишнюю рану?", ("534.8",)),
-        "same": ("Вопрос о неизменных пунктах: кто хозяин паразита?", ("211.4", "A8")),
-    }
-    ids = {
-        key: book.record(rulings_samples.ruling(title, clauses=clauses, rules_version="РП 4.1-2"), judge)
-        for key, (title, clauses) in made.items()
-    }
+    _, ids = rulings_samples.journal_for_affected(path)
     return path, ids
 
 
@@ -81,15 +69,7 @@ def test_json_has_both_lists_with_the_suggested_citations(
 ) -> None:
     path, ids = journal
     env = {**os.environ, "BERSERK_JOURNAL": str(path)}
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "affected", "builtin", str(fictional_dir), "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = helpers.run_module("engine", "affected", "builtin", str(fictional_dir), "--json", env=env)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["old"]["label"] == "РП 4.1-2" and data["new"]["label"] == "РП 9.9-1"

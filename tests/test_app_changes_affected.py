@@ -38,17 +38,7 @@ def journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[store.Jour
     clauses the fictional version left alone."""
     path = tmp_path / "rulings.sqlite3"
     monkeypatch.setenv(store.ENV_VAR, str(path))
-    book, judge = rulings_samples.journal_with_judge(path)
-    made = {
-        "moved": ("Можно ли добрать карту в отряд посреди боя?", ("535.2",)),
-        "gone": ("Действует ли защита от воздействий на лишнюю рану?", ("534.8",)),
-        "same": ("Вопрос о неизменных пунктах: кто хозяин паразита?", ("211.4", "A8")),
-    }
-    ids = {
-        key: book.record(rulings_samples.ruling(title, clauses=clauses, rules_version="РП 4.1-2"), judge)
-        for key, (title, clauses) in made.items()
-    }
-    return book, ids
+    return rulings_samples.journal_for_affected(path)
 
 
 def _page(old: str, new: str) -> AppTest:
