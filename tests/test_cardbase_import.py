@@ -234,7 +234,12 @@ def test_our_yaml() -> None:
         ("base.json", b"\x00\x01\x02\x03" * 10, ["двоичные данные"]),
         ("base.csv", b'name;type\n"A;0\n', ["строка 2", "ошибка CSV", "кавычка не закрыта"]),
         ("base.csv", b"title;type\nA;0\n", ["строка 1", "нет столбца name"]),
-        ("base.yaml", b"cards: [\n  {name: A\n", ["ошибка YAML", "строка"]),
+        (
+            "base.yaml",
+            b"cards: [\n  {name: A\n",
+            ["строка 3, позиция 1: ошибка YAML (в словаре {…} пропущена запятая или «}»)"],
+        ),
+        ("base.yaml", b"cards:\n\t- name: A\n", ["строка 2, позиция 1: ошибка YAML (символ"]),
         ("base.json", b'[{"id": "1"}, {"id": "2", "name": ""}]', ["нет ни одной карты", "нет названия"]),
     ],
 )
@@ -316,7 +321,10 @@ def test_unknown_icons_are_noted_once_and_the_card_kept() -> None:
     [
         (json.dumps({"creature_types": {"0": "Дракон"}}), "creature_types.0: тип «Дракон» неизвестен"),
         (json.dumps({"colors": {"3": "Смесь"}}), "colors.3: код стихии — один бит"),
-        ("{", "ошибка JSON"),
+        ("{", "строка 1, позиция 2: ошибка JSON (ожидалось имя поля в двойных кавычках)"),
+        ('{"sets": {"1": "Начало}}', "строка 1, позиция 16: ошибка JSON (строка не закрыта кавычкой)"),
+        ('{"sets": {"1": 1}\n "x": 2}', "строка 2, позиция 2: ошибка JSON (пропущена запятая)"),
+        ('{"sets": ' + "1" * 5000 + "}", "строка 1, позиция 10: число из 5000 цифр"),
         (json.dumps([1, 2]), "ожидался словарь таблиц"),
     ],
 )
@@ -326,6 +334,23 @@ def test_a_bad_constants_file_is_refused(data: str, says: str) -> None:
             cases.BASE_JSON.read_bytes(), "base.json", constants=("const.json", data.encode())
         )
     assert says in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        ("sets: [1\n", "строка 2, позиция 1: ошибка YAML (в списке […] пропущена запятая или «]»)"),
+        ('sets:\n  1: "Начало\n', "ошибка YAML (файл оборвался: не закрыта кавычка или скобка)"),
+        ("sets:\n  1: a: b\n", "строка 2, позиция 7: ошибка YAML (двоеточие там, где его не ждали"),
+    ],
+)
+def test_a_constants_file_in_yaml_says_where_and_what_in_russian(data: str, says: str) -> None:
+    with pytest.raises(cardbase.CardBaseError) as exc:
+        cardbase.import_base(
+            cases.BASE_JSON.read_bytes(), "base.json", constants=("const.yaml", data.encode())
+        )
+    assert str(exc.value).startswith("Файл кодов «const.yaml»") and says in str(exc.value), str(exc.value)
+    assert not re.search("[A-Za-z]{4}", str(exc.value).replace("const.yaml", "").replace("YAML", ""))
 
 
 def test_a_constants_file_renames_codes() -> None:
