@@ -283,3 +283,17 @@ def test_a_bad_value_in_a_record_is_named_and_the_loaded_base_stays(own_folders:
     assert "База не загружена. Файл «long.json», строка 1, позиция 35: число из 5000 цифр" in shown
     assert "Осталась прежняя база: base.json" in shown and "База карт: «base.json» (карт: 26" in shown
     assert len(store.CardStore(own_folders).bases()) == 1
+
+
+def test_a_card_named_like_an_embedded_one_says_what_comes_from_where(own_folders: Path) -> None:
+    und = {"id": "u1", "name": "Карлик Унд", "type": 3, "life": 4, "class": "Гном"}
+    und["text"] = "Защита от магии."
+    data = json.dumps([und]).encode()
+    at = upload(open_cards(), "real.json", data)
+    bid = cardbase.import_base(data, "real.json").id
+    at = open_cards(base=bid, card="u1")
+    assert not at.exception
+    shown = texts(at)
+    assert "На столе «Карлик Унд» — карта этой базы: жизнь, класс, удар, стихия, стоимость и текст" in shown
+    assert "откуда: описано вручную в библиотеке движка (пример правил)" in shown
+    assert "из текста этой карты добавлено: защита" in shown, shown
