@@ -72,17 +72,10 @@ def test_a_base_card_named_like_an_embedded_one_has_the_bases_facts_and_the_hand
     assert vail is not None and (vail.life, vail.text, vail.abilities) == (9, "Другой текст.", ())
     assert "особенностей у неё нет" in loaded.shadowed["w1"]
     assert loaded.library.get("Сугед").life == 6  # type: ignore[union-attr]  # not in the base: embedded
-    state = engine.build_state(
-        engine.Setup(
-            phase="battle",
-            active="A",
-            cards=[
-                engine.CardSpec(id="h", card="Вайл", owner="A", at="b2"),
-                engine.CardSpec(id="u", card="Карлик Унд", owner="B", host="h"),
-            ],
-        ),
-        loaded.library,
-    )
+    host = engine.CardSpec(id="h", card="Вайл", owner="A", at="b2")
+    und_on_host = engine.CardSpec(id="u", card="Карлик Унд", owner="B", host="h")
+    setup = engine.Setup(phase="battle", active="A", cards=[host, und_on_host])
+    state = engine.build_state(setup, loaded.library)
     assert engine.card_props(state, "u")["life"] == 4 and engine.card_props(state, "h")["life"] == 9
 
 
