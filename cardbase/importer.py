@@ -278,7 +278,7 @@ class _Decoder:
         if isinstance(raw, list | tuple):
             items = raw
         elif isinstance(raw, str):
-            items = re.split(r"\s*[-–—/,;]\s*", raw.strip())
+            items = re.split(r"\s*[-–—/,;]\s*", raw.strip().strip("[]()").strip())  # «1-2-3», «[1,2,3]»
         else:
             items = [raw]
         if len(items) != 3 or any(v is None for v in items):

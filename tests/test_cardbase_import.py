@@ -470,6 +470,11 @@ def _csv(**fields: str) -> bytes:
     return (";".join(row) + "\n" + ";".join(row.values()) + "\n").encode()
 
 
+def test_a_strike_in_a_csv_cell_may_be_written_as_a_list() -> None:
+    base = cardbase.import_base(_csv(hit="[1,2,3]"), "list.csv")
+    assert base.records[0].strike == (1, 2, 3)
+
+
 @pytest.mark.parametrize(
     ("fields", "says"),
     [
