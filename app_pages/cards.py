@@ -114,9 +114,10 @@ def _render_modelled(loaded: cardbase.Loaded, r: cardbase.CardRecord) -> None:
     st.subheader("Что моделирует движок")
     if loaded.base.id == cardbase.BUILTIN and r.modelled:
         st.caption("Особенности этой карты описаны вручную в библиотеке движка (engine/data/cards.yaml).")
-    if not r.modelled:
+    on_desk = loaded.desk.get(r.id, r)  # a card named like an embedded one: as the desk has it
+    if not on_desk.modelled:
         st.caption("Ни одной особенности этой карты движок не моделирует.")
-    for m in r.modelled:
+    for m in on_desk.modelled:
         st.markdown(card_base.modelled_markdown(m))
     note = loaded.shadowed.get(r.id)
     if note:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 import engine
 from cardbase import find, importer, links, related, store
 from cardbase.importer import import_base
-from cardbase.library import builtin_base, card_def, library_of, shadowed
+from cardbase.library import builtin_base, card_def, desk_records, library_of, shadowed
 from cardbase.model import BUILTIN, CardBase, CardBaseError, CardRecord, ImportReport, Modelled, Problem
 
 
@@ -34,6 +34,7 @@ class Loaded:
     library: engine.CardLibrary
     queries: related.QueryCards
     shadowed: Mapping[str, str]
+    desk: Mapping[str, CardRecord] = dataclasses.field(default_factory=lambda: types.MappingProxyType({}))
 
     @staticmethod
     def of(base: CardBase, embedded: engine.CardLibrary | None = None) -> Loaded:
@@ -44,16 +45,18 @@ class Loaded:
             library=library_of(base, embedded),
             queries=related.QueryCards(base.records),
             shadowed=types.MappingProxyType({} if base.id == BUILTIN else shadowed(base, embedded)),
+            desk=types.MappingProxyType({} if base.id == BUILTIN else desk_records(base, embedded)),
         )
 
     def record(self, library_name: str) -> CardRecord | None:
         """The base's record behind a library card (the desk's card → its page, its unmodelled
-        sentences); None for a template, or a name the embedded library keeps for itself."""
+        sentences), as the desk uses it (cardbase/library.py: a card named like an embedded one
+        has the hand-written abilities); None for a template, or an embedded card the base lacks."""
         cdef = self.library.get(library_name)
         if cdef is None:
             return None
         if cdef.ref:
-            return self.base.get(cdef.ref)
+            return self.desk.get(cdef.ref) or self.base.get(cdef.ref)
         if self.base.id == BUILTIN:
             return next((r for r in self.base.records if r.library_name == cdef.name), None)
         return None
@@ -81,6 +84,7 @@ __all__ = [
     "Problem",
     "builtin_base",
     "card_def",
+    "desk_records",
     "find",
     "import_base",
     "importer",

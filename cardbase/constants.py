@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import pathlib
 import types
 from collections.abc import Mapping
@@ -18,6 +17,7 @@ from typing import Any
 import yaml
 
 import lexicon
+from cardbase import readers
 from cardbase.model import SAFE_LOADER, CardBaseError
 
 DATA_DIR = pathlib.Path(__file__).resolve().parent / "data"
@@ -110,18 +110,9 @@ def read_constants(data: bytes, name: str) -> Constants:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise CardBaseError(f"Файл кодов «{name}»: нужна кодировка UTF-8.") from None
-    try:
-        raw = (
-            json.loads(text)
-            if not name.lower().endswith((".yaml", ".yml"))
-            else yaml.load(text, Loader=SAFE_LOADER)
-        )
-    except json.JSONDecodeError as exc:
-        raise CardBaseError(
-            f"Файл кодов «{name}», строка {exc.lineno}, позиция {exc.colno}: ошибка JSON ({exc.msg})."
-        ) from None
-    except yaml.YAMLError:
-        raise CardBaseError(f"Файл кодов «{name}»: ошибка YAML.") from None
+    what = f"Файл кодов «{name}»"
+    is_yaml = name.lower().endswith((".yaml", ".yml"))
+    raw = readers.parse_yaml(text, what) if is_yaml else readers.parse_json(text, what)
     if not isinstance(raw, Mapping):
         raise CardBaseError(f"Файл кодов «{name}»: ожидался словарь таблиц (sets, colors, creature_types…).")
     base, words = _builtin()

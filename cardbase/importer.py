@@ -12,10 +12,20 @@ Fields (community JSON names; our YAML may use the names in brackets):
   ([weak, medium, strong] or «1-2-3»), icons ({code: value}, or «zoo regen=1»), text, banned,
   altto [alt_of] (an alternate printing: the id of its base card), abilities (YAML: declarations
   of engine/model/abilities.py, read as written), incorporeal (YAML).
+
+Every value of a record is checked for its kind and its bounds; a value that fails skips the
+record, and the report names the record (its place in the file, id and name), the field and what
+was wrong. NaN and the strings "", "nan", "null", "none" are an empty field. The bounds:
+  life, move, cost, each strike value, an icon's value: whole numbers 0–99 (life ≥ 1 for a
+  creature); number and a numeric set id: 0–99,999; color: a bitmask of the known elements;
+  name ≤ 200 characters; text ≤ 5,000 characters; id, set, rarity, class, subtype, an icon's
+  code, altto ≤ 100 characters each. Flags (elite, uniq, banned, incorporeal): true/false, 1/0
+  or a word (да/нет, yes/no).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -31,56 +41,140 @@ from engine.model.abilities import parse_ability
 
 _TRUE = {"1", "true", "да", "yes", "y", "+", "истина"}
 _FALSE = {"0", "false", "нет", "no", "n", "-", "", "ложь", "nan", "none", "null"}
+_EMPTY = ("", "nan", "null", "none")
+
+MAX_SMALL = 99  # life, move, cost, each strike value, an icon's value
+MAX_NUMBER = 99_999  # number in its set, a numeric set id
+MAX_NAME = 200  # characters of a card's name
+MAX_TEXT = 5_000  # characters of a card's text
+MAX_WORD = 100  # characters of an id, a set, a rarity, a class, a subtype, an icon's code
+_DIGITS = 15  # a run of digits longer than this is out of every bound (and never turned into an int)
 
 
 class _Skip(Exception):
     """A record cannot be imported; the message says why (Russian)."""
 
 
+def _shown(value: Any) -> str:
+    """A value as a problem quotes it: short, and saying what kind of value it is."""
+    if isinstance(value, bool):
+        return f"«{str(value).lower()}» (да/нет)"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        return "бесконечность" if math.isinf(value) else f"{value:g}"
+    if isinstance(value, int):
+        return str(value) if value.bit_length() < 50 else "слишком большое число"
+    if isinstance(value, str):
+        text = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in " ".join(value.split()))
+        return f"«{text[:40]}…» ({len(value)} знаков)" if len(text) > 40 else f"«{text}»"
+    if isinstance(value, Mapping):
+        return "словарь {…}"
+    if isinstance(value, list | tuple):
+        return "список […]"
+    return f"значение вида {type(value).__name__}"
+
+
 def _get(data: Mapping[str, Any], *keys: str) -> Any:
     for key in keys:
         if key in data:
             value = data[key]
-            if isinstance(value, str) and value.strip().lower() in ("", "nan", "null", "none"):
+            if isinstance(value, str) and value.strip().lower() in _EMPTY:
+                return None
+            if isinstance(value, float) and math.isnan(value):  # an empty cell of a spreadsheet export
                 return None
             return value
     return None
 
 
-def _int(value: Any, field: str, minimum: int = 0) -> int | None:
+def _whole(value: Any) -> int | None:
+    """The whole number a value is (7, 7.0, «7», «7.0»), or None. A run of more than _DIGITS
+    digits is MAX_NUMBER + 1: out of every bound, and never converted."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) and value.is_integer() else None
+    if isinstance(value, str):
+        found = re.fullmatch(r"\s*(-?)(\d+)(?:\.0+)?\s*", value)
+        if found is None:
+            return None
+        if len(found.group(2).lstrip("0")) > _DIGITS:
+            return -(MAX_NUMBER + 1) if found.group(1) else MAX_NUMBER + 1
+        return int(found.group(1) + found.group(2))
+    return None
+
+
+def _int(value: Any, field: str, minimum: int = 0, maximum: int = MAX_SMALL) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool):
-        raise _Skip(f"{field}: нужно целое число, а не «{value}»")
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+(?:\.0+)?\s*", value):
-        value = int(float(value))
-    if not isinstance(value, int):
-        raise _Skip(f"{field}: нужно целое число, а не «{value}»")
-    if value < minimum:
-        raise _Skip(f"{field}: нужно целое число ≥ {minimum}, а не {value}")
-    return value
+    number = _whole(value)
+    bounds = f"нужно целое число от {minimum} до {maximum:,}".replace(",", " ")
+    if number is None:
+        raise _Skip(f"{field}: {bounds}, а не {_shown(value)}")
+    if not minimum <= number <= maximum:
+        raise _Skip(f"{field}: {bounds}, а не {_shown(value if isinstance(value, str) else number)}")
+    return number
 
 
 def _bool(value: Any, field: str) -> bool:
     if value is None or isinstance(value, bool):
         return bool(value)
-    if isinstance(value, int | float):
+    if isinstance(value, int | float) and value in (0, 1):
         return bool(value)
-    text = str(value).strip().lower()
+    text = value.strip().lower() if isinstance(value, str) else None
     if text in _TRUE:
         return True
     if text in _FALSE:
         return False
-    raise _Skip(f"{field}: нужно да или нет (true/false, 1/0), а не «{value}»")
+    raise _Skip(f"{field}: нужно да или нет (true/false, 1/0), а не {_shown(value)}")
 
 
-def _strings(value: Any, split: str) -> tuple[str, ...]:
+def _word(value: Any, field: str, limit: int = MAX_WORD) -> str | None:
+    """A short string field (an id, a code, a class): a string or a whole number, stripped."""
+    if value is None:
+        return None
+    number = None if isinstance(value, str) else _whole(value)
+    if number is not None:
+        value = str(number)
+    if not isinstance(value, str):
+        raise _Skip(f"{field}: нужна строка или целое число, а не {_shown(value)}")
+    text = " ".join(value.split())
+    if len(text) > limit:
+        raise _Skip(f"{field}: длиннее {limit} знаков ({len(text)})")
+    if not text.isprintable():
+        raise _Skip(f"{field}: управляющий символ в значении {_shown(text)}")
+    return text
+
+
+def _text(value: Any, field: str) -> str:
+    """A card's text: a string of at most MAX_TEXT characters (a number is read as its digits)."""
+    if value is None:
+        return ""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() < 50:
+        value = str(value)
+    elif isinstance(value, float) and math.isfinite(value):
+        value = f"{value:g}"
+    if not isinstance(value, str):
+        raise _Skip(f"{field}: нужна строка, а не {_shown(value)}")
+    if len(value) > MAX_TEXT:
+        raise _Skip(f"{field}: длиннее {MAX_TEXT:,} знаков ({len(value):,})".replace(",", " "))
+    return value
+
+
+def _strings(value: Any, split: str, field: str) -> tuple[str, ...]:
+    """A list of short strings (classes, elements): a list, or one string split at `split`."""
     if value is None:
         return ()
-    items = value if isinstance(value, list | tuple) else re.split(split, str(value))
-    return tuple(s for s in (str(i).strip() for i in items) if s and s.lower() != "nan")
+    if isinstance(value, str):
+        items: list[Any] = re.split(split, value)
+    elif isinstance(value, list | tuple):
+        items = list(value)
+    else:
+        items = [value]
+    words = (_word(i, field) for i in items if not (isinstance(i, float) and math.isnan(i)))
+    return tuple(w for w in words if w and w.lower() not in _EMPTY)
 
 
 class _Decoder:
@@ -100,32 +194,39 @@ class _Decoder:
 
     def kind(self, data: Mapping[str, Any]) -> tuple[str, str | None]:
         raw = _get(data, "type")
-        sub = _get(data, "subtype")
         if raw is None:
             raise _Skip("не указан тип карты (type)")
-        text = str(raw).strip()
-        if isinstance(raw, int | float) or re.fullmatch(r"-?\d+(?:\.0+)?", text):
-            code = str(int(float(text)))
-            if code not in self.c.types:
+        if isinstance(raw, bool) or not isinstance(raw, str | int | float):
+            raise _Skip(f"type (тип): нужен код типа или слово, а не {_shown(raw)}")
+        code = _whole(raw)
+        if code is not None:
+            if str(code) not in self.c.types:
                 known = ", ".join(f"{k} — {_type_word(*v)}" for k, v in self.c.types.items())
-                raise _Skip(f"неизвестный код типа «{code}» ({self.c.source}; известны: {known})")
-            return self.c.types[code]
+                shown = f"«{code}»" if abs(code) <= MAX_NUMBER else "(слишком большое число)"
+                raise _Skip(f"неизвестный код типа {shown} ({self.c.source}; известны: {known})")
+            return self.c.types[str(code)]
+        if not isinstance(raw, str):
+            raise _Skip(f"type (тип): нужен код типа или слово, а не {_shown(raw)}")
+        text = raw.strip()
         if text in lexicon.CARD_TYPES:
             if text != "creature":
                 return text, None
-            subtype = str(sub).strip() if sub is not None else "ground"
+            subtype = _word(_get(data, "subtype"), "subtype") or "ground"
             if subtype not in lexicon.SUBTYPES:
-                raise _Skip(f"subtype «{subtype}» неизвестен (допустимы: {', '.join(lexicon.SUBTYPES)})")
+                raise _Skip(
+                    f"subtype {_shown(subtype)} неизвестен (допустимы: {', '.join(lexicon.SUBTYPES)})"
+                )
             return text, subtype
         found = type_words().get(lexicon.fold(text))
         if found is None:
-            raise _Skip(f"тип «{text}» неизвестен")
+            raise _Skip(f"тип {_shown(text)} неизвестен")
         return found
 
     def elements(self, data: Mapping[str, Any]) -> tuple[str, ...]:
         color = _get(data, "color")
-        if color is not None and not (isinstance(color, str) and not color.strip().isdigit()):
-            mask = _int(color, "color (стихии)", minimum=1)
+        as_names = isinstance(color, list | tuple) or (isinstance(color, str) and _whole(color) is None)
+        if color is not None and not as_names:
+            mask = _int(color, "color (стихии)", minimum=1, maximum=MAX_NUMBER)
             assert mask is not None
             out = [name for bit, name in sorted(self.c.colors.items()) if mask & bit]
             unknown = mask & ~sum(self.c.colors)
@@ -136,27 +237,31 @@ class _Decoder:
                     + ")"
                 )
             return tuple(out)
-        names = _strings(_get(data, "elements", "element", "color"), r"[,;/]")
+        names = _strings(_get(data, "elements", "element", "color"), r"[,;/]", "стихии")
         out = []
         for name in names:
             known = self.element_names.get(lexicon.fold(name))
             if known is None:
-                raise _Skip(f"стихия «{name}» неизвестна (известны: {', '.join(self.c.colors.values())})")
+                raise _Skip(
+                    f"стихия {_shown(name)} неизвестна (известны: {', '.join(self.c.colors.values())})"
+                )
             out.append(known)
         return tuple(out)
 
     def set_of(self, data: Mapping[str, Any], notes: list[str]) -> tuple[str, str]:
         raw = _get(data, "set_id", "set")
-        if raw is None:
+        text = _word(raw, "set_id (выпуск)")
+        if text is None:
             return "", ""
-        text = str(int(raw) if isinstance(raw, float) and raw.is_integer() else raw).strip()
+        if text.isdecimal():
+            _int(text, "set_id (выпуск)", maximum=MAX_NUMBER)
         if text in self.c.sets:
             return text, self.c.sets[text]
         by_name = {lexicon.fold(v): k for k, v in self.c.sets.items()}
         if lexicon.fold(text) in by_name:
             key = by_name[lexicon.fold(text)]
             return key, self.c.sets[key]
-        if text.isdigit():
+        if text.isdecimal():
             if self.once(f"set:{text}"):
                 notes.append(
                     f"выпуска {text} нет в справочнике ({self.c.source}): он показан как «выпуск {text}» "
@@ -169,11 +274,17 @@ class _Decoder:
         raw = _get(data, "hit", "strike")
         if raw is None:
             return None
-        items: Sequence[Any] = raw if isinstance(raw, list | tuple) else re.split(r"\s*[-–—/,;]\s*", str(raw))
-        values = [_int(v, "hit (удар)") for v in items]
-        if len(values) != 3 or None in values:
-            raise _Skip(f"hit (удар): нужны три числа — слабый, средний, сильный, а не «{raw}»")
-        return (int(values[0] or 0), int(values[1] or 0), int(values[2] or 0))
+        items: Sequence[Any]
+        if isinstance(raw, list | tuple):
+            items = raw
+        elif isinstance(raw, str):
+            items = re.split(r"\s*[-–—/,;]\s*", raw.strip().strip("[]()").strip())  # «1-2-3», «[1,2,3]»
+        else:
+            items = [raw]
+        if len(items) != 3 or any(v is None for v in items):
+            raise _Skip(f"hit (удар): нужны три числа — слабый, средний, сильный, а не {_shown(raw)}")
+        weak, medium, strong = (_int(v, "hit (удар)") or 0 for v in items)
+        return (weak, medium, strong)
 
     def icons(self, data: Mapping[str, Any], notes: list[str]) -> tuple[tuple[str, int], ...]:
         raw = _get(data, "icons")
@@ -181,15 +292,17 @@ class _Decoder:
             return ()
         pairs: list[tuple[str, Any]]
         if isinstance(raw, Mapping):
-            pairs = [(str(k), v) for k, v in raw.items()]
+            pairs = [(_word(k, "icons (значки)") or "", v) for k, v in raw.items()]
         elif isinstance(raw, list | tuple):
-            pairs = [(str(k), 0) for k in raw]
-        else:
+            pairs = [(_word(k, "icons (значки)") or "", 0) for k in raw]
+        elif isinstance(raw, str):
             pairs = []
-            for item in re.split(r"[\s,;]+", str(raw).strip()):
+            for item in re.split(r"[\s,;]+", raw.strip()):
                 if item:
                     code, _, value = item.partition("=") if "=" in item else item.partition(":")
-                    pairs.append((code, value or 0))
+                    pairs.append((_word(code, "icons (значки)") or "", value or 0))
+        else:
+            raise _Skip(f"icons (значки): нужен словарь, список или строка, а не {_shown(raw)}")
         out: list[tuple[str, int]] = []
         for code, value in pairs:
             if not code:
@@ -201,7 +314,7 @@ class _Decoder:
                         "(и у остальных карт с ним)"
                     )
                 continue
-            number = _int(value if value not in (None, "") else 0, f"значок {code}")
+            number = _int(0 if value is None or value == "" else value, f"icons (значок {code})")
             out.append((code, number or 0))
         return tuple(out)
 
@@ -211,13 +324,18 @@ def _type_word(ctype: str, sub: str | None) -> str:
 
 
 def _label(where: str, data: Mapping[str, Any]) -> str:
-    """«запись 12 (id 10012, «Гоблин»)»: how a report names a record."""
+    """«запись 12 (id 10012, «Гоблин»)»: how a report names a record (a long or odd id or name
+    is cut short: the place in the file names the record anyway)."""
     bits = []
-    if _get(data, "id") is not None:
-        bits.append(f"id {_get(data, 'id')}")
+    card_id = _get(data, "id")
+    if isinstance(card_id, str) or (isinstance(card_id, int) and card_id.bit_length() < 50):
+        shown = " ".join(str(card_id).split())
+        if shown and not isinstance(card_id, bool):
+            bits.append(f"id {shown[:40]}…" if len(shown) > 40 else f"id {shown}")
     name = _get(data, "name")
     if isinstance(name, str) and name.strip():
-        bits.append(f"«{name.strip()}»")
+        name = " ".join(name.split())
+        bits.append(f"«{name[:60]}…»" if len(name) > 60 else f"«{name}»")
     return f"{where} ({', '.join(bits)})" if bits else where
 
 
@@ -231,26 +349,34 @@ def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tupl
     if rec.problem:
         raise _Skip(rec.problem)
     name = _get(data, "name")
-    if not isinstance(name, str) or not name.strip():
+    if name is None or (isinstance(name, str) and not name.strip()):
         raise _Skip("нет названия карты (name)")
+    if not isinstance(name, str):
+        raise _Skip(f"name (название): нужна строка, а не {_shown(name)}")
+    if len(name) > MAX_NAME:
+        raise _Skip(f"name (название): длиннее {MAX_NAME} знаков ({len(name)})")
+    if not " ".join(name.split()).isprintable():
+        raise _Skip(f"name (название): управляющий символ в названии {_shown(name)}")
     ctype, subtype = dec.kind(data)
     life = _int(_get(data, "life"), "life (жизнь)")
     if ctype == "creature" and (life is None or life < 1):
-        raise _Skip("у существа должна быть жизнь (life) — целое число ≥ 1")
+        raise _Skip("у существа должна быть жизнь (life) — целое число от 1 до 99")
     own: list[str] = []
     set_id, set_name = dec.set_of(data, own)
-    raw_text = _get(data, "text")
-    raw_text = "" if raw_text is None else str(raw_text)
+    raw_text = _text(_get(data, "text"), "text (текст)")
     text, unknown = recognise.expand(raw_text, dec.c.placeholder)
     own.extend(f"обозначение «{{{u}}}» в тексте неизвестно — оставлено как написано" for u in unknown)
     icons = dec.icons(data, own)
-    rarity_code = _get(data, "rarity")
-    rarity = "" if rarity_code is None else dec.c.rarities.get(str(rarity_code), str(rarity_code))
-    unknown_rarity = rarity_code is not None and str(rarity_code) not in dec.c.rarities
-    if unknown_rarity and str(rarity_code).isdigit() and dec.once(f"rarity:{rarity_code}"):
+    rarity_code = _word(_get(data, "rarity"), "rarity (редкость)")
+    rarity = "" if rarity_code is None else dec.c.rarities.get(rarity_code, rarity_code)
+    unknown_rarity = rarity_code is not None and rarity_code not in dec.c.rarities
+    if unknown_rarity and rarity_code and rarity_code.isdecimal() and dec.once(f"rarity:{rarity_code}"):
         own.append(f"редкости «{rarity_code}» нет в справочнике ({dec.c.source}) (и у остальных карт с ней)")
     declared: list[Modelled] = []
-    for i, ab in enumerate(_get(data, "abilities") or []):
+    abilities = _get(data, "abilities")
+    if abilities is not None and not isinstance(abilities, list | tuple):
+        raise _Skip(f"abilities (особенности): нужен список, а не {_shown(abilities)}")
+    for i, ab in enumerate(abilities or []):
         try:
             ability = parse_ability(ab, f"особенность {i + 1}")
         except errors.LibraryError as exc:
@@ -258,10 +384,10 @@ def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tupl
         declared.append(Modelled(source="задано в файле базы", ability=ability))
     if _bool(_get(data, "incorporeal"), "incorporeal"):
         declared.append(Modelled(source="задано в файле базы", prop="incorporeal"))
-    card_id = _get(data, "id")
-    alt_of = _get(data, "altto", "alt_of")
+    card_id = _word(_get(data, "id"), "id")
+    alt_of = _word(_get(data, "altto", "alt_of"), "altto (основная карта)")
     record: Draft = dict(
-        id="" if card_id is None else str(card_id).strip(),
+        id=card_id or "",
         name=" ".join(name.split()),
         type=ctype,
         subtype=subtype,
@@ -269,13 +395,13 @@ def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tupl
         move=_int(_get(data, "move"), "move (движение)"),
         set_id=set_id,
         set_name=set_name,
-        number=_int(_get(data, "number"), "number (номер)"),
+        number=_int(_get(data, "number"), "number (номер)", maximum=MAX_NUMBER),
         rarity=rarity,
         cost=_int(_get(data, "cost"), "cost (стоимость)"),
         elite=_bool(_get(data, "elite"), "elite"),
         unique=_bool(_get(data, "uniq", "unique"), "uniq"),
         elements=dec.elements(data),
-        classes=_strings(_get(data, "class", "classes"), r"[.,;]"),
+        classes=_strings(_get(data, "class", "classes"), r"[.,;]", "class (класс)"),
         strike=dec.strike(data),
         icons=icons,
         icon_names=tuple(dec.c.icons[c] + (f" {v}" if v else "") for c, v in icons),
@@ -286,7 +412,7 @@ def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tupl
         where=_label(rec.where, data),
     )
     notes.extend(Problem(record["where"], n) for n in own)
-    return record, (None if alt_of is None else str(alt_of).strip() or None)
+    return record, alt_of or None
 
 
 def _fill_ids(records: list[Draft]) -> None:
@@ -330,7 +456,7 @@ def _library_names(records: list[Draft], notes: list[Problem]) -> None:
 
 
 def _set_rank(set_id: str) -> tuple[int, str]:
-    return (int(set_id), "") if set_id.isdigit() else (0, set_id)
+    return (int(set_id), "") if set_id.isdecimal() else (0, set_id)
 
 
 def _recognise(r: Draft, names: Mapping[str, str], icon_names: Mapping[str, str]) -> None:

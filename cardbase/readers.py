@@ -11,6 +11,8 @@ import csv
 import dataclasses
 import io
 import json
+import re
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -76,17 +78,39 @@ def _too_many(n: int, name: str) -> CardBaseError:
     return CardBaseError(f"Файл «{name}»: записей {n}, больше предела {MAX_RECORDS}.")
 
 
-def read_json(text: str, name: str) -> list[RawRecord]:
-    """A list of records, or an object with a `cards` list."""
+def parse_json(text: str, what: str) -> Any:
+    """The JSON value of a file's text, or CardBaseError in Russian naming `what` («Файл «x»»,
+    «Файл кодов «x»»), the line and the column. Used for a base and for its constants file."""
     try:
-        raw = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CardBaseError(
-            f"Файл «{name}», строка {exc.lineno}, позиция {exc.colno}: ошибка JSON ({_json_msg(exc.msg)}). "
+            f"{what}, строка {exc.lineno}, позиция {exc.colno}: ошибка JSON ({_json_msg(exc.msg)}). "
             "Ничего не загружено."
         ) from None
     except RecursionError:
-        raise CardBaseError(f"Файл «{name}»: слишком глубокая вложенность JSON.") from None
+        raise CardBaseError(f"{what}: слишком глубокая вложенность JSON. Ничего не загружено.") from None
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise CardBaseError(f"{what}{_long_number_at(text)}. Ничего не загружено.") from None
+
+
+def _long_number_at(text: str) -> str:
+    """«, строка 3, позиция 9: число из 5000 цифр — …» for the first over-long run of digits."""
+    limit = sys.get_int_max_str_digits()  # Python refuses to turn a longer run of digits into an int
+    found = re.search(rf"\d{{{limit + 1},}}", text) if limit else None
+    if found is None:
+        return ": слишком длинное число"
+    line = text.count("\n", 0, found.start()) + 1
+    column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+    return (
+        f", строка {line}, позиция {column}: число из {len(found.group())} цифр — такого кода или "
+        "значения у карт не бывает"
+    )
+
+
+def read_json(text: str, name: str) -> list[RawRecord]:
+    """A list of records, or an object with a `cards` list."""
+    raw = parse_json(text, f"Файл «{name}»")
     if isinstance(raw, Mapping) and isinstance(raw.get("cards"), list):
         raw = raw["cards"]
     if not isinstance(raw, list):
@@ -165,14 +189,56 @@ def _csv_msg(msg: str) -> str:
     return msg
 
 
+# PyYAML's problems (the start of each) in Russian; anything else is said as «ошибка YAML».
+_YAML_MESSAGES = {
+    "could not find expected ':'": "после ключа нет двоеточия",
+    "mapping values are not allowed": "двоеточие там, где его не ждали (значение с «:» возьмите в кавычки)",
+    "found character": "символ, с которого не может начинаться значение (отступы — только пробелами)",
+    "did not find expected ',' or ']'": "в списке […] пропущена запятая или «]»",
+    "did not find expected ',' or '}'": "в словаре {…} пропущена запятая или «}»",
+    "did not find expected key": "ожидался ключ (проверьте отступы)",
+    "did not find expected node content": "ожидалось значение",
+    "did not find expected '-' indicator": "ожидался элемент списка «- …» (проверьте отступы)",
+    "found unexpected end of stream": "файл оборвался: не закрыта кавычка или скобка",
+    "found unexpected ':'": "лишнее двоеточие",
+    "found undefined alias": "ссылка *… на якорь, которого нет",
+    "found unknown escape character": "неизвестная последовательность с «\\» в строке в кавычках",
+    "could not determine a constructor for the tag": "неизвестный тег «!…»",
+    "found duplicate anchor": "якорь &… повторяется",
+    "expected <block end>, but found": "отступ не совпадает с предыдущими строками",
+    "but found another document": "в файле больше одного документа (---)",
+}
+
+
+def _yaml_msg(exc: yaml.YAMLError) -> str:
+    problem = str(getattr(exc, "problem", "") or "")
+    context = str(getattr(exc, "context", "") or "")
+    for en, ru in _YAML_MESSAGES.items():
+        if problem.startswith(en):
+            return ru
+    if "quoted scalar" in context:
+        return "строка в кавычках не закрыта"
+    return "ошибка разбора"
+
+
+def parse_yaml(text: str, what: str) -> Any:
+    """The YAML value of a file's text (safe loader), or CardBaseError in Russian naming `what`,
+    the line and the column."""
+    try:
+        return yaml.load(text, Loader=SAFE_LOADER)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f", строка {mark.line + 1}, позиция {mark.column + 1}" if mark is not None else ""
+        raise CardBaseError(f"{what}{where}: ошибка YAML ({_yaml_msg(exc)}). Ничего не загружено.") from None
+    except RecursionError:
+        raise CardBaseError(f"{what}: слишком глубокая вложенность YAML. Ничего не загружено.") from None
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise CardBaseError(f"{what}{_long_number_at(text)}. Ничего не загружено.") from None
+
+
 def read_yaml(text: str, name: str) -> list[RawRecord]:
     """Our own format: `cards:` (or the top level) is a list of cards in our words."""
-    try:
-        raw = yaml.load(text, Loader=SAFE_LOADER)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f", строка {mark.line + 1}" if mark is not None else ""
-        raise CardBaseError(f"Файл «{name}»{where}: ошибка YAML. Ничего не загружено.") from None
+    raw = parse_yaml(text, f"Файл «{name}»")
     if isinstance(raw, Mapping):
         raw = raw.get("cards")
     if not isinstance(raw, list):

@@ -262,3 +262,38 @@ def test_the_rules_of_a_kind_are_named_in_the_open_rules_numbering(rules_store: 
     assert {"p": "534.5", "v": vid} in chips and not any(c["p"] == "534.8" for c in chips)
     own = texts(open_cards(card="builtin-6"))
     assert "Таблица составлена" not in own and "этого пункта нет" not in own
+
+
+def test_a_bad_value_in_a_record_is_named_and_the_loaded_base_stays(own_folders: Path) -> None:
+    at = open_cards()
+    at = upload(at, "base.json", cases.BASE_JSON.read_bytes())
+    recs = cases.records()
+    recs[1]["type"] = True
+    recs[2]["hit"] = "9" * 400 + "-1-1"
+    at = upload(at, "values.json", cases.dump(recs))
+    assert not at.exception
+    shown = texts(at)
+    assert "запись 2 (id 90002, «Горный клещ»): type (тип): нужен код типа или слово, а не «true»" in shown
+    assert "запись 3 (id 90003, «Лесной спутник»): hit (удар): нужно целое число от 0 до 99" in shown
+    assert "База пока не загружена" in shown and "Осталась прежняя база: base.json" in shown
+    assert "База карт: «base.json» (карт: 26" in shown
+    at = upload(at, "long.json", b'[{"name": "A", "type": 0, "life": ' + b"1" * 5000 + b"}]")
+    assert not at.exception
+    shown = texts(at)
+    assert "База не загружена. Файл «long.json», строка 1, позиция 35: число из 5000 цифр" in shown
+    assert "Осталась прежняя база: base.json" in shown and "База карт: «base.json» (карт: 26" in shown
+    assert len(store.CardStore(own_folders).bases()) == 1
+
+
+def test_a_card_named_like_an_embedded_one_says_what_comes_from_where(own_folders: Path) -> None:
+    und = {"id": "u1", "name": "Карлик Унд", "type": 3, "life": 4, "class": "Гном"}
+    und["text"] = "Защита от магии."
+    data = json.dumps([und]).encode()
+    at = upload(open_cards(), "real.json", data)
+    bid = cardbase.import_base(data, "real.json").id
+    at = open_cards(base=bid, card="u1")
+    assert not at.exception
+    shown = texts(at)
+    assert "На столе «Карлик Унд» — карта этой базы: жизнь, класс, удар, стихия, стоимость и текст" in shown
+    assert "откуда: описано вручную в библиотеке движка (пример правил)" in shown
+    assert "из текста этой карты добавлено: защита" in shown, shown

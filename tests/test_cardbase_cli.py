@@ -119,3 +119,16 @@ def test_python_m_engine_cards_routes_here(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Карлик Унд")
+
+
+def test_a_bad_value_in_a_record_is_named_not_an_internal_error(cards_dir: Path, tmp_path: Path) -> None:
+    recs = cases.records()
+    recs[1]["type"] = True
+    recs[2]["life"] = float("inf")
+    bad = tmp_path / "values.json"
+    bad.write_bytes(cases.dump(recs))
+    code, out, err = run("import", str(bad))
+    assert (code, err) == (1, ""), err
+    assert "запись 2 (id 90002, «Горный клещ»): type (тип): нужен код типа или слово, а не «true»" in out
+    assert "запись 3 (id 90003, «Лесной спутник»): life (жизнь): нужно целое число от 0 до 99" in out
+    assert "Внутренняя ошибка" not in out + err and store.CardStore(cards_dir).bases() == []

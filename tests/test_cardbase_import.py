@@ -4,8 +4,11 @@ and how bad files and bad records are refused (in Russian, naming the record).""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 import cardbase
 import lexicon
@@ -231,7 +234,12 @@ def test_our_yaml() -> None:
         ("base.json", b"\x00\x01\x02\x03" * 10, ["двоичные данные"]),
         ("base.csv", b'name;type\n"A;0\n', ["строка 2", "ошибка CSV", "кавычка не закрыта"]),
         ("base.csv", b"title;type\nA;0\n", ["строка 1", "нет столбца name"]),
-        ("base.yaml", b"cards: [\n  {name: A\n", ["ошибка YAML", "строка"]),
+        (
+            "base.yaml",
+            b"cards: [\n  {name: A\n",
+            ["строка 3, позиция 1: ошибка YAML (в словаре {…} пропущена запятая или «}»)"],
+        ),
+        ("base.yaml", b"cards:\n\t- name: A\n", ["строка 2, позиция 1: ошибка YAML (символ"]),
         ("base.json", b'[{"id": "1"}, {"id": "2", "name": ""}]', ["нет ни одной карты", "нет названия"]),
     ],
 )
@@ -313,7 +321,10 @@ def test_unknown_icons_are_noted_once_and_the_card_kept() -> None:
     [
         (json.dumps({"creature_types": {"0": "Дракон"}}), "creature_types.0: тип «Дракон» неизвестен"),
         (json.dumps({"colors": {"3": "Смесь"}}), "colors.3: код стихии — один бит"),
-        ("{", "ошибка JSON"),
+        ("{", "строка 1, позиция 2: ошибка JSON (ожидалось имя поля в двойных кавычках)"),
+        ('{"sets": {"1": "Начало}}', "строка 1, позиция 16: ошибка JSON (строка не закрыта кавычкой)"),
+        ('{"sets": {"1": 1}\n "x": 2}', "строка 2, позиция 2: ошибка JSON (пропущена запятая)"),
+        ('{"sets": ' + "1" * 5000 + "}", "строка 1, позиция 10: число из 5000 цифр"),
         (json.dumps([1, 2]), "ожидался словарь таблиц"),
     ],
 )
@@ -323,6 +334,23 @@ def test_a_bad_constants_file_is_refused(data: str, says: str) -> None:
             cases.BASE_JSON.read_bytes(), "base.json", constants=("const.json", data.encode())
         )
     assert says in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        ("sets: [1\n", "строка 2, позиция 1: ошибка YAML (в списке […] пропущена запятая или «]»)"),
+        ('sets:\n  1: "Начало\n', "ошибка YAML (файл оборвался: не закрыта кавычка или скобка)"),
+        ("sets:\n  1: a: b\n", "строка 2, позиция 7: ошибка YAML (двоеточие там, где его не ждали"),
+    ],
+)
+def test_a_constants_file_in_yaml_says_where_and_what_in_russian(data: str, says: str) -> None:
+    with pytest.raises(cardbase.CardBaseError) as exc:
+        cardbase.import_base(
+            cases.BASE_JSON.read_bytes(), "base.json", constants=("const.yaml", data.encode())
+        )
+    assert str(exc.value).startswith("Файл кодов «const.yaml»") and says in str(exc.value), str(exc.value)
+    assert not re.search("[A-Za-z]{4}", str(exc.value).replace("const.yaml", "").replace("YAML", ""))
 
 
 def test_a_constants_file_renames_codes() -> None:
@@ -343,3 +371,200 @@ def test_names_for_the_rules_search() -> None:
     names = cases.json_base().names()
     assert names.count("Степной дозорный") == 1 and "Ар'Гхан" in names
     assert all(lexicon.fold(n) for n in names)
+
+
+# Bad values inside a record: each one skips its record with a Russian problem naming the record and
+# the field; nothing else escapes the importer. -----------------------------------------------------
+
+LONG_DIGITS = "9" * 400
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("type", True, "type (тип): нужен код типа или слово, а не «true»"),
+        ("type", float("nan"), "не указан тип карты (type)"),  # NaN is an empty cell
+        ("type", float("inf"), "type (тип): нужен код типа или слово, а не бесконечность"),
+        ("type", [0], "type (тип): нужен код типа или слово, а не список"),
+        ("type", 10**400, "неизвестный код типа (слишком большое число)"),
+        ("hit", f"{LONG_DIGITS}-1-1", "hit (удар): нужно целое число от 0 до 99, а не «9999"),
+        ("hit", [1, 2, float("inf")], "hit (удар): нужно целое число от 0 до 99, а не бесконечность"),
+        ("hit", [1, 2, 100], "hit (удар): нужно целое число от 0 до 99, а не 100"),
+        ("hit", {"weak": 1}, "hit (удар): нужны три числа"),
+        ("life", 10**400, "life (жизнь): нужно целое число от 0 до 99, а не слишком большое число"),
+        ("life", 1.5e308, "life (жизнь): нужно целое число от 0 до 99"),
+        ("life", 100, "life (жизнь): нужно целое число от 0 до 99, а не 100"),
+        ("life", True, "life (жизнь): нужно целое число от 0 до 99, а не «true»"),
+        ("cost", -1, "cost (стоимость): нужно целое число от 0 до 99, а не -1"),
+        ("cost", "1e400", "cost (стоимость): нужно целое число от 0 до 99, а не «1e400»"),
+        ("move", 2.5, "move (движение): нужно целое число от 0 до 99, а не 2.5"),
+        ("number", 100_000, "number (номер): нужно целое число от 0 до 99 999, а не 100000"),
+        ("set_id", 10**6, "set_id (выпуск): нужно целое число от 0 до 99 999"),
+        ("set_id", {"id": 1}, "set_id (выпуск): нужна строка или целое число, а не словарь"),
+        ("color", True, "color (стихии): нужно целое число от 1 до 99 999, а не «true»"),
+        ("color", 10**400, "color (стихии): нужно целое число от 1 до 99 999"),
+        ("text", "а" * 5001, "text (текст): длиннее 5 000 знаков (5 001)"),
+        ("text", {"ru": "текст"}, "text (текст): нужна строка, а не словарь"),
+        ("name", "Б" * 201, "name (название): длиннее 200 знаков (201)"),
+        ("name", ["Гоблин"], "name (название): нужна строка, а не список"),
+        ("class", {"a": []}, "class (класс): нужна строка или целое число, а не словарь"),
+        ("class", "к" * 101, "class (класс): длиннее 100 знаков"),
+        ("id", [1], "id: нужна строка или целое число, а не список"),
+        ("rarity", [[]], "rarity (редкость): нужна строка или целое число, а не список"),
+        ("icons", {"regen": 1000}, "icons (значок regen): нужно целое число от 0 до 99, а не 1000"),
+        ("icons", 5, "icons (значки): нужен словарь, список или строка, а не 5"),
+        ("elite", float("inf"), "elite: нужно да или нет (true/false, 1/0), а не бесконечность"),
+        ("uniq", 2, "uniq: нужно да или нет (true/false, 1/0), а не 2"),
+        ("altto", {"id": "90001"}, "altto (основная карта): нужна строка или целое число, а не словарь"),
+        ("abilities", "zoo", "abilities (особенности): нужен список, а не «zoo»"),
+    ],
+)
+def test_a_bad_value_skips_its_record_naming_the_field(field: str, value: object, says: str) -> None:
+    recs = cases.records()
+    recs[1][field] = value  # запись 2: id 90002, «Горный клещ»
+    base = cardbase.import_base(cases.dump(recs), "values.json", constants=cases.files()[1])
+    report = base.report
+    assert report is not None
+    mine = [str(p) for p in report.errors if p.where == "запись 2" or p.where.startswith("запись 2 (")]
+    assert len(mine) == 1, report.errors
+    assert says in mine[0] and mine[0].endswith("запись пропущена"), mine[0]
+    assert len(mine[0]) < 400, mine[0]  # a long value is quoted cut short
+    assert base.get("90002") is None and report.cards == 25  # the other 25 cards are all there
+
+
+def test_a_base_names_a_record_with_an_odd_id_or_name_briefly() -> None:
+    recs = cases.records()
+    recs[1]["id"] = "7" * 300
+    recs[3]["name"] = "Скат " * 100
+    base = cardbase.import_base(cases.dump(recs), "odd.json", constants=cases.files()[1])
+    errors = {p.where: p.what for p in base.report.errors}  # type: ignore[union-attr]
+    assert errors["запись 2 (id " + "7" * 40 + "…, «Горный клещ»)"].startswith("id: длиннее 100 знаков")
+    assert any(w.startswith("запись 4 (id 90004, «Скат Скат") and w.endswith("…»)") for w in errors), errors
+
+
+def test_nan_is_an_empty_field_and_whole_floats_are_numbers() -> None:
+    recs = cases.records()
+    recs[1].update({"elite": float("nan"), "text": float("nan"), "cost": 3.0, "life": "3.0", "set_id": 90.0})
+    base = cardbase.import_base(cases.dump(recs), "nan.json", constants=cases.files()[1])
+    r = base.get("90002")
+    assert r is not None and base.report is not None and base.report.ok, base.report
+    assert (r.elite, r.text, r.cost, r.life) == (False, "", 3, 3)
+    assert (r.set_id, r.set_name) == ("90", "Пробный выпуск")
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "says"),
+    [
+        ("long.json", b'[\n  {"name": "A", "life": ' + b"1" * 5000 + b"}]", "строка 2, позиция 25"),
+        ("long.yaml", b"cards:\n- {name: A, life: " + b"1" * 5000 + b"}\n", "строка 2, позиция 19"),
+    ],
+)
+def test_a_number_too_long_for_python_refuses_the_file(name: str, data: bytes, says: str) -> None:
+    with pytest.raises(cardbase.CardBaseError) as exc:
+        cardbase.import_base(data, name)
+    assert f"Файл «{name}», {says}: число из 5000 цифр" in str(exc.value), str(exc.value)
+
+
+def _csv(**fields: str) -> bytes:
+    row = {"id": "1", "name": "Гоблин", "type": "0", "life": "3", **fields}
+    return (";".join(row) + "\n" + ";".join(row.values()) + "\n").encode()
+
+
+def test_a_strike_in_a_csv_cell_may_be_written_as_a_list() -> None:
+    base = cardbase.import_base(_csv(hit="[1,2,3]"), "list.csv")
+    assert base.records[0].strike == (1, 2, 3)
+
+
+@pytest.mark.parametrize(
+    ("fields", "says"),
+    [
+        ({"hit": f"{LONG_DIGITS}-1-1"}, "hit (удар): нужно целое число от 0 до 99"),
+        ({"life": "1" * 5000}, "life (жизнь): нужно целое число от 0 до 99"),
+        ({"type": "True"}, "тип «True» неизвестен"),
+        ({"set_id": "²"}, ""),  # a digit Python cannot make an int of: a set's name, not a crash
+    ],
+)
+def test_bad_values_in_csv_are_named_too(fields: dict[str, str], says: str) -> None:
+    base_or_error: object
+    try:
+        base_or_error = cardbase.import_base(_csv(**fields), "bad.csv")
+    except cardbase.CardBaseError as exc:  # the one card skipped: the file has none to load
+        base_or_error = str(exc)
+    if not says:
+        assert isinstance(base_or_error, cardbase.CardBase) and base_or_error.records[0].set_id == "²"
+        return
+    assert isinstance(base_or_error, str) and "нет ни одной карты" in base_or_error
+    assert "строка 2 (id 1, «Гоблин»): " + says in base_or_error, base_or_error
+
+
+# Any JSON value in any field of a record: imported, or a Russian problem naming the record and the
+# field; never another exception.
+
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.sampled_from([10**400, -(10**400), 99, 100, 99_999, 100_000, 2**63])
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=12)
+    | st.sampled_from(["nan", "True", "1-2-3", "1.0", f"{LONG_DIGITS}-1-1", "{tap}", "\x00", "²", " "])
+    | st.integers(4_990, 5_200).map(lambda n: "ж" * n)
+)
+_JSON = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=8,
+)
+_FIELDS = sorted(
+    {k for r in cases.records() for k in r}
+    | {"abilities", "incorporeal", "subtype", "strike", "element", "elements", "classes", "unique", "set"}
+)
+# How a problem names each field (a field named in the problem, or the Russian for it).
+_NAMED = {
+    "type": ("type", "тип"),
+    "subtype": ("subtype", "тип"),
+    "name": ("name", "назван"),
+    "id": ("id",),
+    "altto": ("altto", "альтернативная печать"),
+    "abilities": ("abilities", "особенность"),
+    "color": ("color", "стихи"),
+    "element": ("стихи",),
+    "elements": ("стихи",),
+    "strike": ("hit (удар)",),
+    "classes": ("class",),
+    "unique": ("uniq",),
+    "set": ("set_id",),
+    "icons": ("icons",),
+}
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(0, 27), field=st.sampled_from(_FIELDS), value=_JSON, constants=st.booleans())
+@example(index=1, field="type", value=True, constants=False)
+@example(index=1, field="type", value=float("nan"), constants=True)
+@example(index=1, field="type", value=float("inf"), constants=False)
+@example(index=1, field="hit", value=f"{LONG_DIGITS}-1-1", constants=False)
+@example(index=1, field="life", value=10**400, constants=False)
+def test_any_value_in_any_field_imports_or_is_named(
+    index: int, field: str, value: object, constants: bool
+) -> None:
+    recs = cases.records()
+    recs[index][field] = value
+    data = json.dumps(recs, ensure_ascii=False).encode()  # NaN and Infinity as JSON's extensions
+    try:
+        base = cardbase.import_base(data, "any.json", constants=cases.files()[1] if constants else None)
+    except cardbase.CardBaseError as exc:  # only for a file without a single card: not this one
+        pytest.fail(f"the whole file was refused: {exc}")
+    report = base.report
+    assert report is not None
+    where = f"запись {index + 1}"
+    mine = [p for p in report.errors if p.where == where or p.where.startswith(where + " (")]
+    kept = [r for r in base.records if r.where == where or r.where.startswith(where + " (")]
+    folded = [r for r in base.records if recs[index].get("id") in r.alts]
+    assert len(mine) + len(kept) + len(folded) >= 1, (field, value, report.errors)
+    for p in mine:
+        text = str(p)
+        assert text.endswith("запись пропущена") and re.search("[а-я]{4}", p.what), text
+        if "повтор id" not in text and "альтернативная печать карты" not in text:
+            assert any(n in text for n in _NAMED.get(field, (field,))), (field, text)
+        assert len(text) < 1000 and not re.search(r"Error|Traceback|could not|invalid", text), text

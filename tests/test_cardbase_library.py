@@ -3,6 +3,8 @@ the engine (round trip to the desk's calls: build_state and apply, through a sce
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import cardbase
@@ -38,11 +40,58 @@ def test_the_record_behind_a_library_card() -> None:
     assert builtin.record("Карлик Унд").name == "Карлик Унд"  # type: ignore[union-attr]
 
 
-def test_the_embedded_card_wins_a_name_both_have() -> None:
-    data = '[{"id": "1", "name": "Вайл", "type": 0, "life": 99, "text": "Другой текст."}]'.encode()
-    loaded = cardbase.Loaded.of(cardbase.import_base(data, "x.json"))
-    assert loaded.library.get("Вайл").life == 14  # type: ignore[union-attr]
-    assert "встроенной библиотеки" in loaded.shadowed["1"]
+def _embedded_names(records: list[dict[str, object]]) -> cardbase.Loaded:
+    return cardbase.Loaded.of(cardbase.import_base(json.dumps(records).encode(), "real.json"))
+
+
+def test_a_base_card_named_like_an_embedded_one_has_the_bases_facts_and_the_hand_written_abilities() -> None:
+    loaded = _embedded_names(
+        [
+            # the base's facts differ from the rules example's card (life 8, no class, strike 1-2-2)
+            {"id": "u1", "name": "Карлик Унд", "type": 3, "life": 4, "class": "Гном", "hit": [1, 1, 1],
+             "color": 2, "cost": 2, "text": "Хозяин не может атаковать никого, кроме Карлика Унда. "
+             "Защита от магии."},
+            {"id": "w1", "name": "Вайл", "type": 0, "life": 9, "text": "Другой текст."},
+        ]
+    )
+    und = loaded.library.get("Карлик Унд")
+    assert und is not None
+    assert (und.life, und.subtype, und.classes, und.strike, und.element, und.cost, und.ref) == (
+        4, "parasite", ("Гном",), (1, 1, 1), "Горы", 2, "u1"
+    )
+    kinds = [a.kind for a in und.abilities]
+    assert kinds[:2] == ["host_lock", "wounds_only_from_host"] and "protection" in kinds, kinds
+    assert und.text.startswith("Хозяин не может атаковать")
+    record = loaded.record("Карлик Унд")  # what the desk shows beside the card
+    assert record is not None and record.id == "u1"
+    assert [m.source for m in record.modelled][:2] == [cardbase.library.HAND_WRITTEN] * 2
+    note = loaded.shadowed["u1"]
+    assert "жизнь, класс, удар, стихия, стоимость и текст отсюда" in note and "описаны вручную" in note
+    assert "из текста этой карты добавлено: защита" in note, note
+    vail = loaded.library.get("Вайл")
+    assert vail is not None and (vail.life, vail.text, vail.abilities) == (9, "Другой текст.", ())
+    assert "особенностей у неё нет" in loaded.shadowed["w1"]
+    assert loaded.library.get("Сугед").life == 6  # type: ignore[union-attr]  # not in the base: embedded
+    host = engine.CardSpec(id="h", card="Вайл", owner="A", at="b2")
+    und_on_host = engine.CardSpec(id="u", card="Карлик Унд", owner="B", host="h")
+    setup = engine.Setup(phase="battle", active="A", cards=[host, und_on_host])
+    state = engine.build_state(setup, loaded.library)
+    assert engine.card_props(state, "u")["life"] == 4 and engine.card_props(state, "h")["life"] == 9
+
+
+def test_a_base_card_of_another_kind_keeps_only_what_its_text_gives() -> None:
+    suged_as_ground = {"id": "s1", "name": "Сугед", "type": 0, "life": 5, "text": "Защита от магии."}
+    loaded = _embedded_names([suged_as_ground])
+    suged = loaded.library.get("Сугед")
+    assert suged is not None and (suged.life, suged.subtype, suged.ref) == (5, "ground", "s1")
+    assert [a.kind for a in suged.abilities] == ["protection"]  # not place_on_own_creature (a companion's)
+    assert "другого вида (симбиот-компаньон)" in loaded.shadowed["s1"], loaded.shadowed["s1"]
+    record = loaded.record("Сугед")
+    assert record is not None and all(m.source != cardbase.library.HAND_WRITTEN for m in record.modelled)
+
+
+def test_the_embedded_library_alone_is_unchanged() -> None:
+    assert cardbase.Loaded.of(cardbase.builtin_base()).library == engine.load_library()
 
 
 def test_a_desk_link_names_the_card_the_library_has() -> None:
