@@ -109,8 +109,13 @@ def test_other_rules_get_none_of_our_tables() -> None:
     ours = rules_index.load_texts([("h.txt", HEROES.encode())])
     theirs = rules_index.load_texts([("h.txt", HEROES.encode())], berserk=False)
     assert ours.is_berserk_rules and not theirs.is_berserk_rules
-    # our jargon reads «хост» as «хозяин»; other rules take the word as it is
-    assert any(m.how == "jargon" for h in ours.search("хост") for m in h.matched)
+    # a word the text itself uses finds itself first, in both
+    assert [m.how for m in ours.search("хост")[0].matched] == ["exact"]
+    # our jargon reads «хост» as «хозяин» where the text lacks «хост»; other rules take the word as it is
+    text = [("h.txt", "100. Общие.\n100.1. Хозяин симбиота — существо.".encode())]
+    lacking = rules_index.load_texts(text), rules_index.load_texts(text, berserk=False)
+    assert any(m.how == "jargon" for h in lacking[0].search("хост") for m in h.matched)
+    assert not any(m.how == "jargon" for h in lacking[1].search("хост") for m in h.matched)
     assert not any(m.how == "jargon" for h in theirs.search("хост") for m in h.matched)
     assert not rules_index.tables_for(False).jargon and not rules_index.tables_for(False).cards
     assert rules_index.tables_for(False).stopwords == rules_index.tables_for(True).stopwords
