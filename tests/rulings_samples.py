@@ -53,6 +53,18 @@ def cheap_hasher() -> argon2.PasswordHasher:
     return argon2.PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
+class CountingHasher(argon2.PasswordHasher):
+    """The cheap hasher that counts the passwords it checked (the throttle must refuse unhashed)."""
+
+    def __init__(self) -> None:
+        super().__init__(time_cost=1, memory_cost=8, parallelism=1)
+        self.verified = 0
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> bool:
+        self.verified += 1
+        return super().verify(hash, password)
+
+
 def journal_with_judge(
     path: str | os.PathLike[str], name: str = "Сидорова", role: str = "judge", **kw: Any
 ) -> tuple[Journal, SignedIn]:
