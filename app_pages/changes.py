@@ -15,15 +15,12 @@ from dataclasses import dataclass
 import streamlit as st
 
 import rules_index
-from app_pages import common, journal_form, version_diff
+from app_pages import common, version_diff
 from app_pages import rules as rules_page
 from app_pages.version_diff import Choice
-from rules_index import versions
 from rules_index.diff import Change, RulesDiff, kind_word, part_word
 from rules_index.diff_cli import headline, ref_lines, summary
 from rules_index.wordiff import DELETE_MARKS, INSERT_MARKS, OP_EQUAL, OP_INSERT, Word, compact
-from rulings import guard
-from rulings import model as rulings_model
 
 UPLOAD_KEY = "changes_upload"
 ONLY_KEY = "changes_only"
@@ -85,19 +82,8 @@ def _keep(pairs: list[tuple[str, bytes]], index: rules_index.RulesIndex) -> None
     """Make the upload the «Стало» side: stored unshared (this window lists it) for a signed-in
     judge, through rulings.guard; for a player in this window alone (players only read)."""
     counts = f"{common.version_text(index)} ({len(index.paragraphs)} пунктов)"
-    shop = common.store()
-    who = journal_form.current_judge()
-    info = shop.get(versions.version_id(pairs, True))  # the same files stored already: store nothing
-    why = ""
-    if info is None and who is not None:
-        try:
-            _, info = guard.store_rules_version(who, shop, pairs, index, berserk=True)
-        except (rules_index.VersionError, rulings_model.NotSignedInError) as err:
-            why = f" {err}"
-        except rulings_model.JournalError as err:  # who is signed in cannot be read: store nothing
-            why = f" {err.public}"
+    info, why = rules_page.store_or_window(pairs, index, True)
     if info is None:
-        common.use_window_index(index, [name for name, _ in pairs])
         key, note = version_diff.WINDOW, f"{why} {WINDOW_ONLY}"
     else:
         version_diff.remember(info.id)

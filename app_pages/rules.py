@@ -105,11 +105,13 @@ WINDOW_ONLY = (
 )
 
 
-def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
-    """Open a parsed upload in this window: stored on the server (unshared) when a judge is signed
-    in, through rulings.guard; for a player in this window's session only (players only read)."""
-    tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
-    loaded = f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}."
+def store_or_window(
+    files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool
+) -> tuple[versions.VersionInfo | None, str]:
+    """A parsed upload on the server, or in this window alone: (the stored version, "") when a
+    judge is signed in (stored through rulings.guard) or the same files are stored already; else
+    (None, why it was not stored, "" for a player) with the index held in this window's session
+    (players only read). Used by «Правила» and «Что изменилось»."""
     shop = common.store()
     who = journal_form.current_judge()
     info = shop.get(versions.version_id(files, berserk))  # the same files stored already: store nothing
@@ -123,6 +125,15 @@ def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: boo
             why = f" {err.public}"
     if info is None:
         common.use_window_index(index, [name for name, _ in files])
+    return info, why
+
+
+def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
+    """Open a parsed upload in this window (stored on the server for a signed-in judge)."""
+    tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
+    loaded = f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}."
+    info, why = store_or_window(files, index, berserk)
+    if info is None:
         st.session_state[_RESULT_KEY] = ("ok", f"{loaded}{why} {WINDOW_ONLY}")
         return
     common.use_version(info.id)

@@ -72,3 +72,13 @@ def journal_with_judge(
     book = Journal(path, hasher=cheap_hasher(), **kw)
     book.add_account(name, role, PASSWORD)
     return book, book.sign_in(name, PASSWORD)
+
+
+def judges_journal(path: str | os.PathLike[str], monkeypatch: Any, name: str = "Сидорова") -> Journal:
+    """The app's journal at `path` ($BERSERK_JOURNAL for this test) with one judge's account."""
+    from rulings import store
+
+    monkeypatch.setenv(store.ENV_VAR, str(path))
+    book = Journal(path, hasher=cheap_hasher())
+    book.add_account(name, "judge", PASSWORD)
+    return book

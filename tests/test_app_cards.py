@@ -15,7 +15,7 @@ from cardbase import store
 from rules_index import versions
 from tests import cardbase_cases as cases
 from tests import fictional_rules as fr
-from tests.rulings_samples import PASSWORD, cheap_hasher
+from tests.rulings_samples import PASSWORD, judges_journal
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGE = "app_pages/cards.py"
@@ -23,13 +23,8 @@ PAGE = "app_pages/cards.py"
 
 @pytest.fixture(autouse=True)
 def own_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    from rulings import store as journal
-
     monkeypatch.setenv(store.ENV_VAR, str(tmp_path / "cards"))
-    monkeypatch.setenv(journal.ENV_VAR, str(tmp_path / "journal.sqlite3"))
-    journal.Journal(tmp_path / "journal.sqlite3", hasher=cheap_hasher()).add_account(
-        "Сидорова", "judge", PASSWORD
-    )
+    judges_journal(tmp_path / "journal.sqlite3", monkeypatch)
     return tmp_path / "cards"
 
 

@@ -225,14 +225,10 @@ def test_bad_upload_keeps_the_previous_rules(name: str, data: bytes, reason: str
 def judge_account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A journal of this test's own with one judge's account, and a rules store of its own."""
     from rules_index import versions
-    from rulings import store as journal
-    from tests.rulings_samples import PASSWORD, cheap_hasher
+    from tests.rulings_samples import judges_journal
 
     monkeypatch.setenv(versions.ENV_VAR, str(tmp_path / "rules"))
-    monkeypatch.setenv(journal.ENV_VAR, str(tmp_path / "rulings.sqlite3"))
-    journal.Journal(tmp_path / "rulings.sqlite3", hasher=cheap_hasher()).add_account(
-        "Сидорова", "judge", PASSWORD
-    )
+    judges_journal(tmp_path / "rulings.sqlite3", monkeypatch)
     return tmp_path / "rules"
 
 
