@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import rules_index
-from app_pages import common, version_diff
+from app_pages import changes_affected, common, version_diff
 from app_pages import rules as rules_page
 from app_pages.version_diff import Choice
 from rules_index.diff import Change, RulesDiff, kind_word, part_word
@@ -273,6 +273,8 @@ def render_diff(old: Choice, new: Choice) -> None:
     if result.identical:
         st.success("Тексты совпадают: изменений нет.", icon=common.ICON_OK)
         return
+    changes_affected.render(result, new)
+    st.subheader("Изменения по разделам")
     only = st.toggle("Только изменения", value=True, key=ONLY_KEY)
     sections = [sec for sec, _ in result.sections(changed_only=only)]
     counts = {sec: sum(c.changed for c in group) for sec, group in result.sections()}

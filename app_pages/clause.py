@@ -10,6 +10,7 @@ import streamlit as st
 
 from app_pages import common, desk_answers, version_diff
 from rules_index import Paragraph, RulesIndex, ids
+from rules_index.numbers import typed_list
 
 NUMBER_KEY = "clause_number"
 _OPEN_REQUEST = "clause_open_request"
@@ -166,19 +167,6 @@ def _open_number() -> None:
     st.session_state[_TYPED] = typed
 
 
-def _typed_numbers(index: RulesIndex, typed: str) -> list[str]:
-    """Every clause a typed range or list names, in order (a range: each clause inside it)."""
-    out: list[str] = []
-    for ref in ids.typed_refs(typed):
-        if ref.last is None:
-            out.append(ref.first)
-            continue
-        lo, hi = sorted((ids.sort_key(ref.first), ids.sort_key(ref.last)))
-        inside = [p.id for p in index.paragraphs if lo <= ids.sort_key(p.id) <= hi]
-        out.extend(sorted(dict.fromkeys(inside), key=ids.sort_key) or [ref.first, ref.last])
-    return list(dict.fromkeys(out))
-
-
 def render_picker(index: RulesIndex) -> None:
     st.title("Пункт правил")
     common.rules_caption(index)
@@ -191,7 +179,7 @@ def render_picker(index: RulesIndex) -> None:
         st.switch_page(common.ROOT_PAGE, query_params=common.clause_params(index, wanted))
     typed = str(st.session_state.get(_TYPED, "")).strip()
     if typed:
-        numbers = _typed_numbers(index, typed)
+        numbers = typed_list((p.id for p in index.paragraphs), typed)
         if not numbers:
             st.warning(
                 f"«{common.escape_md(typed)}» — не номер пункта. Номер пишут так: 211.4, 211,10, п. 535.5.1.",

@@ -20,11 +20,11 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 import engine
 import lexicon
-from casebook.catalogue import Entry, decisive_clauses
+from casebook.catalogue import decisive_clauses
 from casebook.loader import load_scenario
 from casebook.model import ScenarioResult
 from casebook.nodes import ScenarioError
@@ -55,8 +55,25 @@ class AffectedScenario:
         return {"path": self.path, "title": self.title, "fates": [f.to_dict() for f in self.fates]}
 
 
-def affected_scenarios(diff: RulesDiff, entries: Sequence[Entry]) -> list[AffectedScenario]:
-    """Entries run with `library_scenarios(run=True)` whose clauses the diff touches."""
+class Cites(Protocol):
+    """A library scenario once run: a catalogue `Entry`, or the desk's digest of one."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def clauses(self) -> tuple[str, ...]: ...
+
+    @property
+    def fired(self) -> frozenset[str]: ...
+
+
+def affected_scenarios(diff: RulesDiff, entries: Sequence[Cites]) -> list[AffectedScenario]:
+    """Scenarios run (`library_scenarios(run=True)` entries, or digests of them) whose clauses the
+    diff touches: the clauses that decided a step, then every clause in their traces."""
     out = []
     for e in entries:
         cited = [*e.clauses, *sorted(e.fired)]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import engine
 import lexicon
-from casebook import affected
+from casebook import affected, impact
 from casebook.catalogue import LIBRARY, scenario_files
 from casebook.loader import load_scenario
 from casebook.model import Scenario, ScenarioResult, StepResult
@@ -36,11 +36,16 @@ USAGE = """\
   python -m engine check [ПАПКА] --corpus ПРАВИЛА [--json]
                                            то же под другой версией правил: какие сценарии
                                            опираются на изменённые пункты
+  python -m engine affected СТАРЫЕ НОВЫЕ [--json] [--journal ФАЙЛ]
+                                           какие решения журнала и сценарии ссылаются на
+                                           пункты, изменившиеся от СТАРЫХ к НОВЫМ правилам
+                                           (файл, папка или builtin), и что цитировать теперь
   python -m engine coverage [ПАПКА] [--json]
                                            какие пункты правил срабатывают в сценариях
   python -m engine abilities               словарь особенностей карт (docs/abilities.md)
 Коды выхода: 0 — все ожидания выполнены; 1 — есть невыполненные ожидания или выбор без
-ответа; 2 — файл сценария с ошибкой или неверная командная строка.
+ответа; 2 — файл сценария с ошибкой или неверная командная строка. У affected: 0 — списки
+выведены; 2 — правила не загрузились, журнал не прочитан или неверная командная строка.
 Формат сценариев: docs/scenarios.md
 """
 
@@ -54,7 +59,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     err = err or sys.stderr
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        return _dispatch(args, out)
+        return _dispatch(args, out, err)
     except UsageError as exc:
         print(f"Ошибка: {exc}\n", file=err)
         print(USAGE, file=err, end="")
@@ -64,13 +69,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return EXIT_INVALID
 
 
-def _dispatch(args: list[str], out: TextIO) -> int:
+def _dispatch(args: list[str], out: TextIO, err: TextIO) -> int:
     if not args:
-        raise UsageError("не указана команда (run, check или coverage)")
+        raise UsageError("не указана команда (run, check, coverage или affected)")
     if args[0] in ("-h", "--help", "help"):
         print(USAGE, file=out, end="")
         return EXIT_OK
     command, rest = args[0], args[1:]
+    if command == "affected":
+        return _affected(rest, out, err)
     corpus, rest = _corpus_option(rest)
     if corpus is not None and command != "check":
         raise UsageError("--corpus работает только с командой check")
@@ -98,19 +105,37 @@ def _dispatch(args: list[str], out: TextIO) -> int:
                 return affected.check_under(files, corpus, as_json, out)
             return _run_files(files, as_json, out)
         return _coverage(files, as_json, out)
-    raise UsageError(f"неизвестная команда «{command}»; команды: run, check, coverage")
+    raise UsageError(f"неизвестная команда «{command}»; команды: run, check, coverage, affected")
+
+
+def _affected(rest: list[str], out: TextIO, err: TextIO) -> int:
+    journal, rest = _path_option(rest, "--journal", "файл журнала решений")
+    as_json = "--json" in rest
+    positional = [a for a in rest if a != "--json"]
+    unknown = [a for a in positional if a.startswith("-")]
+    if unknown:
+        raise UsageError(f"неизвестный ключ командной строки: {unknown[0]}")
+    if len(positional) != 2:
+        raise UsageError("команде affected нужны две версии правил: python -m engine affected СТАРЫЕ НОВЫЕ")
+    where = Path(journal) if journal is not None else None
+    return impact.command(positional[0], positional[1], where, as_json, out, err)
+
+
+def _path_option(rest: list[str], name: str, what: str) -> tuple[str | None, list[str]]:
+    """`NAME PATH` (or `NAME=PATH`) taken out of the arguments."""
+    for k, arg in enumerate(rest):
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1], rest[:k] + rest[k + 1 :]
+        if arg == name:
+            if k + 1 >= len(rest):
+                raise UsageError(f"после {name} укажите {what}")
+            return rest[k + 1], rest[:k] + rest[k + 2 :]
+    return None, rest
 
 
 def _corpus_option(rest: list[str]) -> tuple[str | None, list[str]]:
     """`--corpus PATH` (or `--corpus=PATH`) taken out of the arguments."""
-    for k, arg in enumerate(rest):
-        if arg.startswith("--corpus="):
-            return arg.split("=", 1)[1], rest[:k] + rest[k + 1 :]
-        if arg == "--corpus":
-            if k + 1 >= len(rest):
-                raise UsageError("после --corpus укажите файл или папку с правилами")
-            return rest[k + 1], rest[:k] + rest[k + 2 :]
-    return None, rest
+    return _path_option(rest, "--corpus", "файл или папку с правилами")
 
 
 def _default_dir() -> Path:

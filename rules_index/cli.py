@@ -73,6 +73,12 @@ def _build_parser() -> _Parser:
         metavar="YAML",
         help="свой файл жаргона (как rules_index/data/jargon.yaml); можно повторять",
     )
+    common.add_argument(
+        "--other-game",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="правила из --corpus — не «Берсерк»: наш жаргон, термины и имена карт к ним не применять",
+    )
     common.add_argument("-h", "--help", action="help", help="показать эту справку")
     parser = _Parser(
         prog="python -m rules_index",
@@ -147,7 +153,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             return diff_cli.run(args, out)
         corpus = getattr(args, "corpus", None)
         jargon = getattr(args, "jargon", None) or ()
-        index = load_paths(corpus, jargon=jargon) if corpus else load_default(jargon=jargon)
+        berserk = not getattr(args, "other_game", False)
+        if not berserk and not corpus:
+            print("Ошибка: --other-game относится к правилам из --corpus; встроенные — «Берсерк».", file=err)
+            return EXIT_BAD_INPUT
+        index = load_paths(corpus, jargon=jargon, berserk=berserk) if corpus else load_default(jargon=jargon)
         handler = _COMMANDS[args.command]
         return handler(index, args, out, err)
     except (CorpusError, QueryError) as e:

@@ -327,17 +327,23 @@ class _Pairing:
     def mapped_section(self, e: _Entry) -> str:
         return self.section_map.get(e.section, e.section)
 
+    def _by_section(
+        self, olds: Iterable[int], news: Iterable[int]
+    ) -> Iterable[tuple[list[int], list[int]]]:
+        """Old and new entries grouped by section (an old one by the section its number moved to)."""
+        by_section: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
+        for i in olds:
+            by_section[self.mapped_section(self.old[i])][0].append(i)
+        for j in news:
+            by_section[self.new[j].section][1].append(j)
+        return by_section.values()
+
     # 2. gaps
     def pair_gaps(self, gaps: Iterable[tuple[range, range]]) -> None:
         for olds, news in gaps:
             if not olds or not news:
                 continue
-            by_section: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-            for i in olds:
-                by_section[self.mapped_section(self.old[i])][0].append(i)
-            for j in news:
-                by_section[self.new[j].section][1].append(j)
-            for o_list, n_list in by_section.values():
+            for o_list, n_list in self._by_section(olds, news):
                 if o_list and n_list:
                     self._assign(o_list, n_list, olds, news)
 
@@ -378,12 +384,7 @@ class _Pairing:
         if len(olds) * len(news) <= MOVE_PASS_CELLS:
             self._assign_moves(olds, news)
             return
-        by_section: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-        for i in olds:
-            by_section[self.mapped_section(self.old[i])][0].append(i)
-        for j in news:
-            by_section[self.new[j].section][1].append(j)
-        for o_list, n_list in by_section.values():
+        for o_list, n_list in self._by_section(olds, news):
             if o_list and n_list and len(o_list) * len(n_list) <= MOVE_PASS_CELLS:
                 self._assign_moves(o_list, n_list)
 

@@ -75,6 +75,28 @@ def suggestion_text(fate: Fate) -> str:
     return "цитировать: " + _cite(fate.new)
 
 
+def _ids(cids: Iterable[str]) -> str:
+    found = list(cids)
+    return ", ".join(found[:-1]) + " и " + found[-1] if len(found) > 1 else "".join(found)
+
+
+def fate_line(fate: Fate, new_name: str) -> str:
+    """One line of an affected ruling or scenario, the suggested citation first:
+    «535.2 → 535.3 — перенумерован», «535.3 → 535.4 и 535.4.1 — разделён на части»,
+    «534.6 — изменён: текст; номер прежний, текст стоит перечитать»,
+    «534.8 — удалён: в РП 9.9-1 этого пункта нет, ссылаться не на что»."""
+    what = kind_word(fate.kind)
+    if fate.parts and fate.kind != "split":
+        what += ": " + ", ".join(part_word(p) for p in fate.parts)
+    if not fate.new:
+        return f"{fate.old} — {what}: в {new_name} этого пункта нет, ссылаться не на что"
+    if fate.new == (fate.old,):
+        return f"{fate.old} — {what}; номер прежний, текст стоит перечитать"
+    if fate.kind == "split":
+        return f"{fate.old} → {_ids(fate.new)} — {what} на части; ссылаться на ту, о которой речь"
+    return f"{fate.old} → {_ids(fate.new)} — {what}"
+
+
 def other_side(diff: RulesDiff, cid: str, *, reading: str) -> tuple[str, tuple[str, ...]] | None:
     """What a clause is in the other version of a diff, for the clause page: the sentence and the
     ids to link. `reading` is the side the page shows («old» or «new»); None when that side holds
@@ -99,4 +121,4 @@ def other_side(diff: RulesDiff, cid: str, *, reading: str) -> tuple[str, tuple[s
     return f"В {name} — {_cite(targets)}, {fate}.", targets
 
 
-__all__ = ["Fate", "describe", "fates", "other_side", "suggestion_text"]
+__all__ = ["Fate", "describe", "fate_line", "fates", "other_side", "suggestion_text"]

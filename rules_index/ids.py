@@ -5,8 +5,9 @@ search, the CLIs, the engine's rule registry, the scenario format and the ruling
 Ids stay strings everywhere; `sort_key` is only for ordering («211.10» after «211.9»).
 
 A part after the first may carry one letter, Cyrillic or Latin: community pages number lettered
-subclauses «210.11а» (under 210.11) and «100.1a». The letter belongs to its part: «210.11а» is a
-sibling of «210.11б» and a child of «210», ordered after «210.11» and before «210.12».
+subclauses «210.11а» (under 210.11) and «100.1a». A lettered part is a subclause of the same part
+without its letter: «210.11а» is a child of «210.11» and a sibling of «210.11б», ordered after
+«210.11» and before «210.12»; it is one level below 210.11.
 An id has at most `MAX_DEPTH` parts; deeper «numbers» are refused (the parser says where).
 """
 
@@ -58,14 +59,16 @@ def is_citation_id(text: object) -> bool:
 
 
 def parent(cid: str) -> str | None:
-    """«211.3.1» → «211.3»; «210.11а» → «210»; «211» → None."""
+    """«211.3.1» → «211.3»; «210.11а» → «210.11» (a lettered subclause); «211» → None."""
+    if cid and cid[-1].isalpha():
+        return cid[:-1]
     head, dot, _ = cid.rpartition(".")
     return head if dot else None
 
 
 def level(cid: str) -> int:
-    """Number of parts: «211» is level 1, «211.3.1» level 3, «210.11а» level 2."""
-    return cid.count(".") + 1
+    """Steps from the section: «211» is level 1, «211.3.1» level 3, «210.11а» level 3 (under 210.11)."""
+    return cid.count(".") + 1 + sum(1 for ch in cid if ch.isalpha())
 
 
 def section(cid: str) -> str:

@@ -5,7 +5,8 @@ The grammar of a typed number is rules_index.ids.typed_refs (one for the whole p
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from rules_index import ids
@@ -111,3 +112,33 @@ def _shared(a: tuple[int, ...], b: tuple[int, ...]) -> int:
 def _gap(a: tuple[int, ...], b: tuple[int, ...]) -> int:
     n = _shared(a, b)
     return abs(a[n] - b[n]) if n < min(len(a), len(b)) else 0
+
+
+# What may stand between the numbers of a typed list: separators and «и» («211.4 и 211.6»).
+_BETWEEN = re.compile(r"(?:[\s,;.:]|\bи\b)*", re.IGNORECASE)
+
+
+def typed_list(clause_ids: Iterable[str], typed: str) -> list[str] | None:
+    """The clauses a typed number, range or list names, in order, each once (a range: each clause
+    of `clause_ids` inside it, or its two ends when the rules have none); None when the text is not
+    only numbers («3 ываыва», «симбиот»), so that a word with a digit is never taken for a number."""
+    refs = ids.typed_refs(typed)
+    if not refs:
+        return None
+    rest, at = [], 0
+    for ref in refs:
+        rest.append(typed[at : ref.start])
+        at = ref.end
+    rest.append(typed[at:])
+    if not all(_BETWEEN.fullmatch(part) for part in rest):
+        return None
+    known = sorted(set(clause_ids), key=ids.sort_key)
+    out: list[str] = []
+    for ref in refs:
+        if ref.last is None:
+            out.append(ref.first)
+            continue
+        lo, hi = sorted((ids.sort_key(ref.first), ids.sort_key(ref.last)))
+        inside = [c for c in known if lo <= ids.sort_key(c) <= hi]
+        out.extend(inside or [ref.first, ref.last])
+    return list(dict.fromkeys(out))

@@ -484,6 +484,11 @@ class SearchIndex:
                     used[i] = True
                 label = typed(start, len(seq))
                 alts = tuple(_Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
+                own = keys[start]
+                if len(seq) == 1 and len(alts) == 1 and own in self._postings and own != alts[0].key:
+                    # A jargon word the loaded rules use literally («свойства» in other rules) still
+                    # finds itself first.
+                    alts = (_Alt(own, "form", WEIGHT["form"]), *alts)
                 if len(alts) == 1 and alts[0].key in self._broader:
                     wider, wider_keys, rel = self._broader[alts[0].key]
                     alts += tuple(_Alt(k, rel, WEIGHT[rel], wider) for k in wider_keys)
@@ -518,8 +523,8 @@ class SearchIndex:
             label = typed(i, 1)
             # A word the corpus lacks counts for terms as its closest matches («хазяен» → хозяин,
             # «замещющая» → замещающая); a word with no match at all («покажи») says nothing.
-            own = [t.key] if t.key in self._postings else []
-            term_alts = dict.fromkeys(own + [a.key for a in alts if a.how == "typo"])
+            own_keys = [t.key] if t.key in self._postings else []
+            term_alts = dict.fromkeys(own_keys + [a.key for a in alts if a.how == "typo"])
             if not term_alts and alts:
                 term_alts = {alts[0].key: None}
             for key in term_alts:

@@ -53,10 +53,14 @@ def _decode(name: str, data: bytes) -> tuple[str, str]:
     if b"\x00" in data:
         codec = _utf16_without_bom(data)
         if codec is not None:
-            return _strict(name, data, codec, "UTF-16"), codec
+            try:
+                return _strict(name, data, codec, "UTF-16"), codec
+            except CorpusError:
+                pass  # zero bytes in the right places by chance: binary after all
         raise CorpusError(
             f"Файл «{name}» двоичный (в нём есть нулевые байты), а не текст правил: "
-            "экспортируйте правила в .txt, .md или .rst."
+            "экспортируйте правила в .txt, .md или .rst (или загрузите исходный PDF, веб-страницу "
+            "или документ Word)."
         )
     try:
         text = data.decode("utf-8")
@@ -106,6 +110,8 @@ def _utf16_without_bom(data: bytes) -> str | None:
     if len(data) % 2:
         return None
     zeros = [i % 2 for i, b in enumerate(data) if b == 0]
+    if len(zeros) * 20 < len(data):
+        return None  # UTF-16 text has a zero for every space, digit and stop: at least 5 % of bytes
     if all(zeros):
         return "utf-16-le"
     if not any(zeros):

@@ -88,3 +88,18 @@ def run_in_threads(worker: Callable[[], None], n: int = 4) -> None:
         t.start()
     for t in threads:
         t.join()
+
+
+def run_module(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m …` of this project, from its root, output captured as text (a hard timeout)."""
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", *argv],
+        cwd=Path(__file__).resolve().parent.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )

@@ -82,3 +82,22 @@ def judges_journal(path: str | os.PathLike[str], monkeypatch: Any, name: str = "
     book = Journal(path, hasher=cheap_hasher())
     book.add_account(name, "judge", PASSWORD)
     return book
+
+
+# Rulings of РП 4.1-2 against the FICTIONAL next version (tests/fictional_rules.py): one cites a
+# renumbered clause, one a removed one, one only clauses that version left alone.
+AFFECTED_SAMPLES = {
+    "moved": ("Можно ли добрать карту в отряд посреди боя?", ("535.2",)),
+    "gone": ("Действует ли защита от воздействий на лишнюю рану?", ("534.8",)),
+    "same": ("Вопрос о неизменных пунктах: кто хозяин паразита?", ("211.4", "A8")),
+}
+
+
+def journal_for_affected(path: str | os.PathLike[str]) -> tuple[Journal, dict[str, int]]:
+    """A journal at `path` holding AFFECTED_SAMPLES, and their ids by key."""
+    book, judge = journal_with_judge(path)
+    ids = {
+        key: book.record(ruling(title, clauses=clauses, rules_version="РП 4.1-2"), judge)
+        for key, (title, clauses) in AFFECTED_SAMPLES.items()
+    }
+    return book, ids

@@ -15,16 +15,9 @@ import pytest
 import desk
 import engine
 from desk import actions, edits, entries, model, view
+from tests.test_desk_model import ORC, UND, VAIL
 
 ROOT = Path(__file__).resolve().parent.parent
-VAIL = {"id": "vail", "card": "Вайл", "owner": "B", "at": "c4"}
-UND = {"id": "und", "card": "Карлик Унд", "owner": "A", "host": "vail"}
-ORC = {
-    "id": "orc",
-    "card": {"template": "Наземное существо", "name": "Орк", "life": 5},
-    "owner": "B",
-    "at": "d4",
-}
 
 
 def _desk() -> model.Desk:

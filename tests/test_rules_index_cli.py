@@ -246,3 +246,22 @@ def test_an_internal_error_is_reported_without_a_traceback(monkeypatch: pytest.M
     code, out, err = run("search", "хост")
     assert code == 3 and out == ""
     assert "Внутренняя ошибка" in err and "Traceback" not in err
+
+
+def test_other_rules_keep_their_literal_words_and_can_be_told_apart(tmp_path: Path) -> None:
+    """A foreign text that says «Свойства» finds it first, though our jargon reads «свойства» as
+    «особенности»; with --other-game our jargon is not applied at all."""
+    rules = tmp_path / "other.txt"
+    rules.write_text(
+        "100. Общие правила.\n100.1. Свойства карты указаны на её лицевой стороне.\n"
+        "100.2. Особенности карты действуют, пока она в игре.\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run("search", "свойства", "--corpus", str(rules), "--json")
+    assert code == 0 and [h["id"] for h in json.loads(out)][:2] == ["100.1", "100.2"]
+    code, out, _ = run("search", "свойства", "--corpus", str(rules), "--other-game", "--json")
+    assert code == 0 and [h["id"] for h in json.loads(out)] == ["100.1"]
+    code, out, _ = run("search", "абилка", "--corpus", str(rules), "--other-game", "--json")
+    assert code == 0 and json.loads(out) == []
+    code, _, err = run("search", "симбиот", "--other-game")
+    assert code == 2 and "--other-game относится к правилам из --corpus" in err

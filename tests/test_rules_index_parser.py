@@ -193,6 +193,8 @@ def test_the_seeds_in_an_8_bit_russian_encoding_parse_as_in_utf8(seeds: RulesInd
         (b"ab\x00\x00cd", "двоичный"),
         (b"   \n\n", "пуст"),
         (b"\x00\x01\x02binary\x00", "двоичный"),
+        # zero bytes only at even offsets, as in UTF-16 BE, yet not text: binary, not «UTF-16»
+        (bytes(range(256)) + bytes(range(1, 256)) + b"\x01", "двоичный"),
         (bytes(range(128, 256)) * 4, "кодировк"),
         (b"211. \xd0\xa1\xd0", "кодировк"),
         ("просто текст без номеров".encode(), "ни одного пронумерованного"),

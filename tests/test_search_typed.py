@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 import rules_index
 from rules_index import RulesIndex, ids
 from rules_index.cli import main
+from rules_index.numbers import typed_list
 from tests.test_app_rules import APP, ROOT_PAGE, clause_links, open_page
 
 
@@ -57,8 +58,16 @@ def test_a_range_knows_its_ends_and_its_span() -> None:
 
 @pytest.mark.parametrize(
     ("query", "first"),
-    [("211,10", "211.10"), ("п.211,3,1", "211.3.1"), ("211.10.", "211.10"), ("п 211.10", "211.10"),
-     ("535,5,1,3", "535.5.1.3"), ("534,6", "534.6"), ("211 9", "211.9"), ("п 535.7.4?", "535.7.4")],
+    [
+        ("211,10", "211.10"),
+        ("п.211,3,1", "211.3.1"),
+        ("211.10.", "211.10"),
+        ("п 211.10", "211.10"),
+        ("535,5,1,3", "535.5.1.3"),
+        ("534,6", "534.6"),
+        ("211 9", "211.9"),
+        ("п 535.7.4?", "535.7.4"),
+    ],
 )
 def test_the_search_finds_typed_numbers_first(ix: RulesIndex, query: str, first: str) -> None:
     result = ix.lookup(query, 3)
@@ -105,6 +114,31 @@ def test_the_clause_page_box_lists_a_range_and_says_what_is_no_number() -> None:
     assert listed[:4] == ["211.3", "211.3.1", "211.4", "211.5"]
     at.text_input(key="clause_number").input("хост").run()
     assert any("не номер пункта" in w.value for w in at.warning)
+    # a word with a digit is not a number: no link to a clause «3»
+    at.text_input(key="clause_number").input("3 ываыва").run()
+    assert any("не номер пункта" in w.value for w in at.warning)
+    assert "3" not in clause_links(at)
+    at.text_input(key="clause_number").input("211.4 и 211.6").run()
+    assert clause_links(at)[:2] == ["211.4", "211.6"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "listed"),
+    [
+        ("пп. 211.3–211.5", ["211.3", "211.3.1", "211.4", "211.5"]),
+        ("211.3–5", ["211.3", "211.3.1", "211.4", "211.5"]),
+        ("211.4, 211.6", ["211.4", "211.6"]),
+        ("п.211,3,1", ["211.3.1"]),
+        ("999.9", ["999.9"]),  # named, though the rules lack it: the page says so on the clause
+        ("3 ываыва", None),
+        ("симбиот 211.4", None),
+        ("хост", None),
+    ],
+)
+def test_typed_list_takes_only_numbers(
+    index: rules_index.RulesIndex, typed: str, listed: list[str] | None
+) -> None:
+    assert typed_list((p.id for p in index.paragraphs), typed) == listed
 
 
 def test_a_clause_link_with_a_comma_opens_the_clause() -> None:
