@@ -258,6 +258,26 @@ def test_a_players_upload_opens_in_their_window_only_and_stores_nothing(judge_ac
     assert "Не найдено" in other.warning[0].value
 
 
+def test_a_players_upload_labelled_like_the_embedded_rules_stays_in_their_window(judge_account: Path) -> None:
+    # A PDF of the current rules carries the embedded rules' label: the links made in the window
+    # name that label, and following them must not swap the upload for the embedded text.
+    same = GOOD_RULES.replace("РП 9.9", VERSION).encode()
+    at = upload(open_page("app_pages/rules.py"), "same_label.txt", same)
+    assert not at.exception and VERSION in loaded_version(at) and not at.query_params.get("v")
+    at.query_params.clear()
+    at.query_params.update({"q": "второй пункт"})
+    at.switch_page(ROOT_PAGE).run()
+    assert not at.exception and "900.2" in " ".join(hit_links(at)), hit_links(at)
+    link = next(x for x in at.page_link if link_params(x).get("p") == "900.2")
+    assert link_params(link).get("v") == VERSION  # the label: the window's upload has no id
+    at = follow(at, link)
+    assert not at.exception and "Второй пункт" in texts(at)
+    assert stored_versions(judge_account) == []
+    # a new window with that link opens the embedded rules of that label, where 900.2 does not exist
+    other = run_app(p="900.2", v=VERSION)
+    assert "Не найдено" in other.warning[0].value
+
+
 def test_a_judges_upload_is_stored_and_a_bad_one_after_it_keeps_it(judge_account: Path) -> None:
     from tests.rulings_samples import PASSWORD
 
