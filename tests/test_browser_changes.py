@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, FilePayload
 
 from tests import fictional_rules as fr
 from tests.browser import DESKTOP, PHONE, fits_width, nav, new_page, settle, shot, sign_in
@@ -38,7 +38,7 @@ def test_upload_filter_and_open_both_sides(
             page.get_by_text("Загрузить другую версию правил", exact=True).click()
         dropzone.set_input_files(
             files=[
-                {"name": name, "mimeType": "text/plain", "buffer": text.encode("utf-8")}
+                FilePayload(name=name, mimeType="text/plain", buffer=text.encode("utf-8"))
                 for name, text in fr.fictional_texts()
             ]
         )
