@@ -14,7 +14,7 @@ import streamlit as st
 
 import cardbase
 from app_pages import card_base, common, desk_trace, journal_form
-from cardbase import explain, find, links, readers, related, store
+from cardbase import explain, find, importer, links, readers, related, store
 from rulings import guard
 from rulings import model as rulings_model
 from rulings import store as rulings_store
@@ -224,17 +224,35 @@ def render_card(loaded: cardbase.Loaded, card_id: str) -> None:
 # Import ----------------------------------------------------------------------------------
 
 
+WINDOW_ONLY = (
+    "База открыта только в этом окне; сохранить на сервере может судья (войдите как судья ниже и "
+    "загрузите файл снова). После перезагрузки страницы в окне снова будет прежняя база."
+)
+
+
 def _stored(base: cardbase.CardBase, files: list[tuple[str, bytes]], accept: bool) -> str:
-    """Store and use an imported base; the Russian line to show."""
+    """Use an imported base in this window: stored on the server first when a judge is signed in
+    (through rulings.guard), in this window's session alone for a player (players only read).
+    Returns the Russian line to show."""
     report = base.report
     assert report is not None
+    cards = card_base.card_store()
+    known = cards.get(importer.base_id(files))
+    if known is not None:  # the same files are on the server already: open them, store nothing
+        card_base.use(known.id)
+        return f"{report.summary()} Эта база уже есть на сервере; она открыта в этом окне."
+    who = journal_form.current_judge()
+    if who is None:
+        card_base.use_unstored(cardbase.Loaded.of(base))
+        return f"{report.summary()} {WINDOW_ONLY}"
     try:
-        info = card_base.card_store().save(base, files, accept_skipped=accept)
-    except cardbase.CardBaseError as exc:
-        if report.errors and not accept:
+        _, info = guard.change_card_base(who, lambda: cards.save(base, files, accept_skipped=accept))
+    except (cardbase.CardBaseError, rulings_model.NotSignedInError, rulings_model.JournalError) as exc:
+        if isinstance(exc, cardbase.CardBaseError) and report.errors and not accept:
             raise
         card_base.use_unstored(cardbase.Loaded.of(base))
-        return f"{report.summary()} {exc}"
+        why = exc.public if isinstance(exc, rulings_model.JournalError) else str(exc)
+        return f"{report.summary()} {why} {WINDOW_ONLY}"
     card_base.use(info.id)
     return (
         f"{report.summary()} База сохранена на сервере и открыта в этом окне; у других судей — их база, "
@@ -290,7 +308,8 @@ def render_import(loaded: cardbase.Loaded) -> None:
         st.caption(
             "JSON сообщества (с файлом кодов const.json или без него), CSV с заголовком или YAML; до "
             f"{readers.MAX_FILE_BYTES // (1024 * 1024)} МБ и {records} записей. Плохой файл не заменяет "
-            "загруженную базу."
+            "загруженную базу. Без входа база открывается только в вашем окне; на сервере её сохраняет "
+            "судья (вход — в разделе «Для судей» ниже)."
         )
         st.file_uploader(
             "Файл базы карт", type=["json", "csv", "yaml", "yml"], key=UPLOAD_KEY, max_upload_size=20
@@ -332,20 +351,23 @@ def _render_choice(loaded: cardbase.Loaded) -> None:
     options = [cardbase.BUILTIN, *(b.id for b in bases)]
     labels = {cardbase.BUILTIN: "встроенная библиотека движка"}
     labels.update({b.id: f"«{b.label}» — карт {b.cards}, загружена {b.uploaded_text}" for b in bases})
-    current = loaded.base.id if loaded.base.id in options else cardbase.BUILTIN
+    shown = dict(labels)
+    if loaded.base.id not in options:  # a base open in this window alone (not stored)
+        options.append(loaded.base.id)
+        shown[loaded.base.id] = f"«{loaded.base.label}» — карт {len(loaded.base.records)}, только в этом окне"
+    current = loaded.base.id
     chosen = st.selectbox(
         "Открыть базу",
         options,
         index=options.index(current),
-        format_func=lambda b: labels[b] + (" (по умолчанию)" if b == default else ""),
+        format_func=lambda b: shown[b] + (" (по умолчанию)" if b == default else ""),
         key=f"cards_choose_{current}",
     )
     if chosen != current:
         card_base.use(chosen)
         st.rerun()
-    if current == cardbase.BUILTIN and current == default:
-        return
-    with st.expander("Для судей: база по умолчанию для всех, удаление", key="cards_manage"):
+    # Always drawn: a judge signs in here to store uploads on the server, even before any base is.
+    with st.expander("Для судей: вход, база по умолчанию для всех, удаление", key="cards_manage"):
         _render_manage(cards, current, default, labels)
 
 
@@ -368,8 +390,9 @@ def _render_manage(cards: store.CardStore, current: str, default: str, labels: d
     buttons show only after the sign-in above them)."""
     if journal_form.current_judge() is None:
         st.caption(
-            "Базу по умолчанию для всех выбирает и базы с сервера удаляет судья, вошедший под своим "
-            "именем. Открыть базу в своём окне можно без входа."
+            "Сохраняет загруженную базу на сервере, выбирает базу по умолчанию для всех и удаляет базы "
+            "с сервера судья, вошедший под своим именем. Загрузить базу и открыть её в своём окне можно "
+            "без входа."
         )
     if journal_form.sign_in_panel("cards_signin") is None:
         return

@@ -29,6 +29,10 @@ PAGE_KEY = "changes_page"
 _DONE_KEY = "changes_upload_done"
 _RESULT_KEY = "changes_upload_result"
 PAGE_SIZE = 30
+WINDOW_ONLY = (
+    "Они открыты только в этом окне (и читаются в нём вместо прежних правил); сохранить на сервере "
+    "может судья (войдите как судья и загрузите файл снова)."
+)
 ALL_SECTIONS = "все разделы"
 
 
@@ -75,13 +79,12 @@ def _handle_upload() -> None:
 
 
 def _keep(pairs: list[tuple[str, bytes]], index: rules_index.RulesIndex) -> None:
-    """Store the upload (unshared: this window lists it) and make it the «Стало» side."""
+    """Make the upload the «Стало» side: stored unshared (this window lists it) for a signed-in
+    judge, through rulings.guard; for a player in this window alone (players only read)."""
     counts = f"{common.version_text(index)} ({len(index.paragraphs)} пунктов)"
-    try:
-        info = common.store().save(pairs, index, berserk=True)
-    except rules_index.VersionError as err:
-        common.use_window_index(index, [name for name, _ in pairs])
-        key, note = version_diff.WINDOW, f" {err}"
+    info, why = rules_page.store_or_window(pairs, index, True)
+    if info is None:
+        key, note = version_diff.WINDOW, f"{why} {WINDOW_ONLY}"
     else:
         version_diff.remember(info.id)
         key, note = (

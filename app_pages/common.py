@@ -223,6 +223,11 @@ def current_version() -> str:
     """The version this window reads: the link's `v=` if this server has it, else the window's
     choice, else the server's default (versions.BUILTIN for the built-in rules)."""
     wanted = st.query_params.get(VERSION_PARAM)
+    held = _window() if st.session_state.get(_VERSION_KEY) == WINDOW else None
+    if wanted and held is not None and str(wanted) == held[0].version_label:
+        # A link made in this window names its upload by label (it has no id on the server): keep
+        # reading the upload, even when the built-in or a shared version has the same label.
+        return WINDOW
     if wanted:
         found = _resolve(str(wanted))
         if found is not None:

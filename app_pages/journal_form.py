@@ -28,6 +28,7 @@ from rulings import accounts, export, model, store
 
 JUDGE_KEY = "judge_signin"  # the tab's rulings.accounts.SignedIn (a token, never the password)
 _EXPIRED_KEY = "judge_signin_expired"
+_TAB_KEY = "judge_signin_tab"  # a random id of this tab: the sign-in's source where no address is known
 # The form's fields in screen order: (field, label, widget, max_chars).
 _FIELDS = (
     ("title", "Вопрос (о чём спор)", "input"),
@@ -67,6 +68,18 @@ def current_judge(book: store.Journal | None = None) -> accounts.SignedIn | None
     return accounts.SignedIn(name=account.name, role=account.role, token=who.token)
 
 
+def sign_in_source() -> str:
+    """Where a sign-in attempt comes from, for the journal's throttle (`rulings.throttle`): the
+    client's address as the server sees it, or this tab when there is none (a tab on the laptop)."""
+    address = st.context.ip_address
+    if address:
+        return f"ip:{address}"
+    tab = st.session_state.get(_TAB_KEY)
+    if not isinstance(tab, str):
+        tab = st.session_state[_TAB_KEY] = uuid.uuid4().hex
+    return f"tab:{tab}"
+
+
 def sign_in_panel(where: str, book: store.Journal | None = None) -> accounts.SignedIn | None:
     """«Вход для судей»: who is signed in with a «Выйти» button, or the sign-in form.
 
@@ -97,7 +110,7 @@ def sign_in_panel(where: str, book: store.Journal | None = None) -> accounts.Sig
         pressed = st.form_submit_button("Войти", type="primary", key=f"{where}_signin_submit")
     if pressed:
         try:
-            st.session_state[JUDGE_KEY] = book.sign_in(name, password)
+            st.session_state[JUDGE_KEY] = book.sign_in(name, password, sign_in_source())
         except model.SignInError as exc:
             st.error(common.escape_md(str(exc)))
         except model.JournalError as exc:

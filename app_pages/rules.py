@@ -1,10 +1,12 @@
 """Правила — which rules this window reads, the versions kept on the server, uploads, integrity.
 
-An upload (.txt, .md, .rst, .pdf, .html, .docx) is parsed, stored on the server unshared and
-opened in this window only (its link with `v=` opens it again after a reload). Sharing a version
-with everyone, making it the default and removing one need a signed-in judge: they go through
-rulings.guard (`publish_rules_version`, `remove_rules_version`), which checks the sign-in before the
-version store is touched; while nobody is signed in those buttons are hidden and the judges'
+An upload (.txt, .md, .rst, .pdf, .html, .docx) is parsed and opened in this window only. A
+signed-in judge's upload is also stored on the server unshared (its link with `v=` opens it again
+after a reload); a player's lives in the tab's session alone (players only read, so they cannot
+fill the server's store). Storing, sharing a version with everyone, making it the default and
+removing one need a signed-in judge: they go through rulings.guard (`store_rules_version`,
+`publish_rules_version`, `remove_rules_version`), which checks the sign-in before the version store
+is touched; while nobody is signed in those buttons are hidden and the judges'
 sign-in is offered in their place. Opening a version in one's own window stays open to all. A bad
 file leaves the rules that were open in place and
 says in Russian what is wrong; stored versions are never touched by a failed upload.
@@ -97,24 +99,50 @@ def _handle_upload(uploaded: list[tuple[str, str, bytes]], berserk: bool | None)
     st.session_state[_RESULT_KEY] = ("error", f"Файл не загружен. {problem} {kept}")
 
 
-def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
-    tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
-    counts = f"пунктов {len(index.paragraphs)}; {tables}"
-    try:
-        info = common.store().save(files, index, berserk=berserk)
-    except rules_index.VersionError as err:
+WINDOW_ONLY = (
+    "Они открыты только в этом окне; сохранить на сервере может судья (войдите как судья и загрузите "
+    "файл снова). После перезагрузки страницы в окне снова будут прежние правила."
+)
+
+
+def store_or_window(
+    files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool
+) -> tuple[versions.VersionInfo | None, str]:
+    """A parsed upload on the server, or in this window alone: (the stored version, "") when a
+    judge is signed in (stored through rulings.guard) or the same files are stored already; else
+    (None, why it was not stored, "" for a player) with the index held in this window's session
+    (players only read). Used by «Правила» and «Что изменилось»."""
+    shop = common.store()
+    who = journal_form.current_judge()
+    info = shop.get(versions.version_id(files, berserk))  # the same files stored already: store nothing
+    why = ""
+    if info is None and who is not None:
+        try:
+            _, info = guard.store_rules_version(who, shop, files, index, berserk=berserk)
+        except (rules_index.VersionError, rulings_model.NotSignedInError) as err:
+            why = f" {err}"
+        except rulings_model.JournalError as err:  # who is signed in cannot be read: store nothing
+            why = f" {err.public}"
+    if info is None:
         common.use_window_index(index, [name for name, _ in files])
-        message = f"Загружены правила {common.version_text(index)}: {counts}. {err}"
-        st.session_state[_RESULT_KEY] = ("ok", message)
+    return info, why
+
+
+def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
+    """Open a parsed upload in this window (stored on the server for a signed-in judge)."""
+    tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
+    loaded = f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}."
+    info, why = store_or_window(files, index, berserk)
+    if info is None:
+        st.session_state[_RESULT_KEY] = ("ok", f"{loaded}{why} {WINDOW_ONLY}")
         return
     common.use_version(info.id)
     shared = " Эта версия уже доступна всем." if info.shared else (
-        " Они открыты только в вашем окне (и по ссылке из адресной строки, в том числе после "
-        "перезагрузки); другие судьи видят прежние правила. Чтобы их видели все, судья, вошедший "
-        "под своим именем, нажимает «Сделать доступной всем» в списке версий."
+        " Они сохранены на сервере и открыты только в вашем окне (и по ссылке из адресной строки, в "
+        "том числе после перезагрузки); другие судьи видят прежние правила. Чтобы их видели все, судья, "
+        "вошедший под своим именем, нажимает «Сделать доступной всем» в списке версий."
     )
-    message = f"Загружены правила {common.version_text(index)}: {counts}.{shared}"
-    st.session_state[_RESULT_KEY] = ("ok", message)
+    st.session_state[_RESULT_KEY] = ("ok", loaded + shared)
 
 
 def _render_result() -> None:
@@ -130,8 +158,8 @@ def _render_upload() -> None:
     st.subheader("Загрузить правила")
     st.caption(
         f"PDF, Word (.docx), веб-страница (.html) или текст (.txt, .md, .rst); PDF и .docx до "
-        f"{MAX_FILE_MB} МБ, текст до {MAX_TEXT_MB} МБ. Загруженные правила сохраняются на сервере и "
-        "открываются только в вашем окне, пока их не сделают доступными всем."
+        f"{MAX_FILE_MB} МБ, текст до {MAX_TEXT_MB} МБ. Загруженные правила открываются только в вашем "
+        "окне. Сохраняет их на сервере (и делает доступными всем) судья, вошедший под своим именем."
     )
     answer = st.radio(
         "Это версия правил «Берсерк» (РП)? От ответа зависит, применять ли наш жаргон, термины, "

@@ -4,17 +4,18 @@ Reading the journal needs no account; every write (record, amend, lock, and a ru
 available to all or removed) needs a signed-in judge, and the check is made by the journal's API
 inside the write's own transaction (`rulings.store.Journal`), not only by a page.
 
-- Accounts live in the journal's SQLite file (tables `accounts`, `sessions`, `sign_in_failures`),
-  under the same integrity rules as the rulings. No account exists by default: the head judge
+- Accounts live in the journal's SQLite file (tables `accounts`, `sessions`), under the same
+  integrity rules as the rulings. No account exists by default: the head judge
   creates the first with `python -m rulings users add NAME --role head`.
 - Passwords are hashed with Argon2id (argon2-cffi, its default parameters); the clear password is
   never stored, logged or kept in a page's state.
 - A sign-in is a random token; only its SHA-256 is stored. The page keeps the token in the tab's
   `st.session_state`; every write presents it, and a token unused for `idle_s` seconds (or whose
   account was removed or whose password changed) no longer works.
-- Wrong passwords slow down: after `FREE_FAILURES` failures in a row for one name, the next attempt
-  is refused until 1, 2, 4 … (at most `MAX_WAIT_S`) seconds have passed since the last failure,
-  without even checking the password. Unknown names are counted the same way (no probing for names).
+- Wrong passwords slow down the source that typed them (its address, else its tab), not the
+  account name, and the server checks at most so many passwords a minute: `rulings.throttle` says
+  how, and what that does and does not protect against. An unknown name costs the same hash and
+  gets the same words as a wrong password (no probing for names).
 
 The functions taking a `sqlite3.Connection` run inside a transaction the store opened.
 """
@@ -33,14 +34,13 @@ from collections.abc import Mapping
 
 import argon2
 
+from rulings import throttle
 from rulings.model import NotSignedInError, SignInError
 
 ROLES = ("judge", "head")
 ROLE_LABELS: Mapping[str, str] = types.MappingProxyType({"judge": "судья", "head": "главный судья"})
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
-FREE_FAILURES = 3
-MAX_WAIT_S = 300.0
 IDLE_ENV = "BERSERK_SIGNIN_IDLE_MIN"
 DEFAULT_IDLE_MIN = 30.0
 # A name as judges write it: letters (any alphabet), digits, spaces, dots, hyphens, apostrophes.
@@ -60,11 +60,6 @@ CREATE TABLE IF NOT EXISTS sessions (
     name        TEXT NOT NULL REFERENCES accounts(name),
     created_at  REAL NOT NULL,
     last_seen   REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sign_in_failures (
-    name        TEXT PRIMARY KEY,
-    failures    INTEGER NOT NULL,
-    last_at     REAL NOT NULL
 );
 """
 
@@ -115,11 +110,11 @@ def idle_seconds() -> float:
     return max(minutes, 0.1) * 60.0
 
 
-def failure_wait(failures: int) -> float:
-    """Seconds the next attempt must wait after `failures` wrong attempts in a row."""
-    if failures < FREE_FAILURES:
-        return 0.0
-    return float(min(2.0 ** (failures - FREE_FAILURES), MAX_WAIT_S))
+def idle_text(idle_s: float) -> str:
+    """«30 мин», «1,5 мин», or «45 с» under a minute (never «0 мин»)."""
+    if idle_s < 60:
+        return f"{max(round(idle_s), 1)} с"
+    return f"{idle_s / 60:.1f}".rstrip("0").rstrip(".").replace(".", ",") + " мин"
 
 
 @functools.cache
@@ -194,7 +189,6 @@ def set_password(conn: sqlite3.Connection, name: str, pw_hash: str) -> None:
         raise AccountError(f"Учётной записи «{name}» нет.")
     conn.execute("UPDATE accounts SET pw_hash = ? WHERE name = ?", (pw_hash, name))
     conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
-    conn.execute("DELETE FROM sign_in_failures WHERE name = ?", (name,))
 
 
 def listed(conn: sqlite3.Connection) -> list[Account]:
@@ -203,38 +197,35 @@ def listed(conn: sqlite3.Connection) -> list[Account]:
 
 
 def sign_in(
-    conn: sqlite3.Connection, name: str, password: str, now: float
+    conn: sqlite3.Connection,
+    name: str,
+    password: str,
+    now: float,
+    *,
+    source: str = "",
+    max_checks: int = throttle.MAX_CHECKS_PER_MINUTE,
+    hasher: argon2.PasswordHasher | None = None,
 ) -> tuple[SignedIn | None, SignInError | None]:
-    """Check a password and open a sign-in. Returns (sign-in, None) or (None, the refusal); the
-    failure count it updates must be committed either way, so the refusal is returned, not raised."""
+    """Check a password from `source` and open a sign-in. Returns (sign-in, None) or (None, the
+    refusal); the counts it updates must be committed either way, so the refusal is returned, not
+    raised. An attempt the throttle refuses is not hashed (`rulings.throttle`)."""
     key = " ".join(str(name).split())[:40]
-    row = conn.execute("SELECT failures, last_at FROM sign_in_failures WHERE name = ?", (key,)).fetchone()
-    failures, last_at = (int(row[0]), float(row[1])) if row else (0, 0.0)
-    wait = failure_wait(failures) - (now - last_at)
-    if wait > 0:
-        return None, SignInError(
-            f"Слишком много неверных попыток входа для «{key}». Следующая попытка — через {wait:.0f} с.",
-            wait_s=wait,
-        )
+    where = throttle.source_key(source)
+    refused = throttle.refusal(conn, where, now, max_checks)
+    if refused is not None:
+        return None, refused
     found = conn.execute("SELECT role, pw_hash FROM accounts WHERE name = ?", (key,)).fetchone()
+    throttle.checked(conn, now)
     try:
-        _hasher().verify(str(found[1]) if found else _dummy_hash(), password[:MAX_PASSWORD])
+        (hasher or _hasher()).verify(str(found[1]) if found else _dummy_hash(), password[:MAX_PASSWORD])
         ok = found is not None
     except (argon2.exceptions.VerificationError, argon2.exceptions.InvalidHashError):
         ok = False
     if not ok:
-        failures += 1
-        conn.execute(
-            "INSERT INTO sign_in_failures (name, failures, last_at) VALUES (?, ?, ?) "
-            "ON CONFLICT(name) DO UPDATE SET failures = excluded.failures, last_at = excluded.last_at",
-            (key, failures, now),
-        )
-        # Names nobody has tried for a day are forgotten, so guessing names cannot grow the file.
-        conn.execute("DELETE FROM sign_in_failures WHERE last_at < ?", (now - 86_400.0,))
-        wait = failure_wait(failures)
-        later = f" Следующая попытка — через {wait:.0f} с." if wait else ""
+        wait = throttle.failed(conn, where, now)
+        later = f" Следующая попытка — через {throttle.seconds_text(wait)}." if wait else ""
         return None, SignInError("Неверное имя или пароль." + later, wait_s=wait)
-    conn.execute("DELETE FROM sign_in_failures WHERE name = ?", (key,))
+    throttle.succeeded(conn, where)
     token = secrets.token_urlsafe(32)
     conn.execute(
         "INSERT INTO sessions (token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?)",
@@ -266,7 +257,7 @@ def authenticate(
         if touch:
             conn.execute("DELETE FROM sessions WHERE token_hash = ?", (_token_hash(who.token),))
         raise NotSignedInError(
-            f"Вход истёк: больше {idle_s / 60:.0f} мин без действий. "
+            f"Вход истёк: больше {idle_text(idle_s)} без действий. "
             "Войдите снова — введённый текст сохранён."
         )
     if touch and now - float(row[0]) > _TOUCH_EVERY_S:

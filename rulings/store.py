@@ -41,7 +41,7 @@ from typing import TypeVar
 
 import argon2
 
-from rulings import accounts
+from rulings import accounts, throttle
 from rulings.accounts import Account, SignedIn
 from rulings.model import (
     TEXT_FIELDS,
@@ -63,7 +63,7 @@ from rulings.search import search_rulings
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PATH = PROJECT_ROOT / "data" / "rulings.sqlite3"
 ENV_VAR = "BERSERK_JOURNAL"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION_ID = 0x42455253  # "BERS": marks the file as ours, so a foreign database is refused.
 BUSY_TIMEOUT_MS = 10_000
 MAX_WRITES_PER_MINUTE = 12  # per judge: a flood from one account cannot slow everyone's journal
@@ -111,6 +111,7 @@ CREATE TRIGGER IF NOT EXISTS rulings_keep BEFORE DELETE ON rulings
 BEGIN SELECT RAISE(ABORT, 'rulings are never deleted'); END;
 """
     + accounts.SCHEMA
+    + throttle.SCHEMA
 )
 # Schema 1 (before accounts) to 2: new columns with defaults, then the new tables and indexes.
 _UPGRADE_1_TO_2 = (
@@ -120,6 +121,9 @@ _UPGRADE_1_TO_2 = (
     "ALTER TABLE revisions ADD COLUMN author TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE revisions ADD COLUMN draft_id TEXT NOT NULL DEFAULT ''",
 )
+# Schema 2 to 3: the sign-in throttle counts sources, not names (rulings.throttle); the old
+# per-name counts are dropped, the new tables come from the schema.
+_UPGRADE_2_TO_3 = ("DROP TABLE IF EXISTS sign_in_failures",)
 _NEW_IN_2 = frozenset({"judge_verdict"})
 
 
@@ -151,8 +155,8 @@ def _busy(exc: sqlite3.Error) -> bool:
 class Journal:
     """The rulings journal in one SQLite file. Holds the path and settings: create one per request.
 
-    `clock` (seconds since the epoch), `idle_s` (sign-in inactivity limit), the judge's write rate
-    and the password hasher's cost can be set (tests make them small).
+    `clock` (seconds since the epoch), `idle_s` (sign-in inactivity limit), the judge's write rate,
+    the server's password checks per minute and the password hasher can be set (tests make them small).
     """
 
     def __init__(
@@ -163,6 +167,7 @@ class Journal:
         clock: Callable[[], float] = time.time,
         idle_s: float | None = None,
         max_writes_per_minute: int = MAX_WRITES_PER_MINUTE,
+        max_checks_per_minute: int = throttle.MAX_CHECKS_PER_MINUTE,
         hasher: argon2.PasswordHasher | None = None,
     ) -> None:
         self.path = Path(path) if path is not None else default_path()
@@ -170,6 +175,7 @@ class Journal:
         self.clock = clock
         self.idle_s = accounts.idle_seconds() if idle_s is None else float(idle_s)
         self.max_writes_per_minute = int(max_writes_per_minute)
+        self.max_checks_per_minute = int(max_checks_per_minute)
         self.hasher = hasher  # None: Argon2id with the library's defaults (tests pass a cheaper one)
         self._checked = False  # quick_check passed on this handle (a handle lives for one request)
 
@@ -289,7 +295,7 @@ class Journal:
                     self._where(),
                 )
             if version < SCHEMA_VERSION and write:
-                for statement in _UPGRADE_1_TO_2:
+                for statement in (_UPGRADE_1_TO_2 if version < 2 else ()) + _UPGRADE_2_TO_3:
                     conn.execute(statement)
                 for statement in _split_sql(_SCHEMA):
                     conn.execute(statement)
@@ -491,19 +497,29 @@ class Journal:
     def accounts(self) -> list[Account]:
         return self._accounts_read(accounts.listed, [])
 
-    def sign_in(self, name: str, password: str) -> SignedIn:
-        """Check the password and open a sign-in.
+    def sign_in(self, name: str, password: str, source: str = "") -> SignedIn:
+        """Check the password and open a sign-in. `source` is where the attempt comes from (the
+        client's address, else its tab; see `rulings.throttle`): wrong attempts slow that source.
 
         Raises:
-            SignInError: wrong name or password, or the wait after repeated failures is not over
-                (`wait_s` says how long); the failure is counted either way.
+            SignInError: wrong name or password (counted against the source), or the attempt is
+                refused unchecked: the source's wait is not over, or the server has checked its
+                passwords for this minute (`wait_s` says how long to wait).
             JournalError: the file cannot be used.
         """
 
         def body(conn: sqlite3.Connection, _version: int) -> tuple[SignedIn | None, SignInError | None]:
             now = self.clock()
             accounts.forget_expired(conn, now, self.idle_s)
-            return accounts.sign_in(conn, name, password, now)
+            return accounts.sign_in(
+                conn,
+                name,
+                password,
+                now,
+                source=source,
+                max_checks=self.max_checks_per_minute,
+                hasher=self.hasher,
+            )
 
         signed, refusal = self._run(True, body)
         if refusal is not None or signed is None:

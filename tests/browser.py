@@ -3,7 +3,8 @@
 `launch` starts chromium with the team's flags (tests/conftest.py holds the one `browser` fixture);
 `new_page` opens a page in a context of its own (its own Streamlit session) at a viewport, with a
 default timeout a loaded 2-core machine meets; `settle` waits until Streamlit's run is over, by
-condition; `shot`, `fits_width`, `params`, `wait_params` and `Visit` are what the tests check with.
+condition; `shot`, `fits_width`, `params`, `wait_params` and `Visit` are what the tests check with;
+`sign_in` is a judge signing in on a page, `nav` a move through the app's menu.
 No pytest here.
 
 How `settle` knows a run is over: the DOM alone cannot tell. After a click, nothing on the page
@@ -230,6 +231,37 @@ def assert_local_only(requests: list[str]) -> None:
     outside = [u for u in requests if urlsplit(u).scheme in web and urlsplit(u).hostname != "127.0.0.1"]
     assert not outside, f"requests left the machine: {outside}"
     assert requests, "no request was recorded at all"
+
+
+def sign_in(page: Page, where: str, name: str, password: str, *, folded_in: str = "") -> None:
+    """A judge signs in through the page's own «Вход для судей» form (`where`: the key prefix the
+    page gives it); `folded_in`: the key of the expander that folds the form, opened first. Waits
+    for «Вы вошли» (a sign-in lives in this tab's session: a reload or a typed address drops it)."""
+    if folded_in:
+        box = page.locator(f".st-key-{folded_in}")
+        if not box.locator(f".st-key-{where}_signin_name input").is_visible():
+            box.locator("summary").first.click()
+    page.locator(f".st-key-{where}_signin_name input").fill(name)
+    page.locator(f".st-key-{where}_signin_password input").fill(password)
+    page.locator(f".st-key-{where}_signin_submit button").click()
+    settle(page)
+    page.get_by_text(f"Вы вошли: {name}", exact=False).first.wait_for()
+
+
+def nav(page: Page, name: str) -> None:
+    """Go to another page through the app's own menu (the same tab, so the same session and
+    sign-in); on a phone the folded sidebar is opened first and folded back after."""
+    link = page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name)
+    opener = page.locator('[data-testid="stExpandSidebarButton"]')
+    if opener.count() and opener.first.is_visible():
+        opener.first.click()
+        link.wait_for(state="visible")
+    link.click()
+    settle(page)
+    closer = page.locator('[data-testid="stSidebarCollapseButton"] button')
+    if (page.viewport_size or DESKTOP)["width"] < 700 and closer.count() and closer.first.is_visible():
+        closer.first.click()
+        opener.first.wait_for(state="visible")
 
 
 class Visit:

@@ -84,6 +84,19 @@ def app_server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def judge(data_folders: Path) -> str:
+    """A judge's account in the journal `app_server` reads (data_folders'); its name (the password
+    is rulings_samples.PASSWORD). Made with the cheap hasher: an Argon2 hash names its own cost,
+    so the app's default hasher checks it as it is."""
+    from rulings import store as journal
+    from tests.rulings_samples import PASSWORD, cheap_hasher
+
+    name = "Сидорова"
+    journal.Journal(journal.default_path(), hasher=cheap_hasher()).add_account(name, "judge", PASSWORD)
+    return name
+
+
+@pytest.fixture(scope="session")
 def index() -> rules_index.RulesIndex:
     """The embedded rules, parsed once for the whole run (the index is immutable)."""
     return rules_index.load_default()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Literal
 
 import argon2
 
@@ -53,6 +53,18 @@ def cheap_hasher() -> argon2.PasswordHasher:
     return argon2.PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
+class CountingHasher(argon2.PasswordHasher):
+    """The cheap hasher that counts the passwords it checked (the throttle must refuse unhashed)."""
+
+    def __init__(self) -> None:
+        super().__init__(time_cost=1, memory_cost=8, parallelism=1)
+        self.verified = 0
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:
+        self.verified += 1
+        return super().verify(hash, password)
+
+
 def journal_with_judge(
     path: str | os.PathLike[str], name: str = "Сидорова", role: str = "judge", **kw: Any
 ) -> tuple[Journal, SignedIn]:
@@ -60,6 +72,16 @@ def journal_with_judge(
     book = Journal(path, hasher=cheap_hasher(), **kw)
     book.add_account(name, role, PASSWORD)
     return book, book.sign_in(name, PASSWORD)
+
+
+def judges_journal(path: str | os.PathLike[str], monkeypatch: Any, name: str = "Сидорова") -> Journal:
+    """The app's journal at `path` ($BERSERK_JOURNAL for this test) with one judge's account."""
+    from rulings import store
+
+    monkeypatch.setenv(store.ENV_VAR, str(path))
+    book = Journal(path, hasher=cheap_hasher())
+    book.add_account(name, "judge", PASSWORD)
+    return book
 
 
 # Rulings of РП 4.1-2 against the FICTIONAL next version (tests/fictional_rules.py): one cites a

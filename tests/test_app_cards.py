@@ -15,7 +15,7 @@ from cardbase import store
 from rules_index import versions
 from tests import cardbase_cases as cases
 from tests import fictional_rules as fr
-from tests.rulings_samples import PASSWORD, cheap_hasher
+from tests.rulings_samples import PASSWORD, judges_journal
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGE = "app_pages/cards.py"
@@ -23,13 +23,8 @@ PAGE = "app_pages/cards.py"
 
 @pytest.fixture(autouse=True)
 def own_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    from rulings import store as journal
-
     monkeypatch.setenv(store.ENV_VAR, str(tmp_path / "cards"))
-    monkeypatch.setenv(journal.ENV_VAR, str(tmp_path / "journal.sqlite3"))
-    journal.Journal(tmp_path / "journal.sqlite3", hasher=cheap_hasher()).add_account(
-        "Сидорова", "judge", PASSWORD
-    )
+    judges_journal(tmp_path / "journal.sqlite3", monkeypatch)
     return tmp_path / "cards"
 
 
@@ -89,7 +84,7 @@ def test_the_embedded_library_before_any_base() -> None:
 
 
 def test_import_find_with_a_typo_and_open_the_card(own_folders: Path) -> None:
-    at = open_cards()
+    at = sign_in(open_cards())
     at = upload(
         at, "base.json", cases.BASE_JSON.read_bytes(), (cases.CONST_JSON.name, cases.CONST_JSON.read_bytes())
     )
@@ -145,7 +140,7 @@ def test_unmodelled_text_is_marked() -> None:
 def test_a_file_with_bad_records_waits_for_the_judge(own_folders: Path) -> None:
     recs = cases.records()
     recs[2]["type"] = 7
-    at = open_cards()
+    at = sign_in(open_cards())
     at = upload(at, "bad.json", cases.dump(recs))
     shown = texts(at)
     assert "пропущено записей с ошибками: 1" in shown and "База пока не загружена" in shown
@@ -188,6 +183,34 @@ def test_links_to_a_missing_card_or_base_say_so() -> None:
     assert "Ссылка сделана по базе карт «0123456789abcdef», а её на сервере нет" in texts(at)
 
 
+def test_a_players_upload_opens_in_their_window_only_and_a_judges_is_stored(own_folders: Path) -> None:
+    at = open_cards()
+    at = upload(at, "base.json", cases.BASE_JSON.read_bytes())
+    assert not at.exception
+    shown = texts(at)
+    assert "База открыта только в этом окне; сохранить на сервере может судья" in shown
+    assert not own_folders.exists() or list(own_folders.iterdir()) == []  # nothing on the server
+    assert "База карт: «base.json» (карт: 26" in shown
+    at.text_input(key="cards_query").input("паладн").run()  # the window reads the upload
+    assert hits(at) and hits(at)[0].label == "**Светлый паладин**"  # type: ignore[attr-defined]
+    bid = cardbase.import_base(cases.BASE_JSON.read_bytes(), "base.json").id
+    chooser = next(b for b in at.selectbox if b.label == "Открыть базу")
+    assert chooser.value == bid and "только в этом окне" in chooser.format_func(bid)
+    # the desk in the same window puts the upload's cards on the table
+    at.query_params.clear()
+    at.query_params.update({"put": "Светлый паладин"})
+    at.switch_page("app_pages/desk.py").run()
+    assert not at.exception and "Светлый паладин" in texts(at)
+    assert not own_folders.exists() or list(own_folders.iterdir()) == []
+    other = open_cards()  # another window: the embedded library
+    assert "База карт: встроенная библиотека движка" in texts(other)
+    # signed in, the same upload is stored on the server
+    judge = sign_in(open_cards())
+    judge = upload(judge, "base.json", cases.BASE_JSON.read_bytes())
+    assert "База сохранена на сервере" in texts(judge)
+    assert [b.id for b in store.CardStore(own_folders).bases()] == [bid]
+
+
 def test_a_link_opens_the_base_it_was_made_on(own_folders: Path) -> None:
     info = store.CardStore(own_folders).save(cases.json_base(), cases.files())
     at = open_cards(card="90004", base=info.id)
@@ -204,13 +227,16 @@ def sign_in(at: AppTest, password: str = PASSWORD) -> AppTest:
 def test_make_a_base_everyones_default(own_folders: Path) -> None:
     at = open_cards()
     at = upload(at, "base.json", cases.BASE_JSON.read_bytes())
-    # nobody signed in: the base opens in this window, but everyone's default is a judge's act
+    # nobody signed in: the base opens in this window only, and everyone's default is a judge's act
     with pytest.raises(KeyError):
         at.button(key="cards_make_default")
     assert "вошедший под своим именем" in texts(at)
     at = sign_in(at, password="неверный")
     assert at.error
     at = sign_in(at)
+    with pytest.raises(KeyError):  # a base open in one window alone cannot be everyone's default
+        at.button(key="cards_make_default")
+    at = upload(at, "base.json", cases.BASE_JSON.read_bytes())  # the judge's upload is stored
     at.button(key="cards_make_default").click().run()
     assert (
         store.CardStore(own_folders).default_id()

@@ -221,13 +221,75 @@ def test_bad_upload_keeps_the_previous_rules(name: str, data: bytes, reason: str
     assert "Если симбиот меняет хозяина" in texts(at)
 
 
-def test_good_upload_is_for_this_judge_only_and_a_bad_one_after_it_keeps_it() -> None:
+@pytest.fixture
+def judge_account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A journal of this test's own with one judge's account, and a rules store of its own."""
+    from rules_index import versions
+    from tests.rulings_samples import judges_journal
+
+    monkeypatch.setenv(versions.ENV_VAR, str(tmp_path / "rules"))
+    judges_journal(tmp_path / "rulings.sqlite3", monkeypatch)
+    return tmp_path / "rules"
+
+
+def stored_versions(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.exists() else []
+
+
+def test_a_players_upload_opens_in_their_window_only_and_stores_nothing(judge_account: Path) -> None:
     at = open_page("app_pages/rules.py")
     at = upload(at, "my_rules.txt", GOOD_RULES.encode())
     assert not at.exception, at.exception
-    assert at.success and "РП 9.9" in loaded_version(at)
+    said = at.success[0].value.replace("\\", "")
+    assert "открыты только в этом окне" in said and "сохранить на сервере может судья" in said
+    assert "РП 9.9" in loaded_version(at) and not at.query_params.get("v")
+    assert stored_versions(judge_account) == []  # players only read: the server's store stays empty
+    # the player's own clause view and search read the upload …
+    at.query_params.clear()
+    at.query_params.update({"p": "900.2"})
+    at.switch_page(ROOT_PAGE).run()
+    assert not at.exception and "Второй пункт" in texts(at)
+    # … and the desk opens in the same window over it (its address names no stored version)
+    at.query_params.clear()
+    at.switch_page("app_pages/desk.py").run()
+    assert not at.exception and "v" not in at.query_params
+    # another window still has the embedded rules
+    other = run_app(p="900.2")
+    assert "Не найдено" in other.warning[0].value
+
+
+def test_a_players_upload_labelled_like_the_embedded_rules_stays_in_their_window(judge_account: Path) -> None:
+    # A PDF of the current rules carries the embedded rules' label: the links made in the window
+    # name that label, and following them must not swap the upload for the embedded text.
+    same = GOOD_RULES.replace("РП 9.9", VERSION).encode()
+    at = upload(open_page("app_pages/rules.py"), "same_label.txt", same)
+    assert not at.exception and VERSION in loaded_version(at) and not at.query_params.get("v")
+    at.query_params.clear()
+    at.query_params.update({"q": "второй пункт"})
+    at.switch_page(ROOT_PAGE).run()
+    assert not at.exception and "900.2" in " ".join(hit_links(at)), hit_links(at)
+    link = next(x for x in at.page_link if link_params(x).get("p") == "900.2")
+    assert link_params(link).get("v") == VERSION  # the label: the window's upload has no id
+    at = follow(at, link)
+    assert not at.exception and "Второй пункт" in texts(at)
+    assert stored_versions(judge_account) == []
+    # a new window with that link opens the embedded rules of that label, where 900.2 does not exist
+    other = run_app(p="900.2", v=VERSION)
+    assert "Не найдено" in other.warning[0].value
+
+
+def test_a_judges_upload_is_stored_and_a_bad_one_after_it_keeps_it(judge_account: Path) -> None:
+    from tests.rulings_samples import PASSWORD
+
+    at = open_page("app_pages/rules.py")
+    at.text_input(key="rules_signin_signin_name").input("Сидорова")
+    at.text_input(key="rules_signin_signin_password").input(PASSWORD)
+    at = at.button(key="rules_signin_signin_submit").click().run()
+    at = upload(at, "my_rules.txt", GOOD_RULES.encode())
+    assert not at.exception, at.exception
+    assert at.success and "сохранены на сервере" in at.success[0].value and "РП 9.9" in loaded_version(at)
     stored = at.query_params.get("v")  # the window's address names the stored upload
-    assert stored and stored != VERSION
+    assert stored and stored != VERSION and stored_versions(judge_account) == [stored]
     at = upload(at, "broken.txt", b"\x00\x00")
     assert at.error and "РП 9.9" in loaded_version(at)
     # this judge's clause view reads the upload, and its links carry the upload's version

@@ -1,8 +1,10 @@
-"""«Карты» in a real browser (Debian chromium via playwright), as a judge uses it: load a card
-base on the page, find a card with a typo, open its page, follow «Поставить на стол».
+"""«Карты» in a real browser (Debian chromium via playwright), as a judge uses it: sign in on the
+page, load a card base (stored on the server), find a card with a typo, open its page, follow
+«Поставить на стол».
 
-The app runs with its own card store (BERSERK_CARDS_DIR in a temporary folder), so nothing lands
-in data/. Screenshots at 1280 and 390 px go to tests/artifacts/ for a human to review.
+The app runs with its own card store (BERSERK_CARDS_DIR in a temporary folder) and journal (one
+judge's account), so nothing lands in data/. Screenshots at 1280 and 390 px go to tests/artifacts/
+for a human to review.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser
 
 import cardbase
-from cardbase import store
+from cardbase import importer, store
 from tests import cardbase_cases as cases
 from tests import helpers
 from tests.browser import (
@@ -29,11 +31,14 @@ from tests.browser import (
     record_requests,
     settle,
     shot,
+    sign_in,
 )
+from tests.rulings_samples import PASSWORD, journal_with_judge
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
+JUDGE = "Сидорова"
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +47,7 @@ def cards_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     old = {k: os.environ.get(k) for k in (store.ENV_VAR, "BERSERK_JOURNAL")}
     os.environ[store.ENV_VAR] = str(folder / "store")
     os.environ["BERSERK_JOURNAL"] = str(folder / "journal.sqlite3")
+    journal_with_judge(folder / "journal.sqlite3", JUDGE)  # the cheap hash: its cost is in the hash
     try:
         with helpers.running_app(ROOT) as url:
             yield url
@@ -64,9 +70,16 @@ def test_import_find_with_a_typo_open_and_put_on_the_desk(
         pg.get_by_role("heading", name="Карты", exact=True).first.wait_for()
         settle(pg)
         shot(pg, "cards_empty")
+        # storing a base on the server is a judge's act: sign in under «Для судей» on this page
+        sign_in(pg, "cards_signin", JUDGE, PASSWORD, folded_in="cards_manage")
+        files = [(cases.BASE_JSON.name, cases.BASE_JSON.read_bytes())]
+        stored_before = store.default_store().get(importer.base_id(files)) is not None
         uploader = pg.locator('[data-testid="stFileUploader"]').filter(has_text="Файл базы карт")
         uploader.locator('input[type="file"]').set_input_files(str(cases.BASE_JSON))
-        pg.get_by_text("База сохранена на сервере", exact=False).wait_for()
+        # the first viewport stores it; the second finds the same files on the server already
+        said = "Эта база уже есть на сервере" if stored_before else "База сохранена на сервере"
+        pg.get_by_text(said, exact=False).wait_for()
+        assert store.default_store().get(importer.base_id(files)) is not None
         pg.get_by_text("База карт: «base.json» (карт: 26", exact=False).wait_for()
         fits_width(pg)
         shot(pg, "cards_imported")

@@ -1,27 +1,36 @@
-"""«Что изменилось» in a real browser (Debian chromium via playwright): a judge uploads a FICTIONAL
-next version (tests/fictional_rules.py), reads the changes, filters them, and opens both sides.
+"""«Что изменилось» in a real browser (Debian chromium via playwright): a judge signs in, uploads a
+FICTIONAL next version (tests/fictional_rules.py; stored on the server), reads the changes, filters
+them, and opens both sides.
 
 Screenshots land in tests/artifacts/ (ignored by git), and in $SHOTS_DIR when it is set.
 """
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, FilePayload
 
 from tests import fictional_rules as fr
-from tests.browser import DESKTOP, PHONE, fits_width, new_page, settle, shot
+from tests.browser import DESKTOP, PHONE, fits_width, nav, new_page, settle, shot, sign_in
+from tests.rulings_samples import PASSWORD
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone390"])
 def test_upload_filter_and_open_both_sides(
-    browser: Browser, app_server: str, viewport: dict[str, int]
+    browser: Browser, app_server: str, viewport: dict[str, int], judge: str
 ) -> None:
     page = new_page(browser, viewport)
     try:
-        page.goto(app_server + "/changes")
+        # The judge signs in on «Правила» («Что изменилось» has no sign-in of its own) and goes on
+        # through the menu: the sign-in lives in this tab's session.
+        page.goto(app_server + "/rules")
+        page.get_by_role("heading", name="Правила", exact=True).wait_for()
+        sign_in(page, "rules_signin", judge, PASSWORD, folded_in="rules_signin_box")
+        nav(page, "Что изменилось")
         page.get_by_role("heading", name="Что изменилось", exact=True).wait_for()
         dropzone = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
         if not page.locator('[data-testid="stFileUploaderDropzone"]').is_visible():
@@ -29,13 +38,17 @@ def test_upload_filter_and_open_both_sides(
             page.get_by_text("Загрузить другую версию правил", exact=True).click()
         dropzone.set_input_files(
             files=[
-                {"name": name, "mimeType": "text/plain", "buffer": text.encode("utf-8")}
+                FilePayload(name=name, mimeType="text/plain", buffer=text.encode("utf-8"))
                 for name, text in fr.fictional_texts()
             ]
         )
         page.get_by_role("heading", name="Раздел 534", exact=True).wait_for()
         page.get_by_text("изменён: 3, перенумерован: 17", exact=False).wait_for()
         card = page.locator(".st-key-change_534-6")
+        # the judge's upload is stored: the «Стало» side's links name it by its id on the server
+        page.get_by_text("Они сохранены на сервере", exact=False).wait_for()
+        new_side = card.get_by_role("link", name="РП 9.9-1: п. 534.6").get_attribute("href") or ""
+        assert re.search(r"[?&]v=[0-9a-f]{16}(&|$)", new_side), new_side
         # The changed words read without colour: brackets and signs, struck through or bold.
         assert card.locator("del").first.inner_text() == "можно применять"
         assert "[−можно применять−]" in card.inner_text()

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Locator
 
 from rulings import model, store
 from tests import helpers
-from tests.browser import DESKTOP, PHONE, Visit
+from tests.browser import DESKTOP, PHONE, Visit, nav
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 pytestmark = pytest.mark.browser
@@ -81,17 +81,7 @@ class Tab(Visit):
 
     def nav(self, name: str) -> None:
         """Go to another page through the app's own navigation (same tab, same session)."""
-        link = self.page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name)
-        opener = self.page.locator('[data-testid="stExpandSidebarButton"]')
-        if opener.count() and opener.first.is_visible():  # a phone: the sidebar is folded away
-            opener.first.click()
-            link.wait_for(state="visible")
-        link.click()
-        self.settle()
-        closer = self.page.locator('[data-testid="stSidebarCollapseButton"] button')
-        if self.width < 700 and closer.count() and closer.first.is_visible():
-            closer.first.click()  # fold the sidebar back, as a phone user does
-            opener.first.wait_for(state="visible")
+        nav(self.page, name)
 
     def tab(self, name: str) -> None:
         self.page.get_by_role("tab", name=name).click()

@@ -1,6 +1,8 @@
-"""A judge uploads a PDF of the rules on the «Правила» page in a real browser (Debian chromium):
-search finds a clause only the PDF has, a reload keeps the version, and the permalink opens the
-same version in another judge's browser. Screenshots at 1280 and 390 px land in tests/artifacts/."""
+"""A judge signs in on the «Правила» page and uploads a PDF of the rules in a real browser (Debian
+chromium): search finds a clause only the PDF has, a reload keeps the version, and the permalink
+opens the same version in another judge's browser. A player's upload of the same PDF opens in that
+window alone: the address carries no stored version. Screenshots at 1280 and 390 px land in
+tests/artifacts/."""
 
 from __future__ import annotations
 
@@ -8,9 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
 from tests import rules_docs
-from tests.browser import DESKTOP, PHONE, SEARCH_LABEL, Visit
+from tests.browser import DESKTOP, PHONE, SEARCH_LABEL, Visit, sign_in
+from tests.rulings_samples import PASSWORD
 
 pytestmark = pytest.mark.browser
 
@@ -22,14 +26,28 @@ def rules_pdf(chromium_executable: str, tmp_path_factory: pytest.TempPathFactory
     return path
 
 
-def upload_pdf(v: Visit, pdf: Path) -> str:
-    """Upload on the «Правила» page; returns the stored version's id from the address."""
+def upload(v: Visit, pdf: Path) -> None:
+    """Say it is «Берсерк» rules and upload the PDF on the open «Правила» page."""
     page = v.page
-    page.goto(v.base + "/rules")
-    v.heading("Правила")
     page.get_by_text("Да, это версия правил «Берсерк» (РП)").click()
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(pdf))
     page.get_by_text("Загружены правила РП 4.1-2 от 09.11.2024: пунктов 45", exact=False).wait_for()
+
+
+def open_rules(v: Visit, judge: str = "") -> None:
+    """The «Правила» page in a new session; `judge` signs in through the page's own form."""
+    v.page.goto(v.base + "/rules")
+    v.heading("Правила")
+    if judge:
+        sign_in(v.page, "rules_signin", judge, PASSWORD, folded_in="rules_signin_box")
+
+
+def upload_pdf(v: Visit, pdf: Path, judge: str) -> str:
+    """A signed-in judge uploads on the «Правила» page; returns the stored version's id from the
+    address."""
+    open_rules(v, judge)
+    upload(v, pdf)
+    page = v.page
     page.wait_for_function("() => /^[0-9a-f]{16}$/.test(new URLSearchParams(location.search).get('v') || '')")
     vid = v.params()["v"]
     page.get_by_text("открыта у вас", exact=False).first.wait_for()
@@ -39,11 +57,37 @@ def upload_pdf(v: Visit, pdf: Path) -> str:
 
 
 def test_upload_a_pdf_search_reload_and_follow_the_permalink(
-    browser: object, app_server: str, rules_pdf: Path
+    browser: Browser, app_server: str, rules_pdf: Path, judge: str, rules_store: Path
 ) -> None:
+    # A player (nobody signed in) first: the upload opens in this window alone, nothing is stored,
+    # so the address gets no `v=`; yet this window's search reads the PDF.
+    stored_before = sorted(p.name for p in rules_store.iterdir())
+    player = Visit(browser, DESKTOP, app_server)
+    try:
+        open_rules(player)
+        upload(player, rules_pdf)
+        said = player.page.get_by_text
+        said("только в этом окне; сохранить на сервере может судья", exact=False).wait_for()
+        said(f"загружены вами только в это окно: «{rules_pdf.name}»", exact=False).wait_for()
+        assert "v" not in player.params(), player.page.url
+        assert sorted(p.name for p in rules_store.iterdir()) == stored_before  # the server stored nothing
+        player.shot("docs_upload_player_desktop")
+        player.page.locator('[data-testid="stSidebarNav"] a', has_text="Поиск").click()
+        player.heading("Поиск по правилам")
+        box = player.page.get_by_label(SEARCH_LABEL)
+        box.fill("гномий фонарь")
+        box.press("Enter")
+        player.wait_params(q="гномий фонарь")
+        first = player.page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
+        first.wait_for()
+        assert re.search(r"^535\.10 · ", first.inner_text(), re.M), first.inner_text()
+        # the search address names the upload by its label only: no stored version's id
+        assert not re.fullmatch(r"[0-9a-f]{16}", player.params().get("v", "")), player.page.url
+    finally:
+        player.close()
     v = Visit(browser, DESKTOP, app_server)
     try:
-        vid = upload_pdf(v, rules_pdf)
+        vid = upload_pdf(v, rules_pdf, judge)
         v.fits_width()
         v.shot("docs_upload_desktop")
         page = v.page
@@ -90,10 +134,10 @@ def test_upload_a_pdf_search_reload_and_follow_the_permalink(
         other.close()
 
 
-def test_the_rules_page_on_a_phone(browser: object, app_server: str, rules_pdf: Path) -> None:
+def test_the_rules_page_on_a_phone(browser: Browser, app_server: str, rules_pdf: Path, judge: str) -> None:
     v = Visit(browser, PHONE, app_server)
     try:
-        upload_pdf(v, rules_pdf)
+        upload_pdf(v, rules_pdf, judge)
         v.fits_width()
         v.shot("docs_upload_phone")
         v.page.reload()

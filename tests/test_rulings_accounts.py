@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
 import multiprocessing
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 import rules_index
-from rulings import accounts, cli
+from rulings import accounts, cli, store
 from rulings.accounts import SignedIn
 from rulings.model import (
     JournalError,
@@ -24,7 +25,7 @@ from rulings.model import (
     SignInError,
 )
 from rulings.store import Journal, require_judge
-from tests.rulings_samples import PASSWORD, cheap_hasher, journal_with_judge
+from tests.rulings_samples import PASSWORD, CountingHasher, cheap_hasher, journal_with_judge
 from tests.rulings_samples import ruling as _ruling
 
 
@@ -83,37 +84,117 @@ def test_sign_in_expires_after_inactivity_and_activity_extends_it(tmp_path: Path
     assert book.record(_ruling(title="Третий"), again) == 3
 
 
-def test_wrong_passwords_slow_down_counted_not_timed(tmp_path: Path) -> None:
+def test_wrong_passwords_slow_down_their_source_counted_not_timed(tmp_path: Path) -> None:
     clock = Clock()
     book, _ = journal_with_judge(tmp_path / "j.sqlite3", clock=clock)
+    phone = "ip:192.168.1.23"
     waits: list[float] = []
     refused_unchecked = 0
     for _attempt in range(8):
         try:
-            book.sign_in("Сидорова", "неверный пароль")
+            book.sign_in("Сидорова", "неверный пароль", source=phone)
         except SignInError as exc:
             waits.append(exc.wait_s)
-        # Straight away, even the right password is refused while a wait is on.
+        # Straight away, even the right password from that source is refused while a wait is on.
         if waits[-1]:
-            with pytest.raises(SignInError, match="Слишком много неверных попыток") as err:
-                book.sign_in("Сидорова", PASSWORD)
+            with pytest.raises(SignInError, match="с этого устройства") as err:
+                book.sign_in("Сидорова", PASSWORD, source=phone)
             assert err.value.wait_s == pytest.approx(waits[-1])
             refused_unchecked += 1
         clock.now += waits[-1]
     assert waits == [0, 0, 1, 2, 4, 8, 16, 32]
     assert refused_unchecked == 6
-    signed = book.sign_in("Сидорова", PASSWORD)  # the wait is over: the right password works
+    signed = book.sign_in("Сидорова", PASSWORD, source=phone)  # the wait is over: the right password works
     assert signed.name == "Сидорова"
     with pytest.raises(SignInError) as err:
-        book.sign_in("Сидорова", "снова неверный")
+        book.sign_in("Сидорова", "снова неверный", source=phone)
     assert err.value.wait_s == 0  # a success starts the count again
-    # An unknown name is refused with the same words and counted the same way.
-    messages = set()
-    for _ in range(3):
+    # Other names from the same source share its count: random names do not buy free guesses.
+    for name in ("Никто", "Петров", "Орлов"):
         with pytest.raises(SignInError) as err:
-            book.sign_in("Никто", "что-нибудь")
-        messages.add(str(err.value).split(" Следующая")[0])
+            book.sign_in(name, "что-нибудь", source=phone)
+    assert err.value.wait_s == 1
+    with pytest.raises(SignInError, match="Следующая попытка — через 1 с"):
+        book.sign_in("Кто-то ещё", "что-нибудь", source=phone)
+    # An unknown name is refused with the same words as a wrong password.
+    messages = set()
+    for i in range(2):
+        with pytest.raises(SignInError) as err:
+            book.sign_in("Никто", "что-нибудь", source=f"ip:10.0.0.{i}")
+        messages.add(str(err.value))
     assert messages == {"Неверное имя или пароль."}
+
+
+def test_a_players_guesses_do_not_lock_the_judge_out(tmp_path: Path) -> None:
+    clock = Clock()
+    book, _ = journal_with_judge(tmp_path / "j.sqlite3", name="Иванов", role="head", clock=clock)
+    player = "ip:192.168.1.50"
+    for _ in range(12):  # a player in the hall types «Иванов» with wrong passwords, again and again
+        with contextlib.suppress(SignInError):
+            book.sign_in("Иванов", "угадываю", source=player)
+        clock.now += 1
+    with pytest.raises(SignInError, match="с этого устройства"):
+        book.sign_in("Иванов", PASSWORD, source=player)
+    # The head judge at once, from his own laptop's tab or his phone: let in at the first try.
+    assert book.sign_in("Иванов", PASSWORD, source="tab:ноутбук").name == "Иванов"
+    assert book.sign_in("Иванов", PASSWORD, source="ip:192.168.1.7").name == "Иванов"
+    with pytest.raises(SignInError, match="с этого устройства"):
+        book.sign_in("Иванов", "угадываю", source=player)  # and the player still waits
+
+
+def test_the_server_wide_cap_refuses_without_hashing(tmp_path: Path) -> None:
+    clock = Clock()
+    hasher = CountingHasher()
+    path = tmp_path / "j.sqlite3"
+    book = Journal(path, clock=clock, hasher=hasher, max_checks_per_minute=5)
+    book.add_account("Сидорова", "judge", PASSWORD)
+    # Five devices with random names use up the minute's checks (each its first, free, attempt).
+    for i in range(5):
+        with pytest.raises(SignInError, match="Неверное имя или пароль"):
+            book.sign_in(f"Случайное имя {i}", "что-нибудь", source=f"ip:10.0.0.{i}")
+        clock.now += 1
+    hashed = hasher.verified
+    assert hashed == 5  # an unknown name costs a hash as a known one does (no probing for names)
+    for i in range(5, 50):
+        with pytest.raises(SignInError, match="не больше 5 паролей в минуту") as err:
+            book.sign_in(f"Случайное имя {i}", "что-нибудь", source=f"ip:10.0.0.{i}")
+    assert err.value.wait_s == pytest.approx(55.0) and "Подождите 55 с" in str(err.value)
+    with pytest.raises(SignInError, match="в минуту"):
+        book.sign_in("Сидорова", PASSWORD, source="ip:192.168.1.7")  # right, but not checked now
+    assert hasher.verified == hashed
+    clock.now += 55.5  # the first check left the window: one more may be made
+    assert book.sign_in("Сидорова", PASSWORD, source="ip:192.168.1.7").name == "Сидорова"
+    assert hasher.verified == hashed + 1
+    with sqlite3.connect(path) as conn:  # the log keeps only the last minute's checks
+        assert conn.execute("SELECT COUNT(*) FROM password_checks").fetchone()[0] == 5
+
+
+def test_the_throttle_is_shared_by_journals_on_one_file(tmp_path: Path) -> None:
+    clock = Clock()
+    path = tmp_path / "j.sqlite3"
+    journal_with_judge(path, clock=clock)
+    first = Journal(path, clock=clock, hasher=cheap_hasher(), max_checks_per_minute=5)
+    second = Journal(path, clock=clock, hasher=cheap_hasher(), max_checks_per_minute=5)
+    for book in (first, second, first):
+        with pytest.raises(SignInError, match="Неверное"):
+            book.sign_in("Сидорова", "неверный пароль", source="tab:1")
+    # Another handle (another process, tab or request) sees the source's wait…
+    with pytest.raises(SignInError, match="с этого устройства"):
+        second.sign_in("Сидорова", PASSWORD, source="tab:1")
+    # …and the checks both handles made (and the first sign-in) count against one server-wide cap.
+    assert second.sign_in("Сидорова", PASSWORD, source="tab:2").name == "Сидорова"
+    with pytest.raises(SignInError, match="не больше 5 паролей в минуту"):
+        first.sign_in("Сидорова", PASSWORD, source="tab:3")
+
+
+def test_an_expired_sign_in_says_seconds_under_a_minute(tmp_path: Path) -> None:
+    clock = Clock()
+    book, by = journal_with_judge(tmp_path / "j.sqlite3", clock=clock, idle_s=45)
+    clock.now += 46
+    with pytest.raises(NotSignedInError, match="больше 45 с без действий"):
+        book.record(_ruling(), by)
+    assert accounts.idle_text(1800) == "30 мин" and accounts.idle_text(90) == "1,5 мин"
+    assert accounts.idle_text(0.2) == "1 с"
 
 
 def test_removed_account_and_changed_password_end_sign_ins(tmp_path: Path) -> None:
@@ -321,7 +402,25 @@ def test_a_journal_of_schema_1_is_read_and_upgraded(tmp_path: Path) -> None:
     got = book.get(1)
     assert got is not None and [r.author for r in got.revisions] == ["", "Сидорова"]
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+
+
+def test_a_journal_of_schema_2_drops_its_per_name_waits(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    book, by = journal_with_judge(path)
+    rid = book.record(_ruling(), by)
+    with sqlite3.connect(path) as conn:  # the file as schema 2 left it: a name locked for minutes
+        conn.execute("DROP TABLE sign_in_sources")
+        conn.execute("DROP TABLE password_checks")
+        conn.execute("CREATE TABLE sign_in_failures (name TEXT PRIMARY KEY, failures INTEGER, last_at REAL)")
+        conn.execute("INSERT INTO sign_in_failures VALUES ('Сидорова', 9, 1e12)")
+        conn.execute("PRAGMA user_version = 2")
+    assert Journal(path).get(rid) is not None
+    assert Journal(path, hasher=cheap_hasher()).sign_in("Сидорова", PASSWORD).name == "Сидорова"
+    with sqlite3.connect(path) as conn:
+        tables = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+    assert "sign_in_failures" not in tables and {"sign_in_sources", "password_checks"} <= tables
 
 
 def test_account_names_and_passwords_are_checked() -> None:

@@ -176,9 +176,10 @@ def sign_in(at: AppTest, password: str = "") -> AppTest:
 
 
 def test_only_a_signed_in_judge_shares_makes_default_or_removes(rules_store: Path, judges: Path) -> None:
-    at = upload(open_rules(), "r.txt", RULES.replace("9.9", "9.4").encode())
+    at = upload(sign_in(open_rules()), "r.txt", RULES.replace("9.9", "9.4").encode())
     vid = str(at.query_params.get("v"))
     shop = VersionStore(rules_store)
+    at = at.button(key="rules_signin_signout").click().run()  # the judge stored it and left
     # a player (nobody signed in) may open versions, but the buttons that change everyone's are gone
     for key in (f"rules_share_{vid}", f"rules_default_{vid}", f"rules_remove_{vid}"):
         with pytest.raises(KeyError):
@@ -210,8 +211,7 @@ def test_only_a_signed_in_judge_shares_makes_default_or_removes(rules_store: Pat
 
 
 def test_upload_share_default_and_remove_on_the_page(rules_store: Path, judges: Path) -> None:
-    at = upload(open_rules(), "word.docx", rules_docs.corpus_docx(automatic=True))
-    at = sign_in(at)
+    at = upload(sign_in(open_rules()), "word.docx", rules_docs.corpus_docx(automatic=True))
     assert not at.exception, at.exception
     assert at.success and "пунктов 44" in at.success[0].value
     vid = at.query_params.get("v")
