@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import rules_index
-from app_pages import changes_affected, common, version_diff
+from app_pages import changes_affected, common, journal_form, version_diff
 from app_pages import rules as rules_page
 from app_pages.version_diff import Choice
 from rules_index.diff import Change, RulesDiff, kind_word, part_word
@@ -31,7 +31,7 @@ _RESULT_KEY = "changes_upload_result"
 PAGE_SIZE = 30
 WINDOW_ONLY = (
     "Они открыты только в этом окне (и читаются в нём вместо прежних правил); сохранить на сервере "
-    "может судья (войдите как судья и загрузите файл снова)."
+    "может судья (войдите как судья в «Загрузить другую версию правил» и загрузите файл снова)."
 )
 ALL_SECTIONS = "все разделы"
 
@@ -106,6 +106,9 @@ def _render_upload(expanded: bool) -> None:
             f"{rules_page.MAX_FILE_MB} МБ, текст до {rules_page.MAX_TEXT_MB} МБ. "
             "Версия станет «Стало» в сравнении; правила, которые читает ваше окно, не меняются."
         )
+        if journal_form.current_judge() is None:
+            st.caption("Сохранить версию на сервере может судья: войдите перед загрузкой.")
+        journal_form.sign_in_panel("changes_signin")
         st.file_uploader(
             "Файлы правил",
             type=[suffix.lstrip(".") for suffix in rules_index.SUFFIXES],

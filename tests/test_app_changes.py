@@ -186,3 +186,29 @@ def test_journal_shows_that_the_rules_of_a_ruling_changed(
     # Read under the rules it was written for, the ruling has no notice.
     at = _app(None, "app_pages/journal.py", r=str(rid))
     assert not any("Правила изменились" in w.value for w in at.warning)
+
+
+def test_a_player_compares_in_the_window_and_a_judge_signs_in_here_to_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulings import store as journal
+
+    monkeypatch.setenv(versions.ENV_VAR, str(tmp_path / "rules"))
+    path = tmp_path / "rulings.sqlite3"
+    monkeypatch.setenv(journal.ENV_VAR, str(path))
+    journal.Journal(path, hasher=rulings_samples.cheap_hasher()).add_account(
+        "Сидорова", "judge", rulings_samples.PASSWORD
+    )
+    name, text = fr.fictional_texts()[0]
+    at = _app(None)
+    at.file_uploader(key="changes_upload").set_value([(name, text.encode(), "text/plain")]).run()
+    assert not at.exception, at.exception
+    assert "только в этом окне" in texts(at) + " ".join(e.value for e in at.success)
+    assert versions.default_store().versions() == []  # a player's upload is not stored
+    at.text_input(key="changes_signin_signin_name").input("Сидорова")
+    at.text_input(key="changes_signin_signin_password").input(rulings_samples.PASSWORD)
+    at = at.button(key="changes_signin_signin_submit").click().run()
+    assert "Вы вошли: Сидорова" in texts(at)
+    at.file_uploader(key="changes_upload").set_value([(name, text.encode(), "text/plain")]).run()
+    assert not at.exception, at.exception
+    assert [v.label for v in versions.default_store().versions()] == ["РП 9.9-1"]
