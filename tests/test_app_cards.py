@@ -291,7 +291,7 @@ def test_the_rules_of_a_kind_are_named_in_the_open_rules_numbering(rules_store: 
 
 
 def test_a_bad_value_in_a_record_is_named_and_the_loaded_base_stays(own_folders: Path) -> None:
-    at = open_cards()
+    at = sign_in(open_cards())  # a judge's upload is stored (a player's stays in the window)
     at = upload(at, "base.json", cases.BASE_JSON.read_bytes())
     recs = cases.records()
     recs[1]["type"] = True
@@ -315,7 +315,7 @@ def test_a_card_named_like_an_embedded_one_says_what_comes_from_where(own_folder
     und = {"id": "u1", "name": "Карлик Унд", "type": 3, "life": 4, "class": "Гном"}
     und["text"] = "Защита от магии."
     data = json.dumps([und]).encode()
-    at = upload(open_cards(), "real.json", data)
+    at = upload(sign_in(open_cards()), "real.json", data)
     bid = cardbase.import_base(data, "real.json").id
     at = open_cards(base=bid, card="u1")
     assert not at.exception
