@@ -10,7 +10,6 @@ more than one page of changes at a time.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import streamlit as st
 
@@ -18,8 +17,10 @@ import rules_index
 from app_pages import changes_affected, common, journal_form, version_diff
 from app_pages import rules as rules_page
 from app_pages.version_diff import Choice
+from rules_index import diff_groups, uploads
 from rules_index.diff import Change, RulesDiff, kind_word, part_word
 from rules_index.diff_cli import headline, ref_lines, summary
+from rules_index.diff_groups import ALL_SECTIONS, Moved, Same
 from rules_index.wordiff import DELETE_MARKS, INSERT_MARKS, OP_EQUAL, OP_INSERT, Word, compact
 
 UPLOAD_KEY = "changes_upload"
@@ -33,27 +34,6 @@ WINDOW_ONLY = (
     "Они открыты только в этом окне (и читаются в нём вместо прежних правил); сохранить на сервере "
     "может судья (войдите как судья в «Загрузить другую версию правил» и загрузите файл снова)."
 )
-ALL_SECTIONS = "все разделы"
-
-
-@dataclass(frozen=True)
-class _Same:
-    """Unchanged clauses of one section, shown folded as one block."""
-
-    section: str
-    ids: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class _Moved:
-    """A run of clauses that only got new numbers (same text, no citation to look at), one block."""
-
-    section: str
-    changes: tuple[Change, ...]
-
-
-# A run of at least this many renumbered-only clauses is folded into one block.
-FOLD_RUN = 3
 
 
 def _handle_upload() -> None:
@@ -64,7 +44,7 @@ def _handle_upload() -> None:
         return
     st.session_state[_DONE_KEY] = done
     pairs = [(name, data) for _, name, data in uploaded]
-    problem = rules_page.check_upload(pairs) or common.take_upload(
+    problem = uploads.check_upload(pairs) or common.take_upload(
         [n for n, _ in pairs], sum(len(d) for _, d in pairs)
     )
     if problem is None:
@@ -103,7 +83,7 @@ def _render_upload(expanded: bool) -> None:
     with st.expander("Загрузить другую версию правил", expanded=expanded, icon=":material/upload_file:"):
         st.caption(
             f"Правила «Берсерк» (РП) в файле {rules_index.KINDS_TEXT}: PDF и .docx до "
-            f"{rules_page.MAX_FILE_MB} МБ, текст до {rules_page.MAX_TEXT_MB} МБ. "
+            f"{uploads.MAX_FILE_MB} МБ, текст до {uploads.MAX_TEXT_MB} МБ. "
             "Версия станет «Стало» в сравнении; правила, которые читает ваше окно, не меняются."
         )
         if journal_form.current_judge() is None:
@@ -113,7 +93,7 @@ def _render_upload(expanded: bool) -> None:
             "Файлы правил",
             type=[suffix.lstrip(".") for suffix in rules_index.SUFFIXES],
             accept_multiple_files=True,
-            max_upload_size=rules_page.MAX_FILE_MB,
+            max_upload_size=uploads.MAX_FILE_MB,
             key=UPLOAD_KEY,
             on_change=_handle_upload,
         )
@@ -209,28 +189,7 @@ def _render_change(change: Change, old: Choice, new: Choice, result: RulesDiff) 
             st.caption(":material/link: " + common.escape_md(line))
 
 
-def _plain_move(c: Change) -> bool:
-    return c.kind == "renumbered" and not c.refs
-
-
-def _folded(changes: list[Change], section: str) -> list[Change | _Moved]:
-    out: list[Change | _Moved] = []
-    run: list[Change] = []
-    for c in [*changes, None]:
-        if c is not None and _plain_move(c):
-            run.append(c)
-            continue
-        if len(run) >= FOLD_RUN:
-            out.append(_Moved(section, tuple(run)))
-        else:
-            out.extend(run)
-        run = []
-        if c is not None:
-            out.append(c)
-    return out
-
-
-def _render_moved(item: _Moved, old: Choice, new: Choice) -> None:
+def _render_moved(item: Moved, old: Choice, new: Choice) -> None:
     first, last = item.changes[0], item.changes[-1]
     key = "moved_" + first.old[0].replace(".", "-")
     with st.container(border=True, key=key):
@@ -248,18 +207,6 @@ def _render_moved(item: _Moved, old: Choice, new: Choice) -> None:
         with st.container(horizontal=True, gap="small"):
             version_diff.side_link(old, first.old[0])
             version_diff.side_link(new, first.new[0])
-
-
-def _items(result: RulesDiff, only_changes: bool, section: str) -> list[Change | _Same | _Moved]:
-    items: list[Change | _Same | _Moved] = []
-    for sec, changes in result.sections():
-        if section != ALL_SECTIONS and sec != section:
-            continue
-        items.extend(_folded([c for c in changes if c.changed], sec))
-        same = tuple(cid for c in changes if not c.changed for cid in c.new)
-        if same and not only_changes:
-            items.append(_Same(sec, same))
-    return items
 
 
 def _section_title(result: RulesDiff, new: Choice, old: Choice, section: str) -> str:
@@ -290,7 +237,7 @@ def render_diff(old: Choice, new: Choice) -> None:
         format_func=lambda s: s if s == ALL_SECTIONS else f"{s} (изменений: {counts.get(s, 0)})",
         key=SECTION_KEY,
     )
-    items = _items(result, only, str(section))
+    items = diff_groups.items(result, only, str(section))
     pages = max(1, math.ceil(len(items) / PAGE_SIZE))
     page = 1
     if pages > 1:
@@ -308,10 +255,10 @@ def render_diff(old: Choice, new: Choice) -> None:
         if sec != last_section:
             st.subheader(common.escape_md(_section_title(result, new, old, sec)))
             last_section = sec
-        if isinstance(item, _Same):
+        if isinstance(item, Same):
             with st.expander(f"Без изменений: {len(item.ids)}", icon=":material/check:"):
                 st.caption(common.escape_md(", ".join(item.ids)))
-        elif isinstance(item, _Moved):
+        elif isinstance(item, Moved):
             _render_moved(item, old, new)
         else:
             _render_change(item, old, new, result)

@@ -21,17 +21,13 @@ import streamlit as st
 import rules_index
 from app_pages import common, journal_form
 from rules_index import RulesIndex, versions
-from rules_index.importers.dispatch import kind_of
+from rules_index.uploads import MAX_FILE_MB, MAX_TEXT_MB, check_upload
 from rulings import guard
 from rulings import model as rulings_model
 
 UPLOAD_KEY = "rules_upload"
 BERSERK_KEY = "rules_upload_berserk"
 FORGET_KEY = "rules_upload_forget"
-MAX_FILE_MB = 20
-# Text and web pages are all text: 5 MB is a whole rules book several times over.
-MAX_TEXT_MB = 5
-MAX_TOTAL_BYTES = 40 * 1024 * 1024
 BERSERK_YES = "Да, это версия правил «Берсерк» (РП)"
 BERSERK_NO = "Нет, это другие правила (например, «Берсерк. Герои»)"
 # Above this size the parse gets a progress bar (a small file parses in a blink).
@@ -39,28 +35,6 @@ _PROGRESS_FROM_BYTES = 200 * 1024
 _DONE_KEY = "rules_upload_done"  # the upload (file ids, answer) already handled, so a rerun won't redo it
 _RESULT_KEY = "rules_upload_result"  # ("ok" | "error" | "info", message) of the last action
 _CONFIRM_KEY = "rules_remove_confirm"  # the version a «Удалить» click asks to confirm
-
-
-def check_upload(files: Sequence[tuple[str, bytes]]) -> str | None:
-    """A Russian reason to refuse the files before parsing them, or None when they may be parsed."""
-    total = 0
-    for name, data in files:
-        if not data:
-            return f"Файл «{name}» пуст."
-        kind = kind_of(name, data)
-        limit = MAX_FILE_MB if kind in ("pdf", "docx") else MAX_TEXT_MB
-        if len(data) > limit * 1024 * 1024:
-            return f"Файл «{name}» больше {limit} МБ — для текста правил это слишком много."
-        utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
-        if kind in ("text", "html") and b"\x00" in data[:65536] and not utf16:
-            return (
-                f"Файл «{name}» не похож на текст (в нём есть двоичные данные). Нужен текст правил: "
-                f"{rules_index.KINDS_TEXT}."
-            )
-        total += len(data)
-    if total > MAX_TOTAL_BYTES:
-        return f"Файлы вместе больше {MAX_TOTAL_BYTES // (1024 * 1024)} МБ."
-    return None
 
 
 def _parse(files: list[tuple[str, bytes]], berserk: bool) -> RulesIndex:

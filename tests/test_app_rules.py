@@ -336,11 +336,11 @@ def test_uploaded_text_is_shown_as_text_not_markup() -> None:
 
 
 def test_upload_size_limit_is_checked() -> None:
-    from app_pages import rules
+    from rules_index import uploads
 
     big = ("900.1. " + "слово " * 2_000_000).encode()
-    assert "больше" in (rules.check_upload([("big.txt", big)]) or "")
-    assert rules.check_upload([("ok.txt", b"900.1. text")]) is None
+    assert "больше" in (uploads.check_upload([("big.txt", big)]) or "")
+    assert uploads.check_upload([("ok.txt", b"900.1. text")]) is None
 
 
 # Graph page --------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules_index
-from rules_index import Paragraph, ids
+from rules_index import Paragraph, diff_groups, ids
 from rules_index.diff import KINDS, RulesDiff, diff_indexes, diff_paragraphs
 from rules_index.wordiff import Word, compact, marked, word_diff
 from tests import fictional_rules as fr
@@ -288,3 +288,28 @@ def test_property_renumbering_only_gives_only_renumbered(
         assert len(c.old) == len(c.new) == 1
         assert c.new[0] == expected[c.old[0]]
         assert c.kind == ("same" if c.old == c.new else "renumbered")
+
+
+def test_the_page_groups_plain_moves_and_unchanged_clauses(result: RulesDiff) -> None:
+    """535's plain renumberings fold into blocks of FOLD_RUN or more; a renumbered clause whose
+    citation moved with it (535.5.1.3) stays a card of its own; unchanged clauses are one block a
+    section, left out when only changes are asked for."""
+    listed = diff_groups.items(result, only_changes=False)
+    moved = [i for i in listed if isinstance(i, diff_groups.Moved)]
+    assert moved and all(len(m.changes) >= diff_groups.FOLD_RUN for m in moved)
+    assert all(diff_groups.plain_move(c) for m in moved for c in m.changes)
+    cards = [i for i in listed if not isinstance(i, (diff_groups.Moved, diff_groups.Same))]
+    assert "535.5.1.3" in [c.old[0] for c in cards if c.old]
+    same = [i for i in listed if isinstance(i, diff_groups.Same)]
+    assert [s.section for s in same] == sorted({s.section for s in same}, key=ids.sort_key)
+    assert not any(isinstance(i, diff_groups.Same) for i in diff_groups.items(result, only_changes=True))
+    only_534 = diff_groups.items(result, only_changes=True, section="534")
+    assert only_534 and {i.section for i in only_534} == {"534"}
+    # every changed entry is listed exactly once, folded or not
+    flat = [
+        c
+        for i in listed
+        if not isinstance(i, diff_groups.Same)
+        for c in (i.changes if isinstance(i, diff_groups.Moved) else (i,))
+    ]
+    assert sorted(map(id, flat)) == sorted(id(c) for c in result.changes if c.changed)
