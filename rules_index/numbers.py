@@ -63,8 +63,7 @@ class NumberIndex:
 
     def range_targets(self, first: str, last: str) -> list[tuple[int, float]]:
         """Every clause from `first` to `last` in numeric order («пп. 211.3–211.5»)."""
-        lo, hi = sorted((ids.sort_key(first), ids.sort_key(last)))
-        inside = [c for c in self._ids_sorted if lo <= ids.sort_key(c) <= hi]
+        inside = within(self._ids_sorted, first, last)
         if not inside:
             return self.targets(first) + self.targets(last)
         return [(self._first[c], NUMBER_BONUS - i) for i, c in enumerate(inside)]
@@ -100,6 +99,12 @@ class NumberIndex:
             )[:3]
             out = [(self._first[o], NUMBER_BONUS / 8 - i) for i, o in enumerate(near)]
         return out
+
+
+def within(sorted_ids: Iterable[str], first: str, last: str) -> list[str]:
+    """The ids from `first` to `last` (either order) in numeric order: a typed range «211.3–211.5»."""
+    lo, hi = sorted((ids.sort_key(first), ids.sort_key(last)))
+    return [c for c in sorted_ids if lo <= ids.sort_key(c) <= hi]
 
 
 def _shared(a: tuple[int, ...], b: tuple[int, ...]) -> int:
@@ -138,7 +143,5 @@ def typed_list(clause_ids: Iterable[str], typed: str) -> list[str] | None:
         if ref.last is None:
             out.append(ref.first)
             continue
-        lo, hi = sorted((ids.sort_key(ref.first), ids.sort_key(ref.last)))
-        inside = [c for c in known if lo <= ids.sort_key(c) <= hi]
-        out.extend(inside or [ref.first, ref.last])
+        out.extend(within(known, ref.first, ref.last) or [ref.first, ref.last])
     return list(dict.fromkeys(out))
