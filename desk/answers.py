@@ -4,8 +4,9 @@ search query, for the search page; and which scenarios a clause fires in, for th
 A player's question often has an answer already. Scenarios (their titles, sources and answers, run
 through the engine once for their verdicts and clauses) and rulings are scored against the query by
 the journal's one scoring (rulings.search.match), with the words the rules search understood («двигать»
-read as «движение»). They are shown only for the rules they were written for: the «Берсерк» rules,
-and only when the loaded rules have every clause they cite. No Streamlit: app_pages/desk_answers.py
+read as «движение»). They are shown only for the rules they were written for: the «Берсерк» rules of
+the version they name (when both they and the loaded rules name one), and only when the loaded rules
+have every clause they cite. No Streamlit: app_pages/desk_answers.py
 renders what this module decides.
 """
 
@@ -238,8 +239,8 @@ def fits(index: RulesIndex | None, clauses: Sequence[str], written_for: str = ""
         return True
     if not index.is_berserk_rules:
         return False
-    loaded = _version_key(index.version_label or "")
-    if loaded and _version_key(written_for) and _version_key(written_for) != loaded:
+    loaded, wanted = _version_key(index.version_label or ""), _version_key(written_for)
+    if loaded and wanted and wanted != loaded:
         return False
     return all(index.has(c) for c in clauses if ids.is_clause_id(c))
 
