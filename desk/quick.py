@@ -80,7 +80,7 @@ def value_words(props: Mapping[str, Props], arg: engine.ArgSpec | None, value: o
 
 def choice_of(
     props: Mapping[str, Props],
-    spec: engine.ActionSpec | None,
+    spec: engine.ActionSpec,
     arg: str,
     ov: engine.OptionVerdict,
     cite: Cite = lexicon.cite,
@@ -89,7 +89,7 @@ def choice_of(
 ) -> Choice:
     """One option as a button shows it; `words` given, they name it instead of the argument."""
     if words is None:
-        words = value_words(props, spec.arg(arg), ov.args.get(arg)) if arg and spec is not None else ""
+        words = value_words(props, spec.arg(arg), ov.args.get(arg)) if arg else ""
     return Choice(dict(ov.args), ov.verdict, words, mark_text(ov, cite), why(ov, cite), ov.clause is not None)
 
 
@@ -165,7 +165,7 @@ def given_option(
     options = legal_map(state, kind, dict(args))
     if len(options) != 1:
         return None
-    return choice_of({}, None, "", options[0], cite)
+    return choice_of({}, engine.ACTION_SPECS[kind], "", options[0], cite)
 
 
 def position_actions(state: engine.GameState, cite: Cite = lexicon.cite) -> list[tuple[str, Choice]]:
