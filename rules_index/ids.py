@@ -58,9 +58,14 @@ def is_citation_id(text: object) -> bool:
     return is_clause_id(text) or is_assumption_id(text)
 
 
+def lettered(cid: str) -> bool:
+    """Whether the id is a lettered subclause: «210.11а», «100.1a»."""
+    return bool(cid) and cid[-1].isalpha()
+
+
 def parent(cid: str) -> str | None:
     """«211.3.1» → «211.3»; «210.11а» → «210.11» (a lettered subclause); «211» → None."""
-    if cid and cid[-1].isalpha():
+    if lettered(cid):
         return cid[:-1]
     head, dot, _ = cid.rpartition(".")
     return head if dot else None

@@ -375,7 +375,7 @@ def _gaps(by_id: Mapping[str, Paragraph], limit: int = 3) -> list[str]:
     siblings: dict[str, set[int]] = {}
     for cid in known | missing_parents:
         parent = ids.parent(cid)
-        if parent is not None and not cid[-1].isalpha():  # lettered subclauses have no numbers to skip
+        if parent is not None and not ids.lettered(cid):  # letters have no numbers to skip
             siblings.setdefault(parent, set()).add(ids.part_number(cid.rsplit(".", 1)[1]))
     items: list[tuple[tuple[int, ...], str]] = [(ids.sort_key(p), p) for p in missing_parents]
     for parent, numbers in siblings.items():
