@@ -26,6 +26,7 @@ from rules_index import RulesIndex, ids
 from rules_index.model import SearchResult
 from rulings import model
 from rulings import search as ruling_search
+from rulings.affected import names_version
 
 DESK_PAGE = "app_pages/desk.py"
 JOURNAL_PAGE = "app_pages/journal.py"
@@ -233,22 +234,17 @@ def answer_query(result: SearchResult) -> str:
 
 def fits(index: RulesIndex | None, clauses: Sequence[str], written_for: str = "") -> bool:
     """Whether an answer belongs to the loaded rules: they are the «Берсерк» rules, the version it
-    was written for (when both name one: «РП 4.1-2 от 09.11.2024» and «РП 4.1-2» are the same),
-    and they have every clause it cites (an answer about 211.10 says nothing of rules without it)."""
+    was written for when both name one (rulings.affected.names_version: «РП 4.1-2» names «РП 4.1-2
+    от 09.11.2024»), and they have every clause it cites (an answer about 211.10 says nothing of
+    rules without it)."""
     if index is None:
         return True
     if not index.is_berserk_rules:
         return False
-    loaded, wanted = _version_key(index.version_label or ""), _version_key(written_for)
-    if loaded and wanted and wanted != loaded:
+    named = index.version_label or index.version  # rules that name no version cannot be told apart
+    if named and names_version(written_for, index.version_label, index.version) is False:
         return False
     return all(index.has(c) for c in clauses if ids.is_clause_id(c))
-
-
-def _version_key(label: str) -> str:
-    """A version label compared without case, «ё», spacing or its date: «рп4.1-2»."""
-    name = lexicon.fold(label).split(" от ", 1)[0]
-    return "".join(name.split())
 
 
 def find_answers(

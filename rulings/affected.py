@@ -26,10 +26,16 @@ def written_for(rules_version: str, side: Side) -> bool | None:
 
     «РП 4.1-2» names «РП 4.1-2 от 09.11.2024»; so does the whole stamp; «4.1-2» alone too.
     """
+    return names_version(rules_version, side.label, side.version)
+
+
+def names_version(rules_version: str, label: str | None, stamp: str | None) -> bool | None:
+    """Whether `rules_version` («РП 4.1-2», «4.1-2», the whole stamp) names the rules with this
+    label and stamp; None when it names none."""
     wanted = _fold(rules_version)
     if not wanted:
         return None
-    names = [_fold(n) for n in (side.label, side.version) if n]
+    names = [_fold(n) for n in (label, stamp) if n]
     return any(wanted == n or n.startswith(wanted + " ") or n.endswith(" " + wanted) for n in names)
 
 
