@@ -12,13 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import lexicon
 from rules_index.diff import RulesDiff, Side
 from rules_index.fates import Fate, describe, fates, suggestion_text
 from rulings.model import Ruling
-
-
-def _fold(text: str) -> str:
-    return " ".join(text.replace("ё", "е").lower().split())
 
 
 def written_for(rules_version: str, side: Side) -> bool | None:
@@ -32,10 +29,10 @@ def written_for(rules_version: str, side: Side) -> bool | None:
 def names_version(rules_version: str, label: str | None, stamp: str | None) -> bool | None:
     """Whether `rules_version` («РП 4.1-2», «4.1-2», the whole stamp) names the rules with this
     label and stamp; None when it names none."""
-    wanted = _fold(rules_version)
+    wanted = lexicon.fold(rules_version)
     if not wanted:
         return None
-    names = [_fold(n) for n in (label, stamp) if n]
+    names = [lexicon.fold(n) for n in (label, stamp) if n]
     return any(wanted == n or n.startswith(wanted + " ") or n.endswith(" " + wanted) for n in names)
 
 
