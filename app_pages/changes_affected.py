@@ -34,12 +34,6 @@ MORE_KEY = "changes_affected_more_{part}"
 OPEN_UP_TO = 5
 
 
-def library_version() -> str:
-    """The version the library's scenarios and the engine cite: the built-in rules'."""
-    base = common.base_rules().index
-    return base.version_label or base.version or "встроенные правила"
-
-
 def gather(result: RulesDiff) -> impact.Impact:
     """The rulings and scenarios the diff touches (the library is run once per process)."""
     try:
@@ -47,7 +41,7 @@ def gather(result: RulesDiff) -> impact.Impact:
         problem = ""
     except model.JournalError as exc:
         rulings, problem = [], exc.public
-    label = library_version()
+    label = impact.library_label(common.base_rules().index)
     digests = desk_answers.scenario_digests() if written_for(label, result.old) else ()
     return impact.impact(result, rulings, digests, label, problem)
 

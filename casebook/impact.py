@@ -22,7 +22,7 @@ from typing import TextIO, TypeVar
 import engine
 from casebook.affected import EXIT_INVALID, EXIT_OK, AffectedScenario, Cites, affected_scenarios
 from casebook.catalogue import library_scenarios
-from rules_index import CorpusError, ids, load_default
+from rules_index import CorpusError, RulesIndex, ids, load_default
 from rules_index.diff import RulesDiff, Side, diff_indexes
 from rules_index.diff_cli import load_side
 from rules_index.fates import Fate, fate_line
@@ -95,6 +95,11 @@ class Impact:
             "scenarios_checked": self.scenarios_checked,
             "scenarios": [{**s.to_dict(), "fates": fates(s.fates)} for s in self.scenarios],
         }
+
+
+def library_label(builtin: RulesIndex) -> str:
+    """The version the library's scenarios and the engine cite: the built-in rules' («РП 4.1-2»)."""
+    return builtin.version_label or builtin.version or "встроенные правила"
 
 
 def _in_order(found: Sequence[Fate]) -> tuple[Fate, ...]:
@@ -184,13 +189,13 @@ def command(
     except JournalError as exc:
         rulings, problem = [], str(exc)
     builtin = load_default()
-    library_version = builtin.version_label or builtin.version or "встроенные правила"
+    label = library_label(builtin)
     entries: tuple[Cites, ...] = ()
-    if written_for(library_version, diff.old):
+    if written_for(label, diff.old):
         entries = tuple(
             e for e in library_scenarios(run=True, index=builtin, library=engine.load_library()) if e.ran
         )
-    found = impact(diff, rulings, entries, library_version, problem)
+    found = impact(diff, rulings, entries, label, problem)
     if as_json:
         print(json.dumps(found.to_dict(), ensure_ascii=False, indent=2), file=out)
     else:
