@@ -145,14 +145,11 @@ def _render_rules(r: cardbase.CardRecord) -> None:
         st.caption(common.escape_md(a.label))
         with st.container(horizontal=True, gap="small"):
             for cid in a.clauses:
-                target = cites.target(cid)
-                if target == cid:
-                    common.clause_chip(index, cid)
-                elif target is None:
-                    st.caption(common.escape_md(cites.cite(cid)))
+                target, label = cites.target(cid), common.escape_md(cites.cite(cid))
+                if target is None:  # the open rules no longer have it
+                    st.caption(label)
                 else:
-                    label = common.escape_md(cites.cite(cid))
-                    icon = ":material/description:"
+                    icon = ":material/description:"  # as common.clause_chip
                     common.clause_link(index, target, label=label, icon=icon, width="content")
 
 
