@@ -58,6 +58,7 @@ PACKAGES := storage rules_index lexicon rulings engine casebook cardbase desk ap
 
 lint: dev-deps
 	$(PY) -m ruff check $(PACKAGES) tests
+	$(PY) -m ruff format --check $(PACKAGES) tests
 
 typecheck: dev-deps
 	$(PY) -m mypy $(PACKAGES)

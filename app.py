@@ -15,7 +15,11 @@ st.set_page_config(page_title="Берсерк: помощник судьи", pag
 # The root serves a search (/?q=) or a clause (/?p=) and is not in the menu; the menu's «Поиск»
 # is a page of its own, so choosing it always leaves a clause (the root would stay on ?p=).
 ROOT = st.Page(
-    common.ROOT_PAGE, title="Поиск", icon=":material/search:", url_path="home", default=True,
+    common.ROOT_PAGE,
+    title="Поиск",
+    icon=":material/search:",
+    url_path="home",
+    default=True,
     visibility="hidden",
 )
 RULES_PAGES = [

@@ -171,7 +171,9 @@ def render_picker(index: RulesIndex) -> None:
     st.title("Пункт правил")
     common.rules_caption(index)
     st.text_input(
-        "Номер пункта", key=NUMBER_KEY, on_change=_open_number,
+        "Номер пункта",
+        key=NUMBER_KEY,
+        on_change=_open_number,
         placeholder="например: 211.4, 211,10 или пп. 211.3–211.5",
     )
     wanted = st.session_state.pop(_OPEN_REQUEST, None)

@@ -369,8 +369,11 @@ def duplicate_notice(index: RulesIndex, cid: str, shown: Paragraph) -> None:
     for k, p in enumerate(found, 1):
         if p is not shown:
             clause_link(
-                index, cid, label=f"{k}-й пункт {escape_md(cid)} — {escape_md(p.where)}",
-                icon=":material/content_copy:", occurrence=k - 1,
+                index,
+                cid,
+                label=f"{k}-й пункт {escape_md(cid)} — {escape_md(p.where)}",
+                icon=":material/content_copy:",
+                occurrence=k - 1,
             )
 
 

@@ -196,7 +196,6 @@ def _open_put(name: str) -> None:
     )
 
 
-
 def _save_first(now: Desk, key: str) -> None:
     """Before work on the desk is replaced: the desk as a file, one click away."""
     st.download_button(
@@ -208,6 +207,7 @@ def _save_first(now: Desk, key: str) -> None:
         on_click="ignore",
         icon=":material/download:",
     )
+
 
 def _confirm_put(name: str) -> None:
     """«Поставить карту?» on a desk with actions: forget them (the setup stays) or leave the desk."""

@@ -111,10 +111,14 @@ def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: boo
         st.session_state[_RESULT_KEY] = ("ok", f"{loaded}{why} {WINDOW_ONLY}")
         return
     common.use_version(info.id)
-    shared = " Эта версия уже доступна всем." if info.shared else (
-        " Они сохранены на сервере и открыты только в вашем окне (и по ссылке из адресной строки, в "
-        "том числе после перезагрузки); другие судьи видят прежние правила. Чтобы их видели все, судья, "
-        "вошедший под своим именем, нажимает «Сделать доступной всем» в списке версий."
+    shared = (
+        " Эта версия уже доступна всем."
+        if info.shared
+        else (
+            " Они сохранены на сервере и открыты только в вашем окне (и по ссылке из адресной строки, в "
+            "том числе после перезагрузки); другие судьи видят прежние правила. Чтобы их видели все, судья, "
+            "вошедший под своим именем, нажимает «Сделать доступной всем» в списке версий."
+        )
     )
     st.session_state[_RESULT_KEY] = ("ok", loaded + shared)
 
@@ -153,8 +157,10 @@ def _render_upload() -> None:
     )
     uploaded = [(f.file_id, f.name, f.getvalue()) for f in files or []]
     if uploaded and berserk is None:
-        st.info("Ответьте выше, версия ли это правил «Берсерк» (РП), — тогда файл будет разобран.",
-                icon=common.ICON_INFO)
+        st.info(
+            "Ответьте выше, версия ли это правил «Берсерк» (РП), — тогда файл будет разобран.",
+            icon=common.ICON_INFO,
+        )
     _handle_upload(uploaded, berserk)
 
 
@@ -195,8 +201,13 @@ def _version_rows() -> list[tuple[str, str, str]]:
     """(id, title, details) of every version this window may see: the built-in rules, the
     shared versions, and the one this window reads if it is unshared."""
     base = common.base_rules()
-    rows = [(versions.BUILTIN, common.version_text(base.index),
-             f"{base.origin} · пунктов {len(base.index.paragraphs)} · «Берсерк» РП")]
+    rows = [
+        (
+            versions.BUILTIN,
+            common.version_text(base.index),
+            f"{base.origin} · пунктов {len(base.index.paragraphs)} · «Берсерк» РП",
+        )
+    ]
     shop = common.store()
     seen = {versions.BUILTIN}
     current = common.current_info()
@@ -222,8 +233,11 @@ def _render_signin() -> bool:
     if journal_form.current_judge() is not None:
         journal_form.sign_in_panel("rules_signin")
         return True
-    with st.expander("Вход для судей: сделать версию доступной всем, по умолчанию, удалить",
-                     key="rules_signin_box", icon=":material/login:"):
+    with st.expander(
+        "Вход для судей: сделать версию доступной всем, по умолчанию, удалить",
+        key="rules_signin_box",
+        icon=":material/login:",
+    ):
         journal_form.sign_in_panel("rules_signin")
     return journal_form.current_judge() is not None
 
@@ -242,17 +256,36 @@ def _render_versions() -> None:
             st.caption(common.escape_md(details))
             with st.container(horizontal=True):
                 if vid != current:
-                    st.button("Открыть", key=f"rules_open_{vid}", on_click=_act, args=("open", vid),
-                              icon=":material/open_in_new:")
+                    st.button(
+                        "Открыть",
+                        key=f"rules_open_{vid}",
+                        on_click=_act,
+                        args=("open", vid),
+                        icon=":material/open_in_new:",
+                    )
                 if judge and info is not None and not info.shared:
-                    st.button("Сделать доступной всем", key=f"rules_share_{vid}", on_click=_act,
-                              args=("share", vid), icon=":material/group:")
+                    st.button(
+                        "Сделать доступной всем",
+                        key=f"rules_share_{vid}",
+                        on_click=_act,
+                        args=("share", vid),
+                        icon=":material/group:",
+                    )
                 if judge and vid != default:
-                    st.button("Сделать по умолчанию", key=f"rules_default_{vid}", on_click=_act,
-                              args=("default", vid), icon=":material/star:")
+                    st.button(
+                        "Сделать по умолчанию",
+                        key=f"rules_default_{vid}",
+                        on_click=_act,
+                        args=("default", vid),
+                        icon=":material/star:",
+                    )
                 if judge and info is not None:
-                    st.button("Удалить", key=f"rules_remove_{vid}", icon=":material/delete:",
-                              on_click=lambda v=vid: st.session_state.__setitem__(_CONFIRM_KEY, v))
+                    st.button(
+                        "Удалить",
+                        key=f"rules_remove_{vid}",
+                        icon=":material/delete:",
+                        on_click=lambda v=vid: st.session_state.__setitem__(_CONFIRM_KEY, v),
+                    )
             if judge and info is not None and st.session_state.get(_CONFIRM_KEY) == vid:
                 st.warning(
                     f"Удалить версию {common.escape_md(title)} ({common.escape_md(info.names)}) с сервера? "
@@ -260,10 +293,18 @@ def _render_versions() -> None:
                     icon=common.ICON_WARNING,
                 )
                 with st.container(horizontal=True):
-                    st.button("Да, удалить", key=f"rules_remove_yes_{vid}", on_click=_act,
-                              args=("remove", vid), type="primary")
-                    st.button("Отмена", key=f"rules_remove_no_{vid}",
-                              on_click=lambda: st.session_state.pop(_CONFIRM_KEY, None))
+                    st.button(
+                        "Да, удалить",
+                        key=f"rules_remove_yes_{vid}",
+                        on_click=_act,
+                        args=("remove", vid),
+                        type="primary",
+                    )
+                    st.button(
+                        "Отмена",
+                        key=f"rules_remove_no_{vid}",
+                        on_click=lambda: st.session_state.pop(_CONFIRM_KEY, None),
+                    )
 
 
 def _render_loaded(index: RulesIndex) -> None:

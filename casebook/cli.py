@@ -49,6 +49,7 @@ USAGE = """\
 Формат сценариев: docs/scenarios.md
 """
 
+
 class UsageError(Exception):
     """A wrong command line (Russian message)."""
 

@@ -45,8 +45,24 @@ DECK_POSITIONS = ("top", "bottom")
 PLAYER_CASES = ("nom", "gen", "dat", "acc", "ins", "pre")
 # The card properties a scenario's `expect.cards` may check (engine.card_props' keys).
 CARD_PROPS = (
-    "name", "zone", "cell", "host", "symbiote", "type", "subtype", "owner", "controller",
-    "control_marker", "closed", "hidden", "incorporeal", "wounds", "life", "tokens", "alive", "incarnated",
+    "name",
+    "zone",
+    "cell",
+    "host",
+    "symbiote",
+    "type",
+    "subtype",
+    "owner",
+    "controller",
+    "control_marker",
+    "closed",
+    "hidden",
+    "incorporeal",
+    "wounds",
+    "life",
+    "tokens",
+    "alive",
+    "incarnated",
 )
 
 # Each table of words.yaml: the codes it must name, and the fields each entry must have

@@ -92,7 +92,10 @@ def _build_parser() -> _Parser:
     sub = parser.add_subparsers(dest="command", metavar="КОМАНДА", parser_class=_Parser)
 
     search = sub.add_parser(
-        "search", parents=[common], add_help=False, formatter_class=_Formatter,
+        "search",
+        parents=[common],
+        add_help=False,
+        formatter_class=_Formatter,
         help="найти пункты по номеру, словам, жаргону или названию карты",
     )
     search.add_argument("query", metavar="ЗАПРОС")
@@ -100,20 +103,29 @@ def _build_parser() -> _Parser:
     search.add_argument("--json", action="store_true", help="вывести JSON")
 
     show = sub.add_parser(
-        "show", parents=[common], add_help=False, formatter_class=_Formatter,
+        "show",
+        parents=[common],
+        add_help=False,
+        formatter_class=_Formatter,
         help="показать пункт: текст, примеры, подпункты, ссылки",
     )
     show.add_argument("id", metavar="ПУНКТ")
     show.add_argument("--json", action="store_true", help="вывести JSON")
 
     check = sub.add_parser(
-        "check", parents=[common], add_help=False, formatter_class=_Formatter,
+        "check",
+        parents=[common],
+        add_help=False,
+        formatter_class=_Formatter,
         help="проверить текст правил: пропуски, обрывы, повторы, ссылки на отсутствующие пункты",
     )
     check.add_argument("--json", action="store_true", help="вывести JSON")
 
     graph = sub.add_parser(
-        "graph", parents=[common], add_help=False, formatter_class=_Formatter,
+        "graph",
+        parents=[common],
+        add_help=False,
+        formatter_class=_Formatter,
         help="граф пунктов и ссылок (DOT или JSON)",
     )
     graph.add_argument("--format", choices=("dot", "json"), default="dot", help="формат вывода (dot)")
@@ -121,7 +133,10 @@ def _build_parser() -> _Parser:
     graph.add_argument("--radius", type=int, default=1, metavar="R", help="радиус окрестности (1)")
 
     diff = sub.add_parser(
-        "diff", parents=[common], add_help=False, formatter_class=_Formatter,
+        "diff",
+        parents=[common],
+        add_help=False,
+        formatter_class=_Formatter,
         help="что изменилось между двумя версиями правил (файл, папка или builtin)",
     )
     diff.add_argument("old", metavar="СТАРАЯ", help="файл или папка с правилами, или builtin (встроенные)")
@@ -245,9 +260,12 @@ def _render_show(index: RulesIndex, cid: str, data: dict[str, Any]) -> str:
         if data["children"]:
             lines.append("Подпункты: " + ", ".join(data["children"]))
         if data["cites"]:
-            lines.append("Ссылается на: " + ", ".join(
-                c["target"] + (" (нет в тексте)" if c["target_absent"] else "") for c in data["cites"]
-            ))
+            lines.append(
+                "Ссылается на: "
+                + ", ".join(
+                    c["target"] + (" (нет в тексте)" if c["target_absent"] else "") for c in data["cites"]
+                )
+            )
     if data["cited_by"]:
         label = "На него ссылаются" if not data["absent"] else ""
         for c in data["cited_by"]:

@@ -327,9 +327,7 @@ class _Pairing:
     def mapped_section(self, e: _Entry) -> str:
         return self.section_map.get(e.section, e.section)
 
-    def _by_section(
-        self, olds: Iterable[int], news: Iterable[int]
-    ) -> Iterable[tuple[list[int], list[int]]]:
+    def _by_section(self, olds: Iterable[int], news: Iterable[int]) -> Iterable[tuple[list[int], list[int]]]:
         """Old and new entries grouped by section (an old one by the section its number moved to)."""
         by_section: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
         for i in olds:

@@ -90,10 +90,14 @@ class RulesIndex:
         set_(self, "_titles", titles)
         set_(self, "_positions", _frozen_groups(positions))
         set_(self, "is_berserk_rules", berserk)
-        set_(self, "_sources", tuple(
-            SourceInfo(s.name, len(s.paragraphs), enc, s.preamble, s.notes)
-            for s, enc in zip(parsed, encodings, strict=True)
-        ))
+        set_(
+            self,
+            "_sources",
+            tuple(
+                SourceInfo(s.name, len(s.paragraphs), enc, s.preamble, s.notes)
+                for s, enc in zip(parsed, encodings, strict=True)
+            ),
+        )
         set_(self, "_integrity", integrity)
         set_(self, "_graph", nx.freeze(_build_graph(by_id, absent, citations)))
         set_(self, "_search", SearchIndex(paragraphs, titles, tables or tables_for(berserk)))
@@ -316,9 +320,7 @@ def _integrity(
     )
 
 
-def _build_graph(
-    by_id: Mapping[str, Paragraph], absent: Sequence[str], citations: Sequence[Citation]
-) -> Any:
+def _build_graph(by_id: Mapping[str, Paragraph], absent: Sequence[str], citations: Sequence[Citation]) -> Any:
     """Paragraphs and placeholders for absent cited ids; parent and citation edges."""
     graph = nx.DiGraph()
     for p in by_id.values():

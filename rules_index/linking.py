@@ -21,9 +21,18 @@ from rules_index.text import Analyzer, Token
 
 # How much each kind of match is worth relative to the word itself.
 WEIGHT: Mapping[str, float] = MappingProxyType(
-    {"form": 1.0, "prefix": 0.75, "derived": 0.7, "typo": 0.7, "jargon": 0.95, "broader": 0.9,
-     "opposite": 0.8, "near": 0.85,
-     "card": 2.0, "named": 0.9}
+    {
+        "form": 1.0,
+        "prefix": 0.75,
+        "derived": 0.7,
+        "typo": 0.7,
+        "jargon": 0.95,
+        "broader": 0.9,
+        "opposite": 0.8,
+        "near": 0.85,
+        "card": 2.0,
+        "named": 0.9,
+    }
 )
 # A real word one edit from a rules word in at least this many (share of) paragraphs is a slip.
 COMMON_MIN = 3
@@ -66,9 +75,13 @@ class Linker:
     _n_paragraphs: int
 
     def __init__(
-        self, postings_: Mapping[str, Mapping[int, float]],
-        broader: Mapping[str, tuple[str, tuple[str, ...], str]], analyzer: Analyzer,
-        typo_index: typos.TypoIndex, jargon_lemmas: Mapping[str, postings.JargonRow], n_paragraphs: int,
+        self,
+        postings_: Mapping[str, Mapping[int, float]],
+        broader: Mapping[str, tuple[str, tuple[str, ...], str]],
+        analyzer: Analyzer,
+        typo_index: typos.TypoIndex,
+        jargon_lemmas: Mapping[str, postings.JargonRow],
+        n_paragraphs: int,
     ) -> None:
         set_ = object.__setattr__
         set_(self, "_postings", postings_)

@@ -21,12 +21,27 @@ import pymorphy3
 # would also drown the players' own nouns the jargon table lacks); a verb, adjective or adverb
 # mostly says what happens to it («вернули», «работает», «закрытой»); pronouns, numerals,
 # prepositions, conjunctions, particles and interjections say nothing.
-_POS_WEIGHT: Mapping[str, float] = MappingProxyType({
-    "NOUN": 0.8,
-    "ADJF": 0.28, "ADJS": 0.28, "COMP": 0.16, "VERB": 0.2, "INFN": 0.2, "PRTF": 0.28, "PRTS": 0.28,
-    "GRND": 0.28, "ADVB": 0.16, "PRED": 0.08,
-    "NUMR": 0.0, "NPRO": 0.0, "PREP": 0.0, "CONJ": 0.0, "PRCL": 0.0, "INTJ": 0.0,
-})
+_POS_WEIGHT: Mapping[str, float] = MappingProxyType(
+    {
+        "NOUN": 0.8,
+        "ADJF": 0.28,
+        "ADJS": 0.28,
+        "COMP": 0.16,
+        "VERB": 0.2,
+        "INFN": 0.2,
+        "PRTF": 0.28,
+        "PRTS": 0.28,
+        "GRND": 0.28,
+        "ADVB": 0.16,
+        "PRED": 0.08,
+        "NUMR": 0.0,
+        "NPRO": 0.0,
+        "PREP": 0.0,
+        "CONJ": 0.0,
+        "PRCL": 0.0,
+        "INTJ": 0.0,
+    }
+)
 # Parts of speech that rarely decide what a question is about, even when the rules have the word.
 _FUNCTION = frozenset({"NUMR", "NPRO", "PREP", "CONJ", "PRCL", "INTJ"})
 _MINOR = frozenset({"ADJF", "ADJS", "COMP", "ADVB", "PRED", "NUMR", "NPRO", "PREP", "CONJ", "PRCL", "INTJ"})
@@ -71,10 +86,13 @@ def warm() -> None:
 
 # The Russian phone and PC keyboard (ЙЦУКЕН), row by row: a typo often presses a neighbour.
 _ROWS = ("йцукенгшщзхъ", "фывапролджэ", "ячсмитьбю")
-_NEIGHBOURS: Mapping[str, str] = MappingProxyType({
-    c: (row[i - 1] if i else "") + (row[i + 1] if i + 1 < len(row) else "")
-    for row in _ROWS for i, c in enumerate(row)
-})
+_NEIGHBOURS: Mapping[str, str] = MappingProxyType(
+    {
+        c: (row[i - 1] if i else "") + (row[i + 1] if i + 1 < len(row) else "")
+        for row in _ROWS
+        for i, c in enumerate(row)
+    }
+)
 _LETTERS = "абвгдежзийклмнопрстуфхцчшщъыьэюя"
 
 

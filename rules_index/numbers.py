@@ -77,7 +77,8 @@ class NumberIndex:
         for rank, d in enumerate(sorted(below, key=lambda i: ids.sort_key(self._paragraphs[i].id))):
             out.append((d, NUMBER_BONUS / 2 - rank))
         citing = [
-            i for i, p in enumerate(self._paragraphs)
+            i
+            for i, p in enumerate(self._paragraphs)
             if any(cid in pc.text and cid in ids.parse_typed(pc.text) for pc in self._pieces[i])
         ]
         for d in citing:

@@ -22,9 +22,7 @@ _BULLET = re.compile(r"^\s*[●•]\s*")
 _BULLET_SPLIT = re.compile(r"\s*[●•]\s*")
 # Two bullets glued on one line: «на свободную клетку;не более 1 карты на клетку».
 _SEMICOLON_SPLIT = re.compile(r"(?<=;)\s*(?=\S)")
-_VERSION = re.compile(
-    r"(?:^|\s)((РП)\s*(\d+(?:[.\-]\d+)*)\s+от\s+(\d{1,2}\.\d{1,2}\.\d{4}))\s*\.?\s*$"
-)
+_VERSION = re.compile(r"(?:^|\s)((РП)\s*(\d+(?:[.\-]\d+)*)\s+от\s+(\d{1,2}\.\d{1,2}\.\d{4}))\s*\.?\s*$")
 # What a complete sentence, clause or list item ends with.
 _TERMINAL = re.compile(r"[.!?:;…)\]»\"”'’]\s*$")
 

@@ -64,6 +64,7 @@ _PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
 
 _Alt = linking.Alt
 
+
 @dataclass(frozen=True)
 class _QWord:
     """A query word and the keys it may match; `together` = a multi-word jargon meaning,
@@ -174,19 +175,26 @@ class SearchIndex:
         headings = {
             d: frozenset(t.key for t in docs.pieces[d][0].tokens if t.surface not in analyzer.stopwords)
             # a bare title; a heading with its own list (a glossary) is content
-            for d, p in enumerate(paragraphs) if p.is_heading and not p.bullets and not p.examples
+            for d, p in enumerate(paragraphs)
+            if p.is_heading and not p.bullets and not p.examples
         }
         set_(self, "_heading_keys", MappingProxyType(headings))
         set_(self, "_text_keys", tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces))
         set_(self, "_number_index", numbers.NumberIndex(paragraphs, [tuple(dp) for dp in docs.pieces]))
         jargon_forms = postings.jargon_by_form(tables, analyzer, stemmer)
         set_(self, "_jargon_lemmas", MappingProxyType(jargon_forms))
-        set_(self, "_linker", linking.Linker(
-            self._postings, self._broader, analyzer,
-            typos.TypoIndex(docs.vocab, stemmer, jargon_forms, analyzer.stopwords), self._jargon_lemmas,
-            len(paragraphs),
-        ))
-
+        set_(
+            self,
+            "_linker",
+            linking.Linker(
+                self._postings,
+                self._broader,
+                analyzer,
+                typos.TypoIndex(docs.vocab, stemmer, jargon_forms, analyzer.stopwords),
+                self._jargon_lemmas,
+                len(paragraphs),
+            ),
+        )
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("SearchIndex неизменяем после построения")
@@ -206,7 +214,8 @@ class SearchIndex:
         stemmer = self._analyzer.stemmer()
         numbers, rest = self._numbers(query)
         phrases = [
-            (m.group(1).strip(), keys) for m in _PHRASE.finditer(rest)
+            (m.group(1).strip(), keys)
+            for m in _PHRASE.finditer(rest)
             if len(keys := self._analyzer.keys(m.group(1), stemmer, content_only=False)) >= 2
         ]
         tokens = list(self._analyzer.tokens(rest, stemmer))
@@ -334,9 +343,7 @@ class SearchIndex:
         for d, keys in self._heading_keys.items():
             if d not in scores:
                 continue
-            matched = {
-                wi: alt for wi, (alt, _) in how.get(d, {}).items() if alt.how not in _STAND_INS
-            }
+            matched = {wi: alt for wi, (alt, _) in how.get(d, {}).items() if alt.how not in _STAND_INS}
             named = {alt.key for alt in matched.values()} & keys
             is_name = named == keys and len(meaningful) <= len(keys)
             if meaningful and all(wi in matched for wi in meaningful) and is_name:
@@ -376,14 +383,19 @@ class SearchIndex:
             in_text = self._text_keys[d]
             share = sum(
                 w * (1.0 if how[d][wi][0].key in in_text else EXAMPLE_ONLY)
-                for wi, w in weights.items() if wi in got
+                for wi, w in weights.items()
+                if wi in got
             )
             best = max(best, share)
         return best / total
 
     def _add_terms(
-        self, query: str, term_keys: Sequence[_TermKey], all_keys: Sequence[str],
-        scores: dict[int, float], extra: dict[int, list[Match]],
+        self,
+        query: str,
+        term_keys: Sequence[_TermKey],
+        all_keys: Sequence[str],
+        scores: dict[int, float],
+        extra: dict[int, list[Match]],
     ) -> None:
         """Put the definition of a term the query names above the word hits, in proportion to
         how much of the query the term is; fully when the query has the term's whole wording,
@@ -404,7 +416,8 @@ class SearchIndex:
             # изгнали, что с симбиотом» is not.
             covered = sum(
                 weight([k for k in keys if k in term_set])
-                for keys in by_word.values() if set(keys) & term_set
+                for keys in by_word.values()
+                if set(keys) & term_set
             )
             share = (covered / total_idf) ** 2
             if len(whole) >= 4 and find_all(all_keys, whole):
@@ -416,8 +429,13 @@ class SearchIndex:
             extra.setdefault(d, []).append(Match(typed, "term", term))
 
     def _ranked(
-        self, scores: Mapping[int, float], how: Mapping[int, Mapping[int, tuple[_Alt, str]]],
-        extra: Mapping[int, list[Match]], top: int, words: Sequence[_QWord], cited: Sequence[str] = (),
+        self,
+        scores: Mapping[int, float],
+        how: Mapping[int, Mapping[int, tuple[_Alt, str]]],
+        extra: Mapping[int, list[Match]],
+        top: int,
+        words: Sequence[_QWord],
+        cited: Sequence[str] = (),
     ) -> list[Hit]:
         """Hits best first (ties in corpus order), one per id, at most `top`."""
         hits: list[Hit] = []
@@ -437,8 +455,13 @@ class SearchIndex:
         return self._number_index.find(query)
 
     def _words(
-        self, query: str, content: list[Token], stemmer: Stemmer.Stemmer, infos: Mapping[str, morph.WordInfo],
-        named: Sequence[Named] = (), tokens: Sequence[Token] = (),
+        self,
+        query: str,
+        content: list[Token],
+        stemmer: Stemmer.Stemmer,
+        infos: Mapping[str, morph.WordInfo],
+        named: Sequence[Named] = (),
+        tokens: Sequence[Token] = (),
     ) -> tuple[list[_QWord], list[_TermKey]]:
         """Query words with their alternatives; also the keys for term detection."""
         keys = [t.key for t in content]
@@ -533,9 +556,17 @@ class SearchIndex:
         return words, term_keys
 
     def _phrase(
-        self, seq: Sequence[str], means: str, means_keys: tuple[str, ...], whole: Sequence[str],
-        tokens: Sequence[Token], at_content: Mapping[int, int], used: list[bool], words: list[_QWord],
-        term_keys: list[_TermKey], query: str,
+        self,
+        seq: Sequence[str],
+        means: str,
+        means_keys: tuple[str, ...],
+        whole: Sequence[str],
+        tokens: Sequence[Token],
+        at_content: Mapping[int, int],
+        used: list[bool],
+        words: list[_QWord],
+        term_keys: list[_TermKey],
+        query: str,
     ) -> None:
         """A jargon phrase with its little words («чья карта» → владелец карты)."""
         for start in find_all(whole, seq):
@@ -551,9 +582,15 @@ class SearchIndex:
             term_keys.extend(_TermKey(mk, label, inside[0], inside[-1] + 1, where) for mk in means_keys)
 
     def _named(
-        self, nm: Named, keys: Sequence[str], used: list[bool], words: list[_QWord],
-        term_keys: list[_TermKey], stemmer: Stemmer.Stemmer,
-        span: Callable[[int, int], tuple[int, int]], typed: Callable[[int, int], str],
+        self,
+        nm: Named,
+        keys: Sequence[str],
+        used: list[bool],
+        words: list[_QWord],
+        term_keys: list[_TermKey],
+        stemmer: Stemmer.Stemmer,
+        span: Callable[[int, int], tuple[int, int]],
+        typed: Callable[[int, int], str],
     ) -> None:
         """Words the caller named («горного клеща» = Горный клещ, a card of its base) stand for
         the words of their kind («паразит»): one query word, as a card is, any of whose kinds
@@ -593,9 +630,12 @@ class SearchIndex:
         # A term typed twice relates two of a kind («замещение замещения», «симб на симба»): the
         # question is about that relation, not about what the term means.
         matched = [
-            (k, term, clause, whole) for k, term, clause, order, whole in self._terms
-            if k <= present and _together([tk for tk in term_keys if tk.key in k])
-            and all(len(spans[key]) == 1 for key in k) and matching.in_order(query, order, spans)
+            (k, term, clause, whole)
+            for k, term, clause, order, whole in self._terms
+            if k <= present
+            and _together([tk for tk in term_keys if tk.key in k])
+            and all(len(spans[key]) == 1 for key in k)
+            and matching.in_order(query, order, spans)
         ]
         # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone;
         # of two terms with the same words, the one whose little words the query has too
@@ -646,8 +686,13 @@ class SearchIndex:
         return tuple(w for _, w in sorted(out, key=lambda pw: pw[0]))
 
     def _hit(
-        self, d: int, score: float, how: Mapping[int, tuple[_Alt, str]], extra: list[Match],
-        words: Sequence[_QWord], cited: Sequence[str],
+        self,
+        d: int,
+        score: float,
+        how: Mapping[int, tuple[_Alt, str]],
+        extra: list[Match],
+        words: Sequence[_QWord],
+        cited: Sequence[str],
     ) -> Hit:
         p = self._paragraphs[d]
         found = self._found[d]
@@ -688,9 +733,7 @@ def _check_query(query: object, top: int) -> None:
 def _follows(tokens: Sequence[Token], first: str, then: str, within: int = 2) -> bool:
     """Whether a token keyed `then` stands at most `within` tokens after one keyed `first`."""
     keys = [t.key for t in tokens]
-    return any(
-        k == first and then in keys[i + 1 : i + 1 + within] for i, k in enumerate(keys)
-    )
+    return any(k == first and then in keys[i + 1 : i + 1 + within] for i, k in enumerate(keys))
 
 
 def _together(keys: Sequence[_TermKey]) -> bool:

@@ -59,7 +59,7 @@ def snippet(
             pos = t.end
     spans.append((piece.text[pos:end], False))
     # «…» where the snippet stops inside a sentence.
-    inside = end < len(piece.text) and piece.text[end - 1] not in ".!?;:…)»”\""
+    inside = end < len(piece.text) and piece.text[end - 1] not in '.!?;:…)»”"'
     spans.append(("…" if inside else "", False))
     merged = _merge_spans(spans)
     return "".join(t for t, _ in merged), merged

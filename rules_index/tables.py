@@ -113,12 +113,14 @@ def _jargon(path: Path) -> list[JargonEntry]:
             raise CorpusError(
                 f"Таблица «{path.name}», запись {i + 1}: «relation» — одно из: {', '.join(RELATIONS)}."
             )
-        out.append(JargonEntry(
-            _strings(path, i, e, "slang", True),
-            _strings(path, i, e, "means", True)[0],
-            bool(e.get("keep", False)),
-            relation,
-        ))
+        out.append(
+            JargonEntry(
+                _strings(path, i, e, "slang", True),
+                _strings(path, i, e, "means", True)[0],
+                bool(e.get("keep", False)),
+                relation,
+            )
+        )
     return out
 
 

@@ -94,7 +94,6 @@ class Analyzer:
             t.key for t in self.tokens(text, stemmer) if not (content_only and t.surface in self.stopwords)
         )
 
-
     def root_variants(self, root: str) -> tuple[str, ...]:
         """The root itself, then the root with its last consonant (or «ст») alternated
         («двиг» → «движ»), by the derivation table."""
@@ -114,4 +113,3 @@ def plural(n: int, one: str, few: str, many: str) -> str:
     else:
         word = many
     return f"{n} {word}"
-

@@ -37,7 +37,10 @@ class TypoIndex:
     _table_words: tuple[str, ...]
 
     def __init__(
-        self, vocab: Mapping[str, str], stemmer: Stemmer.Stemmer, jargon_forms: Iterable[str],
+        self,
+        vocab: Mapping[str, str],
+        stemmer: Stemmer.Stemmer,
+        jargon_forms: Iterable[str],
         stopwords: Iterable[str],
     ) -> None:
         stems: dict[str, str] = {}
@@ -78,9 +81,11 @@ class TypoIndex:
             # compare stems, endings aside.
             stem = str(stemmer.stemWord(surface))
             close = [
-                c for c in process.extract(
+                c
+                for c in process.extract(
                     stem, self._stem_words, scorer=OSA.distance, score_cutoff=min(limit, 2), limit=5
-                ) if abs(len(c[0]) - len(stem)) <= 1 and c[0][:1] == stem[:1]
+                )
+                if abs(len(c[0]) - len(stem)) <= 1 and c[0][:1] == stem[:1]
             ]
             vocab = self._stems
         out: list[tuple[str, int]] = []

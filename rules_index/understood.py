@@ -13,22 +13,24 @@ from rules_index.model import Match, QueryWord
 NOTHING = "В загруженных правилах об этом ничего нет."
 
 # How a typed word matched, in a judge's words.
-HOW: Mapping[str, str] = MappingProxyType({
-    "number": "номер пункта",
-    "exact": "точное слово",
-    "form": "другая форма слова",
-    "typo": "с опечаткой",
-    "jargon": "жаргон",
-    "broader": "более общее слово",
-    "opposite": "противоположное слово",
-    "near": "близкое по смыслу слово",
-    "derived": "родственное слово",
-    "card": "название карты",
-    "named": "карта базы",
-    "term": "термин правил",
-    "phrase": "фраза",
-    "count": "число",
-})
+HOW: Mapping[str, str] = MappingProxyType(
+    {
+        "number": "номер пункта",
+        "exact": "точное слово",
+        "form": "другая форма слова",
+        "typo": "с опечаткой",
+        "jargon": "жаргон",
+        "broader": "более общее слово",
+        "opposite": "противоположное слово",
+        "near": "близкое по смыслу слово",
+        "derived": "родственное слово",
+        "card": "название карты",
+        "named": "карта базы",
+        "term": "термин правил",
+        "phrase": "фраза",
+        "count": "число",
+    }
+)
 
 
 def word_note(word: QueryWord) -> str:

@@ -257,8 +257,7 @@ def authenticate(
         if touch:
             conn.execute("DELETE FROM sessions WHERE token_hash = ?", (_token_hash(who.token),))
         raise NotSignedInError(
-            f"Вход истёк: больше {idle_text(idle_s)} без действий. "
-            "Войдите снова — введённый текст сохранён."
+            f"Вход истёк: больше {idle_text(idle_s)} без действий. Войдите снова — введённый текст сохранён."
         )
     if touch and now - float(row[0]) > _TOUCH_EVERY_S:
         conn.execute("UPDATE sessions SET last_seen = ? WHERE token_hash = ?", (now, _token_hash(who.token)))

@@ -49,4 +49,3 @@ class UploadBudget:
         """The budget after `count` files of `size` bytes together were accepted at `now`."""
         recent = tuple(t for t in self.times if now - t < WINDOW_S)
         return UploadBudget(times=recent + (now,) * max(count, 1), spent=self.spent + size)
-

@@ -86,9 +86,17 @@ def print_pdf(page_html: str, chromium: str = CHROMIUM) -> bytes:
         out = Path(tmp) / "page.pdf"
         src.write_text(page_html, encoding="utf-8")
         subprocess.run(
-            [chromium, *helpers.CHROMIUM_ARGS, f"--user-data-dir={tmp}/profile", "--no-pdf-header-footer",
-             f"--print-to-pdf={out}", src.as_uri()],
-            check=True, capture_output=True, timeout=120,
+            [
+                chromium,
+                *helpers.CHROMIUM_ARGS,
+                f"--user-data-dir={tmp}/profile",
+                "--no-pdf-header-footer",
+                f"--print-to-pdf={out}",
+                src.as_uri(),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
         )
         return out.read_bytes()
 
@@ -168,8 +176,10 @@ def corpus_docx(*, automatic: bool) -> bytes:
     list numbering (levels «%1.», «%1.%2.» …) with the numbers taken out of the text. Each
     section is one list whose levels start where the section's first clause does (534.4)."""
     document = docx.Document()
-    definition = _numbering_definition(document, [("decimal", "%1."), ("decimal", "%1.%2."),
-                                                  ("decimal", "%1.%2.%3."), ("decimal", "%1.%2.%3.%4.")])
+    definition = _numbering_definition(
+        document,
+        [("decimal", "%1."), ("decimal", "%1.%2."), ("decimal", "%1.%2.%3."), ("decimal", "%1.%2.%3.%4.")],
+    )
     entry = re.compile(r"^(\d+(?:\.\d+)*)\.\s+(.*)$")
     section: int | None = None
     num_id = definition
@@ -266,7 +276,7 @@ def corpus_html() -> str:
     return (
         '<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Правила</title></head>'
         '<body><nav><a href="/">Главная</a> · <a href="/x">211.99. Меню</a></nav>'
-        f'<article>{body}</article><footer>Сайт сообщества · 999.1. не пункт</footer></body></html>'
+        f"<article>{body}</article><footer>Сайт сообщества · 999.1. не пункт</footer></body></html>"
     )
 
 
@@ -288,8 +298,10 @@ def full_rules(scale: float = 1.0) -> bytes:
             )
             if k % 6 == 0:
                 for j in range(1, 5):
-                    out.append(f"{s}.{k}.{j}. Подпункт {j}: эффект применяется один раз за ход, если "
-                               "в тексте карты не сказано иного.")
+                    out.append(
+                        f"{s}.{k}.{j}. Подпункт {j}: эффект применяется один раз за ход, если "
+                        "в тексте карты не сказано иного."
+                    )
             if k % 10 == 0:
                 out.append(f"ПРИМЕР: Карлик Унд нападает на Вайла; применяется {s}.{k}, а не {s}.{k - 1}.")
             if k % 15 == 0:

@@ -108,7 +108,9 @@ def test_rulings_and_scenarios_citing_changed_clauses(
 
     # Read-only: nothing but «Показать ещё» to press, and the journal is as it was.
     assert {b.key for b in at.button} <= {  # the section's own, and the judges' sign-in by the upload
-        "changes_affected_more_scenarios", "changes_affected_more_rulings", "changes_signin_signin_submit"
+        "changes_affected_more_scenarios",
+        "changes_affected_more_rulings",
+        "changes_signin_signin_submit",
     }
     assert {key: book.get(rid) for key, rid in ids.items()} == before
 

@@ -48,16 +48,30 @@ def test_a_base_card_named_like_an_embedded_one_has_the_bases_facts_and_the_hand
     loaded = _embedded_names(
         [
             # the base's facts differ from the rules example's card (life 8, no class, strike 1-2-2)
-            {"id": "u1", "name": "Карлик Унд", "type": 3, "life": 4, "class": "Гном", "hit": [1, 1, 1],
-             "color": 2, "cost": 2, "text": "Хозяин не может атаковать никого, кроме Карлика Унда. "
-             "Защита от магии."},
+            {
+                "id": "u1",
+                "name": "Карлик Унд",
+                "type": 3,
+                "life": 4,
+                "class": "Гном",
+                "hit": [1, 1, 1],
+                "color": 2,
+                "cost": 2,
+                "text": "Хозяин не может атаковать никого, кроме Карлика Унда. Защита от магии.",
+            },
             {"id": "w1", "name": "Вайл", "type": 0, "life": 9, "text": "Другой текст."},
         ]
     )
     und = loaded.library.get("Карлик Унд")
     assert und is not None
     assert (und.life, und.subtype, und.classes, und.strike, und.element, und.cost, und.ref) == (
-        4, "parasite", ("Гном",), (1, 1, 1), "Горы", 2, "u1"
+        4,
+        "parasite",
+        ("Гном",),
+        (1, 1, 1),
+        "Горы",
+        2,
+        "u1",
     )
     kinds = [a.kind for a in und.abilities]
     assert kinds[:2] == ["host_lock", "wounds_only_from_host"] and "protection" in kinds, kinds

@@ -129,9 +129,10 @@ def test_every_option_gets_the_verdict_its_mark_says(seed: int, walk: int, pick:
                 continue
             outcome = engine.apply(gs, action)
             assert outcome.verdict == option.verdict, (kind, option)
-            assert option.mark == {"legal": "можно", "illegal": "нельзя", "undetermined": "не определено"}[
-                outcome.verdict
-            ]
+            assert (
+                option.mark
+                == {"legal": "можно", "illegal": "нельзя", "undetermined": "не определено"}[outcome.verdict]
+            )
             decisive = {"illegal": "forbidden", "undetermined": "undetermined"}.get(outcome.verdict)
             if decisive:
                 first = next((s for s in outcome.steps() if s.kind == decisive), None)

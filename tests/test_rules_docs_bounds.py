@@ -48,8 +48,18 @@ def test_huge_gaps_are_reported_as_ranges() -> None:
 def test_small_gaps_are_listed_one_by_one_and_long_runs_as_a_range() -> None:
     text = "100. Р.\n100.1. А.\n100.5. Б.\n100.9. В.\n100.9.2. Г.\n211.6. Д.\n211.9999. Е."
     gaps = rules_index.load_texts([("g.txt", text.encode())]).integrity().gaps
-    assert gaps == ("100.2", "100.3", "100.4", "100.6", "100.7", "100.8", "100.9.1", "211", "211.1–211.5",
-                    "211.7–211.9998")
+    assert gaps == (
+        "100.2",
+        "100.3",
+        "100.4",
+        "100.6",
+        "100.7",
+        "100.8",
+        "100.9.1",
+        "211",
+        "211.1–211.5",
+        "211.7–211.9998",
+    )
 
 
 @pytest.mark.timeout(60)
@@ -97,11 +107,26 @@ def test_any_bytes_in_any_format_give_an_index_or_a_russian_corpus_error(
 @settings(max_examples=100, deadline=None)
 @given(
     text=st.lists(
-        st.sampled_from([
-            "<ol>", "</ol>", "<li>", "</li>", "<ol type=a>", "<h2>210. Р.</h2>", "<p>", "текст ", "210.11а",
-            "&amp;", "<table><tr><td>a</td><td>b</td></tr></table>", "<nav>", "</nav>", "<li value=99999>",
-            "<ol start=-5>", "Пример: ",
-        ]),
+        st.sampled_from(
+            [
+                "<ol>",
+                "</ol>",
+                "<li>",
+                "</li>",
+                "<ol type=a>",
+                "<h2>210. Р.</h2>",
+                "<p>",
+                "текст ",
+                "210.11а",
+                "&amp;",
+                "<table><tr><td>a</td><td>b</td></tr></table>",
+                "<nav>",
+                "</nav>",
+                "<li value=99999>",
+                "<ol start=-5>",
+                "Пример: ",
+            ]
+        ),
         max_size=40,
     ).map("".join)
 )

@@ -30,7 +30,16 @@ def test_a_web_page_of_the_embedded_rules_parses_as_the_plain_text(index: RulesI
 
 def test_implicit_numbering_from_a_heading_and_lists(page: RulesIndex) -> None:
     assert [p.id for p in page.paragraphs] == [
-        "210", "210.1", "210.2", "210.3", "210.11", "210.11а", "210.11б", "220", "220.1", "290",
+        "210",
+        "210.1",
+        "210.2",
+        "210.3",
+        "210.11",
+        "210.11а",
+        "210.11б",
+        "220",
+        "220.1",
+        "290",
     ]
     assert page.get("210").is_heading and page.get("210").text == "Симбиоты и Паразиты."  # type: ignore[union-attr]
     # <li value="11"> moves the count; the nested <ol type="a"> is lettered Cyrillic
@@ -104,11 +113,18 @@ def test_a_word_file_of_the_embedded_rules_parses_as_the_plain_text(
 
 def test_word_numbering_formats_letters_and_restarts() -> None:
     document = docx.Document()
-    num = rules_docs._numbering_definition(document, [("decimal", "%1."), ("decimal", "%1.%2."),
-                                                      ("russianLower", "%1.%2%3")])
+    num = rules_docs._numbering_definition(
+        document, [("decimal", "%1."), ("decimal", "%1.%2."), ("russianLower", "%1.%2%3")]
+    )
     num = rules_docs._restart(document, num, [210])
-    for ilvl, text in [(0, "Симбиоты."), (1, "Первый."), (1, "Второй."), (2, "С буквой."), (2, "Ещё."),
-                       (1, "Третий.")]:
+    for ilvl, text in [
+        (0, "Симбиоты."),
+        (1, "Первый."),
+        (1, "Второй."),
+        (2, "С буквой."),
+        (2, "Ещё."),
+        (1, "Третий."),
+    ]:
         rules_docs._number(document.add_paragraph(text), num, ilvl)
     out = io.BytesIO()
     document.save(out)

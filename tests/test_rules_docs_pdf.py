@@ -145,15 +145,23 @@ def _line(text: str, base: float, x1: float = 260.0, page: int = 1, x0: float = 
     ("prev", "line", "current", "starts"),
     [
         # a wrap puts a cited section number at a line start: still the same paragraph
-        (("Выполнение происходит в порядке, описанном в", 300, 260), ("536. Эффекты, порождающие", 289.5),
-         "534.7", False),
+        (
+            ("Выполнение происходит в порядке, описанном в", 300, 260),
+            ("536. Эффекты, порождающие", 289.5),
+            "534.7",
+            False,
+        ),
         # the same after a short line (a forced break): the line before does not end a sentence
         (("описанном в", 300, 120), ("536. Эффекты, порождающие", 289.5), "534.7", False),
         # a clause cut off mid-sentence, then the next clause after a gap: it follows in sequence
         (("Если бестелесный симбиот", 300, 140), ("211.6. На существо можно", 280), "211.5", True),
         # «см. / 537. История боя» is an abbreviation, not a sentence end
-        (("информацию, ассоциированную с игродействием (см.", 300, 260), ("537. История боя.), что и", 289.5),
-         "534.5", False),
+        (
+            ("информацию, ассоциированную с игродействием (см.", 300, 260),
+            ("537. История боя.), что и", 289.5),
+            "534.5",
+            False,
+        ),
         # a section after a finished clause and a gap
         (("считается воздействием.", 300, 150), ("535. Взятие карт в отряд.", 280), "534.8", True),
         # a continuation paragraph: a short line ending a sentence, then a capital

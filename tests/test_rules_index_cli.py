@@ -25,7 +25,10 @@ def run(*argv: str) -> tuple[int, str, str]:
 def test_module_entry_point_runs_as_a_process() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "rules_index", "show", "211.10", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["text"] == "Нельзя объявить движение симбиота."
@@ -215,7 +218,14 @@ def test_counts_read_as_russian(tmp_path: Path) -> None:
     from rules_index.text import plural
 
     assert [plural(n, "пункт", "пункта", "пунктов") for n in (1, 2, 5, 11, 14, 21, 22, 30, 111)] == [
-        "1 пункт", "2 пункта", "5 пунктов", "11 пунктов", "14 пунктов", "21 пункт", "22 пункта", "30 пунктов",
+        "1 пункт",
+        "2 пункта",
+        "5 пунктов",
+        "11 пунктов",
+        "14 пунктов",
+        "21 пункт",
+        "22 пункта",
+        "30 пунктов",
         "111 пунктов",
     ]
     f = tmp_path / "r.txt"

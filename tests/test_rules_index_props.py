@@ -12,8 +12,34 @@ from rules_index.sources import to_source_lines
 
 # Text biased towards what the parser looks for: numbers, dots, bullets, «ПРИМЕР», citations.
 FRAGMENTS = st.sampled_from(
-    ["211", ".", "3", "10", " ", "\n", "\r\n", "ПРИМЕР:", "●", "•", "\t", "см. ", "п.", "в ", ";",
-     "РП 4.1-2 от 09.11.2024", "Симбиот", "#", "=", "-", "*", "`", "0", "535.5.1.2", "«", "’"]
+    [
+        "211",
+        ".",
+        "3",
+        "10",
+        " ",
+        "\n",
+        "\r\n",
+        "ПРИМЕР:",
+        "●",
+        "•",
+        "\t",
+        "см. ",
+        "п.",
+        "в ",
+        ";",
+        "РП 4.1-2 от 09.11.2024",
+        "Симбиот",
+        "#",
+        "=",
+        "-",
+        "*",
+        "`",
+        "0",
+        "535.5.1.2",
+        "«",
+        "’",
+    ]
 )
 TEXT = st.lists(st.one_of(FRAGMENTS, st.text(max_size=8)), max_size=60).map("".join)
 

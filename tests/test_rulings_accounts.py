@@ -341,9 +341,7 @@ def test_a_truncated_journal_is_never_written_and_never_grows(tmp_path: Path) ->
     assert sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite3"]
 
 
-def _first_writer(
-    paths: list[str], worker: int, errors: multiprocessing.Queue[str], start: Any
-) -> None:
+def _first_writer(paths: list[str], worker: int, errors: multiprocessing.Queue[str], start: Any) -> None:
     start.wait(timeout=120)  # all processes start writing together
     for p in paths:
         book = Journal(p, hasher=cheap_hasher())

@@ -82,9 +82,7 @@ def test_export_one_and_all_reads_well(tmp_path: Path) -> None:
     first = j.get(rid)
     assert first is not None and first.revisions[0].data.trace_json
     exported_first = export.ruling_markdown(
-        Ruling(
-            first.id, first.created_at, first.updated_at, first.revisions[0].data, first.revisions[:1]
-        )
+        Ruling(first.id, first.created_at, first.updated_at, first.revisions[0].data, first.revisions[:1])
     )
     assert "- **ЗАПРЕЩЕНО, п. 211.3.1:** Вайл может атаковать только Карлика Унда" in exported_first
     # An assumption step names the assumption once: «допущение A1», not «допущение, A1».

@@ -152,9 +152,7 @@ def test_amend_shows_the_new_revision_at_once_with_the_changed_fields(journal_fi
 
 def test_two_judges_amending_at_once_see_a_conflict_and_nothing_is_lost(journal_file: Path) -> None:
     book = store.Journal(journal_file)
-    rid = book.record(
-        model.RulingInput(title="Спор", decision="Первое"), book.sign_in("Сидорова", PASSWORD)
-    )
+    rid = book.record(model.RulingInput(title="Спор", decision="Первое"), book.sign_in("Сидорова", PASSWORD))
     prefix = f"journal_amend_{rid}"
     a, b = _sign_in(_page()), _sign_in(_page(), name="Орлов")
     a.text_area(key=f"{prefix}_decision").input("Правка Сидоровой")

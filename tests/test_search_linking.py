@@ -83,11 +83,13 @@ def test_an_opposite_answers_the_question_and_says_so(ix: RulesIndex) -> None:
     # The rules say how a resurrected card comes: «в открытом виде».
     result = ix.lookup("возрождённая карта приходит закрытой?")
     assert result.hits[0].id == "535.6"
-    assert any(m.word == "закрытой" and m.how == "opposite" and m.found == "открытом"
-               for m in result.hits[0].matched)
-    assert understood.match_note(
-        next(m for m in result.hits[0].matched if m.how == "opposite")
-    ) == "«закрытой» → «открытом» (противоположное слово)"
+    assert any(
+        m.word == "закрытой" and m.how == "opposite" and m.found == "открытом" for m in result.hits[0].matched
+    )
+    assert (
+        understood.match_note(next(m for m in result.hits[0].matched if m.how == "opposite"))
+        == "«закрытой» → «открытом» (противоположное слово)"
+    )
 
 
 def test_a_word_near_in_meaning(ix: RulesIndex) -> None:

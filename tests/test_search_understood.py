@@ -57,8 +57,17 @@ def test_headings_rank_below_their_clauses_unless_the_query_is_the_sections_name
 
 @pytest.mark.parametrize(
     "query",
-    ["3 ываыва", "ываыв", "12345", "сколько кристаллов в начале игры", "как работает броня", "привет",
-     "сколько жизней у героя", "мулиган", "хозяин гоблина"],
+    [
+        "3 ываыва",
+        "ываыв",
+        "12345",
+        "сколько кристаллов в начале игры",
+        "как работает броня",
+        "привет",
+        "сколько жизней у героя",
+        "мулиган",
+        "хозяин гоблина",
+    ],
 )
 def test_a_query_the_rules_do_not_answer_gets_no_hits(ix: RulesIndex, query: str) -> None:
     result = ix.lookup(query)

@@ -26,8 +26,21 @@ from rules_index.sources import SourceLine
 # A .docx is a zip; past these sizes it is not a rules text (or it is a zip bomb).
 MAX_UNPACKED = 100 * 1024 * 1024
 MAX_RATIO = 200
-_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
-          (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+_ROMAN = (
+    (1000, "m"),
+    (900, "cm"),
+    (500, "d"),
+    (400, "cd"),
+    (100, "c"),
+    (90, "xc"),
+    (50, "l"),
+    (40, "xl"),
+    (10, "x"),
+    (9, "ix"),
+    (5, "v"),
+    (4, "iv"),
+    (1, "i"),
+)
 _LATIN = "abcdefghijklmnopqrstuvwxyz"
 _RUSSIAN = "абвгдежзиклмнопрстуфхцчшщэюя"  # Word's russianLower skips ё, й, ъ, ы, ь
 _HEADING_STYLES = ("heading", "заголовок", "title", "название")

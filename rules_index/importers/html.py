@@ -29,10 +29,30 @@ from rules_index.errors import CorpusError
 from rules_index.importers.common import Imported
 from rules_index.sources import SourceLine, decode
 
-_SKIP_TAGS = frozenset({
-    "script", "style", "noscript", "template", "nav", "footer", "form", "aside", "menu", "button",
-    "select", "input", "textarea", "iframe", "svg", "canvas", "head", "object", "embed", "dialog",
-})
+_SKIP_TAGS = frozenset(
+    {
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "nav",
+        "footer",
+        "form",
+        "aside",
+        "menu",
+        "button",
+        "select",
+        "input",
+        "textarea",
+        "iframe",
+        "svg",
+        "canvas",
+        "head",
+        "object",
+        "embed",
+        "dialog",
+    }
+)
 # Containers a site uses for its navigation and furniture, by class, id or role.
 _SKIP_MARK = re.compile(
     r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|sidebar|breadcrumbs?|footer|header-menu|toc-nav|"
@@ -41,10 +61,29 @@ _SKIP_MARK = re.compile(
 )
 _SKIP_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menu", "menubar", "complementary"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_BLOCKS = frozenset({
-    "p", "div", "section", "article", "main", "blockquote", "dl", "dt", "dd", "pre", "figure",
-    "figcaption", "center", "body", "html", "header", "address", "details", "summary",
-})
+_BLOCKS = frozenset(
+    {
+        "p",
+        "div",
+        "section",
+        "article",
+        "main",
+        "blockquote",
+        "dl",
+        "dt",
+        "dd",
+        "pre",
+        "figure",
+        "figcaption",
+        "center",
+        "body",
+        "html",
+        "header",
+        "address",
+        "details",
+        "summary",
+    }
+)
 _LISTS = frozenset({"ol", "ul"})
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _NUMBER_AT_START = re.compile(rf"^\s*({ids.CLAUSE_PATTERN})\.?(?=\s|$)")

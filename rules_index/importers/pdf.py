@@ -288,8 +288,10 @@ def _paragraphs(lines: Sequence[_Line], words: frozenset[str]) -> Iterator[Sourc
             if entry:
                 current = entry.group(1)
         else:
-            text = join_hyphenated(text, line.text, words) if prev.hyphen or _hyphen_end(text) else (
-                text + " " + line.text
+            text = (
+                join_hyphenated(text, line.text, words)
+                if prev.hyphen or _hyphen_end(text)
+                else (text + " " + line.text)
             )
         prev = line
     yield SourceLine(head.number, text, page=head.page)

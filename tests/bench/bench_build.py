@@ -197,7 +197,10 @@ def main() -> None:
     for name in names:
         proc = subprocess.run(
             [sys.executable, __file__, "--case", name],
-            capture_output=True, text=True, timeout=900, env={**os.environ, "PYTHONHASHSEED": "0"},
+            capture_output=True,
+            text=True,
+            timeout=900,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
         )
         if proc.returncode != 0:
             print(f"{name:34} ОШИБКА: {proc.stderr.strip().splitlines()[-1:]}")
@@ -219,13 +222,17 @@ def main() -> None:
         other = results.get(f"full {label}")
         if one and other:
             (b1, m1), (bn, mn) = _best_median(one["runs"]), _best_median(other["runs"])
-            print(f"рост: {label} размера — {bn / b1:.1f}× времени по лучшему, "
-                  f"{mn / m1:.1f}× по медиане{target}")
+            print(
+                f"рост: {label} размера — {bn / b1:.1f}× времени по лучшему, "
+                f"{mn / m1:.1f}× по медиане{target}"
+            )
     sixteen, repeated = results.get("full 16×"), results.get("full 1× sixteen times")
     if sixteen and repeated:
         (bs, ms), (br, mr) = _best_median(sixteen["runs"]), _best_median(repeated["runs"])
-        print(f"16× одной сборкой против 16 сборок 1× подряд: {bs / br:.2f}× по лучшему, "
-              f"{ms / mr:.2f}× по медиане (1,00 — линейно; ≤ 1,25 — цель ≤ 20×)")
+        print(
+            f"16× одной сборкой против 16 сборок 1× подряд: {bs / br:.2f}× по лучшему, "
+            f"{ms / mr:.2f}× по медиане (1,00 — линейно; ≤ 1,25 — цель ≤ 20×)"
+        )
 
 
 if __name__ == "__main__":

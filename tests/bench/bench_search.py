@@ -291,16 +291,22 @@ def main() -> int:
     print("\n" + startup)
     p50, p95 = latency(index, queries)
     count = plural(len(paragraphs), "пункт", "пункта", "пунктов")
-    print(f"\nВстроенные правила: {count}; сборка {build_small * 1000:.1f} мс; "
-          f"запрос p50 {p50:.2f} мс, p95 {p95:.2f} мс")
+    print(
+        f"\nВстроенные правила: {count}; сборка {build_small * 1000:.1f} мс; "
+        f"запрос p50 {p50:.2f} мс, p95 {p95:.2f} мс"
+    )
     big_files = [("generated.txt", generated_corpus(paragraphs)), *seed_files]
     big, build_big = timed_build(big_files, repeat=2)
     p50, p95 = latency(big, queries)
     count = plural(len(big.paragraphs), "пункт", "пункта", "пунктов")
-    print(f"Сгенерированный корпус: {count}; сборка {build_big:.2f} с; "
-          f"запрос p50 {p50:.2f} мс, p95 {p95:.2f} мс")
-    print("Цели (слепой набор): recall@1 ≥ 0.85, recall@3 ≥ 0.95, MRR ≥ 0.90, вне правил ≥ 0.8; "
-          "p95 ≤ 5 мс (встроенные), ≤ 30 мс (3000); сборка ≤ 2 с (3000).")
+    print(
+        f"Сгенерированный корпус: {count}; сборка {build_big:.2f} с; "
+        f"запрос p50 {p50:.2f} мс, p95 {p95:.2f} мс"
+    )
+    print(
+        "Цели (слепой набор): recall@1 ≥ 0.85, recall@3 ≥ 0.95, MRR ≥ 0.90, вне правил ≥ 0.8; "
+        "p95 ≤ 5 мс (встроенные), ≤ 30 мс (3000); сборка ≤ 2 с (3000)."
+    )
     return 0
 
 
