@@ -59,12 +59,13 @@ EXPECT_KEYS = (
     "not_fired",
     "forbidden_by",
     "undetermined_by",
+    "unchecked_by",
     "assumptions",
     "trace",
     "cards",
     "asked",
 )
-EXPECT_ID_KEYS = EXPECT_KEYS[1:6]
+EXPECT_ID_KEYS = EXPECT_KEYS[1:7]
 TRACE_KEYS = ("clause", "kind", "reason_has")
 ASKED_KEYS = ("clause", "who", "options")
 # The card properties an expectation may name: those engine.card_props documents.
@@ -487,6 +488,7 @@ class _Reader(NodeReader):
             not_fired=id_lists["not_fired"],
             forbidden_by=id_lists["forbidden_by"],
             undetermined_by=id_lists["undetermined_by"],
+            unchecked_by=id_lists["unchecked_by"],
             assumptions=id_lists["assumptions"],
             trace=self._expect_trace(m),
             cards=self._expect_cards(m, card_lines),

@@ -51,6 +51,7 @@ class StepExpect:
     not_fired: tuple[str, ...] = ()
     forbidden_by: tuple[str, ...] = ()
     undetermined_by: tuple[str, ...] = ()
+    unchecked_by: tuple[str, ...] = ()
     assumptions: tuple[str, ...] = ()
     trace: tuple[TraceExpectation, ...] = ()
     cards: tuple[CardExpectation, ...] = ()
@@ -64,6 +65,7 @@ class StepExpect:
             *self.not_fired,
             *self.forbidden_by,
             *self.undetermined_by,
+            *self.unchecked_by,
             *self.assumptions,
         ):
             yield cid, self.line

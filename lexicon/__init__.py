@@ -35,6 +35,7 @@ STEP_KINDS = (
     "undetermined",
     "assumption",
     "conflict",
+    "unchecked",
 )
 PHASES = ("recruit", "placement", "reveal", "battle")
 ZONES = ("battle", "aux", "deck", "hand", "graveyard", "exile")

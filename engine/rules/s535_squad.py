@@ -13,6 +13,8 @@ from engine.model import actions, board, state
 from engine.rules import zones
 from engine.rules.registry import action, arg, hook, rule
 
+Problem = context.Problem
+
 # How A13 reads 535.9's «в его отряде присутствует [текст]».
 SQUAD_MEANS = "отряд игрока — карты под его контролем в зоне битвы; [текст] 535.9 сравнивается по названиям"
 
@@ -41,7 +43,7 @@ def sync_markers(ctx: context.Ctx) -> bool:
 
 
 @rule("535.9")
-def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> str | None:
+def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> Problem | None:
     """Why `player` may not summon, resurrect, incarnate or take `card` (535.9), or None."""
     for ab in ctx.abilities(card):
         if ab.kind != "cannot_join_with":
@@ -49,23 +51,24 @@ def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> str | 
         names = {lexicon.fold(str(n)) for n in ab.get("cards") or ()}
         present = [c for c in ctx.squad(player) if c.id != card.id and lexicon.fold(c.name) in names]
         if present:
-            return (
+            why = (
                 f"{card.label} «не может быть взята в отряд с» {', '.join(ab.get('cards'))}, а в отряде "
                 f"{lexicon.player(player, 'gen')} есть {', '.join(c.label for c in present)}"
             )
+            return ctx.found([Problem("535.9", "forbidden", why)])[0]
     return None
 
 
 @rule("535.9", "A13")
-def forbid_join(ctx: context.Ctx, player: str, what: str, why: str) -> None:
+def forbid_join(ctx: context.Ctx, player: str, what: str, why: Problem) -> None:
     """Refuse a summon, resurrection or taking of control by 535.9's second bullet, naming A13
     (what «в его отряде присутствует» means here)."""
     ctx.assume("A13", SQUAD_MEANS)
-    ctx.forbid("535.9", f"{lexicon.player(player)} не может {what}: {why}")
+    ctx.forbid("535.9", f"{lexicon.player(player)} не может {what}: {why.reason}")
 
 
 @rule("535.9")
-def squad_conflicts(cards: list[state.CardState]) -> str | None:
+def squad_conflicts(ctx: context.Ctx, cards: list[state.CardState]) -> Problem | None:
     """In the recruit subphase a squad is illegal with a card «не может быть взята в отряд с [X]»
     and X in it (535.9, first bullet)."""
     for c in cards:
@@ -76,7 +79,8 @@ def squad_conflicts(cards: list[state.CardState]) -> str | None:
             bad = [o for o in cards if o.id != c.id and lexicon.fold(o.name) in names]
             if bad:
                 others = ", ".join(o.label for o in bad)
-                return f"в отряде {c.label} («не может быть взята в отряд с» …) и {others}"
+                why = f"в отряде {c.label} («не может быть взята в отряд с» …) и {others}"
+                return ctx.found([Problem("535.9", "forbidden", why)])[0]
     return None
 
 
@@ -118,9 +122,9 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.forbid("A4", f"клетка {at} занята картой {occ.label}")
         return
     squad = [*ctx.squad(by), card]
-    bad = squad_conflicts(squad)
-    if bad:
-        ctx.forbid("535.9", f"отряд {lexicon.player(by, 'gen')} нелегален: {bad}")
+    bad = squad_conflicts(ctx, squad)
+    if bad is not None:
+        ctx.forbid("535.9", f"отряд {lexicon.player(by, 'gen')} нелегален: {bad.reason}")
         return
     ctx.allow("535.2", f"набор {card.label} в отряд в подфазу Набора — это взятие карты в отряд")
     zones.place_in_play(ctx, card.id, cell=at, host=None, controller=by, closed=False, hidden=True)
@@ -139,7 +143,7 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
     arg("by", "player", "игрок", required=True, pool="player"),
     choice=("card", "by"),
 )
-@rule("535.8", "535.2", "535.9", "535.1", "211.3.1")
+@rule("535.8", "535.2", "535.1", "211.3.1")
 def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
     """take_control: a player becomes the controller of a card (535.8)."""
     card = ctx.get(action.get("card"))
@@ -156,7 +160,7 @@ def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.forbid("535.8", f"{lexicon.player(by, cap=True)} уже контролирует {card.label}")
         return
     bad = join_problem(ctx, card, by)
-    if bad:
+    if bad is not None:
         forbid_join(ctx, by, "взять под контроль", bad)
         return
     old = card.controller
@@ -193,7 +197,7 @@ def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
     arg("card", "card", "карта", required=True, pool="in_play"),
     choice=("card",),
 )
-@rule("535.8", "535.8.1", "535.1")
+@rule("535.8", "535.8.1", "535.1", "535.9", "A13")
 def do_lose_control(ctx: context.Ctx, action: actions.Action) -> None:
     """lose_control: the opponent becomes the controller (535.8) unless the card cannot join their
     squad (535.8.1; its «сменить владельца» conflicts with 535.1, which we keep)."""
@@ -207,12 +211,14 @@ def do_lose_control(ctx: context.Ctx, action: actions.Action) -> None:
     p = card.controller
     o = board.other(p)
     bad = join_problem(ctx, card, o)
-    if bad:
+    if bad is not None:
+        ctx.assume("A13", SQUAD_MEANS)
+        ctx.step("535.9", "state_check", f"{lexicon.player(o, cap=True)} не может взять карту: {bad.reason}")
         ctx.step(
             "535.8.1",
             "effect",
             f"{lexicon.player(p, cap=True)} потерял контроль над {card.label}, но карта не может быть "
-            f"взята в отряд {lexicon.player(o, 'gen')} ({bad}): {lexicon.player(p)} продолжает её "
+            f"взята в отряд {lexicon.player(o, 'gen')}: {lexicon.player(p)} продолжает её "
             "контролировать",
         )
         ctx.step(
