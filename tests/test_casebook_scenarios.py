@@ -14,6 +14,7 @@ import pytest
 import casebook
 import engine
 import rules_index
+from cardbase import sources
 from rules_index import ids
 from tests import helpers
 
@@ -26,15 +27,16 @@ ENGINE_CLAUSES = helpers.ENGINE_ISSUE_CLAUSES
 
 
 @functools.cache
-def _resources() -> tuple[rules_index.RulesIndex, engine.CardLibrary]:
-    return rules_index.load_default(), engine.load_library()
+def _resources() -> tuple[rules_index.RulesIndex, engine.CardLibrary, casebook.CardSource]:
+    # real-card scenarios name their base (`card_base`): scenarios/cards/, opened by cardbase
+    return rules_index.load_default(), engine.load_library(), sources.scenario_cards()
 
 
 @functools.cache
 def _run(path: Path) -> casebook.ScenarioResult | casebook.ScenarioError:
-    index, library = _resources()
+    index, library, cards = _resources()
     try:
-        s = casebook.load_scenario(path, index=index, library=library)
+        s = casebook.load_scenario(path, index=index, library=library, cards=cards)
     except casebook.ScenarioError as exc:
         return exc
     return casebook.run_scenario(s, index, library)

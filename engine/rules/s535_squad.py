@@ -141,15 +141,19 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
     "Взять под контроль",
     arg("card", "card", "карта", required=True, pool="in_play"),
     arg("by", "player", "игрок", required=True, pool="player"),
+    arg("source", "card", "карта, чья особенность берёт под контроль"),
     choice=("card", "by"),
 )
 @rule("535.8", "535.2", "535.1", "211.3.1")
 def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
-    """take_control: a player becomes the controller of a card (535.8)."""
+    """take_control: a player becomes the controller of a card (535.8); with `source`, by that
+    card's ability «взять под контроль», whose conditions are checked (A8)."""
     card = ctx.get(action.get("card"))
     by = str(action.get("by"))
     if card is None:
         ctx.forbid("", f"карты {action.get('card')} нет в раскладе")
+        return
+    if action.get("source") is not None and not _by_ability(ctx, card, by, action.get("source")):
         return
     if not card.in_play:
         ctx.forbid(
@@ -189,6 +193,44 @@ def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
             f"(остаётся: {lexicon.subtype(s.subtype or '')}), его особенности не деактивируются и "
             "продолжают влиять на хозяина",
         )
+
+
+@rule("A1", "A8")
+def _by_ability(ctx: context.Ctx, card: state.CardState, by: str, source_id: object) -> bool:
+    """The source card's ability «может взять под контроль существо противника» holds here: the
+    source is `by`'s card in play, the target an enemy creature (standing next to it, if the text
+    says so). False with the refusal. Once per battle, when the text says so."""
+    src = ctx.get(str(source_id))
+    if src is None:
+        ctx.forbid("", f"карты {source_id} нет в раскладе")
+        return False
+    ab = ctx.ability(src, "take_control")
+    if ab is None:
+        ctx.forbid("A8", f"у {src.label} нет особенности, берущей карту под контроль")
+        return False
+    if not src.in_play or src.controller != by:
+        ctx.forbid("A8", f"{src.label} не в зоне битвы под контролем {lexicon.player(by, 'gen')}")
+        return False
+    if not card.is_creature or card.controller == by:
+        ctx.forbid(
+            "A8", f"особенность {src.label} берёт под контроль существо противника, а {card.label} — нет"
+        )
+        return False
+    if ab.get("once_per_battle") and "take_control" in src.used:
+        ctx.forbid("A8", f"{src.label} уже использовал эту особенность в этом бою (1 раз за бой)")
+        return False
+    if ab.get("adjacent"):
+        near = src.cell is not None and card.cell is not None and board.adjacent(src.cell, card.cell)
+        if not near:
+            ctx.forbid(
+                "A8", f"{card.label} не стоит рядом с {src.label}: особенность берёт только стоящее рядом"
+            )
+            return False
+        ctx.assume("A1", f"{card.cell} рядом с {src.cell}: соседние клетки считаются с диагоналями")
+    ctx.allow("A8", f"особенность {src.label} берёт под контроль существо противника {card.label}")
+    if ab.get("once_per_battle"):
+        ctx.update(src.id, used=src.used | {"take_control"})
+    return True
 
 
 @action(

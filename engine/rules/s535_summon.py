@@ -302,6 +302,11 @@ def _source(
     return by, ab
 
 
+def _opened(closed: bool) -> str:
+    """How the card comes: the default «в открытом виде», or closed where the ability says so."""
+    return "закрыт (так говорит особенность; по умолчанию — открытым)" if closed else "открыт"
+
+
 def _pay(ctx: context.Ctx, by: state.CardState, kind: str) -> None:
     ab = ctx.ability(by, kind)
     if ab is not None and ab.get("once_per_battle"):
@@ -353,7 +358,8 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
     if unsummonable:
         result = "failed"
     else:
-        result = _place(ctx, card, by, ab, action, verb="вызвать", clause="535.5", closed=False, player=p)
+        closed = bool(ab.get("closed"))
+        result = _place(ctx, card, by, ab, action, verb="вызвать", clause="535.5", closed=closed, player=p)
     if result in ("illegal", "undetermined"):
         return
     _pay(ctx, by, "summon")
@@ -365,7 +371,7 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.step(
             "535.5",
             "effect",
-            f"{card.label} вызван: открыт, вскрыт, под контролем {lexicon.player(p, 'gen')}",
+            f"{card.label} вызван: {_opened(closed)}, вскрыт, под контролем {lexicon.player(p, 'gen')}",
         )
     ctx.shuffle(p)
     ctx.step(
@@ -529,7 +535,7 @@ def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
         action,
         verb="возродить",
         clause="535.6",
-        closed=False,
+        closed=bool(ab.get("closed")),
         player=p,
     )
     if result in ("illegal", "undetermined"):
@@ -539,5 +545,6 @@ def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.step(
             "535.6",
             "effect",
-            f"{card.label} возрождён: открыт, вскрыт, под контролем {lexicon.player(p, 'gen')}",
+            f"{card.label} возрождён: {_opened(bool(ab.get('closed')))}, вскрыт, "
+            f"под контролем {lexicon.player(p, 'gen')}",
         )
