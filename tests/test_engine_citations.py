@@ -17,7 +17,6 @@ import ast
 import importlib.util
 import pathlib
 import random
-import re
 import textwrap
 
 from hypothesis import HealthCheck, given, settings
@@ -27,11 +26,9 @@ import engine
 import rules_index
 from engine.rules import RULE_MODULES
 from rules_index import ids
-from tests.engine_fuzz import random_position
+from tests.engine_fuzz import IN_PROSE as _IN_PROSE
+from tests.engine_fuzz import check_citations, random_position
 from tests.test_engine_common import full_board, random_action, recruit_board, reveal_board
-
-# A clause with at least one dot, or an assumption, inside prose: «… (A4)», «по 211.9 …».
-_IN_PROSE = re.compile(r"(?<![\w.])(?:[1-9]\d{2}(?:\.\d{1,4}[a-zа-яё]?)+|A[1-9]\d{0,2})(?![\w])")
 
 
 def _ids_in(text: str) -> set[str]:
@@ -181,28 +178,6 @@ def test_every_declared_clause_is_named_in_the_code_of_its_function() -> None:
 
 
 # -- runtime: what decided is cited --------------------------------------------------------------
-
-
-WORDINGS = engine.load_assumptions()
-
-
-def _mentioned(step: engine.TraceStep) -> set[str]:
-    """Clauses a step's words name: not an absent clause (named as missing, it decides nothing),
-    nor the ids an assumption's own wording refers to (A7 says «шагами по A1»: a definition)."""
-    reason = step.reason
-    if step.kind == "assumption" and step.clause in WORDINGS:
-        reason = reason.replace(WORDINGS[step.clause].rstrip("."), "")
-    return {cid for cid in _IN_PROSE.findall(reason) if not INDEX.is_absent(cid)}
-
-
-def check_citations(out: engine.Outcome) -> None:
-    """What decided the outcome is cited, and nothing hides in a reason's words."""
-    cited = {s.clause for s in out.steps() if s.clause}
-    hidden = [d for d in out.deciding if d.clause not in cited]
-    assert not hidden, "решили, но не процитированы: " + "; ".join(f"{d.clause}: {d.reason}" for d in hidden)
-    for step in out.steps():
-        prose = _mentioned(step) - cited
-        assert not prose, f"пункт только в тексте шага [{step.clause}] «{step.reason}»: {', '.join(prose)}"
 
 
 START = {"battle": full_board, "reveal": reveal_board, "recruit": recruit_board}
