@@ -191,10 +191,7 @@ class Ctx:
     def cite(self, problem: Problem) -> None:
         """The trace step of a problem the action acts on: a refusal, or the point where our text
         stops (the position then stays as it was); the assumptions it rests on are cited once."""
-        for aid in problem.rests_on:
-            if aid not in self._rested:
-                self._rested.add(aid)
-                self.assume(aid, assumptions.wordings().get(aid, "").rstrip("."))
+        self._rest_on(problem)
         if problem.forbids:
             self.forbid(problem.clause, problem.reason)
         else:
@@ -204,11 +201,15 @@ class Ctx:
     def note(self, problem: Problem, kind: str = "state_check") -> None:
         """A problem cited as a «why not» of an option that was not offered or not taken (the
         action itself goes on): the step has the problem's clause and words."""
+        self._rest_on(problem)
+        self.step(problem.clause, kind, problem.reason)
+
+    def _rest_on(self, problem: Problem) -> None:
+        """The assumptions a problem's reason rests on, each cited once per action."""
         for aid in problem.rests_on:
             if aid not in self._rested:
                 self._rested.add(aid)
                 self.assume(aid, assumptions.wordings().get(aid, "").rstrip("."))
-        self.step(problem.clause, kind, problem.reason)
 
     @contextlib.contextmanager
     def group(self, clause: str, kind: str, reason: str) -> Iterator[None]:
