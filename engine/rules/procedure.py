@@ -23,7 +23,7 @@ def do_next_phase(ctx: context.Ctx, action: actions.Action) -> None:
     """next_phase: подфаза Набора → Шаг рассадки → его подфаза Вскрытия (the order of 211.2, 535.3)."""
     if ctx.phase not in ("recruit", "placement"):
         hint = "закончите Вскрытие действием end_reveal" if ctx.phase == "reveal" else "бой уже идёт"
-        ctx.forbid("", f"сейчас {lexicon.phase(ctx.phase)}: {hint}")
+        ctx.forbid("A14", f"сейчас {lexicon.phase(ctx.phase)}: {hint}")
         return
     old = ctx.phase
     ctx.phase = PHASE_ORDER[PHASE_ORDER.index(old) + 1]
@@ -35,18 +35,18 @@ def do_next_phase(ctx: context.Ctx, action: actions.Action) -> None:
 def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
     """start_turn: the turn begins (A15); sections and card texts act at its start through their
     hooks (incarnation tokens, 535.7.1; Многоликий's borrowing)."""
-    if not guards.in_battle(ctx):
+    if not _turns_go_on(ctx, "начать ход"):
         return
     player = action.get("player") or ctx.active
     if player != ctx.active:
         ctx.forbid(
-            "",
+            "A15",
             f"сейчас очередь {lexicon.player(ctx.active, 'gen')}; "
             f"ход {lexicon.player(player, 'gen')} начнётся после end_turn",
         )
         return
     if ctx.started:
-        ctx.forbid("", f"ход {ctx.turn} ({lexicon.player(player, 'gen')}) уже начат")
+        ctx.forbid("A15", f"ход {ctx.turn} ({lexicon.player(player, 'gen')}) уже начат")
         return
     ctx.started = True
     ctx.step("A15", "effect", f"начинается ход {ctx.turn} {lexicon.player(player, 'gen')}")
@@ -58,12 +58,21 @@ def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
                 begin(ctx, ctx.c(card.id), ab, player)
 
 
+@rule("A15")
+def _turns_go_on(ctx: context.Ctx, what: str) -> bool:
+    """Turns are the battle's (A15): before it, a turn neither starts nor ends."""
+    if ctx.phase != "battle":
+        ctx.forbid("A15", f"ходы идут в бою, а сейчас {lexicon.phase(ctx.phase)}: {what} нельзя")
+        return False
+    return True
+
+
 @action("end_turn", "Закончить ход")
 @rule("A8", "A15")
 def do_end_turn(ctx: context.Ctx, action: actions.Action) -> None:
     """end_turn: what lasts «until the end of the turn» ends (hooks), per-turn uses reset, marked
     cells whose time is up are unmarked, and the opponent's turn comes next."""
-    if not guards.in_battle(ctx):
+    if not _turns_go_on(ctx, "закончить ход"):
         return
     player = ctx.active
     for card in list(ctx.cards.values()):
@@ -309,7 +318,9 @@ def _strike(
                 "A8", "effect", f"удар {attacker.label} не наносит ран {target.label}: так решает текст карты"
             )
             return
-        top = max(10, max(attacker.card.strike or (0,)) + 3)
+        # up to the wounds that leave it alive no longer, at most 10: the desk draws them as buttons
+        left = (target.life or 10) - target.wounds
+        top = max(0, min(10, left))
         answer = ctx.ask(
             attacker.controller,
             clause,
@@ -407,7 +418,12 @@ def do_exile(ctx: context.Ctx, action: actions.Action) -> None:
     if card.zone == "exile":
         ctx.forbid("", f"{card.label} уже изгнан")
         return
-    zones.send(ctx, card.id, "exile", exiled_by=action.get("by"))
+    by = action.get("by")
+    if by is not None and ctx.get(by) is None:
+        ctx.forbid("", f"карты {by} нет в раскладе")
+        return
+    # a card that exiles itself is not «exiled by» anyone whose abilities it could lend (Многоликий)
+    zones.send(ctx, card.id, "exile", exiled_by=None if by == card.id else by)
 
 
 @action(
