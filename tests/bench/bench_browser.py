@@ -1,0 +1,286 @@
+"""What a person waits for, in a real browser, as a ratio to a bare Streamlit page (issue 24).
+
+`make bench` runs this beside the AppTest and library figures. It serves our app and the bare
+page (tests/bench/bare_app.py: one text field and ten lines of output; one button; a second page)
+side by side, each a Streamlit process of its own (served.py), and drives both in Debian's
+chromium (driving.py), interleaved, round by round, the same steps in the same run:
+
+- search: Enter in the box → this query's results painted and the run over;
+- desk action: on the Карлик Унд example, Вайл taken under A's control → the verdict (then
+  undone, untimed); the bare page: its button → the line it changes;
+- page switch: «Поиск» ↔ «Стол судьи» through the menu (the bare page: «Поле» ↔ «Кнопка»);
+- first load: a new window → the search box shown (cold: the process's first window);
+- throughput: 1, 5 and 10 windows each searching once a second: searches done of those
+  due, per second, latency p50/p95, and the server's CPU time per search (one process runs one
+  script at a time, so 1 / that is what it can serve at most);
+- memory: the server's resident memory after start, per open window, at the 10-window peak,
+  and after a player's upload (a 3,030-clause text) once the window that made it is closed.
+
+Medians and p95 of BENCH_ROUNDS rounds (default 20), ratio = ours / bare (p50 by p50, p95 by
+p95). The machine is shared: only the ratios of one run compare, and the load average is printed
+with every section. Targets (issue 24): search ≤ 1.5×, desk action ≤ 2×, page switch ≤ 1.5×,
+first load ≤ 1.2×; 10 windows all served with p95 ≤ 1 s; ≥ 8 searches/s; ≤ 300 MB under the
+10-window run; an upload released within the session's expiry. Reported, never asserted.
+
+Environment: BENCH_ROUNDS, BENCH_SECONDS (each throughput level, default 20), BENCH_ONLY
+(a comma list of: load, search, desk, switch, throughput, memory), BENCH_SESSION_TTL (seconds a
+closed window's session is kept, default 30 for the bench; Streamlit's own default is 120),
+BENCH_APP_FLAGS (Streamlit flags for our app alone, served.py). Run:
+`nice -n 5 .venv/bin/python tests/bench/bench_browser.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from playwright.async_api import Browser, FilePayload, Page, async_playwright  # noqa: E402
+
+from tests.bench import driving, served  # noqa: E402
+from tests.bench.driving import App, Bare, Ours, Want  # noqa: E402
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "20"))
+SECONDS = int(os.environ.get("BENCH_SECONDS", "20"))
+SESSION_TTL = int(os.environ.get("BENCH_SESSION_TTL", "30"))
+PARTS = ("load", "search", "desk", "switch", "throughput", "memory")
+ONLY = [p for p in os.environ.get("BENCH_ONLY", ",".join(PARTS)).split(",") if p]
+QUERIES = [
+    "паразит",
+    "Карлик Унд",
+    "211.3.1",
+    "хост",
+    "маркер контроля",
+    "инкарнация",
+    "замещение",
+    "тапнуть",
+]
+LEVELS = (1, 5, 10)
+TARGETS = {"search": 1.5, "desk action": 2.0, "page switch": 1.5, "first load": 1.2}
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def row(name: str, ours: list[float], bare: list[float]) -> str:
+    o50, b50, o95, b95 = statistics.median(ours), statistics.median(bare), p95(ours), p95(bare)
+    target = f"   target ≤ {TARGETS[name]}×" if name in TARGETS else ""
+    return (
+        f"| {name} | {o50:,.0f} / {o95:,.0f} ms | {b50:,.0f} / {b95:,.0f} ms "
+        f"| {o50 / b50:.2f}× / {o95 / b95:.2f}× |{target}"
+    )
+
+
+async def interleaved(
+    rounds: int, ours: Callable[[], Awaitable[float]], bare: Callable[[], Awaitable[float]]
+) -> tuple[list[float], list[float]]:
+    """`rounds` of each, alternating which goes first, so a slow moment of the machine is shared."""
+    o: list[float] = []
+    b: list[float] = []
+    for k in range(rounds):
+        pair = [(ours, o), (bare, b)] if k % 2 == 0 else [(bare, b), (ours, o)]
+        for step, out in pair:
+            out.append(await step())
+    return o, b
+
+
+async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], lines: list[str]) -> None:
+    (ours, our_srv), (bare, bare_srv) = apps["ours"], apps["bare"]
+    if "load" in ONLY:
+        o, b = await interleaved(
+            ROUNDS,
+            lambda: driving.first_load(browser, our_srv.url, ours.load_want()),
+            lambda: driving.first_load(browser, bare_srv.url, bare.load_want()),
+        )
+        lines.append(row("first load", o, b))
+    if "search" in ONLY:
+        pages = {name: await driving.new_page(browser) for name in apps}
+        for name, (app, srv) in apps.items():
+            await app.open_search(pages[name], srv.url)
+        queries = iter(QUERIES * (ROUNDS // len(QUERIES) + 2))
+        now = {"q": ""}
+
+        def search(app: App, name: str) -> Callable[[], Awaitable[float]]:
+            async def step() -> float:
+                if name == "ours":
+                    now["q"] = next(queries)
+                return await app.search(pages[name], now["q"])
+
+            return step
+
+        o, b = await interleaved(ROUNDS, search(ours, "ours"), search(bare, "bare"))
+        lines.append(row("search", o, b))
+        for page in pages.values():
+            await driving.close(page)
+    if "desk" in ONLY:
+        pages = {name: await driving.new_page(browser) for name in apps}
+        for name, (app, srv) in apps.items():
+            await app.open_action(pages[name], srv.url)
+        o, b = await interleaved(
+            ROUNDS, lambda: ours.action(pages["ours"]), lambda: bare.action(pages["bare"])
+        )
+        lines.append(row("desk action", o, b))
+        for page in pages.values():
+            await driving.close(page)
+    if "switch" in ONLY:
+        pages = {name: await driving.new_page(browser) for name in apps}
+        for name, (app, srv) in apps.items():
+            await app.open_search(pages[name], srv.url)
+        legs = {name: app.pages() for name, (app, _) in apps.items()}
+        state = {name: 0 for name in apps}
+
+        def switch(app: App, name: str) -> Callable[[], Awaitable[float]]:
+            async def step() -> float:
+                first, second, first_want, second_want = legs[name]
+                state[name] ^= 1
+                to, want = (second, second_want) if state[name] else (first, first_want)
+                return await app.switch(pages[name], to, want)
+
+            return step
+
+        o, b = await interleaved(ROUNDS * 2, switch(ours, "ours"), switch(bare, "bare"))
+        lines.append(row("page switch", o, b))
+        lines.append(row("  to the desk / «Кнопка»", o[0::2], b[0::2]))
+        lines.append(row("  to the search / «Поле»", o[1::2], b[1::2]))
+        for page in pages.values():
+            await driving.close(page)
+
+
+async def throughput(browser: Browser, app: App, srv: served.Server, sessions: int) -> str:
+    pages = [await driving.new_page(browser) for _ in range(sessions)]
+    rss_before = srv.rss_mb()
+    for page in pages:
+        await app.open_search(page, srv.url)
+    rss_open = srv.rss_mb()
+    loop = asyncio.get_running_loop()
+    start = loop.time() + 0.5
+    deadline = start + SECONDS
+    took: list[float] = []
+    peak = [rss_open]
+
+    async def player(k: int, page: Page) -> None:
+        for i in range(SECONDS):
+            due = start + i + k / sessions  # spread over the second
+            if loop.time() >= deadline:
+                return
+            if loop.time() < due:
+                await asyncio.sleep(due - loop.time())
+            query = QUERIES[(k + i) % len(QUERIES)]
+            took.append(await app.search(page, query, polling=25))
+
+    async def sampler() -> None:
+        while loop.time() < deadline + 5:
+            peak.append(srv.rss_mb())
+            await asyncio.sleep(0.5)
+
+    cpu0, wall0 = srv.cpu_s(), time.monotonic()
+    sampling = asyncio.create_task(sampler())
+    await asyncio.gather(*(player(k, p) for k, p in enumerate(pages)))
+    wall, cpu = time.monotonic() - wall0, srv.cpu_s() - cpu0
+    sampling.cancel()
+    for page in pages:
+        await driving.close(page)
+    due = sessions * SECONDS
+    per_search = cpu / max(len(took), 1)
+    latency = f"p50 {statistics.median(took):,.0f} ms, p95 {p95(took):,.0f} ms" if took else "—"
+    return (
+        f"| {app.name} | {sessions} | {len(took)} of {due} | {len(took) / wall:.1f}/s | {latency} "
+        f"| {per_search * 1000:.0f} ms (≤ {1 / per_search:.1f}/s) | "
+        f"{rss_before:.0f} → {rss_open:.0f} MB ({(rss_open - rss_before) / sessions:.1f} MB each), "
+        f"peak {max(peak):.0f} MB |"
+    )
+
+
+async def memory(browser: Browser, srv: served.Server, lines: list[str]) -> None:
+    """A player uploads a 3,030-clause text on «Правила», then closes the window."""
+    from tests import rules_docs
+
+    data = rules_docs.full_rules(1.0)
+    before = srv.rss_mb()
+    page = await driving.new_page(browser)
+    await page.goto(srv.url + "/rules")
+    await driving.settle(page)
+    await page.get_by_text("Да, это версия правил «Берсерк» (РП)").click()
+    await driving.settle(page)
+    await page.locator(".st-key-rules_upload input[type=file]").set_input_files(
+        files=[FilePayload(name="full.txt", mimeType="text/plain", buffer=data)]
+    )
+    await driving.done(page, Want('[data-testid="stAlert"]', "Загружены правила"), since_press=False)
+    loaded = srv.rss_mb()
+    await driving.close(page)
+    await asyncio.sleep(2)
+    closed = srv.rss_mb()
+    await asyncio.sleep(SESSION_TTL + 10)
+    expired = srv.rss_mb()
+    # Another window comes and goes (Streamlit forgets expired sessions only when touched).
+    other = await driving.new_page(browser)
+    await Ours().open_search(other, srv.url)
+    await driving.close(other)
+    await asyncio.sleep(3)
+    touched = srv.rss_mb()
+    lines.append(
+        f"upload of a 3,030-clause text by a player: {before:.0f} → {loaded:.0f} MB; window closed: "
+        f"{closed:.0f} MB; {SESSION_TTL + 10} s later (session expiry {SESSION_TTL} s): {expired:.0f} MB; "
+        f"after another window came and went: {touched:.0f} MB"
+    )
+
+
+async def main() -> None:
+    lines: list[str] = []
+    with served.both(SESSION_TTL) as (our_srv, bare_srv):
+        lines.append(
+            f"servers up ({served.uptime()}): ours {our_srv.rss_mb():.0f} MB, bare {bare_srv.rss_mb():.0f} MB"
+        )
+        apps: dict[str, tuple[App, served.Server]] = {"ours": (Ours(), our_srv), "bare": (Bare(), bare_srv)}
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(
+                executable_path="/usr/bin/chromium", args=driving.chromium_args()
+            )
+            cold_o = await driving.first_load(browser, our_srv.url, Ours().load_want())
+            cold_b = await driving.first_load(browser, bare_srv.url, Bare().load_want())
+            lines.append(
+                f"first load, cold (the first window; ours builds the index): ours {cold_o:,.0f} ms, "
+                f"bare {cold_b:,.0f} ms   target < 2,000 ms"
+            )
+            lines.append(
+                f"after the first window: ours {our_srv.rss_mb():.0f} MB, bare {bare_srv.rss_mb():.0f} MB"
+            )
+            lines.append("")
+            lines.append(f"latency, {ROUNDS} rounds interleaved ({served.uptime()})")
+            lines.append("| | ours p50 / p95 | bare p50 / p95 | ratio p50 / p95 |")
+            lines.append("|---|---|---|---|")
+            await latency(browser, apps, lines)
+            lines.append(f"({served.uptime()})")
+            if "throughput" in ONLY:
+                lines.append("")
+                lines.append(
+                    f"throughput: windows searching once a second for {SECONDS} s ({served.uptime()})"
+                )
+                lines.append(
+                    "| | windows | searches done | per s | latency | server CPU per search | server memory |"
+                )
+                lines.append("|---|---|---|---|---|---|---|")
+                for n in LEVELS:
+                    for app, srv in apps.values():
+                        lines.append(await throughput(browser, app, srv, n))
+                        print(lines[-1], flush=True)
+                lines.append(f"({served.uptime()})")
+            if "memory" in ONLY:
+                lines.append("")
+                await memory(browser, our_srv, lines)
+                lines.append(f"({served.uptime()})")
+            await browser.close()
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

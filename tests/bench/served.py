@@ -1,0 +1,105 @@
+"""The servers the browser benchmark drives: our app and the bare page, each a Streamlit process
+of its own, and what /proc says about them (resident memory, CPU time). No pytest, no browser.
+
+Our app is started with `make run`'s Streamlit flags on a free port, its rules store, card store
+and journal in a temporary folder (never the project's data/). `BENCH_APP_FLAGS` adds Streamlit
+flags to our app alone (say `--runner.postScriptGC false`), to measure a setting before it is made
+the default; the bare page always runs with Streamlit's defaults.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests import helpers
+
+ROOT = Path(__file__).resolve().parents[2]
+BARE_APP = Path(__file__).resolve().parent / "bare_app.py"
+_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Server:
+    name: str
+    url: str
+    pid: int
+
+    def rss_mb(self) -> float:
+        """Resident memory of the server process now, in MB."""
+        with open(f"/proc/{self.pid}/statm") as f:
+            return int(f.read().split()[1]) * _PAGE_SIZE / 1e6
+
+    def cpu_s(self) -> float:
+        """CPU time (user + system) the server process has used so far, in seconds."""
+        with open(f"/proc/{self.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+def _flags(port: int) -> list[str]:
+    return [
+        *("--server.headless", "true", "--browser.gatherUsageStats", "false"),
+        *("--server.address", "127.0.0.1", "--server.port", str(port)),
+        *("--client.toolbarMode", "viewer", "--server.fileWatcherType", "none"),
+    ]
+
+
+@contextlib.contextmanager
+def serve(name: str, script: Path, extra: list[str], env: dict[str, str]) -> Iterator[Server]:
+    port = helpers.free_port()
+    command = [sys.executable, "-m", "streamlit", "run", str(script), *_flags(port), *extra]
+    log = open(Path(env["BENCH_TMP"]) / f"{name}.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        helpers.wait_healthy(url)
+        yield Server(name, url, proc.pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+
+
+@contextlib.contextmanager
+def both(session_ttl_s: int) -> Iterator[tuple[Server, Server]]:
+    """Our app and the bare page, running side by side until the block ends."""
+    with tempfile.TemporaryDirectory(prefix="perf-bench-") as tmp:
+        data = Path(tmp)
+        env = {
+            **os.environ,
+            "BENCH_TMP": tmp,
+            "BERSERK_RULES_DIR": str(data / "rules"),
+            "BERSERK_CARDS_DIR": str(data / "cards"),
+            "BERSERK_JOURNAL": str(data / "rulings.sqlite3"),
+        }
+        ttl = ["--server.disconnectedSessionTTL", str(session_ttl_s)]
+        ours_extra = [*ttl, *shlex.split(os.environ.get("BENCH_APP_FLAGS", ""))]
+        with (
+            serve("ours", ROOT / "app.py", ours_extra, env) as ours,
+            serve("bare", BARE_APP, ttl, env) as bare,
+        ):
+            yield ours, bare
+
+
+def uptime() -> str:
+    """The load average now (the machine is shared: every figure is read beside it)."""
+    with open("/proc/loadavg") as f:
+        one, five, fifteen = f.read().split()[:3]
+    return f"load average {one}, {five}, {fifteen}"
