@@ -182,10 +182,11 @@ async def throughput(browser: Browser, app: App, srv: served.Server, sessions: i
             peak.append(srv.rss_mb())
             await asyncio.sleep(0.5)
 
-    cpu0, wall0 = srv.cpu_s(), time.monotonic()
+    cpu0, wall0, client0 = srv.cpu_s(), time.monotonic(), served.descendants_cpu_s(os.getpid())
     sampling = asyncio.create_task(sampler())
     await asyncio.gather(*(player(k, p) for k, p in enumerate(pages)))
     wall, cpu = time.monotonic() - wall0, srv.cpu_s() - cpu0
+    client = served.descendants_cpu_s(os.getpid()) - client0
     sampling.cancel()
     for page in pages:
         await driving.close(page)
@@ -194,7 +195,8 @@ async def throughput(browser: Browser, app: App, srv: served.Server, sessions: i
     latency = f"p50 {statistics.median(took):,.0f} ms, p95 {p95(took):,.0f} ms" if took else "—"
     return (
         f"| {app.name} | {sessions} | {len(took)} of {due} | {len(took) / wall:.1f}/s | {latency} "
-        f"| {per_search * 1000:.0f} ms (≤ {1 / per_search:.1f}/s) | "
+        f"| {per_search * 1000:.0f} ms (≤ {1 / per_search:.1f}/s) "
+        f"| {client / max(len(took), 1) * 1000:.0f} ms | "
         f"{rss_before:.0f} → {rss_open:.0f} MB ({(rss_open - rss_before) / sessions:.1f} MB each), "
         f"peak {max(peak):.0f} MB |"
     )
@@ -266,9 +268,10 @@ async def main() -> None:
                     f"throughput: windows searching once a second for {SECONDS} s ({served.uptime()})"
                 )
                 lines.append(
-                    "| | windows | searches done | per s | latency | server CPU per search | server memory |"
+                    "| | windows | searches done | per s | latency | server CPU per search "
+                    "| browser CPU per search | server memory |"
                 )
-                lines.append("|---|---|---|---|---|---|---|")
+                lines.append("|---|---|---|---|---|---|---|---|")
                 for n in LEVELS:
                     for app, srv in apps.values():
                         lines.append(await throughput(browser, app, srv, n))

@@ -41,9 +41,35 @@ class Server:
 
     def cpu_s(self) -> float:
         """CPU time (user + system) the server process has used so far, in seconds."""
-        with open(f"/proc/{self.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / _TICKS
+        return _cpu_of(self.pid)
+
+
+def _cpu_of(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+def descendants_cpu_s(root: int) -> float:
+    """CPU time of every living process under `root` (the benchmark's browser), in seconds."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    total, todo = 0.0, list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, []))
+        try:
+            total += _cpu_of(pid)
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
 
 
 def _flags(port: int) -> list[str]:
