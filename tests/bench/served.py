@@ -4,7 +4,8 @@ of its own, and what /proc says about them (resident memory, CPU time). No pytes
 Our app is started with `make run`'s Streamlit flags on a free port, its rules store, card store
 and journal in a temporary folder (never the project's data/). `BENCH_APP_FLAGS` adds Streamlit
 flags to our app alone (say `--runner.postScriptGC false`), to measure a setting before it is made
-the default; the bare page always runs with Streamlit's defaults.
+the default; the bare page always runs with Streamlit's defaults (from a folder without our
+.streamlit/config.toml).
 """
 
 from __future__ import annotations
@@ -81,12 +82,12 @@ def _flags(port: int) -> list[str]:
 
 
 @contextlib.contextmanager
-def serve(name: str, script: Path, extra: list[str], env: dict[str, str]) -> Iterator[Server]:
+def serve(name: str, script: Path, extra: list[str], env: dict[str, str], cwd: Path) -> Iterator[Server]:
     port = helpers.free_port()
     command = [sys.executable, "-m", "streamlit", "run", str(script), *_flags(port), *extra]
     log = open(Path(env["BENCH_TMP"]) / f"{name}.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
-        command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -118,8 +119,8 @@ def both(session_ttl_s: int) -> Iterator[tuple[Server, Server]]:
         ttl = ["--server.disconnectedSessionTTL", str(session_ttl_s)]
         ours_extra = [*ttl, *shlex.split(os.environ.get("BENCH_APP_FLAGS", ""))]
         with (
-            serve("ours", ROOT / "app.py", ours_extra, env) as ours,
-            serve("bare", BARE_APP, ttl, env) as bare,
+            serve("ours", ROOT / "app.py", ours_extra, env, ROOT) as ours,
+            serve("bare", BARE_APP, ttl, env, data) as bare,
         ):
             yield ours, bare
 
