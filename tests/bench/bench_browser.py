@@ -25,7 +25,9 @@ first load ≤ 1.2×; 10 windows all served with p95 ≤ 1 s; ≥ 8 searches/s; 
 Environment: BENCH_ROUNDS, BENCH_SECONDS (each throughput level, default 20), BENCH_ONLY
 (a comma list of: load, search, desk, switch, throughput, memory), BENCH_SESSION_TTL (seconds a
 closed window's session is kept, default 30 for the bench; Streamlit's own default is 120),
-BENCH_APP_FLAGS (Streamlit flags for our app alone, served.py). Run:
+BENCH_APP_FLAGS (Streamlit flags for our app alone), BENCH_BASELINE (another checkout of the
+project, served beside as "main" and measured the same way: a change against what it changes, in
+one run; served.py). Run:
 `nice -n 5 .venv/bin/python tests/bench/bench_browser.py`.
 """
 
@@ -71,91 +73,95 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def row(name: str, ours: list[float], bare: list[float]) -> str:
+def row(name: str, ours: list[float], bare: list[float], who: str = "") -> str:
     o50, b50, o95, b95 = statistics.median(ours), statistics.median(bare), p95(ours), p95(bare)
-    target = f"   target ≤ {TARGETS[name]}×" if name in TARGETS else ""
+    target = f"   target ≤ {TARGETS[name]}×" if name in TARGETS and not who else ""
     return (
-        f"| {name} | {o50:,.0f} / {o95:,.0f} ms | {b50:,.0f} / {b95:,.0f} ms "
+        f"| {name}{who} | {o50:,.0f} / {o95:,.0f} ms | {b50:,.0f} / {b95:,.0f} ms "
         f"| {o50 / b50:.2f}× / {o95 / b95:.2f}× |{target}"
     )
 
 
-async def interleaved(
-    rounds: int, ours: Callable[[], Awaitable[float]], bare: Callable[[], Awaitable[float]]
-) -> tuple[list[float], list[float]]:
-    """`rounds` of each, alternating which goes first, so a slow moment of the machine is shared."""
-    o: list[float] = []
-    b: list[float] = []
+Step = Callable[[], Awaitable[float]]
+
+
+async def interleaved(rounds: int, steps: dict[str, Step]) -> dict[str, list[float]]:
+    """`rounds` of each app's step, the order rotating round by round, so that a slow moment of
+    the machine falls on every app alike."""
+    out: dict[str, list[float]] = {name: [] for name in steps}
+    names = list(steps)
     for k in range(rounds):
-        pair = [(ours, o), (bare, b)] if k % 2 == 0 else [(bare, b), (ours, o)]
-        for step, out in pair:
-            out.append(await step())
-    return o, b
+        for name in names[k % len(names) :] + names[: k % len(names)]:
+            out[name].append(await steps[name]())
+    return out
+
+
+def rows(name: str, took: dict[str, list[float]], lines: list[str], keep: slice = slice(None)) -> None:
+    """Our app against the bare page (and the baseline checkout's, when served, beside it)."""
+    bare = took["bare"][keep]
+    lines.append(row(name, took["ours"][keep], bare))
+    if "main" in took:
+        lines.append(row(name, took["main"][keep], bare, who=" (baseline)"))
 
 
 async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], lines: list[str]) -> None:
-    (ours, our_srv), (bare, bare_srv) = apps["ours"], apps["bare"]
     if "load" in ONLY:
-        o, b = await interleaved(
-            ROUNDS,
-            lambda: driving.first_load(browser, our_srv.url, ours.load_want()),
-            lambda: driving.first_load(browser, bare_srv.url, bare.load_want()),
-        )
-        lines.append(row("first load", o, b))
+
+        def load(app: App, srv: served.Server) -> Step:
+            return lambda: driving.first_load(browser, srv.url, app.load_want())
+
+        rows("first load", await interleaved(ROUNDS, {n: load(a, s) for n, (a, s) in apps.items()}), lines)
     if "search" in ONLY:
         pages = {name: await driving.new_page(browser) for name in apps}
         for name, (app, srv) in apps.items():
             await app.open_search(pages[name], srv.url)
-        queries = iter(QUERIES * (ROUNDS // len(QUERIES) + 2))
-        now = {"q": ""}
+        counts = dict.fromkeys(apps, 0)
 
-        def search(app: App, name: str) -> Callable[[], Awaitable[float]]:
+        def search(app: App, name: str) -> Step:
             async def step() -> float:
-                if name == "ours":
-                    now["q"] = next(queries)
-                return await app.search(pages[name], now["q"])
+                counts[name] += 1
+                return await app.search(pages[name], QUERIES[counts[name] % len(QUERIES)])
 
             return step
 
-        o, b = await interleaved(ROUNDS, search(ours, "ours"), search(bare, "bare"))
-        lines.append(row("search", o, b))
+        rows("search", await interleaved(ROUNDS, {n: search(a, n) for n, (a, _) in apps.items()}), lines)
         for page in pages.values():
             await driving.close(page)
     if "desk" in ONLY:
         pages = {name: await driving.new_page(browser) for name in apps}
         for name, (app, srv) in apps.items():
             await app.open_action(pages[name], srv.url)
-        o, b = await interleaved(
-            ROUNDS, lambda: ours.action(pages["ours"]), lambda: bare.action(pages["bare"])
-        )
-        lines.append(row("desk action", o, b))
+
+        def act(app: App, name: str) -> Step:
+            return lambda: app.action(pages[name])
+
+        rows("desk action", await interleaved(ROUNDS, {n: act(a, n) for n, (a, _) in apps.items()}), lines)
         for page in pages.values():
             await driving.close(page)
     if "switch" in ONLY:
         pages = {name: await driving.new_page(browser) for name in apps}
         for name, (app, srv) in apps.items():
             await app.open_search(pages[name], srv.url)
-        legs = {name: app.pages() for name, (app, _) in apps.items()}
-        state = {name: 0 for name in apps}
+        state = dict.fromkeys(apps, 0)
 
-        def switch(app: App, name: str) -> Callable[[], Awaitable[float]]:
+        def switch(app: App, name: str) -> Step:
             async def step() -> float:
-                first, second, first_want, second_want = legs[name]
+                first, second, first_want, second_want = app.pages()
                 state[name] ^= 1
                 to, want = (second, second_want) if state[name] else (first, first_want)
                 return await app.switch(pages[name], to, want)
 
             return step
 
-        o, b = await interleaved(ROUNDS * 2, switch(ours, "ours"), switch(bare, "bare"))
-        lines.append(row("page switch", o, b))
-        lines.append(row("  to the desk / «Кнопка»", o[0::2], b[0::2]))
-        lines.append(row("  to the search / «Поле»", o[1::2], b[1::2]))
+        took = await interleaved(ROUNDS * 2, {n: switch(a, n) for n, (a, _) in apps.items()})
+        rows("page switch", took, lines)
+        rows("  to the desk / «Кнопка»", took, lines, slice(0, None, 2))
+        rows("  to the search / «Поле»", took, lines, slice(1, None, 2))
         for page in pages.values():
             await driving.close(page)
 
 
-async def throughput(browser: Browser, app: App, srv: served.Server, sessions: int) -> str:
+async def throughput(browser: Browser, name: str, app: App, srv: served.Server, sessions: int) -> str:
     pages = [await driving.new_page(browser) for _ in range(sessions)]
     rss_before = srv.rss_mb()
     for page in pages:
@@ -194,7 +200,7 @@ async def throughput(browser: Browser, app: App, srv: served.Server, sessions: i
     per_search = cpu / max(len(took), 1)
     latency = f"p50 {statistics.median(took):,.0f} ms, p95 {p95(took):,.0f} ms" if took else "—"
     return (
-        f"| {app.name} | {sessions} | {len(took)} of {due} | {len(took) / wall:.1f}/s | {latency} "
+        f"| {name} | {sessions} | {len(took)} of {due} | {len(took) / wall:.1f}/s | {latency} "
         f"| {per_search * 1000:.0f} ms (≤ {1 / per_search:.1f}/s) "
         f"| {client / max(len(took), 1) * 1000:.0f} ms | "
         f"{rss_before:.0f} → {rss_open:.0f} MB ({(rss_open - rss_before) / sessions:.1f} MB each), "
@@ -202,7 +208,7 @@ async def throughput(browser: Browser, app: App, srv: served.Server, sessions: i
     )
 
 
-async def memory(browser: Browser, srv: served.Server, lines: list[str]) -> None:
+async def memory(browser: Browser, name: str, srv: served.Server, lines: list[str]) -> None:
     """A player uploads a 3,030-clause text on «Правила», then closes the window."""
     from tests import rules_docs
 
@@ -230,7 +236,7 @@ async def memory(browser: Browser, srv: served.Server, lines: list[str]) -> None
     await asyncio.sleep(3)
     touched = srv.rss_mb()
     lines.append(
-        f"upload of a 3,030-clause text by a player: {before:.0f} → {loaded:.0f} MB; window closed: "
+        f"{name}: upload of a 3,030-clause text by a player: {before:.0f} → {loaded:.0f} MB; window closed: "
         f"{closed:.0f} MB; {SESSION_TTL + 10} s later (session expiry {SESSION_TTL} s): {expired:.0f} MB; "
         f"after another window came and went: {touched:.0f} MB"
     )
@@ -238,24 +244,27 @@ async def memory(browser: Browser, srv: served.Server, lines: list[str]) -> None
 
 async def main() -> None:
     lines: list[str] = []
-    with served.both(SESSION_TTL) as (our_srv, bare_srv):
-        lines.append(
-            f"servers up ({served.uptime()}): ours {our_srv.rss_mb():.0f} MB, bare {bare_srv.rss_mb():.0f} MB"
-        )
-        apps: dict[str, tuple[App, served.Server]] = {"ours": (Ours(), our_srv), "bare": (Bare(), bare_srv)}
+    with served.servers(SESSION_TTL) as running:
+        memory_now = ", ".join(f"{n} {srv.rss_mb():.0f} MB" for n, srv in running.items())
+        lines.append(f"servers up ({served.uptime()}): {memory_now}")
+        apps: dict[str, tuple[App, served.Server]] = {
+            n: (Bare() if n == "bare" else Ours(), srv) for n, srv in running.items()
+        }
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(
                 executable_path="/usr/bin/chromium", args=driving.chromium_args()
             )
-            cold_o = await driving.first_load(browser, our_srv.url, Ours().load_want())
-            cold_b = await driving.first_load(browser, bare_srv.url, Bare().load_want())
+            cold = {
+                n: await driving.first_load(browser, srv.url, app.load_want())
+                for n, (app, srv) in apps.items()
+            }
+            cold_text = ", ".join(f"{n} {ms:,.0f} ms" for n, ms in cold.items())
             lines.append(
-                f"first load, cold (the first window; ours builds the index): ours {cold_o:,.0f} ms, "
-                f"bare {cold_b:,.0f} ms   target < 2,000 ms"
+                f"first load, cold (each process's first window; ours builds the index): {cold_text}"
             )
-            lines.append(
-                f"after the first window: ours {our_srv.rss_mb():.0f} MB, bare {bare_srv.rss_mb():.0f} MB"
-            )
+            lines.append("   target < 2,000 ms")
+            memory_now = ", ".join(f"{n} {srv.rss_mb():.0f} MB" for n, srv in running.items())
+            lines.append(f"after the first window: {memory_now}")
             lines.append("")
             lines.append(f"latency, {ROUNDS} rounds interleaved ({served.uptime()})")
             lines.append("| | ours p50 / p95 | bare p50 / p95 | ratio p50 / p95 |")
@@ -273,13 +282,15 @@ async def main() -> None:
                 )
                 lines.append("|---|---|---|---|---|---|---|---|")
                 for n in LEVELS:
-                    for app, srv in apps.values():
-                        lines.append(await throughput(browser, app, srv, n))
+                    for name, (app, srv) in apps.items():
+                        lines.append(await throughput(browser, name, app, srv, n))
                         print(lines[-1], flush=True)
                 lines.append(f"({served.uptime()})")
             if "memory" in ONLY:
                 lines.append("")
-                await memory(browser, our_srv, lines)
+                for name in ("ours", "main"):
+                    if name in running:
+                        await memory(browser, name, running[name], lines)
                 lines.append(f"({served.uptime()})")
             await browser.close()
     print("\n".join(lines))

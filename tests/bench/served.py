@@ -105,24 +105,30 @@ def serve(name: str, script: Path, extra: list[str], env: dict[str, str], cwd: P
 
 
 @contextlib.contextmanager
-def both(session_ttl_s: int) -> Iterator[tuple[Server, Server]]:
-    """Our app and the bare page, running side by side until the block ends."""
-    with tempfile.TemporaryDirectory(prefix="perf-bench-") as tmp:
-        data = Path(tmp)
-        env = {
-            **os.environ,
-            "BENCH_TMP": tmp,
-            "BERSERK_RULES_DIR": str(data / "rules"),
-            "BERSERK_CARDS_DIR": str(data / "cards"),
-            "BERSERK_JOURNAL": str(data / "rulings.sqlite3"),
-        }
+def servers(session_ttl_s: int) -> Iterator[dict[str, Server]]:
+    """Our app and the bare page (and, with BENCH_BASELINE=<another checkout of the project>, that
+    checkout's app as "main": a change measured against what it changes, in the same run), side
+    by side until the block ends; each app with stores of its own."""
+    with tempfile.TemporaryDirectory(prefix="perf-bench-") as tmp, contextlib.ExitStack() as stack:
         ttl = ["--server.disconnectedSessionTTL", str(session_ttl_s)]
-        ours_extra = [*ttl, *shlex.split(os.environ.get("BENCH_APP_FLAGS", ""))]
-        with (
-            serve("ours", ROOT / "app.py", ours_extra, env, ROOT) as ours,
-            serve("bare", BARE_APP, ttl, env, data) as bare,
-        ):
-            yield ours, bare
+        apps = [("ours", ROOT, [*ttl, *shlex.split(os.environ.get("BENCH_APP_FLAGS", ""))])]
+        baseline = os.environ.get("BENCH_BASELINE", "").strip()
+        if baseline:
+            apps.append(("main", Path(baseline).resolve(), ttl))
+        found: dict[str, Server] = {}
+        for name, root, extra in apps:
+            data = Path(tmp) / name
+            env = {
+                **os.environ,
+                "BENCH_TMP": tmp,
+                "BERSERK_RULES_DIR": str(data / "rules"),
+                "BERSERK_CARDS_DIR": str(data / "cards"),
+                "BERSERK_JOURNAL": str(data / "rulings.sqlite3"),
+            }
+            found[name] = stack.enter_context(serve(name, root / "app.py", extra, env, root))
+        env = {**os.environ, "BENCH_TMP": tmp}
+        found["bare"] = stack.enter_context(serve("bare", BARE_APP, ttl, env, Path(tmp)))
+        yield found
 
 
 def uptime() -> str:
