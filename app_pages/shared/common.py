@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import re
 import sys
 import time
@@ -179,9 +180,25 @@ def _corpus_of(argv: tuple[str, ...]) -> str | None:
     return str(corpus) if corpus else None
 
 
+def kept_for_good(value: T) -> T:
+    """`value`, built once for the life of the process, moved out of the cycle collector's way
+    with everything else alive now (gc.freeze). Python's full collection walks every object it
+    tracks; with Streamlit's collection after each run off (.streamlit/config.toml), the one the
+    interpreter still starts now and then walked the whole index and the library's scenarios, a
+    pause of one window's run in about sixty (issue 24). Only for what the process never lets go:
+    a frozen object is still freed when nothing refers to it, but a frozen cycle never is."""
+    gc.collect()
+    gc.freeze()
+    return value
+
+
 @st.cache_resource(show_spinner="Загружаю правила…")
 def shared_rules(corpus: str | None) -> SharedRules:
     """The process-wide rules: `--corpus` when given and readable, else the embedded text."""
+    return kept_for_good(_shared_rules(corpus))
+
+
+def _shared_rules(corpus: str | None) -> SharedRules:
     if corpus:
         try:
             return SharedRules(rules_index.load_paths([corpus]), origin=f"файл(ы) «{corpus}» (--corpus)")
