@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.async_api import Browser, FilePayload, Page, async_playwright  # noqa: E402
 
 from tests.bench import driving, served  # noqa: E402
+from tests.bench.bench_app import QUERIES  # noqa: E402
 from tests.bench.driving import App, Bare, Ours, Want  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "20"))
@@ -54,16 +55,6 @@ SECONDS = int(os.environ.get("BENCH_SECONDS", "20"))
 SESSION_TTL = int(os.environ.get("BENCH_SESSION_TTL", "30"))
 PARTS = ("load", "search", "desk", "switch", "throughput", "memory")
 ONLY = [p for p in os.environ.get("BENCH_ONLY", ",".join(PARTS)).split(",") if p]
-QUERIES = [
-    "паразит",
-    "Карлик Унд",
-    "211.3.1",
-    "хост",
-    "маркер контроля",
-    "инкарнация",
-    "замещение",
-    "тапнуть",
-]
 LEVELS = (1, 5, 10)
 TARGETS = {"search": 1.5, "desk action": 2.0, "page switch": 1.5, "first load": 1.2}
 
@@ -104,6 +95,18 @@ def rows(name: str, took: dict[str, list[float]], lines: list[str], keep: slice 
         lines.append(row(name, took["main"][keep], bare, who=" (baseline)"))
 
 
+async def open_pages(
+    browser: Browser,
+    apps: dict[str, tuple[App, served.Server]],
+    how: Callable[[App, Page, str], Awaitable[None]],
+) -> dict[str, Page]:
+    """A window of its own on each app, opened where the next steps start."""
+    pages = {name: await driving.new_page(browser) for name in apps}
+    for name, (app, srv) in apps.items():
+        await how(app, pages[name], srv.url)
+    return pages
+
+
 async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], lines: list[str]) -> None:
     if "load" in ONLY:
 
@@ -112,9 +115,7 @@ async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], 
 
         rows("first load", await interleaved(ROUNDS, {n: load(a, s) for n, (a, s) in apps.items()}), lines)
     if "search" in ONLY:
-        pages = {name: await driving.new_page(browser) for name in apps}
-        for name, (app, srv) in apps.items():
-            await app.open_search(pages[name], srv.url)
+        pages = await open_pages(browser, apps, App.open_search)
         counts = dict.fromkeys(apps, 0)
 
         def search(app: App, name: str) -> Step:
@@ -128,9 +129,7 @@ async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], 
         for page in pages.values():
             await driving.close(page)
     if "desk" in ONLY:
-        pages = {name: await driving.new_page(browser) for name in apps}
-        for name, (app, srv) in apps.items():
-            await app.open_action(pages[name], srv.url)
+        pages = await open_pages(browser, apps, App.open_action)
 
         def act(app: App, name: str) -> Step:
             return lambda: app.action(pages[name])
@@ -139,9 +138,7 @@ async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], 
         for page in pages.values():
             await driving.close(page)
     if "switch" in ONLY:
-        pages = {name: await driving.new_page(browser) for name in apps}
-        for name, (app, srv) in apps.items():
-            await app.open_search(pages[name], srv.url)
+        pages = await open_pages(browser, apps, App.open_search)
         state = dict.fromkeys(apps, 0)
 
         def switch(app: App, name: str) -> Step:

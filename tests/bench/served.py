@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -94,13 +93,7 @@ def serve(name: str, script: Path, extra: list[str], env: dict[str, str], cwd: P
         helpers.wait_healthy(url)
         yield Server(name, url, proc.pid)
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        helpers.stop_group(proc)
         log.close()
 
 
