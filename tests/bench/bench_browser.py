@@ -115,7 +115,7 @@ async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], 
 
         rows("first load", await interleaved(ROUNDS, {n: load(a, s) for n, (a, s) in apps.items()}), lines)
     if "search" in ONLY:
-        pages = await open_pages(browser, apps, App.open_search)
+        pages = await open_pages(browser, apps, lambda a, p, u: a.open_search(p, u))
         counts = dict.fromkeys(apps, 0)
 
         def search(app: App, name: str) -> Step:
@@ -129,7 +129,7 @@ async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], 
         for page in pages.values():
             await driving.close(page)
     if "desk" in ONLY:
-        pages = await open_pages(browser, apps, App.open_action)
+        pages = await open_pages(browser, apps, lambda a, p, u: a.open_action(p, u))
 
         def act(app: App, name: str) -> Step:
             return lambda: app.action(pages[name])
@@ -138,7 +138,7 @@ async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], 
         for page in pages.values():
             await driving.close(page)
     if "switch" in ONLY:
-        pages = await open_pages(browser, apps, App.open_search)
+        pages = await open_pages(browser, apps, lambda a, p, u: a.open_search(p, u))
         state = dict.fromkeys(apps, 0)
 
         def switch(app: App, name: str) -> Step:
