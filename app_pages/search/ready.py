@@ -27,8 +27,10 @@ ROOT = registry.PROJECT
 def scenario_digests() -> tuple[answers.ScenarioDigest, ...]:
     """Every library scenario with its verdicts and clauses (immutable; built once per process)."""
     # real-card scenarios (`card_base`) run on their base, opened by cardbase
-    return answers.scenario_digests(
-        ROOT, common.base_rules().index, engine.load_library(), sources.scenario_cards()
+    return common.kept_for_good(
+        answers.scenario_digests(
+            ROOT, common.base_rules().index, engine.load_library(), sources.scenario_cards()
+        )
     )
 
 
