@@ -111,9 +111,10 @@ class _State:
     last: str | None = None
     # The last entry opened outside any list: the enclosing number of a list that follows.
     outer: str | None = None
-    # The id of the latest item at each list depth of the current list.
+    # The id of the latest item at each list depth (None: an item without a number). Nested
+    # lists may be lists of their own (pandoc gives each level its own Word list), so the
+    # depths carry on across lists; an entry typed outside any list starts afresh.
     items: dict[int, str | None] = field(default_factory=dict)
-    list_id: int = -1
     letters: str = _CYRILLIC
     entries: int = 0
     implied: int = 0
@@ -204,9 +205,6 @@ def _breaks(block: Block, prev: Block, tail: str, state: _State) -> bool:
 
 def _open(name: str, block: Block, state: _State) -> Line:
     """The logical line a block opens, and the numbering it moves on."""
-    if block.list_id != state.list_id:
-        state.items = {}
-        state.list_id = block.list_id
     text = block.text.strip()
     if _DEEP.match(text):
         state.problems.append(
@@ -244,6 +242,8 @@ def _entered(name: str, line: Line, block: Block, state: _State) -> Line:
             del state.items[deeper]
     else:
         state.outer = cid
+        if not block.list_id:
+            state.items = {}
     state.entries += 1
     limits.check_entries(name, state.entries)
     return line
@@ -273,16 +273,16 @@ def _typed_entry(cid: str, dotted: bool, block: Block, state: _State) -> bool:
 def _implied(block: Block, state: _State) -> str | None:
     """The id a list's drawn number stands for, composed with the enclosing number.
 
-    A nested item belongs to the item it is nested in (100.3 → 100.3в), and an item of an item
-    without a number has none. A top-level item (or a Word label that draws every level, in a
-    list that starts below its first level) is composed with the entry before the list or one of
-    its ancestors, or stands alone («534.4.»): the reading that follows the numbering so far
-    wins; failing that, a section-sized number stands alone and a small one joins the entry
-    before the list."""
+    A label that draws only its own level («в», «3.») belongs to the item it is nested in
+    (100.3 → 100.3в), and an item of an item without a number has none. A top-level item, or a
+    Word label that draws the levels above it too («%1.%2.»: «534.4.», or «1.2.» under a typed
+    «100.»), is composed with the entry before the list or one of its ancestors, or stands alone:
+    the reading that follows the numbering so far wins; failing that, a section-sized number
+    stands alone and a small one joins the entry before the list."""
     marks = block.marks
-    if block.depth > 1 and block.depth - 1 in state.items:
+    if len(marks) == 1 and block.depth > 1 and block.depth - 1 in state.items:
         parent = state.items[block.depth - 1]
-        cid = _compose(parent, marks[-1:], state.letters) if parent is not None else None
+        cid = _compose(parent, marks, state.letters) if parent is not None else None
         return cid if cid is not None and ids.is_clause_id(cid) else None
     chain: list[str] = []
     at = state.outer
@@ -326,8 +326,7 @@ def _alphabet(texts: Iterable[str]) -> str:
     with Latin ones («100.1a»), else Cyrillic («210.11а»)."""
     cited: set[str] = set()
     for text in texts:
-        if any(ch.isdigit() for ch in text):
-            cited.update(m.group(1) for m in _LETTERED_CITE.finditer(text))
+        cited.update(m.group(1) for m in _LETTERED_CITE.finditer(text))
     return _LATIN if cited and cited <= set(_LATIN) else _CYRILLIC
 
 
@@ -344,8 +343,8 @@ def _drop_contents(body: list[Block], dropped: Counter[str]) -> list[Block]:
     with a «Содержание» line just before the run."""
     keys: list[tuple[str, str] | None] = []
     for b in body:
-        listed = _LISTED.match(b.text) if len(b.text) <= 200 else None
-        keys.append(_key(listed.group(1), _LEADERS.sub("", listed.group(2))) if listed else None)
+        found = _LISTED.match(b.text) if len(b.text) <= 200 else None
+        keys.append(_key(found.group(1), _LEADERS.sub("", found.group(2))) if found else None)
     last: dict[tuple[str, str], int] = {key: k for k, key in enumerate(keys) if key is not None}
     listed = [key is not None and last[key] > k for k, key in enumerate(keys)]
     contents = [bool(_LEADERS.search(b.text)) for b in body]

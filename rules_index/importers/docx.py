@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+import re
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -43,6 +44,7 @@ from rules_index.importers.docx_numbering import (
 )
 
 _MAIN = "word/document.xml"
+_LETTER = re.compile(r"[^\W_]")
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _OFFICE_DOCUMENT = "/officeDocument"
 _BROKEN = "Откройте документ в Word и сохраните заново как .docx."
@@ -96,20 +98,18 @@ def read_docx(name: str, data: bytes) -> Imported:
 
 def _parts(name: str, archive: zipfile.ZipFile) -> tuple[str, str | None, str | None]:
     """The document part and its styles and numbering parts, after the archive's size checks."""
-    infos = archive.infolist()
-    names = {i.filename for i in infos}
-    unpacked = sum(i.file_size for i in infos)
-    packed = sum(i.compress_size for i in infos) or 1
+    names = {i.filename for i in archive.infolist()}
     main = _main_part(archive, names)
     if main is None:
         raise CorpusError(
             f"Файл «{name}»: это zip-архив, но не документ Word (.docx). Загрузите сами правила."
         )
-    if unpacked > limits.MAX_UNPACKED or unpacked / packed > limits.MAX_RATIO:
+    unpacked = archive.getinfo(main).file_size
+    if unpacked > limits.MAX_DOCUMENT_XML:
         raise CorpusError(
-            f"Файл «{name}»: документ распаковывается в {unpacked // (1024 * 1024)} МБ — больше предела "
-            f"{limits.MAX_UNPACKED // (1024 * 1024)} МБ для текста правил (возможно, это «zip-бомба»). "
-            "Загрузите сами правила."
+            f"Файл «{name}»: текст документа распаковывается в {unpacked // (1024 * 1024)} МБ — больше "
+            f"предела {limits.MAX_DOCUMENT_XML // (1024 * 1024)} МБ (в полных правилах — несколько МБ; "
+            "возможно, это «zip-бомба»). Загрузите сами правила."
         )
     targets = _relations(
         archive, posixpath.join(posixpath.dirname(main), "_rels", posixpath.basename(main) + ".rels")
@@ -175,40 +175,25 @@ class _Reader:
     fields: list[bool] = field(default_factory=list)  # open fields: is each a table of contents
 
     def read(self, stream: IO[bytes]) -> None:
+        """Every paragraph and table of the body in order; each is freed once read, with what
+        came before it, so memory holds one paragraph or table at a time."""
         events = lxml.etree.iterparse(
             stream,
-            events=("start", "end"),
+            events=("end",),
+            tag=(W + "p", W + "tbl"),
             resolve_entities=False,
             no_network=True,
             load_dtd=False,
             huge_tree=False,
         )
-        path: list[str] = []  # tags from the root to the current element
-        contents: list[bool] = []  # open content controls: is each a table of contents
-        for event, el in events:
-            tag = el.tag if isinstance(el.tag, str) else ""
-            if event == "start":
-                path.append(tag)
-                if tag == W + "sdt":
-                    contents.append(False)
-                continue
-            path.pop()
-            if (
-                tag == W + "docPartGallery"
-                and contents
-                and "contents" in (el.get(W + "val") or "").casefold()
-            ):
-                contents[-1] = True
-            elif tag == W + "sdt" and contents:
-                contents.pop()
-            if W + "tbl" in path:
-                continue  # inside a table: read with the table
-            if tag == W + "p":
-                self._paragraph(el, any(contents))
-            elif tag == W + "tbl":
-                self._table(el)
+        for _, el in events:
+            in_table, in_contents = _placed(el)
+            if in_table:
+                continue  # read with its table
+            if el.tag == W + "p":
+                self._paragraph(el, in_contents)
             else:
-                continue
+                self._table(el)
             el.clear()
             parent = el.getparent()
             while parent is not None and el.getprevious() is not None:
@@ -270,7 +255,7 @@ class _Reader:
         underlined, whether all of it is a link to a place in the document, and whether it lies
         in a table-of-contents field."""
         pieces = [""]
-        plain = unlinked = 0
+        plain = unlinked = False  # letters outside bold/underline, outside links
         toc = any(self.fields)
         for run, anchored in _runs_of(p):
             rpr = run.find(W + "rPr")
@@ -280,9 +265,9 @@ class _Reader:
                 if tag == W + "t":
                     piece = node.text or ""
                     pieces[-1] += piece
-                    letters = sum(1 for ch in piece if ch.isalnum())
-                    plain += 0 if bold else letters
-                    unlinked += 0 if anchored else letters
+                    if (not bold or not anchored) and _LETTER.search(piece):
+                        plain = plain or not bold
+                        unlinked = unlinked or not anchored
                 elif tag == W + "tab":
                     pieces[-1] += " "
                 elif tag in (W + "br", W + "cr"):
@@ -304,8 +289,8 @@ class _Reader:
                     self.fields[-1] = True
                     toc = True
             toc = toc or any(self.fields)
-        letters_seen = any(ch.isalnum() for piece in pieces for ch in piece)
-        return pieces, letters_seen and plain == 0, letters_seen and unlinked == 0, toc
+        letters_seen = any(_LETTER.search(piece) for piece in pieces)
+        return pieces, bool(letters_seen) and not plain, bool(letters_seen) and not unlinked, toc
 
     def _table(self, tbl: lxml.etree._Element) -> None:
         """A two-column table is a glossary (term — definition); a table whose cells hold several
@@ -327,6 +312,21 @@ class _Reader:
                 self._add(f"{row[0]} — {row[1]}", bullet=True, role=blocks.GLOSSARY)
             else:
                 self._add(" | ".join(c for c in row if c))
+
+
+def _placed(el: lxml.etree._Element) -> tuple[bool, bool]:
+    """Whether an element lies inside a table, and inside a table-of-contents content control."""
+    in_table = in_contents = False
+    at = el.getparent()
+    while at is not None and at.tag != W + "body":
+        if at.tag == W + "tbl":
+            in_table = True
+        elif at.tag == W + "sdt":
+            gallery = at.find(f"{W}sdtPr/{W}docPartObj/{W}docPartGallery")
+            if gallery is not None and "contents" in (gallery.get(W + "val") or "").casefold():
+                in_contents = True
+        at = at.getparent()
+    return in_table, in_contents
 
 
 def _runs_of(p: lxml.etree._Element) -> Iterator[tuple[lxml.etree._Element, bool]]:

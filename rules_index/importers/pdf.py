@@ -60,9 +60,10 @@ _PAGE_NUMBER = re.compile(
 _DIGITS = re.compile(r"\d+")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Line:
-    """One printed line: text, page (1-based), line number on the page, and its box (points)."""
+    """One printed line: text, page (1-based), line number on the page, and its box (points).
+    Made once per printed line and not changed after its page is read."""
 
     text: str
     page: int
@@ -198,7 +199,9 @@ def _page_lines(doc: pdfium.PdfDocument, index: int) -> list[_Line]:
                 )
         if gutter is not None:
             lines = _column_order(lines)
-        return [replace(line, number=i + 1) for i, line in enumerate(lines)]
+        for i, line in enumerate(lines):
+            line.number = i + 1
+        return lines
     finally:
         textpage.close()
         page.close()
