@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules_index import blocks, ids, limits
 from rules_index.blocks import Block, Mark
@@ -53,6 +53,7 @@ _LEADERS = re.compile(r"(?:[.…·•_]\s*){4,}\d{1,4}\s*$")
 _CONTENTS_TITLE = re.compile(r"^\s*(?:содержание|оглавление|contents)\s*[.:]?\s*$", re.IGNORECASE)
 _LISTED = re.compile(rf"^\s*({ids.CLAUSE_PATTERN})\.?\s+(\S.{{0,150}}?)(?:\s+\d{{1,4}})?\s*$")
 _KEY_JUNK = re.compile(r"[\W_]+")
+_COPYRIGHT = re.compile(r"^\s*(?:©|\(c\)\s|copyright\b)", re.IGNORECASE)
 _LETTERED_CITE = re.compile(rf"\b[1-9]\d{{2,3}}(?:\.\d{{1,4}})+([{ids.LETTER}])(?![\w])")
 _LATIN = "abcdefghijklmnopqrstuvwxyz"
 _CYRILLIC = "абвгдежзиклмнопрстуфхцчшщэюя"  # the letters Russian lists are lettered with
@@ -126,6 +127,8 @@ def recover(name: str, stream: Sequence[Block]) -> tuple[list[Line], Recovery, l
     dropped: Counter[str] = Counter()
     body: list[Block] = []
     for block in stream:
+        if block.role == blocks.BODY and _COPYRIGHT.match(block.text):
+            block = replace(block, role=blocks.FOOTER)  # a site's or publisher's footer line
         if block.role in blocks.DROPPED_ROLES:
             dropped[block.role] += 1
         else:
@@ -284,6 +287,12 @@ def _implied(block: Block, state: _State) -> str | None:
         parent = state.items[block.depth - 1]
         cid = _compose(parent, marks, state.letters) if parent is not None else None
         return cid if cid is not None and ids.is_clause_id(cid) else None
+    sibling = state.items.get(block.depth) if len(marks) == 1 else None
+    if sibling is not None:
+        # the list goes on: the next item is a sibling of the last one at its depth
+        cid = _compose(ids.parent(sibling), marks, state.letters)
+        if cid is not None and ids.is_clause_id(cid):
+            return cid
     chain: list[str] = []
     at = state.outer
     while at is not None:

@@ -80,18 +80,21 @@ class Level:
 
 @dataclass
 class Numbering:
-    """Numbering definitions and the running counters of each list (numId)."""
+    """Numbering definitions and the running counters of each list.
+
+    Paragraphs of one definition (abstractNum) count on together whichever numId they name, as
+    Word and LibreOffice draw them; a numId with a start override (Word's «restart numbering»)
+    sets its levels to their starts where it is first used, and the count goes on from there."""
 
     levels: Mapping[str, Mapping[int, Level]] = field(default_factory=dict)
     starts: Mapping[tuple[str, int], int] = field(default_factory=dict)
-    # Which counters a list uses: lists of one definition continue each other, as in Word,
-    # unless a list restarts its numbering (a startOverride).
-    keys: Mapping[str, str] = field(default_factory=dict)
+    keys: Mapping[str, str] = field(default_factory=dict)  # numId → its definition
     counters: dict[str, dict[int, int]] = field(default_factory=dict)
     ids: dict[str, int] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set)
 
     def list_id(self, num_id: str) -> int:
-        """A number for the list a numId counts in (lists that continue each other share it)."""
+        """A number for the list a numId counts in (numIds of one definition share it)."""
         key = self.keys.get(num_id, num_id)
         return self.ids.setdefault(key, len(self.ids) + 1)
 
@@ -102,13 +105,25 @@ class Numbering:
         if not levels or ilvl not in levels:
             return None
         counts = self.counters.setdefault(self.keys.get(num_id, num_id), {})
+        if num_id not in self.used:
+            self.used.add(num_id)
+            for (nid, level), value in self.starts.items():
+                if nid != num_id:
+                    continue
+                if level < ilvl:
+                    counts[level] = value
+                elif level == ilvl:
+                    counts[level] = value - 1
+                else:
+                    counts.pop(level, None)
         start = self.starts.get((num_id, ilvl), levels[ilvl].start)
         counts[ilvl] = counts[ilvl] + 1 if ilvl in counts else start
         for deeper in [k for k in counts if k > ilvl]:
             del counts[deeper]
         level = levels[ilvl]
         if level.fmt == "bullet":
-            return (Mark(0, blocks.BULLET),)
+            # pandoc indents a list item's second paragraph with an invisible bullet (« »)
+            return (Mark(0, blocks.BULLET),) if level.text.strip() else ()
         out: list[Mark] = []
         for found in _MARKER.finditer(level.text):
             k = int(found.group(1)) - 1
@@ -148,7 +163,6 @@ def read_numbering(xml: bytes | None) -> Numbering:
             start = val(override, "startOverride")
             if start is not None:
                 starts[(num_id, to_int(override.get(W + "ilvl"), 0))] = to_int(start, 1)
-                keys[num_id] = "num:" + num_id
     return Numbering(nums, starts, keys)
 
 
