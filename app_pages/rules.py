@@ -20,7 +20,7 @@ import streamlit as st
 
 import rules_index
 from app_pages import common, journal_form
-from rules_index import RulesIndex, versions
+from rules_index import RulesIndex, recovered, versions
 from rules_index.uploads import MAX_FILE_MB, MAX_TEXT_MB, check_upload
 from rulings import guard
 from rulings import model as rulings_model
@@ -355,6 +355,8 @@ def _id_list(index: RulesIndex, ids: Sequence[str], icon: str, what: str, none: 
 def _render_integrity(index: RulesIndex) -> None:
     st.subheader("Целостность текста")
     report = index.integrity()
+    # What structure recovery found, first: «354 пункта», not 0, is the first thing to check.
+    st.markdown("  \n".join(common.escape_md(line) for line in recovered.summary(report)))
     _id_list(
         index,
         report.absent_cited,

@@ -307,7 +307,22 @@ def _integrity(
         where = "; ".join(f"«{s}», строка {n}" for s, n in d.places)
         times = plural(len(d.places), "раз", "раза", "раз")
         warnings.append(f"Пункт {d.id} встречается {times}: {where}. Сохранены все.")
+    levels: dict[int, int] = {}
+    lettered: dict[int, int] = {}
+    for p in paragraphs:
+        levels[p.level] = levels.get(p.level, 0) + 1
+        if ids.lettered(p.id):
+            lettered[p.level] = lettered.get(p.level, 0) + 1
+    dropped: dict[str, int] = {}
+    for src in parsed:
+        for role, n in src.recovery.dropped:
+            dropped[role] = dropped.get(role, 0) + n
     return Integrity(
+        levels=tuple(sorted(levels.items())),
+        lettered=tuple(sorted(lettered.items())),
+        implied=sum(src.recovery.implied for src in parsed),
+        dropped=MappingProxyType(dropped),
+        glossary=sum(src.recovery.glossary for src in parsed),
         version=versions[0] if versions else None,
         paragraphs=len(paragraphs),
         headings=sum(1 for p in paragraphs if p.is_heading),

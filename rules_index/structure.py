@@ -192,6 +192,8 @@ def _breaks(block: Block, prev: Block, tail: str, state: _State) -> bool:
     if number is not None:
         if _DEEP.match(text) or _CITATION_LEAD.search(tail):
             return False
+        if prev.emphasis and not block.emphasis:
+            return True  # the first clause under a heading set bold or large
         cid, dotted = number.group(1), bool(number.group(2))
         nxt = state.last is None or cid in ids.successors(state.last)
         if nxt and ("." in cid or ends or block.gap or block.emphasis or block.page_break):
@@ -246,7 +248,12 @@ def _entered(name: str, line: Line, block: Block, state: _State) -> Line:
     else:
         state.outer = cid
         if not block.list_id:
-            state.items = {}
+            # a typed entry outside the list: list items stay only where the entry lies inside
+            # their parent («206.2.1» typed between items 206.2 and 206.3), not past it («207.»)
+            for depth, item in list(state.items.items()):
+                parent = ids.parent(item) if item is not None else None
+                if parent is None or not (cid == parent or cid.startswith(parent + ".")):
+                    del state.items[depth]
     state.entries += 1
     limits.check_entries(name, state.entries)
     return line

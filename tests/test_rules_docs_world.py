@@ -17,12 +17,13 @@ import rules_index
 from rules_index import RulesIndex, ids
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rules_docs"
-DOCUMENTS = [
+# Every entry exact. page_ol.soffice.docx is checked apart: LibreOffice's HTML import letters the
+# nested numbered lists of that page (its own rendering of the .docx shows «a.» under «2.»).
+EXACT = [
     "page_h2.html",
     "page_bold_br.html",
     "page_ol.html",
     "page_ol.pandoc.docx",
-    "page_ol.soffice.docx",
     "page_h2.soffice.docx",
     "single.pandoc.docx",
     "single.soffice.docx",
@@ -31,6 +32,7 @@ DOCUMENTS = [
     "print_a5_tight.pdf",
     "print_two_columns.pdf",
 ]
+DOCUMENTS = [*EXACT, "page_ol.soffice.docx"]
 
 
 @cache
@@ -56,7 +58,7 @@ def shape(ix: RulesIndex) -> list[dict[str, object]]:
     ]
 
 
-@pytest.mark.parametrize("name", DOCUMENTS)
+@pytest.mark.parametrize("name", EXACT)
 def test_every_entry_of_the_document_is_recovered(name: str) -> None:
     expected = truth()["entries"]
     assert isinstance(expected, list)
@@ -68,7 +70,25 @@ def test_every_entry_of_the_document_is_recovered(name: str) -> None:
     assert not ix.integrity().duplicates
 
 
-@pytest.mark.parametrize("name", DOCUMENTS)
+def test_libreoffice_letters_nested_numbered_lists_and_we_read_what_it_shows() -> None:
+    expected = truth()["entries"]
+    assert isinstance(expected, list)
+    got = {p.id: p for p in loaded("page_ol.soffice.docx").paragraphs}
+    # every section and every clause is exact
+    for e in expected:
+        cid = str(e["id"])
+        if cid.count(".") <= 1 and not ids.lettered(cid):
+            p = got[cid]
+            assert (p.text.replace("\n", " "), list(p.examples)) == (e["text"], e["examples"]), cid
+    # 201.2's numbered subclauses are drawn «a.», «b.» by LibreOffice: read as 201.2а, 201.2б;
+    # the letters it draws under those letters can be no id, and stay their text
+    texts = {str(e["id"]): e["text"] for e in expected}
+    assert got["201.2а"].text.startswith(texts["201.2.1"] + "\n" + texts["201.2.1а"])
+    assert got["201.2б"].text.startswith(texts["201.2.2"])
+    assert "201.2.1" not in got
+
+
+@pytest.mark.parametrize("name", EXACT)
 def test_the_report_says_what_was_recovered(name: str) -> None:
     counts = truth()["counts"]
     assert isinstance(counts, dict)

@@ -107,15 +107,15 @@ class Numbering:
         counts = self.counters.setdefault(self.keys.get(num_id, num_id), {})
         if num_id not in self.used:
             self.used.add(num_id)
-            for (nid, level), value in self.starts.items():
+            for (nid, at), value in self.starts.items():
                 if nid != num_id:
                     continue
-                if level < ilvl:
-                    counts[level] = value
-                elif level == ilvl:
-                    counts[level] = value - 1
+                if at < ilvl:
+                    counts[at] = value
+                elif at == ilvl:
+                    counts[at] = value - 1
                 else:
-                    counts.pop(level, None)
+                    counts.pop(at, None)
         start = self.starts.get((num_id, ilvl), levels[ilvl].start)
         counts[ilvl] = counts[ilvl] + 1 if ilvl in counts else start
         for deeper in [k for k in counts if k > ilvl]:

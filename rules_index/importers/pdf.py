@@ -58,6 +58,8 @@ _PAGE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
+_BLANKS = re.compile(r"\s+")
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -141,6 +143,8 @@ class _Boxes:
         self._page = textpage
         self._l, self._r = ctypes.c_double(), ctypes.c_double()
         self._b, self._t = ctypes.c_double(), ctypes.c_double()
+        self._name = ctypes.create_string_buffer(96)
+        self._flags = ctypes.c_int()
 
     def box(self, index: int) -> tuple[float, float, float, float]:
         pdfium_raw.FPDFText_GetCharBox(self._page, index, self._l, self._r, self._b, self._t)
@@ -155,10 +159,33 @@ class _Boxes:
                 out.append((self._l.value, self._r.value))
         return out
 
+    def origin(self, index: int) -> float:
+        """The baseline of a character (its box's bottom drops below it for «р», «у», «д»)."""
+        pdfium_raw.FPDFText_GetCharOrigin(self._page, index, self._l, self._b)
+        return self._b.value
+
     def font(self, index: int) -> tuple[float, int]:
+        """(font size, weight) of a character; a font named bold counts as weight 700 (PDFium's
+        weight of an embedded subset is often a guess from its stems)."""
         size = float(pdfium_raw.FPDFText_GetFontSize(self._page, index))
         weight = int(pdfium_raw.FPDFText_GetFontWeight(self._page, index))
+        pdfium_raw.FPDFText_GetFontInfo(self._page, index, self._name, len(self._name), self._flags)
+        if _BOLD_NAME.search(self._name.value.decode("latin-1")):
+            weight = max(weight, 700)
         return size, weight
+
+
+@dataclass
+class _Run:
+    """Characters first..last of a page's text that PDFium put on one line, with their box."""
+
+    first: int
+    last: int
+    hyphen: bool
+    x0: float
+    x1: float
+    base: float
+    tall: float
 
 
 def _page_lines(doc: pdfium.PdfDocument, index: int) -> list[_Line]:
@@ -170,33 +197,14 @@ def _page_lines(doc: pdfium.PdfDocument, index: int) -> list[_Line]:
         count = textpage.count_chars()
         text = textpage.get_text_range(0, count) if count else ""
         boxes = _Boxes(textpage)
-        gutter = _gutter(boxes.rects(), width) if text.strip() else None
+        printed = _printed(text, boxes)
+        gutter = _gutter(boxes.rects(), width) if printed else None
+        if gutter is None and printed:
+            gutter = _gap_gutter(text, printed, boxes, width)
         lines: list[_Line] = []
-        for start, end, hyphen in _spans(text):
-            for first, last, ends_hyphen in _pieces(text, start, end, hyphen, boxes, gutter):
-                x0, b0, _, t0 = boxes.box(first)
-                _, _, x1, _ = boxes.box(last)
-                size, weight = boxes.font(first)
-                clean = text[first : last + 1].strip()
-                marked = ends_hyphen and not clean.endswith(tuple(_LINE_END_HYPHEN))
-                column = _column(x0, x1, gutter)
-                lines.append(
-                    _Line(
-                        text=clean + ("-" if marked else ""),
-                        page=index + 1,
-                        number=0,
-                        x0=x0,
-                        x1=x1,
-                        base=b0,
-                        size=size,
-                        tall=max(t0 - b0, 1.0),
-                        weight=weight,
-                        column=column,
-                        top_band=b0 > height * (1 - _BAND),
-                        bottom_band=b0 < height * _BAND,
-                        hyphen=ends_hyphen,
-                    )
-                )
+        for runs in printed:
+            for part in _split(text, runs, boxes, gutter):
+                lines.append(_line_of(text, part, boxes, index, height, gutter))
         if gutter is not None:
             lines = _column_order(lines)
         for i, line in enumerate(lines):
@@ -205,6 +213,117 @@ def _page_lines(doc: pdfium.PdfDocument, index: int) -> list[_Line]:
     finally:
         textpage.close()
         page.close()
+
+
+def _printed(text: str, boxes: _Boxes) -> list[list[_Run]]:
+    """The page's printed lines, each the runs PDFium gave for it: runs on one baseline that
+    follow each other left to right are one line (PDFium sometimes breaks a line at every
+    character of a word it cannot place)."""
+    out: list[list[_Run]] = []
+    for start, end, hyphen in _spans(text):
+        piece = text[start:end]
+        first = start + len(piece) - len(piece.lstrip())
+        last = start + len(piece.rstrip()) - 1
+        if last < first:
+            continue
+        x0, b0, _, t0 = boxes.box(first)
+        _, _, x1, _ = boxes.box(last)
+        run = _Run(first, last, hyphen, x0, x1, boxes.origin(first), max(t0 - b0, 1.0))
+        if out:
+            prev = out[-1][-1]
+            if abs(run.base - prev.base) < 0.35 * prev.tall and run.x0 >= prev.x1 - 0.5 and not prev.hyphen:
+                out[-1].append(run)
+                continue
+        out.append([run])
+    return out
+
+
+def _split(text: str, runs: list[_Run], boxes: _Boxes, gutter: float | None) -> list[list[_Run]]:
+    """A printed line as it stands in each column: whole, or cut at the gutter when a producer
+    wrote a line of each column as one."""
+    if gutter is None or not (runs[0].x0 < gutter < runs[-1].x1):
+        return [runs]
+    left: list[_Run] = []
+    right: list[_Run] = []
+    for run in runs:
+        if run.x1 <= gutter:
+            left.append(run)
+        elif run.x0 >= gutter:
+            right.append(run)
+        else:
+            cut = _first_right_of(boxes, run.first, run.last, gutter)
+            if cut is None:
+                return [runs]  # a line across the page (a title): one line
+            end = cut - 1
+            while end > run.first and text[end].isspace():
+                end -= 1
+            begin = cut
+            while begin < run.last and text[begin].isspace():
+                begin += 1
+            left.append(_Run(run.first, end, False, run.x0, boxes.box(end)[2], run.base, run.tall))
+            right.append(_Run(begin, run.last, run.hyphen, boxes.box(begin)[0], run.x1, run.base, run.tall))
+    return [part for part in (left, right) if part]
+
+
+def _line_of(
+    text: str, runs: list[_Run], boxes: _Boxes, index: int, height: float, gutter: float | None
+) -> _Line:
+    first, last = runs[0], runs[-1]
+    size, weight = boxes.font(first.first)
+    pieces: list[str] = []
+    for i, run in enumerate(runs):
+        # a space where the blank is a space's width (a word's letters may stand 1.5 pt apart)
+        if i and run.x0 - runs[i - 1].x1 > 0.2 * max(size, run.tall):
+            pieces.append(" ")
+        pieces.append(text[run.first : run.last + 1].strip())
+    clean = "".join(pieces)
+    _, end_weight = boxes.font(last.last)
+    marked = last.hyphen and not clean.endswith(tuple(_LINE_END_HYPHEN))
+    return _Line(
+        text=clean + ("-" if marked else ""),
+        page=index + 1,
+        number=0,
+        x0=first.x0,
+        x1=last.x1,
+        base=first.base,
+        size=size,
+        tall=first.tall,
+        weight=min(weight, end_weight),
+        column=_column(first.x0, last.x1, gutter),
+        top_band=first.base > height * (1 - _BAND),
+        bottom_band=first.base < height * _BAND,
+        hyphen=last.hyphen,
+    )
+
+
+def _gap_gutter(text: str, printed: list[list[_Run]], boxes: _Boxes, width: float) -> float | None:
+    """The gutter of a page whose producer wrote the two columns' lines as one: a wide blank
+    between two words, after which many lines of the page go on at the same x (where the
+    right column starts)."""
+    starts: list[float] = []
+    lo, hi = _GUTTER_BAND[0] * width, _GUTTER_BAND[1] * width
+    for runs in printed:
+        if len(runs) > 1:
+            starts.extend(
+                b.x0 for a, b in itertools.pairwise(runs) if b.x0 - a.x1 > 2.5 * a.tall and lo < b.x0 < hi
+            )
+            continue
+        run = runs[0]
+        if run.x1 - run.x0 < 0.25 * width:
+            continue
+        for blank in _BLANKS.finditer(text, run.first, run.last):
+            left = boxes.box(blank.start() - 1)[2]
+            right = boxes.box(blank.end())[0]
+            if right - left > 2.5 * run.tall and lo < right < hi:
+                starts.append(right)
+                break
+    if len(starts) < 5:
+        return None
+    column = statistics.median(starts)
+    aligned = sum(1 for x in starts if abs(x - column) < 3)
+    if aligned < max(5, 0.2 * len(printed)):
+        return None
+    return column - 1.0
 
 
 _BREAK = re.compile("\r?\n|[" + _PDFIUM_HYPHEN + "]")
@@ -219,31 +338,6 @@ def _spans(text: str) -> Iterator[tuple[int, int, bool]]:
         start = m.end()
     if start < len(text):
         yield start, len(text), False
-
-
-def _pieces(
-    text: str, start: int, end: int, hyphen: bool, boxes: _Boxes, gutter: float | None
-) -> Iterator[tuple[int, int, bool]]:
-    """(first, last, ends with a hyphen) character indices of the printed text in a span: the
-    span itself, or its two halves where a producer wrote a line of each column as one."""
-    piece = text[start:end]
-    first = start + len(piece) - len(piece.lstrip())
-    last = start + len(piece.rstrip()) - 1
-    if last < first:
-        return
-    if gutter is not None and boxes.box(first)[0] < gutter < boxes.box(last)[2]:
-        cut = _first_right_of(boxes, first, last, gutter)
-        if cut is not None:
-            left_end = cut - 1
-            while left_end > first and text[left_end].isspace():
-                left_end -= 1
-            right_start = cut
-            while right_start < last and text[right_start].isspace():
-                right_start += 1
-            yield first, left_end, False
-            yield right_start, last, hyphen
-            return
-    yield first, last, hyphen
 
 
 def _column(x0: float, x1: float, gutter: float | None) -> int:
@@ -359,7 +453,7 @@ def _margin_lines(page: Sequence[_Line], pitch: float, reach: int = 3) -> set[in
     cut off from the body by a gap wider than the line spacing."""
     order = sorted(range(len(page)), key=lambda i: -page[i].base)
     marked: set[int] = set()
-    wide = 1.8 * pitch
+    wide = 1.5 * pitch
     for k in range(min(reach, len(order) - 1)):
         if page[order[k]].base - page[order[k + 1]].base > wide:
             marked.update(i for i in order[: k + 1] if page[i].top_band)
@@ -369,6 +463,10 @@ def _margin_lines(page: Sequence[_Line], pitch: float, reach: int = 3) -> set[in
         if page[upper].base - page[lower].base > wide:
             marked.update(i for i in order[len(order) - 1 - k :] if page[i].bottom_band)
             break
+    # the very first or last line of a page that reads «стр. 3 из 9» is its number, gap or not
+    for i in (order[0], order[-1]) if order else ():
+        if (page[i].top_band or page[i].bottom_band) and _PAGE_NUMBER.match(page[i].text):
+            marked.add(i)
     return marked
 
 
