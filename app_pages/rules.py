@@ -36,6 +36,12 @@ _PROGRESS_FROM_BYTES = 200 * 1024
 _DONE_KEY = "rules_upload_done"  # the upload (file ids, answer) already handled, so a rerun won't redo it
 _RESULT_KEY = "rules_upload_result"  # ("ok" | "error" | "info", message) of the last action
 _CONFIRM_KEY = "rules_remove_confirm"  # the version a «Удалить» click asks to confirm
+_SEEN_KEY = "rules_upload_seen"  # file ids in the box already read: a file chosen earlier is not read again
+_PENDING_KEY = (
+    "rules_upload_pending"  # (files, index, answer) waiting for «Открыть новые?» over unsaved rules
+)
+_REPLACE_KEY = "rules_upload_replace"
+_KEEP_KEY = "rules_upload_keep"
 
 
 def _parse(files: list[tuple[str, bytes]], berserk: bool) -> RulesIndex:
@@ -54,12 +60,32 @@ def _parse(files: list[tuple[str, bytes]], berserk: bool) -> RulesIndex:
 
 
 def _handle_upload(uploaded: list[tuple[str, str, bytes]], berserk: bool | None) -> None:
-    """Parse and store a new upload once; keep the previous rules on any problem."""
-    done = (tuple(file_id for file_id, _, _ in uploaded), berserk)
-    if not uploaded or berserk is None or st.session_state.get(_DONE_KEY) == done:
+    """A new upload replaces the open rules, never joins them. The files chosen together (those
+    new in the box since the last upload) are one version, in the order given; files chosen
+    before stay behind. The same files with the other answer to «это РП?» are read again. If
+    the window reads rules that are not stored (they would be lost), ask first."""
+    if not uploaded or berserk is None:
         return
-    st.session_state[_DONE_KEY] = done
-    files = [(name, data) for _, name, data in uploaded]
+    seen = frozenset(st.session_state.get(_SEEN_KEY, ()))
+    handled = st.session_state.get(_DONE_KEY)
+    fresh = [u for u in uploaded if u[0] not in seen]
+    if fresh:
+        batch = fresh
+    elif isinstance(handled, tuple) and handled[1] != berserk:
+        batch = [u for u in uploaded if u[0] in handled[0]]
+    else:
+        return
+    st.session_state[_SEEN_KEY] = seen | {file_id for file_id, _, _ in uploaded}
+    st.session_state[_DONE_KEY] = (tuple(file_id for file_id, _, _ in batch), berserk)
+    files = [(name, data) for _, name, data in batch]
+    if batch:
+        _load(files, berserk)
+
+
+def _load(files: list[tuple[str, bytes]], berserk: bool) -> None:
+    """Parse one upload and open it (over unsaved rules only once the judge agrees); keep the
+    previous rules on any problem."""
+    st.session_state.pop(_PENDING_KEY, None)
     before = common.current_index()
     kept = f"Остались прежние правила: {common.version_text(before)} ({common.current_origin()})."
     problem = check_upload(files) or common.take_upload([n for n, _ in files], sum(len(d) for _, d in files))
@@ -69,9 +95,44 @@ def _handle_upload(uploaded: list[tuple[str, str, bytes]], berserk: bool | None)
         except rules_index.CorpusError as err:
             problem = str(err)
         else:
-            _open_upload(files, index, berserk)
+            if common.current_version() == common.WINDOW:
+                st.session_state[_PENDING_KEY] = (files, index, berserk)  # held until answered
+                st.session_state.pop(_RESULT_KEY, None)
+            else:
+                _open_upload(files, index, berserk)
             return
     st.session_state[_RESULT_KEY] = ("error", f"Файл не загружен. {problem} {kept}")
+
+
+def files_in_order(names: Sequence[str]) -> str:
+    """««a.txt»» for one file; «1. «a.txt», 2. «b.pdf»» for several (the order they are read in)."""
+    if len(names) == 1:
+        return f"«{names[0]}»"
+    return ", ".join(f"{i}. «{name}»" for i, name in enumerate(names, 1))
+
+
+def _render_pending() -> None:
+    """The question a new upload asks when the window reads rules that are not stored."""
+    pending = st.session_state.get(_PENDING_KEY)
+    if not (isinstance(pending, tuple) and len(pending) == 3):
+        return
+    files, index, berserk = pending
+    names = files_in_order([name for name, _ in files])
+    st.warning(
+        f"В этом окне открыты правила, которых нет на сервере ({common.escape_md(common.current_origin())}). "
+        f"Открыть вместо них {common.escape_md(names)}? Прежние из окна пропадут: вернуть их можно, только "
+        "загрузив файл снова.",
+        icon=common.ICON_WARNING,
+    )
+    with st.container(horizontal=True):
+        if st.button("Открыть новые", key=_REPLACE_KEY, type="primary", icon=":material/swap_horiz:"):
+            st.session_state.pop(_PENDING_KEY, None)
+            _open_upload(list(files), index, bool(berserk))
+            st.rerun()
+        if st.button("Оставить прежние", key=_KEEP_KEY, icon=":material/undo:"):
+            st.session_state.pop(_PENDING_KEY, None)
+            st.session_state[_RESULT_KEY] = ("info", f"Остались прежние правила ({common.current_origin()}).")
+            st.rerun()
 
 
 WINDOW_ONLY = (
@@ -106,7 +167,12 @@ def store_or_window(
 def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
     """Open a parsed upload in this window (stored on the server for a signed-in judge)."""
     tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
-    loaded = f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}."
+    names = files_in_order([name for name, _ in files])
+    read = f" Файлы прочитаны как отдельные документы в этом порядке: {names}." if len(files) > 1 else ""
+    loaded = (
+        f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}. "
+        f"Они заменили прежние в этом окне.{read}"
+    )
     info, why = store_or_window(files, index, berserk)
     if info is None:
         st.session_state[_RESULT_KEY] = ("ok", f"{loaded}{why} {WINDOW_ONLY}")
@@ -149,7 +215,7 @@ def _render_upload() -> None:
     )
     berserk = None if answer is None else answer == BERSERK_YES
     files = st.file_uploader(
-        "Файлы правил",
+        "Файлы правил (несколько файлов — одна версия, если выбраны вместе)",
         # .doc, .odt and .rtf are accepted only to be told, in Russian, to save them as .docx.
         type=["pdf", "docx", "html", "htm", "txt", "md", "rst", "doc", "odt", "rtf"],
         accept_multiple_files=True,
@@ -163,6 +229,7 @@ def _render_upload() -> None:
             icon=common.ICON_INFO,
         )
     _handle_upload(uploaded, berserk)
+    _render_pending()
 
 
 def _act(action: str, vid: str) -> None:
