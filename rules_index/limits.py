@@ -13,6 +13,9 @@ from rules_index.errors import CorpusError
 
 # Numbered entries (sections and clauses) in one upload or corpus.
 MAX_ENTRIES = 60_000
+# Lines, paragraphs or printed lines of one file (a full rules text has some 20,000): checked
+# before the text is split into blocks where the count is cheap (a text file's lines).
+MAX_BLOCKS = 200_000
 # Characters of text after import (markup, layout and compression removed), all files together.
 MAX_CHARS = 8_000_000
 # Pages of one PDF: a rules book has a few hundred.
@@ -33,6 +36,15 @@ def check_chars(name: str, count: int) -> None:
         )
 
 
+def check_blocks(name: str, count: int) -> None:
+    """Refuse a file of more than MAX_BLOCKS lines or paragraphs."""
+    if count > MAX_BLOCKS:
+        raise CorpusError(
+            f"Файл «{name}»: в нём больше {MAX_BLOCKS:,} строк или абзацев".replace(",", " ")
+            + " — в полных правилах их около 20 000. Загрузите сами правила."
+        )
+
+
 def check_entries(name: str, count: int) -> None:
     """Refuse a text with more than MAX_ENTRIES numbered entries."""
     if count > MAX_ENTRIES:
@@ -43,11 +55,13 @@ def check_entries(name: str, count: int) -> None:
 
 
 __all__ = [
+    "MAX_BLOCKS",
     "MAX_CHARS",
     "MAX_DEFINITIONS",
     "MAX_DOCUMENT_XML",
     "MAX_ENTRIES",
     "MAX_PAGES",
+    "check_blocks",
     "check_chars",
     "check_entries",
 ]

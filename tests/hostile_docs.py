@@ -115,5 +115,6 @@ def huge_docx(unpacked_mb: int = 95) -> bytes:
 
 
 def many_clauses(count: int = 700_000) -> bytes:
-    """A text of `count` one-line clauses («100.1. Т.»): about 7 bytes each."""
-    return "\n".join(f"{100 + i // 9000}.{i % 9000 + 1}. Т." for i in range(count)).encode()
+    """A text of `count` one-line clauses with no text («100.1.»): about 8 bytes each (the 4.9 MB
+    of 700,000 the probe sent took 18 s and 1.2 GB)."""
+    return "\n".join(f"{100 + i // 900}.{i % 900 + 1}." for i in range(count)).encode()

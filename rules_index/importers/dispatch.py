@@ -78,6 +78,7 @@ def import_file(name: str, data: bytes) -> Imported:
         return read_html(name, data)
     text, encoding = decode(name, data)
     limits.check_chars(name, len(text))
+    limits.check_blocks(name, max(text.count("\n"), text.count("\r")))
     return Imported(name, to_source_lines(name, text), encoding, "text")
 
 

@@ -202,6 +202,7 @@ class _Reader:
     def _add(self, text: str, **facts: object) -> None:
         self.chars += len(text)
         limits.check_chars(self.name, self.chars)
+        limits.check_blocks(self.name, len(self.out) + 1)
         self.out.append(Block(text, len(self.out) + 1, **facts))  # type: ignore[arg-type]
 
     def _paragraph(self, p: lxml.etree._Element, in_contents: bool) -> None:

@@ -143,6 +143,7 @@ class _Walk:
         if text or facts.get("marks"):
             self.chars += len(text)
             limits.check_chars(self.name, self.chars)
+            limits.check_blocks(self.name, len(self.out) + 1)
             self.out.append(Block(text, len(self.out) + 1, **facts))  # type: ignore[arg-type]
 
 

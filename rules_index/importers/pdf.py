@@ -125,11 +125,13 @@ def _pages(name: str, data: bytes) -> list[list[_Line]]:
                 "правила. Загрузите сами правила."
             )
         pages: list[list[_Line]] = []
-        chars = 0
+        chars = lines = 0
         for i in range(count):
             page = _page_lines(doc, i)
             chars += sum(len(line.text) for line in page)
+            lines += len(page)
             limits.check_chars(name, chars)
+            limits.check_blocks(name, lines)
             pages.append(page)
         return pages
     finally:
