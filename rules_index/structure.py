@@ -51,7 +51,9 @@ _VERSION_TAIL = re.compile(r"(?:^|\s)РП\s*\d+(?:[.\-]\d+)*\s+от\s+\d{1,2}\.\
 # A table-of-contents line: a title, dot leaders, a page number («211. Симбиоты ........ 15»).
 _LEADERS = re.compile(r"(?:[.…·•_]\s*){4,}\d{1,4}\s*$")
 _CONTENTS_TITLE = re.compile(r"^\s*(?:содержание|оглавление|contents)\s*[.:]?\s*$", re.IGNORECASE)
-_LISTED = re.compile(rf"^\s*({ids.CLAUSE_PATTERN})\.?\s+(\S.{{0,150}}?)(?:\s+\d{{1,4}})?\s*$")
+_LISTED = re.compile(rf"\s*({ids.CLAUSE_PATTERN})\.?\s+(\S.*)")
+_PAGE_AFTER = re.compile(r"\s+\d{1,4}\s*$")
+_LISTED_MAX = 160  # a table-of-contents line is a title and a page number
 _KEY_JUNK = re.compile(r"[\W_]+")
 _COPYRIGHT = re.compile(r"^\s*(?:©|\(c\)\s|copyright\b)", re.IGNORECASE)
 _LETTERED_CITE = re.compile(rf"\b[1-9]\d{{2,3}}(?:\.\d{{1,4}})+([{ids.LETTER}])(?![\w])")
@@ -340,9 +342,7 @@ def _compose(base: str | None, marks: Sequence[Mark], letters: str) -> str | Non
 def _alphabet(texts: Iterable[str]) -> str:
     """Latin letters for lettered list items when the document cites its lettered clauses only
     with Latin ones («100.1a»), else Cyrillic («210.11а»)."""
-    cited: set[str] = set()
-    for text in texts:
-        cited.update(m.group(1) for m in _LETTERED_CITE.finditer(text))
+    cited = {m.group(1) for m in _LETTERED_CITE.finditer("\n".join(texts))}
     return _LATIN if cited and cited <= set(_LATIN) else _CYRILLIC
 
 
@@ -359,8 +359,9 @@ def _drop_contents(body: list[Block], dropped: Counter[str]) -> list[Block]:
     with a «Содержание» line just before the run."""
     keys: list[tuple[str, str] | None] = []
     for b in body:
-        found = _LISTED.match(b.text) if len(b.text) <= 200 else None
-        keys.append(_key(found.group(1), _LEADERS.sub("", found.group(2))) if found else None)
+        found = _LISTED.fullmatch(b.text.rstrip()) if len(b.text) <= _LISTED_MAX else None
+        title = _PAGE_AFTER.sub("", _LEADERS.sub("", found.group(2))) if found else ""
+        keys.append(_key(found.group(1), title) if found else None)
     last: dict[tuple[str, str], int] = {key: k for k, key in enumerate(keys) if key is not None}
     listed = [key is not None and last[key] > k for k, key in enumerate(keys)]
     contents = [bool(_LEADERS.search(b.text)) for b in body]
