@@ -16,14 +16,13 @@ from dataclasses import dataclass, field
 from rules_index import ids
 from rules_index.blocks import Block
 from rules_index.model import Paragraph
-from rules_index.structure import Line, Recovery, recover
+from rules_index.structure import Line, Recovery, recover, split_version
 
 _EXAMPLE = re.compile(r"^\s*примеры?(?:\s*\d+)?\s*[:.]\s*(.*)$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*[●•]\s*")
 _BULLET_SPLIT = re.compile(r"\s*[●•]\s*")
 # Two bullets glued on one line: «на свободную клетку;не более 1 карты на клетку».
 _SEMICOLON_SPLIT = re.compile(r"(?<=;)\s*(?=\S)")
-_VERSION = re.compile(r"(?:^|\s)((РП)\s*(\d+(?:[.\-]\d+)*)\s+от\s+(\d{1,2}\.\d{1,2}\.\d{4}))\s*\.?\s*$")
 # What a complete sentence, clause or list item ends with.
 _TERMINAL = re.compile(r"[.!?:;…)\]»\"”'’]\s*$")
 
@@ -52,14 +51,6 @@ class ParsedSource:
     problems: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # what the importer did (headers dropped, numbering restored)
     recovery: Recovery = field(default_factory=Recovery)
-
-
-def split_version(line: str) -> tuple[str, str | None]:
-    """Cut a version stamp («РП 4.1-2 от 09.11.2024») off the end of a line."""
-    found = _VERSION.search(line)
-    if found is None:
-        return line, None
-    return line[: found.start()].rstrip(), re.sub(r"\s+", " ", found.group(1))
 
 
 def version_label(version: str | None) -> str | None:

@@ -47,7 +47,8 @@ _CITATION_LEAD = re.compile(
     r"от|к|на|под|между)\.?\s*$",
     re.IGNORECASE,
 )
-_VERSION_TAIL = re.compile(r"(?:^|\s)РП\s*\d+(?:[.\-]\d+)*\s+от\s+\d{1,2}\.\d{1,2}\.\d{4}\s*\.?\s*$")
+# A version stamp at the end of a line («… РП 4.1-2 от 09.11.2024»).
+_VERSION = re.compile(r"(?:^|\s)((РП)\s*(\d+(?:[.\-]\d+)*)\s+от\s+(\d{1,2}\.\d{1,2}\.\d{4}))\s*\.?\s*$")
 # A table-of-contents line: a title, dot leaders, a page number («211. Симбиоты ........ 15»).
 _LEADERS = re.compile(r"(?:[.…·•_]\s*){4,}\d{1,4}\s*$")
 _CONTENTS_TITLE = re.compile(r"^\s*(?:содержание|оглавление|contents)\s*[.:]?\s*$", re.IGNORECASE)
@@ -175,10 +176,17 @@ def _with_text(line: Line, text: str) -> Line:
 # Where a printed line starts a new paragraph ----------------------------------------------------
 
 
+def split_version(line: str) -> tuple[str, str | None]:
+    """Cut a version stamp («РП 4.1-2 от 09.11.2024») off the end of a line."""
+    found = _VERSION.search(line)
+    if found is None:
+        return line, None
+    return line[: found.start()].rstrip(), re.sub(r"\s+", " ", found.group(1))
+
+
 def _ends_sentence(tail: str) -> bool:
     """Whether a paragraph ending in `tail` ends a sentence (a version stamp after it aside)."""
-    stamp = _VERSION_TAIL.search(tail)
-    before = tail[: stamp.start()].rstrip() if stamp else tail
+    before = split_version(tail)[0]
     return bool(_TERMINAL.search(before)) and not _ABBREVIATION_END.search(before)
 
 
@@ -382,4 +390,4 @@ def _drop_contents(body: list[Block], dropped: Counter[str]) -> list[Block]:
     return kept
 
 
-__all__ = ["Line", "Recovery", "recover"]
+__all__ = ["Line", "Recovery", "recover", "split_version"]

@@ -33,7 +33,7 @@ from rules_index import blocks, limits
 from rules_index.blocks import Block
 from rules_index.errors import CorpusError
 from rules_index.importers.common import Imported
-from rules_index.parser import split_version
+from rules_index.structure import split_version
 
 # PDFium marks a hyphen at a line end, where it joins the two lines, with U+FFFE (or U+0002).
 _PDFIUM_HYPHEN = "\ufffe\x02"
