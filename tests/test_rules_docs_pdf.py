@@ -192,3 +192,25 @@ def test_where_a_paragraph_starts(
     lines, _, _ = structure.recover("t.pdf", list(pdf._blocks(printed, printed, {})))  # type: ignore[arg-type]
     assert [ln.entry for ln in lines][:1] == [current]
     assert (len(lines) == 2) is starts, [ln.text[-60:] for ln in lines]
+
+
+@pytest.mark.parametrize("spacing", ["0", "1pt"], ids=["no spacing", "tight spacing"])
+def test_a5_with_tight_spacing_at_clause_starts_parses_as_the_plain_text(
+    chromium_executable: str, index: RulesIndex, spacing: str
+) -> None:
+    # issue 20: on A5 the gap before 534.4 (1.33 line heights) was just under the old threshold,
+    # and 534.4 was glued onto 211.11 and its version stamp
+    page = rules_docs.print_html(page="A5").replace("margin: 0 0 4pt 0;", f"margin: 0 0 {spacing} 0;")
+    assert f"margin: 0 0 {spacing} 0;" in page
+    ix = rules_index.load_texts([("a5.pdf", rules_docs.print_pdf(page, chromium_executable))])
+    if spacing == "0":
+        # with no space and no indent nothing on the page parts a continuation paragraph (after
+        # 535.7.3) from its clause when its line is full: it joins the clause's text with a space
+        def flat(ix: RulesIndex) -> list[tuple[object, ...]]:
+            return [(*row[:2], " ".join(str(row[2]).split()), *row[3:]) for row in shape(ix)]
+
+        assert flat(ix) == flat(index)
+    else:
+        assert shape(ix) == shape(index)
+    assert ix.get("211.11").text.endswith("хозяина этого существа.")  # type: ignore[union-attr]
+    assert not ix.integrity().gaps[4:] and "534.4" not in ix.integrity().absent_cited

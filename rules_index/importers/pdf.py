@@ -46,9 +46,11 @@ _GUTTER_BAND = (0.3, 0.7)
 _COLUMN_SHARE = 0.25
 # Columns of a line: the full width, the left column, the right one.
 _FULL, _LEFT, _RIGHT = 0, 1, 2
-# A gap between lines from which a paragraph may start (in line pitches): lines of one paragraph
-# are 1.0 apart, and even tight paragraph spacing adds a quarter line.
-_GAP = 1.2
+# The extra space between two lines from which a paragraph may start: the lines of one paragraph
+# stand exactly one pitch apart, so even 1 pt of paragraph spacing shows (a share of the pitch,
+# at least a few tenths of a point for the rounding of positions).
+_GAP = 0.05
+_GAP_MIN = 0.4
 _BOLD = 600  # font weight from which a line reads as bold
 _LARGER = 1.15  # font size over the body's from which a line reads as a heading
 
@@ -552,7 +554,7 @@ def _geometric_break(prev: _Line, line: _Line, layout: _Layout) -> bool:
     short = prev.x1 < right - max(3 * layout.char, 0.04 * right)
     if line.page != prev.page or line.column != prev.column:
         return short
-    gap = prev.base - line.base > _GAP * layout.pitch
+    gap = prev.base - line.base > layout.pitch + max(_GAP_MIN, _GAP * layout.pitch)
     indent = line.x0 > prev.x0 + 1.5 * layout.char
     return gap or short or indent
 
