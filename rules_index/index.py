@@ -321,7 +321,7 @@ def _integrity(
         levels=tuple(sorted(levels.items())),
         lettered=tuple(sorted(lettered.items())),
         implied=sum(src.recovery.implied for src in parsed),
-        dropped=MappingProxyType(dropped),
+        dropped=tuple(sorted(dropped.items())),
         glossary=sum(src.recovery.glossary for src in parsed),
         version=versions[0] if versions else None,
         paragraphs=len(paragraphs),

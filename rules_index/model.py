@@ -5,7 +5,6 @@ All of them are frozen dataclasses: an index built once is shared by every judge
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -124,8 +123,12 @@ class Integrity:
     levels: tuple[tuple[int, int], ...] = field(default=())
     lettered: tuple[tuple[int, int], ...] = field(default=())
     implied: int = 0
-    dropped: Mapping[str, int] = field(default_factory=dict)
+    dropped: tuple[tuple[str, int], ...] = field(default=())
     glossary: int = 0
+
+    def dropped_as(self, role: str) -> int:
+        """How many lines were dropped as `role` («contents», «header», «footer», «page_number»)."""
+        return sum(n for r, n in self.dropped if r == role)
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -34,9 +34,9 @@ def summary(report: Integrity) -> list[str]:
     if report.implied:
         lines.append(f"Номеров восстановлено из нумерации списков (в тексте их нет): {report.implied}.")
     dropped = [
-        f"{label} — {plural(report.dropped[role], *forms)}"
+        f"{label} — {plural(report.dropped_as(role), *forms)}"
         for role, label, forms in _DROPPED
-        if report.dropped.get(role)
+        if report.dropped_as(role)
     ]
     if dropped:
         lines.append("Убрано как не текст правил: " + "; ".join(dropped) + ".")
