@@ -27,16 +27,16 @@ from rulings import guard
 from rulings import model as rulings_model
 
 UPLOAD_KEY = "rules_upload"
+# After an upload is read the box is emptied (a fresh widget key): what it shows is what comes next.
+ROUND_KEY = "rules_upload_round"
 BERSERK_KEY = "rules_upload_berserk"
 FORGET_KEY = "rules_upload_forget"
 BERSERK_YES = "Да, это версия правил «Берсерк» (РП)"
 BERSERK_NO = "Нет, это другие правила (например, «Берсерк. Герои»)"
 # Above this size the parse gets a progress bar (a small file parses in a blink).
 _PROGRESS_FROM_BYTES = 200 * 1024
-_DONE_KEY = "rules_upload_done"  # the upload (file ids, answer) already handled, so a rerun won't redo it
 _RESULT_KEY = "rules_upload_result"  # ("ok" | "error" | "info", message) of the last action
 _CONFIRM_KEY = "rules_remove_confirm"  # the version a «Удалить» click asks to confirm
-_SEEN_KEY = "rules_upload_seen"  # file ids in the box already read: a file chosen earlier is not read again
 _PENDING_KEY = (
     "rules_upload_pending"  # (files, index, answer) waiting for «Открыть новые?» over unsaved rules
 )
@@ -59,27 +59,27 @@ def _parse(files: list[tuple[str, bytes]], berserk: bool) -> RulesIndex:
         bar.empty()
 
 
+def upload_key(state: object | None = None) -> str:
+    """The file box's key in this round («rules_upload», then «rules_upload_1» …), read from
+    this window's session state (or another's: the page tests pass theirs)."""
+    held = st.session_state if state is None else state
+    try:
+        round_ = int(held[ROUND_KEY])  # type: ignore[index]
+    except (KeyError, TypeError, ValueError):
+        round_ = 0
+    return UPLOAD_KEY if round_ == 0 else f"{UPLOAD_KEY}_{round_}"
+
+
 def _handle_upload(uploaded: list[tuple[str, str, bytes]], berserk: bool | None) -> None:
-    """A new upload replaces the open rules, never joins them. The files chosen together (those
-    new in the box since the last upload) are one version, in the order given; files chosen
-    before stay behind. The same files with the other answer to «это РП?» are read again. If
-    the window reads rules that are not stored (they would be lost), ask first."""
+    """A new upload replaces the open rules, never joins them. The files chosen together are one
+    version, in the order given; once read, the box is emptied, so what it holds next is the
+    next version. If the window reads rules that are not stored (they would be lost), the page
+    asks first (`_load`)."""
     if not uploaded or berserk is None:
         return
-    seen = frozenset(st.session_state.get(_SEEN_KEY, ()))
-    handled = st.session_state.get(_DONE_KEY)
-    fresh = [u for u in uploaded if u[0] not in seen]
-    if fresh:
-        batch = fresh
-    elif isinstance(handled, tuple) and handled[1] != berserk:
-        batch = [u for u in uploaded if u[0] in handled[0]]
-    else:
-        return
-    st.session_state[_SEEN_KEY] = seen | {file_id for file_id, _, _ in uploaded}
-    st.session_state[_DONE_KEY] = (tuple(file_id for file_id, _, _ in batch), berserk)
-    files = [(name, data) for _, name, data in batch]
-    if batch:
-        _load(files, berserk)
+    st.session_state[ROUND_KEY] = int(st.session_state.get(ROUND_KEY, 0)) + 1
+    _load([(name, data) for _, name, data in uploaded], berserk)
+    st.rerun()  # draw the emptied box, the result and any question
 
 
 def _load(files: list[tuple[str, bytes]], berserk: bool) -> None:
@@ -220,7 +220,7 @@ def _render_upload() -> None:
         type=["pdf", "docx", "html", "htm", "txt", "md", "rst", "doc", "odt", "rtf"],
         accept_multiple_files=True,
         max_upload_size=MAX_FILE_MB,
-        key=UPLOAD_KEY,
+        key=upload_key(),
     )
     uploaded = [(f.file_id, f.name, f.getvalue()) for f in files or []]
     if uploaded and berserk is None:

@@ -27,7 +27,9 @@ def choose(at: AppTest, *files: tuple[str, bytes]) -> AppTest:
 
     at.radio(key="rules_upload_berserk").set_value(rules.BERSERK_YES)
     values = [(name, data, "text/plain") for name, data in files]
-    at.file_uploader(key="rules_upload").set_value(values if len(values) > 1 else values[0])
+    at.file_uploader(key=rules.upload_key(at.session_state)).set_value(
+        values if len(values) > 1 else values[0]
+    )
     return at.run()
 
 

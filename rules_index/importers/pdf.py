@@ -44,6 +44,7 @@ _BAND = 0.12
 # page's text must stand on each side of it.
 _GUTTER_BAND = (0.3, 0.7)
 _COLUMN_SHARE = 0.25
+_GAP_SAMPLE = 32  # wide lines of a page looked at for a gutter inside lines
 # Columns of a line: the full width, the left column, the right one.
 _FULL, _LEFT, _RIGHT = 0, 1, 2
 # The extra space between two lines from which a paragraph may start: the lines of one paragraph
@@ -154,15 +155,6 @@ class _Boxes:
         pdfium_raw.FPDFText_GetCharBox(self._page, index, self._l, self._r, self._b, self._t)
         return self._l.value, self._b.value, self._r.value, self._t.value
 
-    def rects(self) -> list[tuple[float, float]]:
-        """(left, right) of each text run PDFium sees on the page: a few per printed line."""
-        count = pdfium_raw.FPDFText_CountRects(self._page, 0, -1)
-        out = []
-        for i in range(count):
-            if pdfium_raw.FPDFText_GetRect(self._page, i, self._l, self._t, self._r, self._b):
-                out.append((self._l.value, self._r.value))
-        return out
-
     def origin(self, index: int) -> float:
         """The baseline of a character (its box's bottom drops below it for «р», «у», «д»)."""
         pdfium_raw.FPDFText_GetCharOrigin(self._page, index, self._l, self._b)
@@ -202,7 +194,7 @@ def _page_lines(doc: pdfium.PdfDocument, index: int) -> list[_Line]:
         text = textpage.get_text_range(0, count) if count else ""
         boxes = _Boxes(textpage)
         printed = _printed(text, boxes)
-        gutter = _gutter(boxes.rects(), width) if printed else None
+        gutter = _gutter([(r.x0, r.x1) for runs in printed for r in runs], width) if printed else None
         if gutter is None and printed:
             gutter = _gap_gutter(text, printed, boxes, width)
         lines: list[_Line] = []
@@ -281,7 +273,8 @@ def _line_of(
             pieces.append(" ")
         pieces.append(text[run.first : run.last + 1].strip())
     clean = "".join(pieces)
-    _, end_weight = boxes.font(last.last)
+    if weight >= _BOLD:  # bold only if it ends bold too (a bold word may open a plain line)
+        weight = min(weight, boxes.font(last.last)[1])
     marked = last.hyphen and not clean.endswith(tuple(_LINE_END_HYPHEN))
     return _Line(
         text=clean + ("-" if marked else ""),
@@ -292,7 +285,7 @@ def _line_of(
         base=first.base,
         size=size,
         tall=first.tall,
-        weight=min(weight, end_weight),
+        weight=weight,
         column=_column(first.x0, last.x1, gutter),
         top_band=first.base > height * (1 - _BAND),
         bottom_band=first.base < height * _BAND,
@@ -303,19 +296,22 @@ def _line_of(
 def _gap_gutter(text: str, printed: list[list[_Run]], boxes: _Boxes, width: float) -> float | None:
     """The gutter of a page whose producer wrote the two columns' lines as one: a wide blank
     between two words, after which many lines of the page go on at the same x (where the
-    right column starts)."""
+    right column starts). A sample of the page's wide lines is looked at, so a page of one
+    column costs a few dozen box look-ups."""
     starts: list[float] = []
     lo, hi = _GUTTER_BAND[0] * width, _GUTTER_BAND[1] * width
-    for runs in printed:
+    wide = [runs for runs in printed if runs[-1].x1 - runs[0].x0 >= 0.25 * width]
+    sample = wide[:: max(1, len(wide) // _GAP_SAMPLE)]
+    for runs in sample:
         if len(runs) > 1:
             starts.extend(
                 b.x0 for a, b in itertools.pairwise(runs) if b.x0 - a.x1 > 2.5 * a.tall and lo < b.x0 < hi
             )
             continue
         run = runs[0]
-        if run.x1 - run.x0 < 0.25 * width:
-            continue
-        for blank in _BLANKS.finditer(text, run.first, run.last):
+        # the gutter lies in the middle of the page, so in the middle of such a line's characters
+        span = run.last - run.first
+        for blank in _BLANKS.finditer(text, run.first + span // 5, run.last - span // 5):
             left = boxes.box(blank.start() - 1)[2]
             right = boxes.box(blank.end())[0]
             if right - left > 2.5 * run.tall and lo < right < hi:
@@ -325,7 +321,7 @@ def _gap_gutter(text: str, printed: list[list[_Run]], boxes: _Boxes, width: floa
         return None
     column = statistics.median(starts)
     aligned = sum(1 for x in starts if abs(x - column) < 3)
-    if aligned < max(5, 0.2 * len(printed)):
+    if aligned < max(5, 0.2 * len(sample)):
         return None
     return column - 1.0
 
@@ -367,12 +363,12 @@ def _first_right_of(boxes: _Boxes, first: int, last: int, gutter: float) -> int 
     return lo if before[2] <= gutter else None
 
 
-def _gutter(rects: Sequence[tuple[float, float]], width: float) -> float | None:
+def _gutter(extents: Sequence[tuple[float, float]], width: float) -> float | None:
     """The x of the gutter of a two-column page, or None for one column.
 
-    A gutter is a vertical strip in the middle of the page that (almost) no text run crosses,
-    with at least a quarter of the runs wholly on each side of it."""
-    runs = [(left, right) for left, right in rects if right - left > 0.05 * width]
+    A gutter is a vertical strip in the middle of the page that (almost) no printed line
+    crosses, with at least a quarter of the lines wholly on each side of it."""
+    runs = [(left, right) for left, right in extents if right - left > 0.05 * width]
     if len(runs) < 8:
         return None
     bins = int(width) + 2
