@@ -17,7 +17,7 @@ inside the write's own transaction (`rulings.store.Journal`), not only by a page
   how, and what that does and does not protect against. An unknown name costs the same hash and
   gets the same words as a wrong password (no probing for names).
 
-The functions taking a `sqlite3.Connection` run inside a transaction the store opened.
+The functions taking a `Conn` run inside a transaction the store opened.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ import hashlib
 import os
 import re
 import secrets
-import sqlite3
 import types
 from collections.abc import Mapping
 
 import argon2
 
 from rulings import throttle
+from rulings.db import Conn
 from rulings.model import NotSignedInError, SignInError
 
 ROLES = ("judge", "head")
@@ -166,7 +166,7 @@ def _token_hash(token: str) -> str:
 # -- inside a transaction -----------------------------------------------------------------------
 
 
-def add(conn: sqlite3.Connection, name: str, role: str, pw_hash: str, now_iso: str) -> None:
+def add(conn: Conn, name: str, role: str, pw_hash: str, now_iso: str) -> None:
     if conn.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone():
         raise AccountError(f"Учётная запись «{name}» уже есть (сменить пароль: users passwd).")
     conn.execute(
@@ -175,7 +175,7 @@ def add(conn: sqlite3.Connection, name: str, role: str, pw_hash: str, now_iso: s
     )
 
 
-def remove(conn: sqlite3.Connection, name: str) -> None:
+def remove(conn: Conn, name: str) -> None:
     """Delete the account and end its sign-ins; its rulings keep the name they were written with."""
     if not conn.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone():
         raise AccountError(f"Учётной записи «{name}» нет.")
@@ -183,7 +183,7 @@ def remove(conn: sqlite3.Connection, name: str) -> None:
     conn.execute("DELETE FROM accounts WHERE name = ?", (name,))
 
 
-def set_password(conn: sqlite3.Connection, name: str, pw_hash: str) -> None:
+def set_password(conn: Conn, name: str, pw_hash: str) -> None:
     """A new password; every open sign-in of the account ends."""
     if not conn.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone():
         raise AccountError(f"Учётной записи «{name}» нет.")
@@ -191,13 +191,13 @@ def set_password(conn: sqlite3.Connection, name: str, pw_hash: str) -> None:
     conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
 
 
-def listed(conn: sqlite3.Connection) -> list[Account]:
+def listed(conn: Conn) -> list[Account]:
     rows = conn.execute("SELECT name, role, created_at FROM accounts ORDER BY name").fetchall()
     return [Account(str(n), str(r), str(c)) for n, r, c in rows]
 
 
 def sign_in(
-    conn: sqlite3.Connection,
+    conn: Conn,
     name: str,
     password: str,
     now: float,
@@ -234,9 +234,7 @@ def sign_in(
     return SignedIn(name=key, role=str(found[0]), token=token), None
 
 
-def authenticate(
-    conn: sqlite3.Connection, who: SignedIn | None, now: float, idle_s: float, touch: bool
-) -> Account:
+def authenticate(conn: Conn, who: SignedIn | None, now: float, idle_s: float, touch: bool) -> Account:
     """The account behind a sign-in, checked against the stored token; `touch` refreshes its time.
 
     Raises:
@@ -264,10 +262,10 @@ def authenticate(
     return Account(name=str(row[1]), role=str(row[2]), created_at=str(row[3]))
 
 
-def sign_out(conn: sqlite3.Connection, who: SignedIn) -> None:
+def sign_out(conn: Conn, who: SignedIn) -> None:
     conn.execute("DELETE FROM sessions WHERE token_hash = ?", (_token_hash(who.token),))
 
 
-def forget_expired(conn: sqlite3.Connection, now: float, idle_s: float) -> None:
+def forget_expired(conn: Conn, now: float, idle_s: float) -> None:
     """Drop every expired sign-in, so the table stays small."""
     conn.execute("DELETE FROM sessions WHERE last_seen < ?", (now - idle_s,))

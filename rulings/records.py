@@ -1,68 +1,150 @@
-"""Rulings as rows: a revision appended, rulings read back with their whole history.
+"""Rulings as rows: a revision appended with its checksum, rulings read back with their history, the
+search index kept beside them.
 
-The functions take a connection inside a transaction the store opened (`rulings.store.Journal`);
+The functions take a connection inside a transaction the journal opened (`rulings.store.Journal`);
 column names come from our own constant tuples and every value is bound, never joined into SQL.
+
+Every revision carries a SHA-256 of what it says (its text, clauses, author, time, hall, global ids),
+computed when it is written and checked whenever it is read: a revision whose stored bytes changed
+(a bad disk, a hand edit) is read as *damaged* — shown so, its text not trusted — and every other
+ruling stays readable. Its text is decoded leniently for that (SQLite hands back the raw bytes).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import sqlite3
-from collections.abc import Mapping, Sequence
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
 
-from rulings import schema
+from rulings import search
+from rulings.db import Conn
 from rulings.model import TEXT_FIELDS, Revision, Ruling, RulingInput
 
-_CHUNK = 500  # SQLite's bound-parameter limit is far above; a chunk keeps each statement short
+_CHUNK = 500  # ids per IN (…) list: each statement stays short
+_NEW_IN_2 = frozenset({"judge_verdict"})
+REVISION_EXTRA = ("uid", "base_uids", "hall", "replaced", "checksum")
+# Search keys are those of `rulings.search` when the row was written; a change of their analysis
+# changes this number and the journal reindexes (`reindex`).
+SEARCH_KEYS_VERSION = "1"
+
+
+def new_uid() -> str:
+    return str(uuid.uuid4())
+
+
+def select_revisions(version: int) -> str:
+    """The SELECT of revision rows (as `group` reads them) for a journal of this schema."""
+    cols = [f"'' AS {n}" if version < 2 and n in _NEW_IN_2 else f"r.{n}" for n in TEXT_FIELDS]
+    author = "r.author" if version >= 2 else "''"
+    extra = ", ".join(f"r.{n}" if version >= 4 else f"'' AS {n}" for n in REVISION_EXTRA)
+    return (
+        f"SELECT r.ruling_id, r.rev, r.created_at, {', '.join(cols)}, r.clauses_json, {author}, {extra} "
+        "FROM revisions AS r"
+    )
+
+
+def select_rulings(version: int) -> str:
+    lock = "locked_by, locked_at" if version >= 2 else "'', ''"
+    more = "uid, hall" if version >= 4 else "'', ''"
+    return f"SELECT id, created_at, {lock}, {more} FROM rulings"
+
+
+def _text(value: object) -> str:
+    """A stored text: bytes that are not UTF-8 (damage) keep their place as lone surrogates, so the
+    checksum sees them and the page can show what is left."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogateescape")
+    return "" if value is None else str(value)
+
+
+def shown(text: str) -> str:
+    """Text safe to render: damaged bytes become «�»."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def checksum(ruling_uid: str, rev: Revision) -> str:
+    """SHA-256 over what a revision says (not its local numbers: a sync renumbers them)."""
+    body = {name: getattr(rev.data, name) for name in TEXT_FIELDS}
+    facts = [ruling_uid, rev.uid, list(rev.base_uids), rev.created_at, rev.author, rev.hall, rev.replaced]
+    text = json.dumps([facts, body, list(rev.data.clauses)], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def insert_revision(
-    conn: sqlite3.Connection, ruling_id: int, rev: int, now: str, data: RulingInput, author: str, draft: str
+    conn: Conn, ruling_id: int, ruling_uid: str, rev: int, revision: Revision, draft: str
 ) -> None:
+    """Append one revision (its `rev` number is this journal's) with its checksum."""
+    data = revision.data
     columns = ["ruling_id", "rev", "created_at", *TEXT_FIELDS, "clauses_json", "author", "draft_id"]
-    values: list[object] = [ruling_id, rev, now, *(getattr(data, n) for n in TEXT_FIELDS)]
-    values += [json.dumps(list(data.clauses), ensure_ascii=False), author, draft]
+    columns += list(REVISION_EXTRA)
+    values: list[object] = [ruling_id, rev, revision.created_at, *(getattr(data, n) for n in TEXT_FIELDS)]
+    values += [json.dumps(list(data.clauses), ensure_ascii=False), revision.author, draft]
+    values += [revision.uid, " ".join(revision.base_uids), revision.hall, revision.replaced]
+    values.append(checksum(ruling_uid, revision))
     marks = ", ".join("?" for _ in columns)
     conn.execute(f"INSERT INTO revisions ({', '.join(columns)}) VALUES ({marks})", values)
 
 
-def fetch(conn: sqlite3.Connection, version: int, ruling_id: int) -> Ruling | None:
+def fetch(conn: Conn, version: int, ruling_id: int) -> Ruling | None:
     found = fetch_many(conn, version, [ruling_id])
     return found[0] if found else None
 
 
-def fetch_many(conn: sqlite3.Connection, version: int, wanted: Sequence[int]) -> list[Ruling]:
+def fetch_many(conn: Conn, version: int, wanted: Sequence[int]) -> list[Ruling]:
     """The rulings with these ids (those that exist), each with every revision, oldest first."""
     out: list[Ruling] = []
     for start in range(0, len(wanted), _CHUNK):
         chunk = list(wanted[start : start + _CHUNK])
         marks = ", ".join("?" for _ in chunk)
         rows = conn.execute(
-            schema.select_revisions(version) + f" WHERE r.ruling_id IN ({marks}) ORDER BY r.ruling_id, r.rev",
-            chunk,
+            select_revisions(version) + f" WHERE r.ruling_id IN ({marks}) ORDER BY r.ruling_id, r.rev", chunk
         ).fetchall()
-        heads = conn.execute(schema.select_rulings(version) + f" WHERE id IN ({marks})", chunk).fetchall()
-        out.extend(group(rows, {int(h[0]): (str(h[1]), str(h[2]), str(h[3])) for h in heads}))
+        heads = conn.execute(select_rulings(version) + f" WHERE id IN ({marks})", chunk).fetchall()
+        out.extend(group(rows, {int(h[0]): tuple(_text(v) for v in h[1:6]) for h in heads}))
     return out
 
 
-def group(rows: Sequence[Sequence[object]], heads: Mapping[int, tuple[str, str, str]]) -> list[Ruling]:
-    """Revision rows (ordered by ruling, then revision) and the rulings' heads → rulings."""
-    by_id: dict[int, list[Revision]] = {}
+def _revision(row: Sequence[object], ruling_uid: str) -> Revision:
     n = len(TEXT_FIELDS)
+    texts = {name: _text(row[3 + i]) for i, name in enumerate(TEXT_FIELDS)}
+    try:
+        clauses = tuple(str(c) for c in json.loads(_text(row[3 + n])))
+    except (json.JSONDecodeError, TypeError, ValueError):
+        clauses = ("?",)  # not the list we wrote: the checksum below fails, so it shows as damaged
+    uid, base, hall, replaced, stored_sum = (_text(v) for v in row[5 + n : 10 + n])
+    revision = Revision(
+        rev=int(str(row[1])),
+        created_at=_text(row[2]),
+        data=RulingInput(clauses=clauses, **texts),
+        author=_text(row[4 + n]),
+        uid=uid,
+        base_uids=tuple(base.split()),
+        hall=hall,
+        replaced=replaced,
+    )
+    if stored_sum and stored_sum != checksum(ruling_uid, revision):
+        data = RulingInput(
+            clauses=tuple(shown(c) for c in clauses), **{k: shown(v) for k, v in texts.items()}
+        )
+        return Revision(**{**revision.__dict__, "data": data, "damaged": True})
+    return revision
+
+
+def group(rows: Sequence[Sequence[object]], heads: Mapping[int, tuple[str, ...]]) -> list[Ruling]:
+    """Revision rows (ordered by ruling, then revision) and the rulings' heads → rulings.
+
+    `heads[id]` is (created_at, locked_by, locked_at, uid, hall)."""
+    by_id: dict[int, list[Revision]] = {}
     for row in rows:
-        ruling_id, rev, created_at = int(str(row[0])), int(str(row[1])), str(row[2])
-        texts = {name: str(row[3 + i]) for i, name in enumerate(TEXT_FIELDS)}
-        try:
-            clauses = tuple(str(c) for c in json.loads(str(row[3 + n])))
-        except (json.JSONDecodeError, TypeError):
-            clauses = ()
-        data = RulingInput(clauses=clauses, **texts)
-        revision = Revision(rev=rev, created_at=created_at, data=data, author=str(row[4 + n]))
-        by_id.setdefault(ruling_id, []).append(revision)
+        ruling_id = int(str(row[0]))
+        head = heads.get(ruling_id)
+        by_id.setdefault(ruling_id, []).append(_revision(row, head[3] if head else ""))
     out = []
     for ruling_id, revs in by_id.items():
-        created, locked_by, locked_at = heads.get(ruling_id, (revs[0].created_at, "", ""))
+        created, locked_by, locked_at, ruling_uid, hall = heads.get(
+            ruling_id, (revs[0].created_at, "", "", "", "")
+        )
         out.append(
             Ruling(
                 id=ruling_id,
@@ -72,6 +154,141 @@ def group(rows: Sequence[Sequence[object]], heads: Mapping[int, tuple[str, str, 
                 revisions=tuple(revs),
                 locked_by=locked_by,
                 locked_at=locked_at,
+                uid=ruling_uid,
+                hall=hall,
+                conflict=branch_apart(revs),
             )
         )
     return out
+
+
+def branch_apart(revs: Sequence[Revision]) -> tuple[Revision, ...]:
+    """Revisions not behind the newest one: another journal's amendments of an older revision that
+    no later revision resolved (empty when the history is one line)."""
+    if not revs or not revs[-1].uid:
+        return ()
+    by_uid = {r.uid: r for r in revs}
+    behind: set[str] = set()
+    todo = [revs[-1].uid]
+    while todo:
+        uid = todo.pop()
+        if uid in behind or uid not in by_uid:
+            continue
+        behind.add(uid)
+        todo.extend(by_uid[uid].base_uids)
+    return tuple(r for r in revs if r.uid not in behind)
+
+
+def heads_of(revs: Sequence[Revision]) -> tuple[str, ...]:
+    """Uids of the revisions nothing was written on: the one current text, or each branch's."""
+    based = {b for r in revs for b in r.base_uids}
+    return tuple(r.uid for r in revs if r.uid and r.uid not in based)
+
+
+# -- the search index ---------------------------------------------------------------------------
+
+
+def search_row(data: RulingInput) -> tuple[str, str, str]:
+    """What the index holds of a ruling's current text: its title's keys, its body's keys (the
+    fields `rulings.search` scores), and every prefix of every clause it cites («211», «211.3»…)."""
+    title, body = search.fields(data)
+    cited = {".".join(c.split(".")[: i + 1]) for c in data.clauses for i in range(c.count(".") + 1)}
+    return " ".join(search.stems(title)), " ".join(search.stems(body)), " ".join(sorted(cited))
+
+
+def index_ruling(conn: Conn, ruling_id: int, data: RulingInput) -> None:
+    title, body, cited = search_row(data)
+    if conn.engine == "sqlite":
+        conn.execute("DELETE FROM ruling_search WHERE rowid = ?", (ruling_id,))
+        conn.execute(
+            "INSERT INTO ruling_search (rowid, title, body, cited) VALUES (?, ?, ?, ?)",
+            (ruling_id, title, body, cited),
+        )
+    else:
+        conn.execute(
+            "INSERT INTO ruling_search (ruling_id, title, body, cited) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (ruling_id) DO UPDATE SET "
+            "title = excluded.title, body = excluded.body, cited = excluded.cited",
+            (ruling_id, title, body, cited),
+        )
+
+
+def reindex(conn: Conn, engine: str) -> None:
+    """Rebuild the search index from every ruling's current text (after a migration or a change of
+    the search keys), and record the keys' version."""
+    conn.execute("DELETE FROM ruling_search")
+    ids = [int(r[0]) for r in conn.execute("SELECT id FROM rulings ORDER BY id").fetchall()]
+    for start in range(0, len(ids), _CHUNK):
+        for ruling in fetch_many(conn, 4, ids[start : start + _CHUNK]):
+            index_ruling(conn, ruling.id, ruling.current)
+    set_meta(conn, "search_keys", SEARCH_KEYS_VERSION)
+
+
+def get_meta(conn: Conn, key: str) -> str | None:
+    row = conn.execute("SELECT value FROM journal_meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_meta(conn: Conn, key: str, value: str) -> None:
+    conn.execute(
+        "INSERT INTO journal_meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+def stamp_legacy(conn: Conn) -> None:
+    """Give rulings and revisions of a journal older than schema 4 their global ids, their base and
+    their checksums (once, inside the migration that added the columns)."""
+    for (ruling_id,) in conn.execute("SELECT id FROM rulings WHERE uid = ''").fetchall():
+        conn.execute("UPDATE rulings SET uid = ? WHERE id = ?", (new_uid(), int(ruling_id)))
+    conn.execute(
+        "UPDATE rulings SET updated_at = "
+        "(SELECT MAX(created_at) FROM revisions WHERE ruling_id = rulings.id) "
+        "WHERE updated_at = ''"
+    )
+    todo = [
+        int(r[0]) for r in conn.execute("SELECT DISTINCT ruling_id FROM revisions WHERE uid = ''").fetchall()
+    ]
+    for start in range(0, len(todo), _CHUNK):
+        for ruling in fetch_many(conn, 4, todo[start : start + _CHUNK]):
+            previous = ""
+            for rev in ruling.revisions:
+                uid = rev.uid or new_uid()
+                base = rev.base_uids or ((previous,) if previous else ())
+                stamped = Revision(**{**rev.__dict__, "uid": uid, "base_uids": base})
+                conn.execute(
+                    "UPDATE revisions SET uid = ?, base_uids = ?, checksum = ? "
+                    "WHERE ruling_id = ? AND rev = ?",
+                    (uid, " ".join(base), checksum(ruling.uid, stamped), ruling.id, rev.rev),
+                )
+                previous = uid
+
+
+def candidates(conn: Conn, keys: Iterable[tuple[str, str]], limit: int) -> list[tuple[int, str, str, str]]:
+    """Rulings the index finds for the query's (word, key) pairs, best by the database's own rank
+    first: (id, title keys, body keys, cited). A number is looked for in the title and the cited
+    clauses, a word in the title and the body, as `rulings.search.match` scores them."""
+    pairs = [(w, k) for w, k in keys if k]
+    if not pairs:
+        return []
+    if conn.engine == "sqlite":
+        parts = [
+            ("{title cited}" if w[0].isdigit() else "{title body}") + ' : "' + k.replace('"', '""') + '"'
+            for w, k in pairs
+        ]
+        sql = (
+            "SELECT rowid, title, body, cited FROM ruling_search WHERE ruling_search MATCH ? "
+            "ORDER BY bm25(ruling_search, 2.0, 1.0, 2.0), rowid DESC LIMIT ?"
+        )
+        rows = conn.execute(sql, (" OR ".join(parts), int(limit))).fetchall()
+    else:
+        terms = " | ".join(
+            ("'" + k.replace("'", "''") + "'") + (":A" if w[0].isdigit() else ":AB") for w, k in pairs
+        )
+        sql = (
+            "SELECT ruling_id, title, body, cited FROM ruling_search, to_tsquery('simple', ?) AS q "
+            "WHERE tsv @@ q ORDER BY ts_rank(tsv, q) DESC, ruling_id DESC LIMIT ?"
+        )
+        rows = conn.execute(sql, (terms, int(limit))).fetchall()
+    return [(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]

@@ -7,7 +7,6 @@ change and the end of that account's sessions are committed together or not at a
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -15,6 +14,7 @@ import argon2
 
 from rulings import accounts
 from rulings.accounts import Account, SignedIn
+from rulings.db import Conn
 from rulings.model import RulingLockedError, SignInError
 
 T = TypeVar("T")
@@ -29,16 +29,16 @@ class JudgesMixin:
     max_checks_per_minute: int
     hasher: argon2.PasswordHasher | None
 
-    def _run(self, write: bool, body: Callable[[sqlite3.Connection, int], T]) -> T:
+    def _run(self, write: bool, body: Callable[[Conn, int], T]) -> T:
         raise NotImplementedError
 
-    def _read(self, body: Callable[[sqlite3.Connection, int], T], absent: T) -> T:
+    def _read(self, body: Callable[[Conn, int], T], absent: T) -> T:
         raise NotImplementedError
 
     def _now_iso(self, at: float | None = None) -> str:
         raise NotImplementedError
 
-    def _accounts_read(self, body: Callable[[sqlite3.Connection], T], absent: T) -> T:
+    def _accounts_read(self, body: Callable[[Conn], T], absent: T) -> T:
         """Read account tables; a journal without them (new, or schema 1) has no accounts."""
         return self._read(lambda conn, version: body(conn) if version >= 2 else absent, absent)
 
@@ -71,7 +71,7 @@ class JudgesMixin:
             JournalError: the file cannot be used.
         """
 
-        def body(conn: sqlite3.Connection, _version: int) -> tuple[SignedIn | None, SignInError | None]:
+        def body(conn: Conn, _version: int) -> tuple[SignedIn | None, SignInError | None]:
             now = self.clock()
             accounts.forget_expired(conn, now, self.idle_s)
             return accounts.sign_in(
@@ -102,7 +102,7 @@ class JudgesMixin:
             JournalError: the file cannot be used.
         """
 
-        def body(conn: sqlite3.Connection, version: int) -> Account:
+        def body(conn: Conn, version: int) -> Account:
             if version < 2:
                 return accounts.authenticate(conn, None, 0.0, 0.0, touch=False)  # raises
             return accounts.authenticate(conn, who, self.clock(), self.idle_s, touch=True)
@@ -117,7 +117,7 @@ class JudgesMixin:
         if who is None:
             return None
 
-        def body(conn: sqlite3.Connection) -> Account | None:
+        def body(conn: Conn) -> Account | None:
             try:
                 return accounts.authenticate(conn, who, self.clock(), self.idle_s, touch=False)
             except PermissionError:

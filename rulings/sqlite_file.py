@@ -6,13 +6,20 @@
 - every write in its own `BEGIN IMMEDIATE` transaction (no shared connection, no module-level
   state: `SqliteFile` holds the path and its settings);
 - before the first write through a handle, `PRAGMA quick_check`: a file found damaged is never written;
-- the schema is read, created or upgraded inside the same transaction (`rulings.schema.prepare`);
+- a new journal is made whole in a temporary file and linked into place, so a journal file always
+  holds our schema from the moment it exists: an existing file that is empty or lacks our schema
+  (truncated, foreign) is refused, never initialised over;
+- an older schema is upgraded inside the transaction of the first write that finds it (`rulings.schema`);
+- text is decoded leniently (bytes that are not UTF-8 survive as lone surrogates), so a damaged
+  revision fails its checksum (`rulings.records`) instead of failing the whole read;
 - SQLite's errors become `JournalError` with a Russian message naming the file; the file is never
   recreated or written over.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 import sqlite3
 import time
@@ -21,9 +28,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from rulings import schema
+from rulings.db import SqliteConn
 from rulings.model import JournalError, JournalLockedError
 
 T = TypeVar("T")
+BACKUP_HINT = "резервную копию можно вернуть командой `python -m rulings restore`"
 
 
 def _busy(exc: sqlite3.Error) -> bool:
@@ -31,8 +40,20 @@ def _busy(exc: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
+def _lenient(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def connect(path: Path, timeout: float) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+    conn.text_factory = _lenient
+    return conn
+
+
 class SqliteFile:
     """Transactions on one journal file. Holds the path and settings; lives for one request."""
+
+    engine = "sqlite"
 
     def __init__(self, path: Path, busy_timeout_ms: int) -> None:
         self.path = path
@@ -45,8 +66,8 @@ class SqliteFile:
     def corrupt(self, detail: str) -> JournalError:
         return JournalError(
             f"Файл журнала повреждён или это не база SQLite ({detail}). Приложение его не перезаписывает: "
-            f"сохраните копию файла и восстановите её (например, `sqlite3 файл .recover`) или укажите "
-            f"другой файл в переменной {schema.ENV_VAR}.",
+            f"{BACKUP_HINT}; или сохраните копию файла и восстановите её (`sqlite3 файл .recover`), или "
+            f"укажите другой файл в переменной {schema.ENV_VAR}.",
             self.where(),
         )
 
@@ -67,17 +88,20 @@ class SqliteFile:
             )
         return JournalError(f"Ошибка базы журнала решений: {exc}.", self.where())
 
-    def run(self, write: bool, body: Callable[[sqlite3.Connection, int], T]) -> T:
+    def run(self, write: bool, body: Callable[[SqliteConn, int], T]) -> T:
         """`body(conn, schema_version)` in one transaction (IMMEDIATE for writes), retried while
         SQLite says the file is busy and the busy timeout lasts; SQLite errors become JournalError.
+        A write to a path where no file is creates the journal first.
 
         Raises:
-            FileNotFoundError: reading a file that does not exist or is empty (no rulings yet).
+            FileNotFoundError: reading where no journal file is (no rulings yet).
         """
         deadline = time.monotonic() + self.busy_timeout_ms / 1000
         pause = 0.005
         while True:
             try:
+                if write and not self.path.exists():
+                    self.create()
                 return self._once(write, body, deadline)
             except sqlite3.Error as exc:
                 if _busy(exc) and time.monotonic() + pause < deadline:
@@ -86,18 +110,47 @@ class SqliteFile:
                     continue
                 raise self.translate(exc) from None
 
-    def _once(self, write: bool, body: Callable[[sqlite3.Connection, int], T], deadline: float) -> T:
+    def create(self) -> bool:
+        """Make a new, empty journal at the path unless a file is there; True when this call made it.
+        Built in a temporary file beside it and linked into place (atomic: never a half-made file)."""
         if self.path.is_dir():
             raise JournalError("Вместо файла журнала найдена папка.", self.where())
-        if write:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"Не удалось создать папку для журнала ({exc}).", self.where()) from None
+        tmp = self.path.with_name(f".{self.path.name}.new-{os.getpid()}-{random.getrandbits(32):08x}")
+        try:
+            conn = connect(tmp, 1.0)
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise JournalError(f"Не удалось создать папку для журнала ({exc}).", self.where()) from None
-        elif not self.path.exists():
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("BEGIN IMMEDIATE")
+                schema.create(SqliteConn(conn), "sqlite")
+                conn.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION}")
+                conn.execute("COMMIT")
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                conn.close()
+            try:
+                os.link(tmp, self.path)
+                return True
+            except FileExistsError:
+                return False  # another writer made it first: theirs is as good
+        finally:
+            for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+                with contextlib.suppress(FileNotFoundError):
+                    leftover.unlink()
+
+    def _once(self, write: bool, body: Callable[[SqliteConn, int], T], deadline: float) -> T:
+        if self.path.is_dir():
+            raise JournalError("Вместо файла журнала найдена папка.", self.where())
+        if not self.path.exists():
             raise FileNotFoundError(self.path)
+        if self.path.stat().st_size == 0:
+            raise self.empty()
         left = max(deadline - time.monotonic(), 0.05)
-        conn = sqlite3.connect(self.path, timeout=left, isolation_level=None)
+        conn = connect(self.path, left)
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(left * 1000):d}")
             if write and not self._checked:
@@ -105,17 +158,54 @@ class SqliteFile:
                 self._checked = True
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
-                result = body(conn, schema.prepare(conn, write, self.where()))
+                result = body(SqliteConn(conn), self._prepare(conn, write))
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
             if write:
-                self._wal(conn)  # only now: the file is known to be ours
+                self._wal(conn)
             return result
         finally:
             conn.close()
+
+    def empty(self) -> JournalError:
+        return JournalError(
+            "Файл журнала пуст: в нём нет ни решений, ни схемы журнала — похоже, его обрезали или "
+            f"перезаписали. Приложение не создаёт журнал поверх него: {BACKUP_HINT}; новый пустой "
+            "журнал — `python -m rulings init` на месте убранного файла.",
+            self.where(),
+        )
+
+    def _prepare(self, conn: sqlite3.Connection, write: bool) -> int:
+        """Inside the transaction: refuse a foreign, empty or newer file; upgrade an older one (writes
+        only). Returns the schema version to read with."""
+        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        tables = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if app_id != schema.APPLICATION_ID:
+            if not tables:
+                raise self.empty()
+            raise JournalError(
+                "Файл — база SQLite, но не журнал решений (чужие таблицы: "
+                f"{', '.join(sorted(tables))}). Приложение его не трогает; укажите другой файл в "
+                f"переменной {schema.ENV_VAR}.",
+                self.where(),
+            )
+        if not {"rulings", "revisions"} <= tables:
+            raise JournalError("В файле журнала не хватает таблиц rulings/revisions.", self.where())
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > schema.SCHEMA_VERSION:
+            raise JournalError(
+                f"Журнал записан более новой версией приложения (схема {version}, "
+                f"эта версия понимает {schema.SCHEMA_VERSION}); обновите приложение.",
+                self.where(),
+            )
+        if version < schema.SCHEMA_VERSION and write:
+            schema.upgrade(SqliteConn(conn), "sqlite", version)
+            conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION}")
+            version = schema.SCHEMA_VERSION
+        return version
 
     def _quick_check(self, conn: sqlite3.Connection) -> None:
         """Refuse a damaged file before anything is written to it."""

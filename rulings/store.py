@@ -29,20 +29,21 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import argon2
 
-from rulings import accounts, records, throttle
+from rulings import accounts, db, records, search, throttle
 from rulings.accounts import Account, SignedIn
+from rulings.db import Conn
 from rulings.model import (
     JournalError,
     KnownClauses,
     RateLimitError,
+    Revision,
     Ruling,
     RulingConflictError,
     RulingHit,
@@ -51,29 +52,44 @@ from rulings.model import (
     Written,
 )
 from rulings.schema import APPLICATION_ID, ENV_VAR, SCHEMA_VERSION
-from rulings.search import search_rulings
 from rulings.signins import JudgesMixin
 from rulings.sqlite_file import SqliteFile
 
+if TYPE_CHECKING:
+    from rulings import postgres
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PATH = PROJECT_ROOT / "data" / "rulings.sqlite3"
+HALL_ENV = "BERSERK_HALL"
 BUSY_TIMEOUT_MS = 10_000
 MAX_WRITES_PER_MINUTE = 12  # per judge: a flood from one account cannot slow everyone's journal
+MAX_HALL_CHARS = 60
+SEARCH_CANDIDATES = 400  # rulings the index hands over per query; today's ranking orders them
 T = TypeVar("T")
 __all__ = ["APPLICATION_ID", "ENV_VAR", "SCHEMA_VERSION", "Journal", "JournalError", "default_path"]
 
 
-def default_path() -> Path:
-    """The journal file: `$BERSERK_JOURNAL` when set, else data/rulings.sqlite3 in the project."""
+def default_path() -> Path | str:
+    """The journal: `$BERSERK_JOURNAL` when set (a file path, or a `postgresql://` URL), else
+    data/rulings.sqlite3 in the project."""
     env = os.environ.get(ENV_VAR, "").strip()
+    if db.is_url(env):
+        return env
     return Path(env).expanduser() if env else DEFAULT_PATH
 
 
-class Journal(JudgesMixin):
-    """The rulings journal in one SQLite file. Holds the path and settings: create one per request.
+def default_hall() -> str:
+    """This hall's name as rulings record it: `$BERSERK_HALL`, else "" (one hall needs none)."""
+    return " ".join(os.environ.get(HALL_ENV, "").split())[:MAX_HALL_CHARS]
 
-    `clock` (seconds since the epoch), `idle_s` (sign-in inactivity limit), the judge's write rate,
-    the server's password checks per minute and the password hasher can be set (tests make them small).
+
+class Journal(JudgesMixin):
+    """The rulings journal: a SQLite file or a PostgreSQL database (`path` is a file path or a
+    `postgresql://` URL). Holds the target and settings: create one per request.
+
+    `hall` names the hall whose rulings this handle records (`$BERSERK_HALL`). `clock` (seconds since
+    the epoch), `idle_s` (sign-in inactivity limit), the judge's write rate, the server's password
+    checks per minute and the password hasher can be set (tests make them small).
     """
 
     def __init__(
@@ -86,15 +102,35 @@ class Journal(JudgesMixin):
         max_writes_per_minute: int = MAX_WRITES_PER_MINUTE,
         max_checks_per_minute: int = throttle.MAX_CHECKS_PER_MINUTE,
         hasher: argon2.PasswordHasher | None = None,
+        hall: str | None = None,
     ) -> None:
-        self.path = Path(path) if path is not None else default_path()
+        target = default_path() if path is None else path
         self.busy_timeout_ms = int(busy_timeout_ms)
         self.clock = clock
         self.idle_s = accounts.idle_seconds() if idle_s is None else float(idle_s)
         self.max_writes_per_minute = int(max_writes_per_minute)
         self.max_checks_per_minute = int(max_checks_per_minute)
         self.hasher = hasher  # None: Argon2id with the library's defaults (tests pass a cheaper one)
-        self._file = SqliteFile(self.path, self.busy_timeout_ms)
+        self.hall = default_hall() if hall is None else " ".join(hall.split())[:MAX_HALL_CHARS]
+        self._db: SqliteFile | postgres.PgDatabase
+        if isinstance(target, str) and db.is_url(target):
+            from rulings import postgres  # psycopg loads only for a journal on a server (0.5 s)
+
+            self.path: Path | str = target.strip()
+            self._db = postgres.PgDatabase(target, self.busy_timeout_ms)
+        else:
+            self.path = Path(target)
+            self._db = SqliteFile(self.path, self.busy_timeout_ms)
+
+    @property
+    def engine(self) -> str:
+        """ "sqlite" or "postgres"."""
+        return self._db.engine
+
+    @property
+    def shown(self) -> str:
+        """Where the journal is, for the head judge's page and messages (a URL without its password)."""
+        return db.shown_url(self.path) if isinstance(self.path, str) else str(self.path)
 
     def _now_iso(self, at: float | None = None) -> str:
         moment = dt.datetime.fromtimestamp(self.clock() if at is None else at, dt.UTC)
@@ -102,10 +138,10 @@ class Journal(JudgesMixin):
 
     # -- transactions ----------------------------------------------------------------------
 
-    def _run(self, write: bool, body: Callable[[sqlite3.Connection, int], T]) -> T:
-        return self._file.run(write, body)
+    def _run(self, write: bool, body: Callable[[Conn, int], T]) -> T:
+        return self._db.run(write, body)
 
-    def _read(self, body: Callable[[sqlite3.Connection, int], T], absent: T) -> T:
+    def _read(self, body: Callable[[Conn, int], T], absent: T) -> T:
         try:
             return self._run(False, body)
         except FileNotFoundError:
@@ -131,7 +167,7 @@ class Journal(JudgesMixin):
             NotSignedInError: no judge signed in, or the sign-in expired (nothing is written).
             RulingInputError: the fields are unusable (nothing is written).
             RateLimitError: this judge wrote too many rulings in the last minute.
-            JournalError: the file is corrupt, foreign, locked or unwritable (nothing is written).
+            JournalError: the journal is corrupt, foreign, locked or unwritable (nothing is written).
         """
         return self.write(None, ruling, by, draft_id=draft_id, rules=rules, assumptions=assumptions).ruling_id
 
@@ -145,12 +181,15 @@ class Journal(JudgesMixin):
         draft_id: str = "",
         rules: KnownClauses | None = None,
         assumptions: Collection[str] | None = None,
+        overwrites: bool = False,
     ) -> int:
         """Append a revision to a ruling (the earlier text stays); returns the new revision number.
 
         `base_rev` is the revision the judge started from: if a colleague saved another one since,
         nothing is written and `RulingConflictError` carries the stored ruling. To save on top of the
-        colleague's text, amend again with `base_rev` set to that ruling's current revision.
+        colleague's text, amend again with `base_rev` set to that ruling's current revision and
+        `overwrites=True`: the revision records whose revision it replaced. The ruling's «Судья»
+        stays the judge who recorded it; each revision names its own author.
 
         Raises:
             RulingConflictError: the ruling moved on since `base_rev`.
@@ -166,6 +205,7 @@ class Journal(JudgesMixin):
             draft_id=draft_id,
             rules=rules,
             assumptions=assumptions,
+            overwrites=overwrites,
         )
         return written.rev
 
@@ -179,22 +219,31 @@ class Journal(JudgesMixin):
         draft_id: str = "",
         rules: KnownClauses | None = None,
         assumptions: Collection[str] | None = None,
+        overwrites: bool = False,
     ) -> Written:
         """`record` (ruling_id None) or `amend`, saying also whether the submit was a repeat."""
         if ruling_id is not None and base_rev is None:
             raise TypeError("amend needs base_rev: the revision the judge started from")
-        return self._write(ruling_id, ruling.validated(rules, assumptions), by, base_rev, str(draft_id)[:100])
+        data = ruling.validated(rules, assumptions)
+        return self._write(ruling_id, data, by, base_rev, str(draft_id)[:100], overwrites)
 
     def _write(
-        self, ruling_id: int | None, data: RulingInput, by: SignedIn | None, base_rev: int | None, draft: str
+        self,
+        ruling_id: int | None,
+        data: RulingInput,
+        by: SignedIn | None,
+        base_rev: int | None,
+        draft: str,
+        overwrites: bool,
     ) -> Written:
-        """The one write path for rulings: in one IMMEDIATE transaction check the sign-in, return an
-        earlier write of the same draft, check the judge's rate, the lock and the base revision, then
-        create the ruling (when `ruling_id` is None) and append its revision. Whatever a write must
-        check against stored rows belongs here, so that judges writing at once are serialised by it.
+        """The one write path for rulings: in one transaction (IMMEDIATE on SQLite, SERIALIZABLE on
+        PostgreSQL) check the sign-in, return an earlier write of the same draft, check the judge's
+        rate, the lock and the base revision, then create the ruling (when `ruling_id` is None) and
+        append its revision. Whatever a write must check against stored rows belongs here, so that
+        judges writing at once are serialised by it.
         """
 
-        def body(conn: sqlite3.Connection, version: int) -> Written:
+        def body(conn: Conn, version: int) -> Written:
             now = self.clock()
             account = accounts.authenticate(conn, by, now, self.idle_s, touch=True)
             if draft:
@@ -211,14 +260,21 @@ class Journal(JudgesMixin):
                     "Подождите минуту; текст формы сохранён."
                 )
             stamp = self._now_iso(now)
+            replaced = ""
             if ruling_id is None:
-                cur = conn.execute("INSERT INTO rulings (created_at) VALUES (?)", (stamp,))
-                new_id, rev = int(cur.lastrowid or 0), 1
+                ruling_uid = records.new_uid()
+                cur = conn.execute(
+                    "INSERT INTO rulings (created_at, uid, hall, updated_at) "
+                    "VALUES (?, ?, ?, ?) RETURNING id",
+                    (stamp, ruling_uid, self.hall, stamp),
+                )
+                new_id, rev = int(cur.fetchone()[0]), 1
+                bases: tuple[str, ...] = ()
+                signed = dataclasses.replace(data, judge=account.name)  # «Судья»: the account, never typed
             else:
                 new_id = ruling_id
                 row = conn.execute("SELECT locked_by FROM rulings WHERE id = ?", (new_id,)).fetchone()
-                top = conn.execute("SELECT MAX(rev) FROM revisions WHERE ruling_id = ?", (new_id,)).fetchone()
-                if row is None or top is None or top[0] is None:
+                if row is None:
                     raise KeyError(new_id)
                 if row[0]:
                     raise RulingLockedError(
@@ -226,17 +282,36 @@ class Journal(JudgesMixin):
                         "Снять закрепление может главный судья."
                     )
                 stored = records.fetch(conn, version, new_id)
-                assert stored is not None
-                mine = dataclasses.replace(data, judge=account.name)
-                if stored.current == mine and stored.revisions[-1].author == account.name:
+                if stored is None:
+                    raise KeyError(new_id)
+                last = stored.revisions[-1]
+                # The ruling's judge is whoever recorded it; an amendment is signed by its author.
+                signed = dataclasses.replace(data, judge=stored.current.judge or account.name)
+                if stored.current == signed and last.author == account.name:
                     # The same text by the same judge again (a stale second press): nothing new.
                     return Written(new_id, stored.rev, repeated=True)
-                if base_rev is not None and int(top[0]) != int(base_rev):
+                if base_rev is not None and stored.rev != int(base_rev):
                     raise RulingConflictError(int(base_rev), stored)
-                rev = int(top[0]) + 1
-            # The «Судья» of a revision is its account, never a typed name.
-            signed = dataclasses.replace(data, judge=account.name)
-            records.insert_revision(conn, new_id, rev, stamp, signed, account.name, draft)
+                if overwrites and last.author and last.author != account.name:
+                    replaced = f"ред. {last.rev}, {last.author}"
+                rev = stored.rev + 1
+                # Written on the current text, and on every branch a sync left apart: the judge saw
+                # them all, so this revision resolves the conflict.
+                bases = records.heads_of(stored.revisions) or ((last.uid,) if last.uid else ())
+                ruling_uid = stored.uid
+                conn.execute("UPDATE rulings SET updated_at = ? WHERE id = ?", (stamp, new_id))
+            revision = Revision(
+                rev=rev,
+                created_at=stamp,
+                data=signed,
+                author=account.name,
+                uid=records.new_uid(),
+                base_uids=tuple(bases),
+                hall=self.hall,
+                replaced=replaced,
+            )
+            records.insert_revision(conn, new_id, ruling_uid, rev, revision, draft)
+            records.index_ruling(conn, new_id, signed)
             return Written(new_id, rev)
 
         return self._run(True, body)
@@ -248,7 +323,7 @@ class Journal(JudgesMixin):
             NotSignedInError, RulingLockedError (not a head judge), KeyError, JournalError.
         """
 
-        def body(conn: sqlite3.Connection, _version: int) -> None:
+        def body(conn: Conn, _version: int) -> None:
             account = accounts.authenticate(conn, by, self.clock(), self.idle_s, touch=True)
             if not account.is_head:
                 raise RulingLockedError("Закреплять решения может только главный судья.")
@@ -256,28 +331,34 @@ class Journal(JudgesMixin):
                 raise KeyError(ruling_id)
             who, when = (account.name, self._now_iso()) if locked else ("", "")
             conn.execute(
-                "UPDATE rulings SET locked_by = ?, locked_at = ? WHERE id = ?", (who, when, ruling_id)
+                "UPDATE rulings SET locked_by = ?, locked_at = ? WHERE id = ?", (who, when, int(ruling_id))
             )
 
         self._run(True, body)
 
     # -- reading ----------------------------------------------------------------------------
 
-    def rulings(self, limit: int | None = None, offset: int = 0) -> list[Ruling]:
-        """Rulings, newest change first (an absent file is an empty journal); `limit`/`offset` page them.
+    def rulings(
+        self, limit: int | None = None, offset: int = 0, *, hall: str | None = None, event: str | None = None
+    ) -> list[Ruling]:
+        """Rulings, newest change first (an absent journal is an empty one); `limit`/`offset` page
+        them; `hall` and `event` keep only a hall's rulings, or a tournament's (the current text's).
 
         Raises:
-            JournalError: the file is corrupt, foreign or unreadable.
+            JournalError: the journal is corrupt, foreign or unreadable.
         """
 
-        def body(conn: sqlite3.Connection, version: int) -> list[Ruling]:
-            sql = (
-                "SELECT ruling_id FROM revisions GROUP BY ruling_id "
-                "ORDER BY MAX(created_at) DESC, ruling_id DESC LIMIT ? OFFSET ?"
-            )
-            wanted = [
-                int(r[0]) for r in conn.execute(sql, (-1 if limit is None else int(limit), int(offset)))
-            ]
+        def body(conn: Conn, version: int) -> list[Ruling]:
+            where, params = _filters(version, hall, event)
+            page = "" if limit is None else f" LIMIT {int(limit):d} OFFSET {int(offset):d}"
+            if version >= 4:
+                sql = f"SELECT id FROM rulings AS g{where} ORDER BY updated_at DESC, id DESC{page}"
+            else:
+                sql = (
+                    "SELECT ruling_id FROM revisions GROUP BY ruling_id "
+                    f"ORDER BY MAX(created_at) DESC, ruling_id DESC{page}"
+                )
+            wanted = [int(r[0]) for r in conn.execute(sql, params).fetchall()]
             found = {r.id: r for r in records.fetch_many(conn, version, wanted)}
             return [found[i] for i in wanted if i in found]
 
@@ -287,20 +368,100 @@ class Journal(JudgesMixin):
         """One ruling with its history, or None.
 
         Raises:
-            JournalError: the file is corrupt, foreign or unreadable.
+            JournalError: the journal is corrupt, foreign or unreadable.
         """
         return self._read(lambda conn, version: records.fetch(conn, version, int(ruling_id)), None)
 
-    def count(self) -> int:
-        return self._read(lambda conn, _v: int(conn.execute("SELECT COUNT(*) FROM rulings").fetchone()[0]), 0)
+    def by_uid(self, uid: str) -> Ruling | None:
+        """The ruling with this global id (the same in every journal a sync copied it to), or None."""
 
-    def search(self, query: str, top: int = 20) -> list[RulingHit]:
+        def body(conn: Conn, version: int) -> Ruling | None:
+            if version < 4:
+                return None
+            row = conn.execute("SELECT id FROM rulings WHERE uid = ?", (str(uid),)).fetchone()
+            return None if row is None else records.fetch(conn, version, int(row[0]))
+
+        return self._read(body, None)
+
+    def count(self, *, hall: str | None = None, event: str | None = None) -> int:
+        def body(conn: Conn, version: int) -> int:
+            where, params = _filters(version, hall, event)
+            return int(conn.execute(f"SELECT COUNT(*) FROM rulings AS g{where}", params).fetchone()[0])
+
+        return self._read(body, 0)
+
+    def halls_and_events(self) -> tuple[list[str], list[str]]:
+        """The halls that recorded rulings and the tournaments the rulings name, for the filters."""
+
+        def body(conn: Conn, version: int) -> tuple[list[str], list[str]]:
+            halls: list[str] = []
+            if version >= 4:
+                sql = "SELECT DISTINCT hall FROM rulings WHERE hall != ''"
+                halls = [str(r[0]) for r in conn.execute(sql).fetchall()]
+            sql = f"SELECT DISTINCT r.event FROM revisions AS r WHERE {_CURRENT} AND r.event != ''"
+            events = [str(r[0]) for r in conn.execute(sql).fetchall()]
+            return sorted(halls), sorted(events)
+
+        nothing: tuple[list[str], list[str]] = ([], [])
+        return self._read(body, nothing)
+
+    def search(
+        self, query: str, top: int = 20, *, stopwords: Collection[str] = frozenset()
+    ) -> list[RulingHit]:
         """Rulings whose current text matches the query's words (any Russian word form) or clause ids.
 
-        Ranking: `rulings.search.match`. An empty query lists nothing. Raises `JournalError` as
-        `rulings` does.
+        The database's index (SQLite FTS5, PostgreSQL full-text search over the same search keys)
+        hands over the best `SEARCH_CANDIDATES`; `rulings.search.match` ranks them as it always has
+        (a journal older than schema 4, not yet upgraded, is scanned whole). An empty query lists
+        nothing. Raises `JournalError` as `rulings` does.
         """
-        return search_rulings(self.rulings(), query, top=top)
+        query_words, query_keys = search.query_terms(query, stopwords)
+        if not query_keys:
+            return []
+
+        def body(conn: Conn, version: int) -> list[RulingHit]:
+            if version < 4:
+                return search.search_rulings(
+                    records.fetch_many(conn, version, _all_ids(conn)), query, top, stopwords
+                )
+            found = []
+            for rid, title, text, cited in records.candidates(
+                conn, zip(query_words, query_keys, strict=True), SEARCH_CANDIDATES
+            ):
+                m = search.match(
+                    query_words, query_keys, set(title.split()), set(text.split()), cited.split()
+                )
+                if m.score:
+                    found.append((m.score, rid, m.matched))
+            found.sort(key=lambda f: (-f[0], -f[1]))
+            best = found[:top]
+            rulings = {r.id: r for r in records.fetch_many(conn, version, [rid for _s, rid, _m in best])}
+            return [RulingHit(rulings[rid], score, matched) for score, rid, matched in best if rid in rulings]
+
+        return self._read(body, [])
+
+
+# The current revision of a ruling, as a condition on `revisions AS r`.
+_CURRENT = "r.rev = (SELECT MAX(x.rev) FROM revisions AS x WHERE x.ruling_id = r.ruling_id)"
+
+
+def _filters(version: int, hall: str | None, event: str | None) -> tuple[str, list[object]]:
+    """WHERE over `rulings AS g` for a hall and a tournament (both optional)."""
+    parts: list[str] = []
+    params: list[object] = []
+    if hall is not None and version >= 4:
+        parts.append("g.hall = ?")
+        params.append(hall)
+    if event is not None:
+        parts.append(
+            f"EXISTS (SELECT 1 FROM revisions AS r WHERE r.ruling_id = g.id AND {_CURRENT} AND r.event = ?)"
+        )
+        params.append(event)
+    return (" WHERE " + " AND ".join(parts) if parts else ""), params
+
+
+def _all_ids(conn: Conn) -> list[int]:
+    return [int(r[0]) for r in conn.execute("SELECT id FROM rulings").fetchall()]
 
 
 def require_judge(who: SignedIn | None, journal: Journal | None = None, head: bool = False) -> Account:

@@ -101,3 +101,18 @@ def journal_for_affected(path: str | os.PathLike[str]) -> tuple[Journal, dict[st
         for key, (title, clauses) in AFFECTED_SAMPLES.items()
     }
     return book, ids
+
+
+def raw_rows(target: str | os.PathLike[str], sql: str) -> list[tuple[Any, ...]]:
+    """Rows of a statement run straight on a journal's database (either engine), past the API."""
+    import sqlite3
+
+    from rulings import db
+
+    if db.is_url(str(target)):
+        import psycopg
+
+        with psycopg.connect(str(target), autocommit=True) as conn:
+            return [tuple(r) for r in conn.execute(sql).fetchall()]
+    with sqlite3.connect(target) as raw:
+        return [tuple(r) for r in raw.execute(sql).fetchall()]
