@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import argon2
 
-from rulings import accounts, db, records, search, throttle
+from rulings import accounts, backup, db, records, search, throttle
 from rulings.accounts import Account, SignedIn
 from rulings.db import Conn
 from rulings.model import (
@@ -314,7 +314,10 @@ class Journal(JudgesMixin):
             records.index_ruling(conn, new_id, signed)
             return Written(new_id, rev)
 
-        return self._run(True, body)
+        written = self._run(True, body)
+        if not written.repeated:
+            backup.maybe_backup(self.path)
+        return written
 
     def set_locked(self, ruling_id: int, by: SignedIn | None, locked: bool = True) -> None:
         """Lock a ruling against amendments (or unlock it); only a head judge may.
@@ -382,6 +385,42 @@ class Journal(JudgesMixin):
             return None if row is None else records.fetch(conn, version, int(row[0]))
 
         return self._read(body, None)
+
+    def initialise(self) -> str:
+        """Create the journal where there is none (a file, or the schema in an empty database), or
+        bring an existing one to this version's schema; returns what was done, in Russian.
+
+        Raises:
+            JournalError: what is there is not a journal (empty file, foreign tables, damage).
+        """
+        before = self._read(lambda _conn, version: version, 0)
+        after = self._run(True, lambda _conn, version: version)
+        if before == 0:
+            return f"Создан новый пустой журнал: {self.shown}."
+        if before < after:
+            return f"Журнал {self.shown} обновлён до схемы {after}; решения сохранены."
+        return f"Журнал {self.shown} уже готов (схема {after})."
+
+    def problems(self) -> list[str]:
+        """What is wrong with the stored journal, in Russian (empty: all is well): SQLite's integrity
+        check of the file, then every revision against its checksum.
+
+        Raises:
+            JournalError: the journal cannot be opened at all.
+        """
+
+        def body(conn: Conn, version: int) -> list[str]:
+            found: list[str] = []
+            if conn.engine == "sqlite":
+                rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
+                if rows != ["ok"]:
+                    found.append("проверка целостности SQLite: " + "; ".join(rows[:3]))
+            for start in range(0, len(ids := _all_ids(conn)), 500):
+                for ruling in records.fetch_many(conn, version, ids[start : start + 500]):
+                    found += [f"решение № {ruling.id}, редакция {n} повреждена" for n in ruling.damaged]
+            return found
+
+        return self._read(body, [])
 
     def count(self, *, hall: str | None = None, event: str | None = None) -> int:
         def body(conn: Conn, version: int) -> int:
