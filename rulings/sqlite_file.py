@@ -5,7 +5,10 @@
   with a short back-off until the busy timeout is spent;
 - every write in its own `BEGIN IMMEDIATE` transaction (no shared connection, no module-level
   state: `SqliteFile` holds the path and its settings);
-- before the first write through a handle, `PRAGMA quick_check`: a file found damaged is never written;
+- before writing, `PRAGMA quick_check`: a file found damaged is never written. Once a file passed,
+  this process checks it again only when its size changes (a truncation, a checkpoint that grew it):
+  on a league's 100,000 rulings the check reads the whole file (about a second), too long for every
+  judge's write; damage inside a page that keeps its size is what revision checksums are for;
 - a new journal is made whole in a temporary file and linked into place, so a journal file always
   holds our schema from the moment it exists: an existing file that is empty or lacks our schema
   (truncated, foreign) is refused, never initialised over;
@@ -19,6 +22,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import random
 import sqlite3
@@ -48,6 +52,23 @@ def connect(path: Path, timeout: float) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
     conn.text_factory = _lenient
     return conn
+
+
+@functools.lru_cache(maxsize=64)
+def _seen(path: str, dev: int, ino: int, size: int) -> list[bool]:
+    """A box per file state: True inside once that state passed quick_check in this process.
+    (A cached value, not a judge's state: the same answer for every request.)"""
+    return []
+
+
+def _passed(path: str, dev: int, ino: int, size: int) -> bool:
+    return bool(_seen(path, dev, ino, size))
+
+
+def _remember(path: str, dev: int, ino: int, size: int) -> None:
+    box = _seen(path, dev, ino, size)
+    if not box:
+        box.append(True)
 
 
 class SqliteFile:
@@ -154,7 +175,10 @@ class SqliteFile:
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(left * 1000):d}")
             if write and not self._checked:
-                self._quick_check(conn)
+                stat = self.path.stat()
+                if not _passed(str(self.path), stat.st_dev, stat.st_ino, stat.st_size):
+                    self._quick_check(conn)
+                    _remember(str(self.path), stat.st_dev, stat.st_ino, stat.st_size)
                 self._checked = True
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:

@@ -11,20 +11,8 @@ from rulings import cli, sync
 from rulings.model import Ruling
 from rulings.store import Journal
 from tests.pg_server import PgServer
-from tests.rulings_samples import PASSWORD, journal_with_judge
+from tests.rulings_samples import PASSWORD, dump, journal_with_judge
 from tests.rulings_samples import ruling as _ruling
-
-
-def dump(book: Journal) -> dict[str, object]:
-    """What a journal holds, by global ids (local numbers differ between journals)."""
-    out: dict[str, object] = {}
-    for r in book.rulings():
-        revs = sorted(
-            (v.uid, v.base_uids, v.created_at, v.author, v.hall, v.data, v.replaced, v.damaged)
-            for v in r.revisions
-        )
-        out[r.uid] = (r.created_at, r.hall, r.locked_by, tuple(revs))
-    return out
 
 
 @pytest.fixture(params=["sqlite→postgres", "postgres→sqlite", "sqlite→sqlite"])

@@ -337,7 +337,9 @@ def test_a_truncated_journal_is_never_written_and_never_grows(tmp_path: Path) ->
         with pytest.raises(JournalError, match="повреждён"):
             call()
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite3"]
+    # Nothing new beside it (the backups folder holds the copy the first good write made).
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backups", "j.sqlite3"]
+    assert len(list((tmp_path / "backups").iterdir())) == 1
 
 
 def _first_writer(paths: list[str], worker: int, errors: multiprocessing.Queue[str], start: Any) -> None:
