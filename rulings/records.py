@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from rulings import search
 from rulings.db import Conn
@@ -265,30 +265,54 @@ def stamp_legacy(conn: Conn) -> None:
                 previous = uid
 
 
-def candidates(conn: Conn, keys: Iterable[tuple[str, str]], limit: int) -> list[tuple[int, str, str, str]]:
-    """Rulings the index finds for the query's (word, key) pairs, best by the database's own rank
-    first: (id, title keys, body keys, cited). A number is looked for in the title and the cited
-    clauses, a word in the title and the body, as `rulings.search.match` scores them."""
-    pairs = [(w, k) for w, k in keys if k]
-    if not pairs:
+def ranked(conn: Conn, pairs: Sequence[tuple[str, str]], limit: int) -> list[tuple[int, float]]:
+    """The best rulings for the query's (word, key) pairs by `rulings.search.match`'s own points,
+    counted by the database over its index: a word earns 2 in the title, else 1 in the body; a
+    number 2 in the title or the cited clauses (any prefix of a cited id). Ties: the newer ruling
+    first, as the scan over every ruling ranked them. Returns (id, points), best first."""
+    parts: list[str] = []
+    params: list[object] = []
+    for i, (word, key) in enumerate(pairs):
+        number = word[:1].isdigit()
+        if conn.engine == "sqlite":
+            quoted = '"' + key.replace('"', '""') + '"'
+            where = ("{title cited} : " if number else "title : ") + quoted
+            parts.append(
+                f"SELECT rowid AS id, {i} AS i, 2 AS g FROM ruling_search WHERE ruling_search MATCH ?"
+            )
+            params.append(where)
+            if not number:
+                parts.append(f"SELECT rowid, {i}, 1 FROM ruling_search WHERE ruling_search MATCH ?")
+                params.append("body : " + quoted)
+        else:
+            term = "'" + key.replace("'", "''") + "'"
+            if number:
+                parts.append(
+                    f"SELECT ruling_id AS id, {i} AS i, 2 AS g FROM ruling_search "
+                    "WHERE tsv_title @@ ?::tsquery OR tsv_cited @@ ?::tsquery"
+                )
+                params += [term, term]
+            else:
+                head = f"SELECT ruling_id AS id, {i} AS i, 2 AS g FROM ruling_search"
+                parts.append(f"{head} WHERE tsv_title @@ ?::tsquery")
+                parts.append(f"SELECT ruling_id, {i}, 1 FROM ruling_search WHERE tsv_body @@ ?::tsquery")
+                params += [term, term]
+    if not parts:
         return []
-    if conn.engine == "sqlite":
-        parts = [
-            ("{title cited}" if w[0].isdigit() else "{title body}") + ' : "' + k.replace('"', '""') + '"'
-            for w, k in pairs
-        ]
-        sql = (
-            "SELECT rowid, title, body, cited FROM ruling_search WHERE ruling_search MATCH ? "
-            "ORDER BY bm25(ruling_search, 2.0, 1.0, 2.0), rowid DESC LIMIT ?"
-        )
-        rows = conn.execute(sql, (" OR ".join(parts), int(limit))).fetchall()
-    else:
-        terms = " | ".join(
-            ("'" + k.replace("'", "''") + "'") + (":A" if w[0].isdigit() else ":AB") for w, k in pairs
-        )
-        sql = (
-            "SELECT ruling_id, title, body, cited FROM ruling_search, to_tsquery('simple', ?) AS q "
-            "WHERE tsv @@ q ORDER BY ts_rank(tsv, q) DESC, ruling_id DESC LIMIT ?"
-        )
-        rows = conn.execute(sql, (terms, int(limit))).fetchall()
-    return [(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+    union = " UNION ALL ".join(parts)
+    sql = (
+        f"SELECT id, SUM(g) AS s FROM (SELECT id, i, MAX(g) AS g FROM ({union}) AS u GROUP BY id, i) AS v "
+        "GROUP BY id ORDER BY s DESC, id DESC LIMIT ?"
+    )
+    rows = conn.execute(sql, [*params, int(limit)]).fetchall()
+    return [(int(r[0]), float(r[1])) for r in rows]
+
+
+def keys_of(conn: Conn, ids: Sequence[int]) -> dict[int, tuple[str, str, str]]:
+    """The index's (title keys, body keys, cited) of these rulings."""
+    if not ids:
+        return {}
+    marks = ", ".join("?" for _ in ids)
+    col = "rowid" if conn.engine == "sqlite" else "ruling_id"
+    sql = f"SELECT {col}, title, body, cited FROM ruling_search WHERE {col} IN ({marks})"
+    return {int(r[0]): (str(r[1]), str(r[2]), str(r[3])) for r in conn.execute(sql, list(ids)).fetchall()}

@@ -64,7 +64,6 @@ HALL_ENV = "BERSERK_HALL"
 BUSY_TIMEOUT_MS = 10_000
 MAX_WRITES_PER_MINUTE = 12  # per judge: a flood from one account cannot slow everyone's journal
 MAX_HALL_CHARS = 60
-SEARCH_CANDIDATES = 400  # rulings the index hands over per query; today's ranking orders them
 T = TypeVar("T")
 __all__ = ["APPLICATION_ID", "ENV_VAR", "SCHEMA_VERSION", "Journal", "JournalError", "default_path"]
 
@@ -449,9 +448,10 @@ class Journal(JudgesMixin):
     ) -> list[RulingHit]:
         """Rulings whose current text matches the query's words (any Russian word form) or clause ids.
 
-        The database's index (SQLite FTS5, PostgreSQL full-text search over the same search keys)
-        hands over the best `SEARCH_CANDIDATES`; `rulings.search.match` ranks them as it always has
-        (a journal older than schema 4, not yet upgraded, is scanned whole). An empty query lists
+        The database counts `rulings.search.match`'s points over its index (SQLite FTS5, PostgreSQL
+        tsvectors with GIN indexes over the same search keys) and returns only the best: the ranking
+        is the one a scan of every ruling gave, without reading every ruling (a journal older than
+        schema 4, not yet upgraded, is scanned whole). An empty query lists
         nothing. Raises `JournalError` as `rulings` does.
         """
         query_words, query_keys = search.query_terms(query, stopwords)
@@ -463,19 +463,19 @@ class Journal(JudgesMixin):
                 return search.search_rulings(
                     records.fetch_many(conn, version, _all_ids(conn)), query, top, stopwords
                 )
-            found = []
-            for rid, title, text, cited in records.candidates(
-                conn, zip(query_words, query_keys, strict=True), SEARCH_CANDIDATES
-            ):
+            pairs = list(zip(query_words, query_keys, strict=True))
+            best = records.ranked(conn, pairs, top)
+            keys = records.keys_of(conn, [rid for rid, _points in best])
+            rulings = {r.id: r for r in records.fetch_many(conn, version, [rid for rid, _p in best])}
+            hits = []
+            for rid, _points in best:
+                title, text, cited = keys.get(rid, ("", "", ""))
                 m = search.match(
                     query_words, query_keys, set(title.split()), set(text.split()), cited.split()
                 )
-                if m.score:
-                    found.append((m.score, rid, m.matched))
-            found.sort(key=lambda f: (-f[0], -f[1]))
-            best = found[:top]
-            rulings = {r.id: r for r in records.fetch_many(conn, version, [rid for _s, rid, _m in best])}
-            return [RulingHit(rulings[rid], score, matched) for score, rid, matched in best if rid in rulings]
+                if rid in rulings and m.score:
+                    hits.append(RulingHit(rulings[rid], m.score, m.matched))
+            return hits
 
         return self._read(body, [])
 

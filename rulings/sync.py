@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 from rulings import accounts, records
 from rulings.db import Conn
-from rulings.model import JournalError, Ruling
+from rulings.model import JournalError, Revision, Ruling
 from rulings.store import Journal
 
 BATCH = 200  # rulings per transaction on the receiving side
@@ -168,13 +168,15 @@ def _receive(conn: Conn, batch: Sequence[Ruling]) -> SyncReport:
         for i, revision in enumerate(fresh, 1):
             records.insert_revision(conn, rid, ruling.uid, top + i, revision, "")
         counted.revisions_new += len(fresh)
-        stored = records.fetch(conn, 4, rid)
-        if stored is None:
-            continue
-        newest = max(r.created_at for r in stored.revisions)
+        if not known:  # all of it is new here: what arrived is the whole history
+            history: Sequence[Revision] = good
+        else:
+            stored = records.fetch(conn, 4, rid)
+            history = stored.revisions if stored is not None else good
+        newest = max(r.created_at for r in history)
         conn.execute("UPDATE rulings SET updated_at = ? WHERE id = ?", (newest, rid))
-        records.index_ruling(conn, rid, stored.current)
-        if stored.conflict:
+        records.index_ruling(conn, rid, history[-1].data)
+        if records.branch_apart(history):
             counted.conflicts.append(rid)
     return counted
 
