@@ -308,7 +308,14 @@ def _submit(
         if amend_of is not None:
             base_rev = on_top_of if on_top_of is not None else int(str(base or amend_of.rev))
             done = book.write(
-                amend_of.id, data, who, base_rev=base_rev, draft_id=draft, rules=rules, assumptions=assumed
+                amend_of.id,
+                data,
+                who,
+                base_rev=base_rev,
+                draft_id=draft,
+                rules=rules,
+                assumptions=assumed,
+                overwrites=on_top_of is not None,  # the revision records whose text it replaced
             )
         else:
             done = book.write(None, data, who, draft_id=draft, rules=rules, assumptions=assumed)
