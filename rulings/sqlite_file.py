@@ -6,9 +6,9 @@
 - every write in its own `BEGIN IMMEDIATE` transaction (no shared connection, no module-level
   state: `SqliteFile` holds the path and its settings);
 - before writing, `PRAGMA quick_check`: a file found damaged is never written. Once a file passed,
-  this process checks it again only when its size changes (a truncation, a checkpoint that grew it):
-  on a league's 100,000 rulings the check reads the whole file (about a second), too long for every
-  judge's write; damage inside a page that keeps its size is what revision checksums are for;
+  this process checks it again only when it got smaller (truncated): on 100,000 rulings the check
+  reads the whole file (seconds), too long for a judge's write; damage inside a page is what the
+  revisions' checksums are for;
 - a new journal is made whole in a temporary file and linked into place, so a journal file always
   holds our schema from the moment it exists: an existing file that is empty or lacks our schema
   (truncated, foreign) is refused, never initialised over;
@@ -55,20 +55,22 @@ def connect(path: Path, timeout: float) -> sqlite3.Connection:
 
 
 @functools.lru_cache(maxsize=64)
-def _seen(path: str, dev: int, ino: int, size: int) -> list[bool]:
-    """A box per file state: True inside once that state passed quick_check in this process.
-    (A cached value, not a judge's state: the same answer for every request.)"""
+def _seen(path: str, dev: int, ino: int) -> list[int]:
+    """The size at which this file last passed quick_check in this process (empty: never). A cached
+    value, not a judge's state: the same answer for every request."""
     return []
 
 
 def _passed(path: str, dev: int, ino: int, size: int) -> bool:
-    return bool(_seen(path, dev, ino, size))
+    """Whether the file passed before at no larger size: it only grew since (a checkpoint, new
+    pages), which cannot cut what was checked; a file that shrank (truncated) is checked again."""
+    box = _seen(path, dev, ino)
+    return bool(box) and size >= box[0]
 
 
 def _remember(path: str, dev: int, ino: int, size: int) -> None:
-    box = _seen(path, dev, ino, size)
-    if not box:
-        box.append(True)
+    box = _seen(path, dev, ino)
+    box[:] = [size]
 
 
 class SqliteFile:
