@@ -10,8 +10,9 @@ inside the write's own transaction (`rulings.store.Journal`), not only by a page
 - Passwords are hashed with Argon2id (argon2-cffi, its default parameters); the clear password is
   never stored, logged or kept in a page's state.
 - A sign-in is a random token; only its SHA-256 is stored. The page keeps the token in the tab's
-  `st.session_state`; every write presents it, and a token unused for `idle_s` seconds (or whose
-  account was removed or whose password changed) no longer works.
+  `st.session_state` and in a cookie of the device (never in a URL), so a reload or a new tab
+  resumes it (`resume`); every write presents it, and a token unused for `idle_s` seconds (12 h by
+  default), or whose account was removed or whose password changed, no longer works anywhere.
 - Wrong passwords slow down the source that typed them (its address, else its tab), not the
   account name, and the server checks at most so many passwords a minute: `rulings.throttle` says
   how, and what that does and does not protect against. An unknown name costs the same hash and
@@ -42,7 +43,7 @@ ROLE_LABELS: Mapping[str, str] = types.MappingProxyType({"judge": "судья", 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 IDLE_ENV = "BERSERK_SIGNIN_IDLE_MIN"
-DEFAULT_IDLE_MIN = 30.0
+DEFAULT_IDLE_MIN = 720.0  # a tournament day: a judge stays signed in between rounds and reloads
 # A name as judges write it: letters (any alphabet), digits, spaces, dots, hyphens, apostrophes.
 _NAME_RE = re.compile(r"[^\W_](?:[\w .'’-]{0,38}[^\W_.])?")
 # A sign-in's last-seen time is refreshed at most this often (a write per minute, not per click).
@@ -101,7 +102,7 @@ class SignedIn:
 
 
 def idle_seconds() -> float:
-    """Inactivity after which a sign-in expires: `$BERSERK_SIGNIN_IDLE_MIN` minutes, default 30."""
+    """Inactivity after which a sign-in expires: `$BERSERK_SIGNIN_IDLE_MIN` minutes, default 12 h."""
     raw = os.environ.get(IDLE_ENV, "").strip()
     try:
         minutes = float(raw) if raw else DEFAULT_IDLE_MIN
@@ -260,6 +261,22 @@ def authenticate(conn: Conn, who: SignedIn | None, now: float, idle_s: float, to
     if touch and now - float(row[0]) > _TOUCH_EVERY_S:
         conn.execute("UPDATE sessions SET last_seen = ? WHERE token_hash = ?", (now, _token_hash(who.token)))
     return Account(name=str(row[1]), role=str(row[2]), created_at=str(row[3]))
+
+
+def resume(conn: Conn, token: str, now: float, idle_s: float) -> SignedIn | None:
+    """The sign-in a token still opens (a reload, a new tab of the same device: the page keeps the
+    token in a cookie), or None: unknown, expired, or its account removed or its password changed
+    (both delete the account's sessions). Reads only: the next write refreshes its time."""
+    if not token or len(token) > 200:
+        return None
+    row = conn.execute(
+        "SELECT s.last_seen, a.name, a.role FROM sessions AS s JOIN accounts AS a ON a.name = s.name "
+        "WHERE s.token_hash = ?",
+        (_token_hash(token),),
+    ).fetchone()
+    if row is None or now - float(row[0]) > idle_s:
+        return None
+    return SignedIn(name=str(row[1]), role=str(row[2]), token=token)
 
 
 def sign_out(conn: Conn, who: SignedIn) -> None:

@@ -89,6 +89,11 @@ class JudgesMixin:
             raise refusal or SignInError("Неверное имя или пароль.")
         return signed
 
+    def resume(self, token: str) -> SignedIn | None:
+        """The sign-in a device's stored token still opens, or None (see `accounts.resume`)."""
+
+        return self._accounts_read(lambda conn: accounts.resume(conn, token, self.clock(), self.idle_s), None)
+
     def sign_out(self, who: SignedIn) -> None:
         self._run(True, lambda conn, _v: accounts.sign_out(conn, who))
 
