@@ -44,30 +44,28 @@ run: deps
 # tests skip with a reason (under CI=true a missing chromium fails them instead).
 chromium:
 	@if [ -x /usr/bin/chromium ]; then :; \
-	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-		echo "Устанавливаю chromium для браузерных тестов…"; \
-		apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
-		|| echo "chromium не установился: браузерные тесты будут пропущены (под CI — провалены)"; \
+	else $(call apt_install,chromium,браузерные тесты); fi
+
+# $(call apt_install,PACKAGE,WHAT): install a Debian package as root or through sudo; where apt is
+# not usable say that WHAT will be skipped (under CI=true those tests fail instead).
+define apt_install
+if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		echo "Устанавливаю $(1): $(2)…"; \
+		apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null \
+		|| echo "$(1) не установился: $(2) будут пропущены (под CI — провалены)"; \
 	elif command -v apt-get >/dev/null && sudo -n true 2>/dev/null; then \
-		echo "Устанавливаю chromium для браузерных тестов (sudo)…"; \
-		sudo -n apt-get update -qq >/dev/null && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
-		|| echo "chromium не установился: браузерные тесты будут пропущены (под CI — провалены)"; \
-	else echo "apt недоступен: браузерные тесты будут пропущены (нужен /usr/bin/chromium)"; fi
+		echo "Устанавливаю $(1): $(2) (sudo)…"; \
+		sudo -n apt-get update -qq >/dev/null && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null \
+		|| echo "$(1) не установился: $(2) будут пропущены (под CI — провалены)"; \
+	else echo "apt недоступен: $(2) будут пропущены (нужен пакет $(1))"; fi
+endef
 
 # The journal's tests start their own PostgreSQL server (Debian's postgresql package) in a
 # temporary folder; install it where apt is usable, otherwise those tests skip with a reason
 # (under CI=true a missing server fails them instead).
 postgresql:
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
-	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-		echo "Устанавливаю PostgreSQL для тестов журнала…"; \
-		apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null \
-		|| echo "postgresql не установился: тесты журнала на PostgreSQL будут пропущены (под CI — провалены)"; \
-	elif command -v apt-get >/dev/null && sudo -n true 2>/dev/null; then \
-		echo "Устанавливаю PostgreSQL для тестов журнала (sudo)…"; \
-		sudo -n apt-get update -qq >/dev/null && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null \
-		|| echo "postgresql не установился: тесты журнала на PostgreSQL будут пропущены (под CI — провалены)"; \
-	else echo "apt недоступен: тесты журнала на PostgreSQL будут пропущены (нужен пакет postgresql)"; fi
+	else $(call apt_install,postgresql,тесты журнала на PostgreSQL); fi
 
 PACKAGES := storage rules_index lexicon rulings engine casebook cardbase desk app_pages app.py
 

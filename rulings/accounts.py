@@ -103,12 +103,16 @@ class SignedIn:
 
 def idle_seconds() -> float:
     """Inactivity after which a sign-in expires: `$BERSERK_SIGNIN_IDLE_MIN` minutes, default 12 h."""
-    raw = os.environ.get(IDLE_ENV, "").strip()
+    return max(minutes_from_env(IDLE_ENV, DEFAULT_IDLE_MIN), 0.1) * 60.0
+
+
+def minutes_from_env(name: str, default: float) -> float:
+    """A number of minutes from an environment variable; the default when unset or not a number."""
+    raw = os.environ.get(name, "").strip()
     try:
-        minutes = float(raw) if raw else DEFAULT_IDLE_MIN
+        return float(raw) if raw else default
     except ValueError:
-        minutes = DEFAULT_IDLE_MIN
-    return max(minutes, 0.1) * 60.0
+        return default
 
 
 def idle_text(idle_s: float) -> str:

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from rulings import accounts
 from rulings.model import JournalError
 
 KEEP = 24
@@ -43,12 +44,7 @@ def folder(path: Path | str) -> Path:
 
 
 def every_s() -> float:
-    raw = os.environ.get(EVERY_ENV, "").strip()
-    try:
-        minutes = float(raw) if raw else DEFAULT_EVERY_MIN
-    except ValueError:
-        minutes = DEFAULT_EVERY_MIN
-    return max(minutes, 0.0) * 60.0
+    return max(accounts.minutes_from_env(EVERY_ENV, DEFAULT_EVERY_MIN), 0.0) * 60.0
 
 
 def listed(path: Path | str) -> list[Path]:
