@@ -9,7 +9,8 @@ import pytest
 import Stemmer
 
 import rules_index
-from rules_index import CorpusError, RulesIndex, morph, typos, understood
+from rules_index import CorpusError, RulesIndex, morph, understood
+from rules_index.search import typos
 from rules_index.tables import load_tables
 
 

@@ -1,7 +1,7 @@
 """Linking a query word to the words the rules have: the word itself, a broader or opposite
 word (jargon.yaml «keep»), a word cut short, a verb's noun, a derivation, a typo.
 
-Split from search.py: the ranking there asks, for each typed word, which keys of the corpus may
+Split from the search: its query reading asks, for each typed word, which keys of the corpus may
 stand for it and how much each is worth (`Alt`); this module answers. Built once per index,
 read-only afterwards.
 """
@@ -16,7 +16,8 @@ from types import MappingProxyType
 
 import Stemmer
 
-from rules_index import morph, postings, typos
+from rules_index import morph
+from rules_index.search import postings, typos
 from rules_index.text import Analyzer, Token
 
 # How much each kind of match is worth relative to the word itself.

@@ -1,5 +1,6 @@
 """Building the search's inverted index: postings per stem key, card mentions, jargon rows,
-defined terms. Runs once per corpus; search.py reads what it returns and never changes it.
+defined terms. Runs once per corpus (search.corpus); the search reads what it returns and never
+changes it.
 """
 
 from __future__ import annotations
