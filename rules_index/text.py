@@ -22,6 +22,36 @@ _APOSTROPHES: Mapping[int, str] = MappingProxyType(
 # A dotted number («535.5.1.2», «09.11.2024») is one token: the «5» inside a clause id is not
 # the word «5».
 TOKEN_RE = re.compile(r"\d+(?:\.\d+)+|[0-9a-zа-я]+(?:'[0-9a-zа-я]+)*")
+# Latin letters that look like Cyrillic ones: a phone switching layouts mid-word types «xост»,
+# «cимбиот», «пaразита». Read only inside a word that has Cyrillic letters too.
+_LOOKALIKES: Mapping[int, str] = MappingProxyType(
+    str.maketrans(
+        {
+            "a": "а",
+            "b": "в",
+            "c": "с",
+            "e": "е",
+            "h": "н",
+            "k": "к",
+            "m": "м",
+            "o": "о",
+            "p": "р",
+            "t": "т",
+            "x": "х",
+            "y": "у",
+        }
+    )
+)
+_LATIN = re.compile(r"[a-z]")
+_CYRILLIC = re.compile(r"[а-я]")
+
+
+def fold_lookalikes(word: str) -> str:
+    """A normalised word with Latin look-alike letters read as Cyrillic when the word mixes the
+    two alphabets («xост» → «хост»); a word in one alphabet is left alone («qwerty», «хост»)."""
+    if _LATIN.search(word) and _CYRILLIC.search(word):
+        return word.translate(_LOOKALIKES)
+    return word
 
 
 def normalize(text: str) -> str:
@@ -81,7 +111,7 @@ class Analyzer:
         """
         memo = {} if memo is None else memo
         for m in TOKEN_RE.finditer(normalize(text)):
-            word = m.group()
+            word = fold_lookalikes(m.group())
             known = memo.get(word)
             if known is None:
                 known = memo[word] = (word, self.key(word, stemmer))
