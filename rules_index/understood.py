@@ -20,6 +20,7 @@ HOW: Mapping[str, str] = MappingProxyType(
         "form": "другая форма слова",
         "typo": "с опечаткой",
         "jargon": "жаргон",
+        "akin": "похоже на жаргон",
         "broader": "более общее слово",
         "opposite": "противоположное слово",
         "near": "близкое по смыслу слово",
@@ -42,6 +43,8 @@ def word_note(word: QueryWord) -> str:
         shown = ", ".join(f"п. {cid}" for cid in word.found[:3]) + ("…" if len(word.found) > 3 else "")
         return f"«{word.word}» → {shown} ({how})"
     found = [f for f in word.found if f.casefold() != word.word.casefold()]
+    if word.how == "akin":  # «вражины» → противник (похоже на жаргон «враг»)
+        return f"«{word.word}» → {', '.join(found[:3])} ({how} «{word.like}»)"
     if word.how == "exact" or not found:
         return f"«{word.word}» ({how})"
     return f"«{word.word}» → {', '.join(found[:3])} ({how})"

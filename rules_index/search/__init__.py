@@ -66,11 +66,13 @@ class SearchIndex:
             extra.setdefault(d, []).append(Match("", "parent", c.paragraphs[parent].id))
         ranking.another(c, q.words, scores)
         all_keys = [t.key for t in q.tokens]
-        ranking.add_terms(c, text, q.term_keys, all_keys, scores, extra)
+        defining = ranking.add_terms(c, text, q.term_keys, all_keys, scores, extra)
         ranking.add_phrases(c, q.phrases, scores, extra)
-        if not q.numbers and not answerability.answered(c, q.words, covered, how):
+        ranking.together_first(c, q.words, scores, how)
+        answer = answerability.decide(c, q, covered, how, defining, scores)
+        if not answer.answered:
             scores = {}
         ranking.add_numbers(c, q, scores, extra)
         cited = [cid for _, cid, _ in q.numbers]
         hits = ranking.ranked(c, scores, how, extra, top, q.words, cited)
-        return SearchResult(text, tuple(hits), answerability.report(c, text, q.numbers, q.words))
+        return SearchResult(text, tuple(hits), answerability.report(c, text, q.numbers, q.words), answer)

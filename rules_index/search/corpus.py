@@ -15,10 +15,10 @@ from types import MappingProxyType
 from rules_index import numbers
 from rules_index.model import Paragraph
 from rules_index.search import linking, postings, typos
-from rules_index.search.postings import JargonRow, TermRow
-from rules_index.snippet import Piece
-from rules_index.tables import Tables, load_tables
-from rules_index.text import Analyzer
+from rules_index.search.postings import Broader, JargonRow, TermRow
+from rules_index.snippet import Piece, sentences
+from rules_index.tables import Asks, Tables, load_tables
+from rules_index.text import Analyzer, Token
 
 
 @dataclass(frozen=True)
@@ -44,13 +44,16 @@ class Corpus:
     cards_typed: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]
     jargon: tuple[JargonRow, ...]
     jargon_first: Mapping[str, tuple[int, ...]]  # a row's first key → rows (longest first)
-    broader: Mapping[str, tuple[str, tuple[str, ...], str]]
+    broader: Mapping[str, Broader]
     terms: tuple[TermRow, ...]
     heading_keys: Mapping[int, frozenset[str]]
     text_keys: tuple[frozenset[str], ...]
+    cite_keys: tuple[frozenset[str], ...]  # keys a rule text has only beside a cross-reference
+    sentence_keys: tuple[tuple[frozenset[str], ...], ...]  # per paragraph, each sentence's keys
     jargon_lemmas: Mapping[str, JargonRow]
     number_index: numbers.NumberIndex
     linker: linking.Linker
+    asks: Asks
 
 
 def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None) -> Corpus:
@@ -107,6 +110,10 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         terms=tuple(postings.term_table(tables, analyzer, stemmer, first)),
         heading_keys=MappingProxyType(headings),
         text_keys=tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces),
+        sentence_keys=tuple(tuple(_sentence_keys(dp)) for dp in docs.pieces),
+        cite_keys=tuple(
+            _cross_reference_keys(p.id, dp[0].tokens) for p, dp in zip(paragraphs, docs.pieces, strict=True)
+        ),
         jargon_lemmas=jargon_forms,
         number_index=numbers.NumberIndex(paragraphs, [tuple(dp) for dp in docs.pieces]),
         linker=linking.Linker(
@@ -116,5 +123,53 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
             typos.TypoIndex(docs.vocab, stemmer, jargon_forms, analyzer.stopwords),
             jargon_forms,
             len(paragraphs),
+            MappingProxyType(postings.jargon_stems(tables, analyzer, stemmer, docs.postings)),
         ),
+        asks=tables.asks,
+    )
+
+
+def _sentence_keys(pieces: Sequence[Piece]) -> list[frozenset[str]]:
+    """The keys of each sentence (or list item) of a paragraph's rule text and examples."""
+    out: list[frozenset[str]] = []
+    for piece in pieces:
+        toks = piece.tokens
+        i = 0
+        for _, end in sentences(piece.text):
+            keys: set[str] = set()
+            while i < len(toks) and toks[i].end <= end:
+                keys.add(toks[i].key)
+                i += 1
+            if keys:
+                out.append(frozenset(keys))
+    return out
+
+
+# Words this close before a cited clause number are about the cited clause («в порядке,
+# описанном в 536»), as is a parenthesis with a number («(см. 207. Рука)»).
+_BEFORE_CITED = 4
+
+
+def _cross_reference_keys(own: str, tokens: Sequence[Token]) -> frozenset[str]:
+    """The keys a rule text has only where it refers to another clause: the cited clause states
+    them, this one only points there."""
+    cited = [i for i, t in enumerate(tokens) if _is_cited(t.surface, own)]
+    if not cited:
+        return frozenset()
+    near: set[int] = set()
+    for i in cited:
+        near.update(range(max(0, i - _BEFORE_CITED), i + 1))
+    keys_near = {tokens[i].key for i in near}
+    keys_elsewhere = {t.key for i, t in enumerate(tokens) if i not in near}
+    return frozenset(keys_near - keys_elsewhere)
+
+
+def _is_cited(surface: str, own: str) -> bool:
+    """A clause number other than the paragraph's own: «535.5.1.2», «403.2», «536»."""
+    head = surface.split(".")[0]
+    return (
+        surface != own
+        and head.isdigit()
+        and len(head) in (3, 4)
+        and (len(surface) == len(head) or "." in surface)
     )

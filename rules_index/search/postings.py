@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 import Stemmer
 
@@ -30,6 +31,16 @@ def phrase_keys(tokens: Iterable[Token], stopwords: frozenset[str]) -> tuple[str
 
 # (slang keys, meaning, meaning keys)
 JargonRow = tuple[tuple[str, ...], str, tuple[str, ...]]
+
+
+class Broader(NamedTuple):
+    """What a «keep» word of the rules also searches: `means` (its keys), how it relates, and
+    the keys a clause must have for it to count there (none: everywhere)."""
+
+    means: str
+    keys: tuple[str, ...]
+    relation: str
+    within: tuple[str, ...] = ()
 
 
 @dataclass
@@ -126,7 +137,7 @@ def index_cards(
 
 def jargon_table(
     tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, postings: Mapping[str, object]
-) -> tuple[list[JargonRow], dict[str, tuple[str, tuple[str, ...], str]]]:
+) -> tuple[list[JargonRow], dict[str, Broader]]:
     """(slang keys, meaning, meaning keys) rows, longest first; and «keep» slang as words the
     rules have that also search (meaning, meaning keys, relation): a broader word, an opposite.
 
@@ -136,7 +147,7 @@ def jargon_table(
     phrase (PHRASE-marked keys, little words as typed): its one word alone says too little.
     """
     jargon: list[JargonRow] = []
-    broader: dict[str, tuple[str, tuple[str, ...], str]] = {}
+    broader: dict[str, Broader] = {}
     for entry in tables.jargon:
         means = analyzer.keys(entry.means, stemmer)
         for slang in entry.slang:
@@ -145,7 +156,8 @@ def jargon_table(
                 continue
             if entry.keep:
                 if len(seq) == 1:
-                    broader[seq[0]] = (entry.means, means, entry.relation)
+                    within = tuple(k for w in entry.within for k in analyzer.keys(w, stemmer))
+                    broader[seq[0]] = Broader(entry.means, means, entry.relation, within)
                 continue
             whole = phrase_keys(analyzer.tokens(slang, stemmer), analyzer.stopwords)
             if len(seq) == 1 and len(whole) > 1:
@@ -194,6 +206,31 @@ def jargon_by_form(tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer)
             if word.isalpha():
                 out.setdefault(word, ((word,), entry.means, means))
     return out
+
+
+def jargon_stems(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, postings: Mapping[str, object]
+) -> dict[str, tuple[JargonRow, str]]:
+    """The stem of each one-word jargon word (four letters or more, not a word of the rules) →
+    its row and the word: a word the tables do not list may begin with one («вражины» → «враг»).
+    A stem two meanings share is left out."""
+    out: dict[str, tuple[JargonRow, str]] = {}
+    shared: set[str] = set()
+    for entry in tables.jargon:
+        means = analyzer.keys(entry.means, stemmer)
+        if entry.keep or not means:
+            continue
+        for slang in entry.slang:
+            word = normalize(slang)
+            key = analyzer.key(word, stemmer) if word.isalpha() else ""
+            if len(key) < 4 or key in postings:
+                continue
+            known = out.get(key)
+            if known is not None and known[0][1] != entry.means:
+                shared.add(key)
+            elif known is None or len(word) < len(known[1]):
+                out[key] = (((word,), entry.means, means), word)
+    return {k: v for k, v in out.items() if k not in shared}
 
 
 def card_words(

@@ -40,6 +40,7 @@ class QWord:
     meaningful: bool = True  # a bare count («3») says nothing on its own
     info: morph.WordInfo | None = None  # the dictionary's view of a one-token word
     named: str = ""  # what the caller said these words name (model.Named.label)
+    like: str = ""  # the jargon word it was read as, by its form («вражины» → «враг»)
 
 
 class TermKey(NamedTuple):
@@ -152,8 +153,10 @@ def _words(
                 # finds itself first.
                 alts = (Alt(own, "form", WEIGHT["form"]), *alts)
             if len(alts) == 1 and alts[0].key in c.broader:
-                wider, wider_keys, rel = c.broader[alts[0].key]
-                alts += tuple(Alt(k, rel, WEIGHT[rel], wider) for k in wider_keys)
+                wide = c.broader[alts[0].key]
+                alts += tuple(
+                    Alt(k, wide.relation, WEIGHT[wide.relation], wide.means, wide.within) for k in wide.keys
+                )
             words.append(QWord(label, alts, together=len(means_keys) > 1))
             term_keys.extend(
                 TermKey(mk, label, start, start + len(seq), span(start, len(seq))) for mk in means_keys
@@ -163,21 +166,25 @@ def _words(
             continue
         info = infos.get(t.surface)
         row = None if t.key in c.postings or info is None else c.jargon_lemmas.get(info.lemma)
-        how, share = "jargon", 1.0
+        how, share, like = "jargon", 1.0, ""
         alts = ()
-        if row is None and info is not None and not info.known and t.key not in c.postings:
+        if row is None and info is not None and t.key not in c.postings:
             alts = c.linker.alternatives(t, stemmer, info)
-            if not alts:
+            fixed = None
+            if not alts and not info.known:
                 fixed = c.linker.misspelt(t.surface, stemmer)
                 if fixed is not None and fixed.stopword:
                     continue  # «теперьь», «какмо»: a little word mistyped says nothing
-                if fixed is not None:
-                    row, alts, how, share = fixed.row, fixed.alts, "typo", fixed.share
+            elif not alts:
+                fixed = c.linker.akin(t.surface)  # «вражина»: a real word, like the jargon «враг»
+            if fixed is not None:
+                row, alts, share, like = fixed.row, fixed.alts, fixed.share, fixed.like
+                how = "akin" if like else "typo"
         if row is not None:
-            # Another form of a jargon word («сдвинули» for the listed «сдвинуть»), or a
-            # jargon word mistyped («тиггер»).
+            # Another form of a jargon word («сдвинули» for the listed «сдвинуть»), a jargon
+            # word mistyped («тиггер») or a word like one by its form («вражины» → «враг»).
             alts = tuple(Alt(mk, how, WEIGHT["jargon"] * share, row[1]) for mk in row[2])
-            words.append(QWord(typed(i, 1), alts, together=len(row[2]) > 1, info=info))
+            words.append(QWord(typed(i, 1), alts, together=len(row[2]) > 1, info=info, like=like))
             term_keys.extend(TermKey(mk, typed(i, 1), i, i + 1, span(i, 1)) for mk in row[2])
             continue
         if not alts:

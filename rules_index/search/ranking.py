@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 
 from rules_index import ids
 from rules_index.model import Hit, Match
-from rules_index.search import matching
+from rules_index.search import matching, retrieval
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Alt, Query, QWord, TermKey
 from rules_index.search.retrieval import How
 from rules_index.snippet import find_all, snippet
-from rules_index.text import Token, normalize
+from rules_index.text import Token, fold_lookalikes, normalize
 
 # A heading ranks below its clauses (its words are the whole section's topic, not an answer)
 # unless the query is the section's name.
@@ -27,9 +27,17 @@ HEADING_FACTOR = 0.35
 # инкарнировать» matches 535.7's «на свободную клетку»; its 535.7.2 answers what then).
 CHILD_SHARE = 0.5
 CHILD_CAP = 0.99
+# The best paragraphs whose sentences are read for the question's words together, and how much
+# one sentence holding them all adds.
+TOGETHER_TOP = 20
+TOGETHER_GAIN = 1.0
+TOGETHER_POWER = 2.0
 # A word typed twice («симб на симба») and a clause with «другой» before that word.
 ANOTHER_KEY = "друг"
 ANOTHER_GAIN = 1.5
+# A term's definition gains the top score times the share of the question the term is, to
+# this power: «что такое хозяин» is about the term, «хозяина изгнали, что с симбиотом» is not.
+TERM_POWER = 2.0
 # A quoted phrase found verbatim adds this many times the idf of its words.
 PHRASE_GAIN = 1.5
 
@@ -69,6 +77,35 @@ def inherit(c: Corpus, scores: dict[int, float]) -> dict[int, int]:
     return only
 
 
+def together_first(c: Corpus, words: Sequence[QWord], scores: dict[int, float], how: How) -> None:
+    """A clause that says the question's words in one sentence states the thing; one that has
+    them scattered over its sentences only mentions them: the best paragraphs gain by the
+    largest share of the question (by word weight) one of their sentences holds."""
+    light = c.asks.light
+    weights = {
+        wi: retrieval.word_weight(c, qw)
+        for wi, qw in enumerate(words)
+        if qw.meaningful
+        and not (qw.info is not None and qw.info.function)
+        and fold_lookalikes(normalize(qw.word)) not in light
+    }
+    total = sum(weights.values())
+    if len(weights) < 2 or total <= 0:
+        return
+    for d in sorted(scores, key=lambda d: (-scores[d], d))[:TOGETHER_TOP]:
+        matched = how.get(d, {})
+        keys = {
+            wi: [a.key for a in words[wi].alts] if words[wi].together else [alt.key]
+            for wi, (alt, _) in matched.items()
+            if wi in weights
+        }
+        best = 0.0
+        for sentence in c.sentence_keys[d]:
+            share = sum(weights[wi] for wi, ks in keys.items() if any(k in sentence for k in ks))
+            best = max(best, share)
+        scores[d] *= 1.0 + TOGETHER_GAIN * (best / total) ** TOGETHER_POWER
+
+
 def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float]) -> None:
     """A word typed twice relates two of a kind («симб на симба», «замена замены»): the
     clauses that speak of «другой» of that kind («на другого симбиота») answer it."""
@@ -88,10 +125,10 @@ def add_terms(
     all_keys: Sequence[str],
     scores: dict[int, float],
     extra: dict[int, list[Match]],
-) -> None:
+) -> list[int]:
     """Put the definition of a term the query names above the word hits, in proportion to
     how much of the query the term is; fully when the query has the term's whole wording,
-    little words included («не может быть взята в отряд»)."""
+    little words included («не может быть взята в отряд»). Returns the defining paragraphs."""
     top_score = max(scores.values(), default=0.0)
     # One weight per typed word (a misspelt word may stand for several keys): its rarest key.
     by_word: dict[tuple[int, int], list[str]] = {}
@@ -102,6 +139,7 @@ def add_terms(
         return max(c.idf.get(k, c.max_idf) for k in keys)
 
     total_idf = sum(weight(keys) for keys in by_word.values()) or 1.0
+    defining: list[int] = []
     for term_set, term, clause, whole in matched_terms(c, query, term_keys, all_keys):
         # Share by word weight (a rare word outside the term means the question is about
         # something else), squared: «что такое хозяин» is about the term; «хозяина
@@ -109,14 +147,16 @@ def add_terms(
         covered = sum(
             weight([k for k in keys if k in term_set]) for keys in by_word.values() if set(keys) & term_set
         )
-        share = (covered / total_idf) ** 2
+        share = (covered / total_idf) ** TERM_POWER
         if len(whole) >= 4 and find_all(all_keys, whole):
             share = 1.0
         d = c.first[clause]
+        defining.append(d)
         scores[d] = scores.get(d, 0.0) + share * (top_score + 1.0)
         used = [tk.span for tk in term_keys if tk.key in term_set]
         typed = query[min(a for a, _ in used) : max(b for _, b in used)]
         extra.setdefault(d, []).append(Match(typed, "term", term))
+    return defining
 
 
 def matched_terms(
@@ -231,8 +271,8 @@ def _hit(
         if words[wi].together and all(a.key in found for a in words[wi].alts):
             form = alt.label  # the whole meaning is there: «улетел» → «становится летающим»
         kind = alt.how
-        if kind == "form" and normalize(word) in surfaces and form:
-            kind, form = "exact", normalize(word)
+        if kind == "form" and fold_lookalikes(normalize(word)) in surfaces and form:
+            kind, form = "exact", fold_lookalikes(normalize(word))
         elif kind == "prefix":
             kind = "form"
         matches.append(Match(word, kind, form))

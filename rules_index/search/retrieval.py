@@ -67,7 +67,10 @@ def best_alternative(c: Corpus, qw: QWord) -> dict[int, tuple[float, Alt]]:
         if not posting:
             continue
         idf = c.idf[alt.key]
+        within = [c.postings.get(k, {}) for k in alt.within]
         for d, tf in posting.items():
+            if within and not any(d in w for w in within):
+                continue  # «хозяин» as «существо» only where a clause speaks of symbiotes
             norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[d] / avgdl))
             s = alt.weight * idf * norm * share
             if qw.together:
