@@ -64,7 +64,7 @@ def test_the_best_clause_is_first_on_the_screen(
 
         ask(v, "3 ываыва")
         page.get_by_text("В загруженных правилах об этом ничего нет.", exact=False).wait_for()
-        page.get_by_text("Нет в загруженных правилах слова «ываыва»").wait_for()
+        page.get_by_text("Не нашлось в тексте: «ываыва»").wait_for()
         assert page.locator(".st-key-search_hits").count() == 0
         v.fits_width()
         v.shot(f"search_nothing_{tag}")

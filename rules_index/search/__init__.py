@@ -75,4 +75,6 @@ class SearchIndex:
         ranking.add_numbers(c, q, scores, extra)
         cited = [cid for _, cid, _ in q.numbers]
         hits = ranking.ranked(c, scores, how, extra, top, q.words, cited)
-        return SearchResult(text, tuple(hits), answerability.report(c, text, q.numbers, q.words), answer)
+        return SearchResult(
+            text, tuple(hits), answerability.report(c, text, q.numbers, q.words, covered), answer
+        )

@@ -46,6 +46,8 @@ IDF_POWER = 1.0
 MATCHED_VERB = 1.0
 # How much the sureness of a link (linking.WEIGHT) counts.
 LINK_POWER = 1.0
+# Where a clause has a word so that the clause is about it (not a passing mention).
+CENTRAL = frozenset({"text", "name"})
 # A quoted name in an example («воздействие “свет фонаря”») has at most this many words.
 NAME_WORDS = 5
 
@@ -81,7 +83,9 @@ def decide(
             # A card or a card of the judge's base is an answer by itself: its clauses.
             with_card = [d for d in covered if t.wi in covered[d]]
             best = max(with_card, key=lambda d: (scores.get(d, 0.0), -d))
-            return Answer(True, c.paragraphs[best].id, _evidence(c, q, best, how), missing, coverage=1.0)
+            return Answer(
+                True, c.paragraphs[best].id, _evidence(c, q, best, how, covered), missing, coverage=1.0
+            )
     total = sum(t.weight for t in topics)
     if total <= 0:
         return Answer(False, missing=missing)
@@ -95,7 +99,7 @@ def decide(
         share = shares[d]
         if share < ANSWER_COVERAGE:
             continue
-        if not any(_where(c, q, d, t.wi, how) != "example" for t in topics if t.wi in covered[d]):
+        if not any(_where(c, q, d, t.wi, how) in CENTRAL for t in topics if t.wi in covered[d]):
             # Only words its example or a cross-reference mentions in passing: the clause is
             # not about them («как работает яд»: 534.5's example says the wounds still count
             # as from poison).
@@ -103,10 +107,10 @@ def decide(
             continue
         failed = _unstated(c, q, topics, d, covered[d], how, defining)
         if not failed:
-            return Answer(True, c.paragraphs[d].id, _evidence(c, q, d, how), missing, coverage=share)
+            return Answer(True, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, coverage=share)
         reason = reason or failed
     d = max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
-    return Answer(False, c.paragraphs[d].id, _evidence(c, q, d, how), missing, reason, shares[d])
+    return Answer(False, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, reason, shares[d])
 
 
 def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) -> list[_Topic]:
@@ -156,8 +160,9 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
 
 
 def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
-    """«text» where paragraph d's rule says the word, «name» where a quoted name in its example
-    has it, «example» where only its example (or a cross-reference) does."""
+    """«text» where paragraph d's rule says the word, «name» where a card or a quoted name in its
+    example has it, «reference» where its rule has it only beside a cross-reference to another
+    clause, «example» where only its example does."""
     if how[d][wi][0].how in ("card", "named"):
         return "name"  # a card is what its clause or example is about
     keys = _keys(q, d, wi, how)
@@ -170,7 +175,7 @@ def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
                 return "name"
         if all(k in _names(piece) for k in keys):
             return "name"
-    return "example"
+    return "reference" if all(k in c.text_keys[d] for k in keys) else "example"
 
 
 def _names(piece: Piece) -> set[str]:
@@ -188,7 +193,7 @@ def _names(piece: Piece) -> set[str]:
 def _quality(c: Corpus, q: Query, d: int, wi: int, how: How) -> float:
     """How well paragraph d has word wi: where it says it, times how sure the link is (the word
     itself 1, jargon 0.95, a typo or a derivation less: linking.WEIGHT)."""
-    where = EXAMPLE_ONLY if _where(c, q, d, wi, how) == "example" else 1.0
+    where = 1.0 if _where(c, q, d, wi, how) in CENTRAL else EXAMPLE_ONLY
     return where * float(min(1.0, how[d][wi][0].weight) ** LINK_POWER)
 
 
@@ -282,16 +287,18 @@ def _states(c: Corpus, d: int, matched: Sequence[Sequence[str]], marker: Marker)
     return False
 
 
-def _evidence(c: Corpus, q: Query, d: int, how: How) -> tuple[Evidence, ...]:
-    """Each meaningful typed word as evidence for paragraph d: how it matched there, or not."""
+def _evidence(c: Corpus, q: Query, d: int, how: How, covered: Mapping[int, set[int]]) -> tuple[Evidence, ...]:
+    """Each meaningful typed word as evidence for paragraph d: how it matched there, or how it
+    matched elsewhere (no `where`), or «» when the text lacks it."""
     out: list[Evidence] = []
     found_d = c.found[d]
+    whole = {wi for got in covered.values() for wi in got}
     for wi, qw in enumerate(q.words):
         if not qw.meaningful:
             continue
-        if wi not in how.get(d, {}):
+        if wi not in covered.get(d, ()):
             present = [a for a in qw.alts if a.key in c.postings]
-            out.append(Evidence(qw.word, present[0].how if present else ""))
+            out.append(Evidence(qw.word, present[0].how if present and wi in whole else ""))
             continue
         alt = how[d][wi][0]
         where = _where(c, q, d, wi, how)
@@ -301,28 +308,26 @@ def _evidence(c: Corpus, q: Query, d: int, how: How) -> tuple[Evidence, ...]:
         elif kind == "prefix":
             kind = "form"
         label = alt.label if alt.how in ("card", "named") or qw.together else found_d.get(alt.key, alt.label)
-        out.append(
-            Evidence(
-                qw.word,
-                kind,
-                (label,) if label else (),
-                "example" if where == "example" else where,
-                where != "example",
-            )
-        )
+        out.append(Evidence(qw.word, kind, (label,) if label else (), where, where in CENTRAL))
     return tuple(sorted(out, key=lambda e: q.text.find(e.word)))
 
 
 def report(
-    c: Corpus, query: str, found_numbers: Sequence[numbers.Typed], words: Sequence[QWord]
+    c: Corpus,
+    query: str,
+    found_numbers: Sequence[numbers.Typed],
+    words: Sequence[QWord],
+    covered: Mapping[int, set[int]],
 ) -> tuple[QueryWord, ...]:
-    """What each typed word matched anywhere in these rules, in the order typed."""
+    """What each typed word matched anywhere in these rules, in the order typed; a jargon
+    meaning no clause has whole («ходит первым» → первый ход) matched nothing."""
+    whole = {wi for got in covered.values() for wi in got}
     out: list[tuple[int, QueryWord]] = []
     for typed, _, targets in found_numbers:
         found = tuple(dict.fromkeys(c.paragraphs[d].id for d, _ in targets))
         out.append((query.find(typed), QueryWord(typed, "number" if found else "", found)))
-    for qw in words:
-        present = [a for a in qw.alts if a.key in c.postings]
+    for wi, qw in enumerate(words):
+        present = [a for a in qw.alts if a.key in c.postings] if wi in whole or not qw.together else []
         if qw.named:
             if all(w.word != qw.word or w.how != "named" for _, w in out):
                 out.append((query.find(qw.word), QueryWord(qw.word, "named", (qw.named,))))
