@@ -34,10 +34,11 @@ MATCHED_MINOR = 0.5
 # A word a clause has only in its example or a cross-reference counts this much for it.
 EXAMPLE_ONLY = 0.5
 # A word the rules lack, against the rarest word's weight: a noun by morph.topic_weight; a verb
-# this much; a word the dictionary does not know this much; a jargon meaning the rules never
-# state whole («ходит первым» → первый ход) as a noun.
+# this much; a word the dictionary does not know this much (likelier slang we could not read
+# than a topic); a jargon meaning the rules never state whole («ходит первым» → первый ход)
+# nearly as a noun; an ordinal («вторым») as an adjective.
 MISSING_VERB = 0.6
-MISSING_UNKNOWN = 0.8
+MISSING_UNKNOWN = 0.5
 MISSING_PHRASE = 0.8
 MISSING_ORDINAL = 0.28
 # How much a matched word's rarity (idf) counts in its weight (0: every matched word alike);
