@@ -105,16 +105,17 @@ class Analyzer:
     ) -> Iterator[Token]:
         """Word tokens of a text with offsets into it (the text need not be normalised).
 
-        `memo` (word → (word, key)) is a cache owned by the caller (one build or one query),
+        `memo` (word as typed → (word read, key)) is a cache owned by the caller (one build or one query),
         never shared; with it each word is stemmed once and every token of the word shares one
         string.
         """
         memo = {} if memo is None else memo
         for m in TOKEN_RE.finditer(normalize(text)):
-            word = fold_lookalikes(m.group())
+            word = m.group()
             known = memo.get(word)
             if known is None:
-                known = memo[word] = (word, self.key(word, stemmer))
+                folded = fold_lookalikes(word)
+                known = memo[word] = (folded, self.key(folded, stemmer))
             start, end = m.span()
             yield Token(start, end, *known)
 

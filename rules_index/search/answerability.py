@@ -24,7 +24,7 @@ from rules_index.search import retrieval
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Query, QWord
 from rules_index.search.retrieval import How
-from rules_index.snippet import Piece, sentences
+from rules_index.snippet import sentences
 from rules_index.text import Token, fold_lookalikes, normalize
 
 # The share of the question's weight one clause must cover to answer it.
@@ -47,12 +47,10 @@ IDF_POWER = 1.0
 MATCHED_VERB = 1.0
 # How much the sureness of a link (linking.WEIGHT) counts.
 LINK_POWER = 1.0
+# How many of the best-scored clauses the decision reads.
+CANDIDATES = 30
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
-# A quoted name in an example («воздействие “свет фонаря”») has at most this many words.
-NAME_WORDS = 5
-
-_QUOTED = re.compile(r"[“\"«„]([^“”\"«»„]{1,60})[”\"»“]")
 
 
 @dataclass(frozen=True)
@@ -90,7 +88,10 @@ def decide(
     total = sum(t.weight for t in topics)
     if total <= 0:
         return Answer(False, missing=missing)
-    shares = {d: _support(c, q, topics, d, covered[d], how) / total for d in covered}
+    # The best-scored clauses only: one ranked past them is never shown, and a large rules text
+    # has thousands covering a common word.
+    candidates = sorted(covered, key=lambda d: (-scores.get(d, 0.0), d))[:CANDIDATES]
+    shares = {d: _support(c, q, topics, d, covered[d], how) / total for d in candidates}
     if not shares:
         return Answer(False, missing=missing)
     reason = ""
@@ -169,26 +170,9 @@ def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
     keys = _keys(q, d, wi, how)
     if all(k in c.text_keys[d] and k not in c.cite_keys[d] for k in keys):
         return "text"
-    for piece in c.pieces[d][1:]:
-        for m in _QUOTED.finditer(piece.text):
-            inside = [t.key for t in piece.tokens if m.start(1) <= t.start and t.end <= m.end(1)]
-            if len(inside) <= NAME_WORDS and all(k in inside for k in keys):
-                return "name"
-        if all(k in _names(piece) for k in keys):
-            return "name"
+    if all(k in c.example_names[d] for k in keys):
+        return "name"
     return "reference" if all(k in c.text_keys[d] for k in keys) else "example"
-
-
-def _names(piece: Piece) -> set[str]:
-    """Keys of the capitalised words inside an example's sentences: the cards it is about
-    («…паразитом Вайла противника», «Многоликий изгнал Сугеда»)."""
-    starts = {start for start, _ in sentences(piece.text)}
-    out: set[str] = set()
-    for t in piece.tokens:
-        if t.start in starts or not piece.text[t.start].isupper():
-            continue
-        out.add(t.key)
-    return out
 
 
 def _quality(c: Corpus, q: Query, d: int, wi: int, how: How) -> float:

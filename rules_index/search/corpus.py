@@ -8,6 +8,7 @@ and its maps read-only), so one built corpus serves every judge's session.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -50,6 +51,7 @@ class Corpus:
     text_keys: tuple[frozenset[str], ...]
     cite_keys: tuple[frozenset[str], ...]  # keys a rule text has only beside a cross-reference
     sentence_keys: tuple[tuple[frozenset[str], ...], ...]  # per paragraph, each sentence's keys
+    example_names: tuple[frozenset[str], ...]  # keys of the names its examples are about
     jargon_lemmas: Mapping[str, JargonRow]
     number_index: numbers.NumberIndex
     linker: linking.Linker
@@ -111,6 +113,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         heading_keys=MappingProxyType(headings),
         text_keys=tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces),
         sentence_keys=tuple(tuple(_sentence_keys(dp)) for dp in docs.pieces),
+        example_names=tuple(_example_names(dp[1:]) for dp in docs.pieces),
         cite_keys=tuple(
             _cross_reference_keys(p.id, dp[0].tokens) for p, dp in zip(paragraphs, docs.pieces, strict=True)
         ),
@@ -143,6 +146,26 @@ def _sentence_keys(pieces: Sequence[Piece]) -> list[frozenset[str]]:
             if keys:
                 out.append(frozenset(keys))
     return out
+
+
+# A quoted name in an example («воздействие “свет фонаря”») has at most this many words.
+_NAME_WORDS = 5
+_QUOTED = re.compile(r"[“\"«„]([^“”\"«»„]{1,60})[”\"»“]")
+
+
+def _example_names(examples: Sequence[Piece]) -> frozenset[str]:
+    """The keys of what a paragraph's examples are about: short quoted names («свет фонаря») and
+    capitalised words inside a sentence, the cards («…паразитом Вайла», «Многоликий изгнал
+    Сугеда»)."""
+    out: set[str] = set()
+    for piece in examples:
+        for m in _QUOTED.finditer(piece.text):
+            inside = [t.key for t in piece.tokens if m.start(1) <= t.start and t.end <= m.end(1)]
+            if len(inside) <= _NAME_WORDS:
+                out.update(inside)
+        starts = {start for start, _ in sentences(piece.text)}
+        out.update(t.key for t in piece.tokens if t.start not in starts and piece.text[t.start].isupper())
+    return frozenset(out)
 
 
 # Words this close before a cited clause number are about the cited clause («в порядке,
