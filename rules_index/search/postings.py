@@ -5,7 +5,7 @@ changes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
@@ -192,11 +192,10 @@ def term_table(
     return terms
 
 
-def jargon_by_form(tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer) -> dict[str, JargonRow]:
-    """Each one-word slang form as written → its row (the first entry wins). A query word whose
-    dictionary form is listed matches it: «сдвинули» → «сдвинуть» (jargon.yaml lists dictionary
-    forms, so no dictionary is needed while the index is built)."""
-    out: dict[str, JargonRow] = {}
+def _one_words(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer
+) -> Iterator[tuple[str, JargonRow]]:
+    """Each one-word slang form (normalised) of an entry that is not a «keep» word, with its row."""
     for entry in tables.jargon:
         means = analyzer.keys(entry.means, stemmer)
         if entry.keep or not means:
@@ -204,7 +203,16 @@ def jargon_by_form(tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer)
         for slang in entry.slang:
             word = normalize(slang)
             if word.isalpha():
-                out.setdefault(word, ((word,), entry.means, means))
+                yield word, ((word,), entry.means, means)
+
+
+def jargon_by_form(tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer) -> dict[str, JargonRow]:
+    """Each one-word slang form as written → its row (the first entry wins). A query word whose
+    dictionary form is listed matches it: «сдвинули» → «сдвинуть» (jargon.yaml lists dictionary
+    forms, so no dictionary is needed while the index is built)."""
+    out: dict[str, JargonRow] = {}
+    for word, row in _one_words(tables, analyzer, stemmer):
+        out.setdefault(word, row)
     return out
 
 
@@ -216,20 +224,15 @@ def jargon_stems(
     A stem two meanings share is left out."""
     out: dict[str, tuple[JargonRow, str]] = {}
     shared: set[str] = set()
-    for entry in tables.jargon:
-        means = analyzer.keys(entry.means, stemmer)
-        if entry.keep or not means:
+    for word, row in _one_words(tables, analyzer, stemmer):
+        key = analyzer.key(word, stemmer)
+        if len(key) < 4 or key in postings:
             continue
-        for slang in entry.slang:
-            word = normalize(slang)
-            key = analyzer.key(word, stemmer) if word.isalpha() else ""
-            if len(key) < 4 or key in postings:
-                continue
-            known = out.get(key)
-            if known is not None and known[0][1] != entry.means:
-                shared.add(key)
-            elif known is None or len(word) < len(known[1]):
-                out[key] = (((word,), entry.means, means), word)
+        known = out.get(key)
+        if known is not None and known[0][1] != row[1]:
+            shared.add(key)
+        elif known is None or len(word) < len(known[1]):
+            out[key] = (row, word)
     return {k: v for k, v in out.items() if k not in shared}
 
 
