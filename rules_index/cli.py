@@ -139,6 +139,7 @@ def _cmd_search(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: T
     lines = [line for line in said if line]
     if not result.hits:
         lines.append(understood.NOTHING + " Попробуйте другие слова или номер пункта.")
+    lines += understood.answer_lines(result.answer)
     for rank, h in enumerate(result.hits, 1):
         title = f" — {h.title}" if h.title else ""
         lines.append(f"{rank}. {h.id}{title}  (оценка {h.score:.2f})")

@@ -459,11 +459,12 @@ def tables_for(berserk: bool, jargon: Sequence[str | Path] = ()) -> Tables:
     """The search tables for a rules text: all of ours for a version of «Берсерк» РП; for any
     other rules no jargon, terms or card names (they were written for РП and would mislead:
     «свойства» means something else in «Берсерк. Герои»). Stop words and word families are
-    plain Russian (question words, pronouns, word forms) and stay."""
+    plain Russian (question words, pronouns, word forms, derivations, what a question asks)
+    and stay."""
     tables = load_tables(extra_jargon=jargon)
     if berserk:
         return tables
-    return Tables(jargon=(), terms=(), cards=(), families=tables.families, stopwords=tables.stopwords)
+    return replace(tables, jargon=(), terms=(), cards=())
 
 
 def load_default(*, jargon: Sequence[str | Path] = ()) -> RulesIndex:
