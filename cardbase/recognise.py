@@ -67,6 +67,11 @@ class Phrasings:
     protection_words: Mapping[str, str]
     join_opening: re.Pattern[str]
     join_separators: re.Pattern[str]
+    join_whom: Mapping[str, str]
+    join_elements: Mapping[str, str]
+    wound_change: re.Pattern[str]
+    wound_kinds: Mapping[str, str]
+    wound_more: frozenset[str]
     summon: re.Pattern[str]
     resurrect: re.Pattern[str]
     search: Mapping[str, str]
@@ -118,6 +123,16 @@ def _act(raw: Mapping[str, Any], section: str, target: str) -> str:
     )
 
 
+def _wound_change(raw: Mapping[str, Any]) -> str:
+    """OPENING KIND [и|или KIND] [FROM], INSTEAD N ран… меньше|больше (534.5)."""
+    kind = _alt(w for ws in raw["kinds"].values() for w in ws)
+    return (
+        rf"{_alt(raw['openings'])} (?P<kinds>{kind}(?:(?:, | и | или ){kind})*)"
+        rf"(?: (?P<flying>{_alt(raw['flying'])}))?,? {_alt(raw['instead'])} "
+        rf"(?P<n>\d+) ран(?:у|ы)? (?P<dir>{_alt([*raw['fewer'], *raw['more']])})"
+    )
+
+
 @functools.cache
 def phrasings(path: pathlib.Path = PHRASINGS_FILE) -> Phrasings:
     """phrasings.yaml compiled (once per process; the result is immutable)."""
@@ -138,6 +153,11 @@ def phrasings(path: pathlib.Path = PHRASINGS_FILE) -> Phrasings:
             protection_words=_words(raw["protection"], "from"),
             join_opening=re.compile(rf"{_alt(raw['cannot_join_with']['opening'])} (?P<cards>.+)"),
             join_separators=re.compile(_alt(raw["cannot_join_with"]["separators"], spaces=True)),
+            join_whom=_words(raw["cannot_join_with"], "whom"),
+            join_elements=_words(raw["cannot_join_with"], "elements"),
+            wound_change=re.compile(_wound_change(raw["wound_change"])),
+            wound_kinds=_words(raw["wound_change"], "kinds"),
+            wound_more=frozenset(lexicon.fold(str(w)) for w in raw["wound_change"]["more"]),
             summon=re.compile(_act(raw, "summon", summon_target)),
             resurrect=re.compile(_act(raw, "resurrect", resurrect_target)),
             search=_words(raw["summon"], "search"),
@@ -267,11 +287,49 @@ def _protection(p: Phrasings, key: str, sentence: str) -> Modelled | None:
     return Modelled(source=sentence, ability=_ability("protection", {"from": found}, sentence))
 
 
+def _wound(p: Phrasings, key: str, sentence: str) -> Modelled | None:
+    """«Если должен получить раны от удара летающего существа, вместо этого получает на 1 рану
+    меньше»: a numeric replacement of this card's wounds (534.5)."""
+    m = p.wound_change.fullmatch(key)
+    if m is None:
+        return None
+    kinds = [p.wound_kinds[k.strip()] for k in re.split(r", | и | или ", m.group("kinds"))]
+    n = int(m.group("n"))
+    params: dict[str, object] = {
+        "delta": n if m.group("dir") in p.wound_more else -n,
+        "target": "self",
+        "damage_kinds": list(dict.fromkeys(kinds)),
+        "name": "на " + key[m.start("n") :],
+    }
+    if m.group("flying"):
+        params["source_flying"] = True
+    return Modelled(source=sentence, ability=_ability("wound_modifier", params, sentence))
+
+
+def _join_elements(p: Phrasings, rest: str, sentence: str) -> Modelled | None:
+    """«… с существами Тьмы (и Болот)»: the [текст] of 535.9 is the cards of some elements."""
+    whom, _, names = rest.partition(" ")
+    if whom not in p.join_whom or not names:
+        return None
+    parts = [s.strip() for s in p.join_separators.split(names) if s.strip()]
+    elements = [p.join_elements.get(part) for part in parts]
+    if not parts or None in elements:
+        return None
+    params = {
+        "elements": list(dict.fromkeys(e for e in elements if e)),
+        "creatures_only": p.join_whom[whom] == "creatures",
+    }
+    return Modelled(source=sentence, ability=_ability("cannot_join_with_element", params, sentence))
+
+
 def _join(p: Phrasings, key: str, sentence: str, names: Mapping[str, str]) -> Modelled | None:
     m = p.join_opening.fullmatch(key)
     if m is None:
         return None
     rest = m.group("cards")
+    by_element = _join_elements(p, rest, sentence)
+    if by_element is not None:
+        return by_element
     quoted = re.findall(r"«([^»]+)»", rest)
     if quoted:
         leftover = re.sub(r"«[^»]+»", "", rest)
@@ -330,6 +388,7 @@ def recognise_sentence(sentence: str, names: Mapping[str, str] | None = None) ->
         return (
             _simple(p, key, sentence)
             or _protection(p, key, sentence)
+            or _wound(p, key, sentence)
             or _join(p, key, sentence, names)
             or _summon_like(p, key, sentence, names)
         )

@@ -10,13 +10,19 @@ from __future__ import annotations
 import lexicon
 from engine import context
 from engine.model import actions, board, state
+from engine.model.abilities import Ability
 from engine.rules import zones
 from engine.rules.registry import action, arg, hook, rule
 
 Problem = context.Problem
 
 # How A13 reads 535.9's «в его отряде присутствует [текст]».
-SQUAD_MEANS = "отряд игрока — карты под его контролем в зоне битвы; [текст] 535.9 сравнивается по названиям"
+SQUAD_MEANS = (
+    "отряд игрока — карты под его контролем в зоне битвы; [текст] 535.9 сравнивается по названиям "
+    "(«с существами [стихии]» — по стихиям карт)"
+)
+# The abilities «не может быть взята в отряд с [текст]» (535.9): by card names or by elements.
+JOIN_KINDS = ("cannot_join_with", "cannot_join_with_element")
 
 
 @hook("zones_changed")
@@ -42,17 +48,36 @@ def sync_markers(ctx: context.Ctx) -> bool:
     return changed
 
 
+def _excluded(ab: Ability, other: state.CardState) -> bool:
+    """Is `other` the [текст] of a «не может быть взята в отряд с [текст]» ability (535.9)?"""
+    if ab.kind == "cannot_join_with":
+        return lexicon.fold(other.name) in {lexicon.fold(str(n)) for n in ab.get("cards") or ()}
+    if ab.kind == "cannot_join_with_element":
+        if ab.get("creatures_only") and not other.is_creature:
+            return False
+        wanted = {lexicon.fold(str(e)) for e in ab.get("elements") or ()}
+        return any(lexicon.fold(e.strip()) in wanted for e in other.card.element.split(","))
+    return False
+
+
+def _excluded_words(ab: Ability) -> str:
+    """The [текст] of the ability as it reads in a reason."""
+    if ab.kind == "cannot_join_with_element":
+        whom = "существами" if ab.get("creatures_only") else "картами"
+        return f"{whom} стихии {', '.join(ab.get('elements'))}"
+    return ", ".join(ab.get("cards"))
+
+
 @rule("535.9")
 def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> Problem | None:
     """Why `player` may not summon, resurrect, incarnate or take `card` (535.9), or None."""
     for ab in ctx.abilities(card):
-        if ab.kind != "cannot_join_with":
+        if ab.kind not in JOIN_KINDS:
             continue
-        names = {lexicon.fold(str(n)) for n in ab.get("cards") or ()}
-        present = [c for c in ctx.squad(player) if c.id != card.id and lexicon.fold(c.name) in names]
+        present = [c for c in ctx.squad(player) if c.id != card.id and _excluded(ab, c)]
         if present:
             why = (
-                f"{card.label} «не может быть взята в отряд с» {', '.join(ab.get('cards'))}, а в отряде "
+                f"{card.label} «не может быть взята в отряд с» {_excluded_words(ab)}, а в отряде "
                 f"{lexicon.player(player, 'gen')} есть {', '.join(c.label for c in present)}"
             )
             return ctx.found([Problem("535.9", "forbidden", why)])[0]
@@ -73,10 +98,9 @@ def squad_conflicts(ctx: context.Ctx, cards: list[state.CardState]) -> Problem |
     and X in it (535.9, first bullet)."""
     for c in cards:
         for ab in c.card.abilities:
-            if ab.kind != "cannot_join_with":
+            if ab.kind not in JOIN_KINDS:
                 continue
-            names = {lexicon.fold(str(n)) for n in ab.get("cards") or ()}
-            bad = [o for o in cards if o.id != c.id and lexicon.fold(o.name) in names]
+            bad = [o for o in cards if o.id != c.id and _excluded(ab, o)]
             if bad:
                 others = ", ".join(o.label for o in bad)
                 why = f"в отряде {c.label} («не может быть взята в отряд с» …) и {others}"
