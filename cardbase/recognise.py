@@ -22,6 +22,7 @@ import lexicon
 from cardbase.model import SAFE_LOADER, CardBaseError, Modelled
 from engine import errors
 from engine.model.abilities import KINDS, Ability, parse_ability
+from rulings import search as rsearch
 
 PHRASINGS_FILE = pathlib.Path(__file__).resolve().parent / "data" / "phrasings.yaml"
 PROPERTIES = ("incorporeal",)
@@ -322,6 +323,45 @@ def _join_elements(p: Phrasings, rest: str, sentence: str) -> Modelled | None:
     return Modelled(source=sentence, ability=_ability("cannot_join_with_element", params, sentence))
 
 
+def _printed(sentence: str, folded: str) -> str:
+    """A quoted name as the sentence prints it (the match is on the folded sentence)."""
+    for q in re.findall(r"«([^»]+)»", sentence.translate(_QUOTES)):
+        if lexicon.fold(q) == lexicon.fold(folded):
+            return q.strip()
+    return folded.strip()
+
+
+_WORD_PARTS = re.compile(r"[\s-]+")
+
+
+def _base_name(part: str, names: Mapping[str, str]) -> str | None:
+    """The base's card an unquoted name stands for: the same words folded, or the same words in
+    another case («с Лесным спутником» — «Лесной спутник», word by word); None when no card, or
+    more than one, answers."""
+    exact = names.get(lexicon.fold(part))
+    if exact is not None:
+        return exact
+    words = _WORD_PARTS.split(lexicon.fold(part))
+    hits = {
+        printed
+        for folded, printed in names.items()
+        if len(name := _WORD_PARTS.split(folded)) == len(words) and all(map(_same_word, words, name))
+    }
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Two forms of one word: the same search stem, or one word opens with the other's stem (the
+    stemmer cuts «шаман» to «шама» but «шаманом» to «шаман»); stems shorter than 3 letters never
+    match a longer word."""
+    sa, sb = rsearch.stems(a), rsearch.stems(b)
+    if len(sa) != 1 or len(sb) != 1:
+        return a == b
+    if sa == sb:
+        return True
+    return (len(sb[0]) >= 3 and a.startswith(sb[0])) or (len(sa[0]) >= 3 and b.startswith(sa[0]))
+
+
 def _join(p: Phrasings, key: str, sentence: str, names: Mapping[str, str]) -> Modelled | None:
     m = p.join_opening.fullmatch(key)
     if m is None:
@@ -335,12 +375,13 @@ def _join(p: Phrasings, key: str, sentence: str, names: Mapping[str, str]) -> Mo
         leftover = re.sub(r"«[^»]+»", "", rest)
         if p.join_separators.sub("", leftover).strip():
             return None
-        cards = [names.get(lexicon.fold(q), q.strip()) for q in quoted]
+        cards = [names.get(lexicon.fold(q), _printed(sentence, q)) for q in quoted]
     else:
         parts = [s.strip() for s in p.join_separators.split(rest) if s.strip()]
-        if not parts or any(lexicon.fold(s) not in names for s in parts):
+        found = [_base_name(part, names) for part in parts]
+        if not parts or None in found:
             return None
-        cards = [names[lexicon.fold(s)] for s in parts]
+        cards = [c for c in found if c]
     return Modelled(source=sentence, ability=_ability("cannot_join_with", {"cards": cards}, sentence))
 
 
@@ -353,7 +394,7 @@ def _summon_like(p: Phrasings, key: str, sentence: str, names: Mapping[str, str]
         caveats: list[str] = []
         card = m.group("card")
         if card:
-            params["card"] = names.get(lexicon.fold(card), card.strip())
+            params["card"] = names.get(lexicon.fold(card), _printed(sentence, card))
         if kind == "summon" and m.group("search"):
             params["search"] = p.search[m.group("search")]
         if m.group("where"):

@@ -157,6 +157,26 @@ def test_a_wound_change_it_cannot_read_in_full_stays_text() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("sentence", "cards"),
+    [
+        ("Не может быть взят в отряд с Курганным шаманом.", ("Курганный шаман",)),
+        ("Не может быть взята в отряд с Гоблином-вором или Вайлом.", ("Гоблин-вор", "Вайл")),
+        ("Не может быть взята в отряд с Гоблином.", ("Гоблин",)),
+        ("Не может быть взята в отряд с Горным троллем.", None),  # no such card in the base
+    ],
+)
+def test_a_name_declined_in_the_text_is_the_base_card(sentence: str, cards: tuple[str, ...] | None) -> None:
+    names = {n.lower(): n for n in ("Курганный шаман", "Гоблин", "Гоблин-вор", "Вайл", "Горный клещ")}
+    got = recognise.recognise_sentence(sentence, names)
+    assert (got.ability.get("cards") if got and got.ability else None) == cards
+
+
+def test_a_quoted_name_keeps_its_letters_when_the_base_lacks_it() -> None:
+    got = recognise.recognise_sentence("Может вызвать «Ёжик Лесной» рядом с собой.")
+    assert got is not None and got.ability is not None and got.ability.get("card") == "Ёжик Лесной"
+
+
 def test_sentences_keep_brackets_and_errata_whole() -> None:
     text = "Броня. [Эррата 2023.04.08: текст изменён. Было: «a. b».] Дальше (см. п. 1.2. тут)."
     assert recognise.sentences(text) == [
