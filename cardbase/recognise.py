@@ -326,8 +326,8 @@ def _join_elements(p: Phrasings, rest: str, sentence: str) -> Modelled | None:
 def _printed(sentence: str, folded: str) -> str:
     """A quoted name as the sentence prints it (the match is on the folded sentence)."""
     for q in re.findall(r"«([^»]+)»", sentence.translate(_QUOTES)):
-        if lexicon.fold(q) == lexicon.fold(folded):
-            return q.strip()
+        if lexicon.fold(str(q)) == lexicon.fold(folded):
+            return str(q).strip()
     return folded.strip()
 
 

@@ -20,6 +20,8 @@ SET = 95
 
 # (number, name, type code, element bits, cost, life, move, strike, classes, icons, text)
 Card = tuple[int, str, int, int, int, int | None, int | None, list[int], list[str], dict[str, int], str]
+# one card per entry: the list reads as a table
+# fmt: off
 CARDS: list[Card] = [
     (1, "Туманный прыгун", 3, 8, 3, 4, None, [1, 1, 2], [""], {},
      "Бестелесный: все немагические атаки по нему наносят на 1 рану меньше."),
@@ -59,6 +61,7 @@ CARDS: list[Card] = [
     (20, "Светлый пустынник", 0, 1, 3, 5, 1, [1, 1, 2], ["Отшельник"], {},
      "Не может быть взят в отряд с существами Тьмы."),
 ]
+# fmt: on
 
 
 def record(
