@@ -460,7 +460,7 @@ def _set_rank(set_id: str) -> tuple[int, str]:
 
 
 def _recognise(r: Draft, names: Mapping[str, str], icon_names: Mapping[str, str]) -> None:
-    found, rest = recognise.recognise(r["text"], r["raw_text"], r["icons"], icon_names, names)
+    found, rest = recognise.recognise(r["text"], r["raw_text"], r["icons"], icon_names, names, r["name"])
     merged = list(r["modelled"])
     for m in found:
         if not any(m.ability == o.ability and m.prop == o.prop for o in merged):

@@ -70,6 +70,8 @@ class Phrasings:
     join_separators: re.Pattern[str]
     join_whom: Mapping[str, str]
     join_elements: Mapping[str, str]
+    host_still: re.Pattern[str]
+    host_self: frozenset[str]
     wound_change: re.Pattern[str]
     wound_kinds: Mapping[str, str]
     wound_more: frozenset[str]
@@ -156,6 +158,8 @@ def phrasings(path: pathlib.Path = PHRASINGS_FILE) -> Phrasings:
             join_separators=re.compile(_alt(raw["cannot_join_with"]["separators"], spaces=True)),
             join_whom=_words(raw["cannot_join_with"], "whom"),
             join_elements=_words(raw["cannot_join_with"], "elements"),
+            host_still=re.compile(str(raw["host_cannot_move"]["pattern"])),
+            host_self=frozenset(lexicon.fold(str(w)) for w in raw["host_cannot_move"]["self"]),
             wound_change=re.compile(_wound_change(raw["wound_change"])),
             wound_kinds=_words(raw["wound_change"], "kinds"),
             wound_more=frozenset(lexicon.fold(str(w)) for w in raw["wound_change"]["more"]),
@@ -288,6 +292,17 @@ def _protection(p: Phrasings, key: str, sentence: str) -> Modelled | None:
     return Modelled(source=sentence, ability=_ability("protection", {"from": found}, sentence))
 
 
+def _host_still(p: Phrasings, key: str, sentence: str, own: str) -> Modelled | None:
+    """«Хозяин Болотного присоска не может двигаться»: this symbiote's host cannot move."""
+    m = p.host_still.fullmatch(key)
+    if m is None:
+        return None
+    whose = m.group("whose")
+    if whose not in p.host_self and not (own and _base_name(whose, {lexicon.fold(own): own})):
+        return None
+    return Modelled(source=sentence, ability=_ability("host_cannot_move", {}, sentence))
+
+
 def _wound(p: Phrasings, key: str, sentence: str) -> Modelled | None:
     """«Если должен получить раны от удара летающего существа, вместо этого получает на 1 рану
     меньше»: a numeric replacement of this card's wounds (534.5)."""
@@ -352,14 +367,20 @@ def _base_name(part: str, names: Mapping[str, str]) -> str | None:
 
 def _same_word(a: str, b: str) -> bool:
     """Two forms of one word: the same search stem, or one word opens with the other's stem (the
-    stemmer cuts «шаман» to «шама» but «шаманом» to «шаман»); stems shorter than 3 letters never
-    match a longer word."""
+    stemmer cuts «шаман» to «шама» but «шаманом» to «шаман»), or the stems differ by a dropped vowel
+    at the end; stems shorter than 3 letters never match a longer word."""
     sa, sb = rsearch.stems(a), rsearch.stems(b)
     if len(sa) != 1 or len(sb) != 1:
         return a == b
     if sa == sb:
         return True
-    return (len(sb[0]) >= 3 and a.startswith(sb[0])) or (len(sa[0]) >= 3 and b.startswith(sa[0]))
+    if (len(sb[0]) >= 3 and a.startswith(sb[0])) or (len(sa[0]) >= 3 and b.startswith(sa[0])):
+        return True
+    # a vowel that drops in declension: «присосок» — «присоска» (stems «присосок», «присоск»)
+    shared = next(
+        (i for i, (x, y) in enumerate(zip(sa[0], sb[0], strict=False)) if x != y), min(len(sa[0]), len(sb[0]))
+    )
+    return shared >= 4 and shared >= min(len(sa[0]), len(sb[0])) - 1
 
 
 def _join(p: Phrasings, key: str, sentence: str, names: Mapping[str, str]) -> Modelled | None:
@@ -418,10 +439,13 @@ def _summon_like(p: Phrasings, key: str, sentence: str, names: Mapping[str, str]
     return None
 
 
-def recognise_sentence(sentence: str, names: Mapping[str, str] | None = None) -> Modelled | None:
+def recognise_sentence(
+    sentence: str, names: Mapping[str, str] | None = None, own: str = ""
+) -> Modelled | None:
     """What the engine models of one sentence, or None when no phrasing matches all of it.
     `names`: folded name → printed name of the base's cards (for «не может быть взята в отряд с
-    Гоблином» without quotes, and to spell a named card as the base does)."""
+    Гоблином» without quotes, and to spell a named card as the base does); `own`: the name of the
+    card the sentence is on (for «Хозяин Болотного присоска …»)."""
     p = phrasings()
     key = _key(sentence)
     names = names or {}
@@ -430,6 +454,7 @@ def recognise_sentence(sentence: str, names: Mapping[str, str] | None = None) ->
             _simple(p, key, sentence)
             or _protection(p, key, sentence)
             or _wound(p, key, sentence)
+            or _host_still(p, key, sentence, own)
             or _join(p, key, sentence, names)
             or _summon_like(p, key, sentence, names)
         )
@@ -464,19 +489,21 @@ def recognise(
     icons: Sequence[tuple[str, int]],
     icon_names: Mapping[str, str],
     names: Mapping[str, str],
+    own: str = "",
 ) -> tuple[tuple[Modelled, ...], tuple[str, ...]]:
     """The modelled abilities of a card (from its sentences, then its icons) and what of it the
     engine does not model: its other sentences, whole (an erratum or a bracketed note is one), and
     its icons no phrasing models («значок «броня 2»»). Nothing is dropped: a keyword that heads an
     explanation is modelled and its sentence listed too. A keyword icon whose placeholder the raw
-    text spells is left to the text's sentence; an icon repeating what a sentence gave adds nothing."""
+    text spells is left to the text's sentence; an icon repeating what a sentence gave adds nothing.
+    `own`: the card's name, for a sentence that names the card itself."""
     found: list[Modelled] = []
     rest: list[str] = []
     p = phrasings()
     for sentence in sentences(text):
         if _key(sentence) in p.no_ability:  # «Без особенностей.»: nothing to model or to leave
             continue
-        got = recognise_sentence(sentence, names)
+        got = recognise_sentence(sentence, names, own)
         if got is None:
             rest.append(sentence)
             head = _head(sentence, names)

@@ -96,6 +96,12 @@ KINDS: Mapping[str, AbilityKind] = _kinds(
         cites=("211.3.1", "A8"),
     ),
     AbilityKind(
+        "host_cannot_move",
+        "хозяин этого симбиота не может двигаться (перемещение особенностями это не запрещает)",
+        consulted_by="211.3.1: проверка движения хозяина (A8 — текст карты)",
+        cites=("211.3.1", "A8"),
+    ),
+    AbilityKind(
         "wounds_only_from_host",
         "получает раны только от своего хозяина",
         hooks=("wound_guard",),

@@ -155,6 +155,8 @@ def do_move(ctx: context.Ctx, action: actions.Action) -> None:
         return
     if s211_bond.host_lock(ctx, card, f"движение на {to}", None):
         return
+    if s211_bond.host_cannot_move(ctx, card):
+        return
     if ctx.ability(card, "cannot_move") is not None:
         ctx.forbid("A8", f"{card.label} не может двигаться (текст карты)")
         return

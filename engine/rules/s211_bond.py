@@ -51,6 +51,22 @@ def host_lock(ctx: context.Ctx, actor: state.CardState, what: str, target: str |
     return True
 
 
+@rule("211.3.1", "A8")
+def host_cannot_move(ctx: context.Ctx, actor: state.CardState) -> bool:
+    """A symbiote's «хозяин … не может двигаться» (Болотный присосок): its host's declared
+    movement is refused. Cites 211.3.1 when a change of host or controller did not switch it off,
+    the card text (A8) otherwise. True when it forbids."""
+    s = ctx.symbiote_of(actor.id)
+    if s is None or ctx.ability(s, "host_cannot_move") is None:
+        return False
+    reason = f"{actor.label} — хозяин {s.label}, а по тексту {s.label} его хозяин не может двигаться"
+    if _changed_relation(ctx, s, actor):
+        ctx.forbid("211.3.1", reason + "; смена хозяина или контроля не отключает особенности симбиота")
+    else:
+        ctx.forbid("A8", reason + " (текст карты)")
+    return True
+
+
 @hook("wound_guard", ability="wounds_only_from_host")
 @rule("211.3.1", "A8")
 def wounds_only_from_host(ctx: context.Ctx, target: state.CardState, ab: Ability, ev: Event) -> bool:
