@@ -322,8 +322,10 @@ def _wound(p: Phrasings, key: str, sentence: str) -> Modelled | None:
     return Modelled(source=sentence, ability=_ability("wound_modifier", params, sentence))
 
 
-def _join_elements(p: Phrasings, rest: str, sentence: str) -> Modelled | None:
-    """«… с существами Тьмы (и Болот)»: the [текст] of 535.9 is the cards of some elements."""
+def _join_elements(p: Phrasings, rest: str, sentence: str, known: Collection[str]) -> Modelled | None:
+    """«… с существами Тьмы (и Болот)»: the [текст] of 535.9 is the cards of some elements.
+    `known`: the base's element names; an element the base does not call so stays text (the
+    engine would never find it in a squad)."""
     whom, _, names = rest.partition(" ")
     if whom not in p.join_whom or not names:
         return None
@@ -331,6 +333,11 @@ def _join_elements(p: Phrasings, rest: str, sentence: str) -> Modelled | None:
     elements = [p.join_elements.get(part) for part in parts]
     if not parts or None in elements:
         return None
+    if known:
+        by_fold = {lexicon.fold(k): k for k in known}
+        elements = [by_fold.get(lexicon.fold(e)) for e in elements if e]
+        if None in elements:
+            return None
     params = {
         "elements": list(dict.fromkeys(e for e in elements if e)),
         "creatures_only": p.join_whom[whom] == "creatures",
@@ -383,12 +390,14 @@ def _same_word(a: str, b: str) -> bool:
     return shared >= 4 and shared >= min(len(sa[0]), len(sb[0])) - 1
 
 
-def _join(p: Phrasings, key: str, sentence: str, names: Mapping[str, str]) -> Modelled | None:
+def _join(
+    p: Phrasings, key: str, sentence: str, names: Mapping[str, str], elements: Collection[str]
+) -> Modelled | None:
     m = p.join_opening.fullmatch(key)
     if m is None:
         return None
     rest = m.group("cards")
-    by_element = _join_elements(p, rest, sentence)
+    by_element = _join_elements(p, rest, sentence, elements)
     if by_element is not None:
         return by_element
     quoted = re.findall(r"«([^»]+)»", rest)
@@ -440,12 +449,13 @@ def _summon_like(p: Phrasings, key: str, sentence: str, names: Mapping[str, str]
 
 
 def recognise_sentence(
-    sentence: str, names: Mapping[str, str] | None = None, own: str = ""
+    sentence: str, names: Mapping[str, str] | None = None, own: str = "", elements: Collection[str] = ()
 ) -> Modelled | None:
     """What the engine models of one sentence, or None when no phrasing matches all of it.
     `names`: folded name → printed name of the base's cards (for «не может быть взята в отряд с
     Гоблином» without quotes, and to spell a named card as the base does); `own`: the name of the
-    card the sentence is on (for «Хозяин Болотного присоска …»)."""
+    card the sentence is on (for «Хозяин Болотного присоска …»); `elements`: the base's element
+    names (for «… с существами Тьмы»; empty: the community's names are taken as they are)."""
     p = phrasings()
     key = _key(sentence)
     names = names or {}
@@ -455,7 +465,7 @@ def recognise_sentence(
             or _protection(p, key, sentence)
             or _wound(p, key, sentence)
             or _host_still(p, key, sentence, own)
-            or _join(p, key, sentence, names)
+            or _join(p, key, sentence, names, elements)
             or _summon_like(p, key, sentence, names)
         )
     except errors.LibraryError:
@@ -490,20 +500,22 @@ def recognise(
     icon_names: Mapping[str, str],
     names: Mapping[str, str],
     own: str = "",
+    elements: Collection[str] = (),
 ) -> tuple[tuple[Modelled, ...], tuple[str, ...]]:
     """The modelled abilities of a card (from its sentences, then its icons) and what of it the
     engine does not model: its other sentences, whole (an erratum or a bracketed note is one), and
     its icons no phrasing models («значок «броня 2»»). Nothing is dropped: a keyword that heads an
     explanation is modelled and its sentence listed too. A keyword icon whose placeholder the raw
     text spells is left to the text's sentence; an icon repeating what a sentence gave adds nothing.
-    `own`: the card's name, for a sentence that names the card itself."""
+    `own`: the card's name, for a sentence that names the card itself; `elements`: the base's
+    element names."""
     found: list[Modelled] = []
     rest: list[str] = []
     p = phrasings()
     for sentence in sentences(text):
         if _key(sentence) in p.no_ability:  # «Без особенностей.»: nothing to model or to leave
             continue
-        got = recognise_sentence(sentence, names, own)
+        got = recognise_sentence(sentence, names, own, elements)
         if got is None:
             rest.append(sentence)
             head = _head(sentence, names)

@@ -173,6 +173,23 @@ def test_a_name_declined_in_the_text_is_the_base_card(sentence: str, cards: tupl
     assert (got.ability.get("cards") if got and got.ability else None) == cards
 
 
+def test_an_element_the_base_names_otherwise_stays_text() -> None:
+    # the same sentence, modelled where the base calls the element «Тьма», listed where it does not
+    text = "Не может быть взят в отряд с существами Тьмы."
+    card = json.dumps(
+        [{"name": "Светлячок", "type": 0, "life": 3, "color": 1, "text": text}], ensure_ascii=False
+    )
+    for dark, modelled in (("Тьма", True), ("Тёмные", False)):
+        consts = json.loads(CONST.read_text(encoding="utf-8"))
+        consts["colors"]["16"] = dark
+        base = cardbase.import_base(
+            card.encode(), "x.json", constants=("c.json", json.dumps(consts, ensure_ascii=False).encode())
+        )
+        r = base.records[0]
+        assert bool(r.abilities) is modelled, dark
+        assert (r.unmodelled == ()) is modelled, dark
+
+
 def test_a_text_about_the_host_names_the_card_itself() -> None:
     sentence = "Хозяин Болотного присоска не может двигаться."
     got = recognise.recognise_sentence(sentence, own="Болотный присосок")
