@@ -20,15 +20,15 @@ def value_word(value: object, props: Mapping[str, Props] | None = None) -> str:
         return ", ".join(map(str, value))
     shown = str(value)
     if props is not None and shown in props:
-        return f"{props[shown].get('name', shown)} [{shown}]"
+        return str(props[shown].get("name", shown))
     if shown in lexicon.ZONES:
         return lexicon.zone(shown)
     return lexicon.enum_word(shown)
 
 
 def action_words(action: engine.Action, props: Mapping[str, Props] | None = None) -> str:
-    """The action in the judge's words: «Объявить нападение: атакующий — Вайл [vail]; цель — Орк [orc]»
-    (cards by name when `props` names them)."""
+    """The action in the judge's words: «Объявить нападение: атакующий — Вайл; цель — Орк» (cards by
+    name when `props` names them; the scenario line with ids is repr(action), for authors)."""
     data = action.to_dict()
     kind = next(iter(data), "")
     spec = engine.ACTION_SPECS.get(kind)
