@@ -112,7 +112,7 @@ def render_search(loaded: cardbase.Loaded) -> None:
 def _render_modelled(loaded: cardbase.Loaded, r: cardbase.CardRecord) -> None:
     st.subheader("Что моделирует движок")
     if loaded.base.id == cardbase.BUILTIN and r.modelled:
-        st.caption("Особенности этой карты описаны вручную в библиотеке движка (engine/data/cards.yaml).")
+        st.caption("Особенности этой карты описаны вручную в библиотеке движка (карты из примеров правил).")
     on_desk = loaded.desk.get(r.id, r)  # a card named like an embedded one: as the desk has it
     if not on_desk.modelled:
         st.caption("Ни одной особенности этой карты движок не моделирует.")
@@ -191,7 +191,8 @@ def render_card(loaded: cardbase.Loaded, card_id: str) -> None:
     if r is None:
         st.warning(
             common.escape_md(
-                f"Карты с id «{card_id}» нет в базе «{loaded.base.label}». Найдите её по названию."
+                f"Такой карты («{card_id}») нет в базе «{loaded.base.label}»: ссылка сделана на другой "
+                "базе или устарела. Найдите карту по названию."
             ),
             icon=common.ICON_WARNING,
         )

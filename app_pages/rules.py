@@ -106,7 +106,8 @@ def store_or_window(
 def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
     """Open a parsed upload in this window (stored on the server for a signed-in judge)."""
     tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
-    loaded = f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}."
+    named = index.version or "без указания версии"  # never «правила версия не указана»
+    loaded = f"Загружены правила {named}: пунктов {len(index.paragraphs)}; {tables}."
     info, why = store_or_window(files, index, berserk)
     if info is None:
         st.session_state[_RESULT_KEY] = ("ok", f"{loaded}{why} {WINDOW_ONLY}")

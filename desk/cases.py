@@ -102,18 +102,52 @@ def cited_clauses(rp: Replay) -> list[str]:
     return list(seen)
 
 
+def position_setup(
+    state: engine.GameState, library: engine.CardLibrary | None = None
+) -> tuple[engine.Setup, dict[str, str]]:
+    """The position as it stands as a Setup whose cards carry the ids the notation makes from their
+    names (so its text needs no «id …»: ids are for scenario authors), and the old id → new id map."""
+    lib = library or engine.load_library()
+    setup = engine.to_setup(state, lib)
+    named = [
+        (str(c.card.get("name", "")) if isinstance(c.card, Mapping) else _library_name(c.card, lib), None)
+        for c in setup.cards
+    ]
+    renamed = dict(zip((c.id for c in setup.cards), casebook.notation.assign_ids(named), strict=True))
+
+    def new(ref: str | None) -> str | None:
+        return renamed.get(ref, ref) if ref is not None else None
+
+    cards = [
+        dataclasses.replace(
+            c,
+            id=renamed[c.id],
+            host=new(c.host),
+            borrowed=new(c.borrowed),
+            # A card exiled «by itself» (the exile action allows it, a setup does not): written as exiled.
+            exiled_by=None if c.exiled_by == c.id else new(c.exiled_by),
+        )
+        for c in setup.cards
+    ]
+    return dataclasses.replace(setup, cards=cards), renamed
+
+
+def _library_name(name: str, lib: engine.CardLibrary) -> str:
+    found = lib.get(name)
+    return found.name if found is not None else name
+
+
 def position_text(state: engine.GameState, library: engine.CardLibrary | None = None) -> str:
     """The position as it stands (after the actions up to the cursor) in one line of the notation
     (casebook/notation/), header included: control, wounds, closed, hidden, zones and tokens as the
-    actions left them, so pasting it back gives the same cards in the same places.
+    actions left them, so pasting it back gives the same cards in the same places (their ids made
+    from their names, as a typed position gets them).
 
     Raises:
         casebook.NotationError: a card the notation cannot write (an own card with abilities).
     """
-    setup = engine.to_setup(state, library)
-    # A card exiled «by itself» (the exile action allows it, a setup does not): written as exiled.
-    cards = [dataclasses.replace(c, exiled_by=None) if c.exiled_by == c.id else c for c in setup.cards]
-    return casebook.write_position(dataclasses.replace(setup, cards=cards), library)
+    setup, _ = position_setup(state, library)
+    return casebook.write_position(setup, library)
 
 
 def unwritten(state: engine.GameState, names: Mapping[str, str] | None = None) -> list[str]:

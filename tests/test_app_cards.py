@@ -179,7 +179,7 @@ def test_a_card_text_is_shown_as_text_not_markup() -> None:
 
 def test_links_to_a_missing_card_or_base_say_so() -> None:
     at = open_cards(card="нет-такой")
-    assert "Карты с id «нет-такой» нет в базе" in texts(at)
+    assert "Такой карты («нет-такой») нет в базе" in texts(at)
     at = open_cards(base="0123456789abcdef")
     assert "Ссылка сделана по базе карт «0123456789abcdef», а её на сервере нет" in texts(at)
 

@@ -44,7 +44,7 @@ def _scenario_desk(text: str, name: str) -> tuple[Desk, str] | None:
     except Exception as exc:  # invalid file (ScenarioError) or an engine fault: the desk stays as it was
         session.flash("error", f"Сценарий не загружен, стол не изменился. {exc}")
         return None
-    return desk, f"Загружен сценарий «{sc.title}» ({len(sc.steps)} шагов)."
+    return desk, f"Загружен сценарий «{sc.title}» ({lexicon.plural(len(sc.steps), 'шаг', 'шага', 'шагов')})."
 
 
 def _open_library(entry: casebook.Entry) -> None:
