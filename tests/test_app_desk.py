@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from app_pages import registry
 from desk import cases, edits, model, share
 from rulings import store
+from tests import helpers
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +41,7 @@ def _open(**params: str) -> AppTest:
     for k, v in params.items():
         at.query_params[k] = v
     at.run()
-    at.switch_page(DESK).run()
+    helpers.unfold(at).switch_page(DESK).run()  # every folded part open, as a judge who tapped them all
     assert not at.exception, at.exception
     return at
 
@@ -363,3 +364,18 @@ def test_an_engine_fault_is_a_message_with_a_way_back(monkeypatch: pytest.Monkey
     at = at.button(key="desk_undo_broken").click().run()
     assert not at.exception and at.session_state["desk"].cursor == 0
     assert "**Вайл**" in at.button(key="desk_cell_c4").label
+
+
+def test_folded_parts_run_only_when_opened() -> None:
+    """The text, the files and the trace cost nothing on an action until the judge opens them."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["scn"] = str(OFFICIAL[0].relative_to(ROOT))
+    at.run()
+    at.switch_page(DESK).run()
+    assert not [t for t in at.text_area if t.key and t.key.startswith("desk_text_")]
+    assert not [b for b in at.button if b.key == "desk_text_read"]
+    assert "desk_save_yaml" not in [b.key for b in at.get("download_button")]
+    assert {e.label for e in at.expander} >= {"Позиция текстом: прочитать или скопировать"}
+    helpers.unfold(at, "desk_text").run()  # the tap on «Позиция текстом»
+    (area,) = [t for t in at.text_area if t.key and t.key.startswith("desk_text_")]
+    assert "Вайл c4 контроль A" in area.value

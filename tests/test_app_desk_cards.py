@@ -17,6 +17,7 @@ from cardbase import store
 from desk import edits, model, share
 from rulings import store as journal
 from tests import cardbase_cases as cases
+from tests import helpers
 from tests.test_app_desk import _form_key, plain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +46,7 @@ def _page(page: str, at: AppTest | None = None, **params: str) -> AppTest:
     at = at or AppTest.from_file(APP, default_timeout=60).run()
     at.query_params.clear()
     at.query_params.update(params)
-    at.switch_page(page).run()
+    (helpers.unfold(at) if page == DESK else at).switch_page(page).run()
     assert not at.exception, at.exception
     return at
 

@@ -309,7 +309,10 @@ def open_library_pick(key: str) -> None:
 
 
 def load_panel(desk: Desk) -> None:
-    with st.expander("Открыть пример из правил, сценарий или файл стола", key="desk_load"):
+    box = session.fold("Открыть пример из правил, сценарий или файл стола", "desk_load")
+    if box is None:
+        return
+    with box:
         entries_ = scenario_entries()
         titles = {e.path: cases.long_title(e) for e in entries_}
         official_pills("desk_official_pick")

@@ -72,7 +72,10 @@ def _card_dialog(desk: Desk, props: dict[str, dict[str, Any]]) -> None:
 def _text_panel(desk: Desk, state: engine.GameState) -> None:
     """«Позиция текстом»: the position as it stands now (after the actions up to the cursor) in one
     line, to copy, or to type or paste and read."""
-    with st.expander("Позиция текстом: прочитать или скопировать", key="desk_text"):
+    box = session.fold("Позиция текстом: прочитать или скопировать", "desk_text")
+    if box is None:
+        return
+    with box:
         try:
             now = cases.position_text(state, session.library())
         except casebook.NotationError as exc:
@@ -113,7 +116,30 @@ def _text_panel(desk: Desk, state: engine.GameState) -> None:
 
 def _save_panel(desk: Desk, rp: Replay) -> None:
     rules_label = session.rules().version_label
-    box = st.expander("Сохранить и поделиться: сценарий, файл стола, ссылка", key="desk_save")
+    box = session.fold("Сохранить и поделиться: вопрос, сценарий, файл стола, ссылка", "desk_save")
+    if box is not None:
+        desk = _save_files(box, desk, rp, rules_label)
+    # The ruling is written by the rules this window reads: its clauses in their numbering.
+    read = common.current_index().version_label or rules_label or ""
+    # A key keeps the expander open across reruns: an error or a draft inside is never folded away.
+    with st.expander(
+        "Записать решение в журнал", key="desk_ruling_box", icon=":material/edit_note:", on_change="rerun"
+    ):
+        journal_form.ruling_form(
+            "desk_ruling",
+            prefill={
+                "title": desk.title,
+                "clauses": desk_trace.citations().targets(cases.cited_clauses(rp)),
+                "verdict": rp.outcomes[-1].verdict if rp.outcomes else "",
+                "rules_version": read,
+                "scenario_yaml": cases.to_scenario_yaml(desk, rp, rules=rules_label),
+                "trace_json": cases.trace_json(rp),
+            },
+        )
+
+
+def _save_files(box: Any, desk: Desk, rp: Replay, rules_label: str | None) -> Desk:
+    """The question, the two downloads and the link (drawn only while «Сохранить» is open)."""
     title = box.text_input(
         "Вопрос (заголовок сценария)", value=desk.title, key=f"desk_title_{session.gen()}", max_chars=300
     )
@@ -141,23 +167,7 @@ def _save_panel(desk: Desk, rp: Replay) -> None:
     base = str(getattr(st.context, "url", "") or "").split("?")[0]
     box.caption("Ссылка на этот стол (скопируйте и отправьте другому судье):")
     box.code(f"{base}?desk={share.encode(desk)}", language=None, wrap_lines=True)
-    # The ruling is written by the rules this window reads: its clauses in their numbering.
-    read = common.current_index().version_label or rules_label or ""
-    # A key keeps the expander open across reruns: an error or a draft inside is never folded away.
-    with st.expander(
-        "Записать решение в журнал", key="desk_ruling_box", icon=":material/edit_note:", on_change="rerun"
-    ):
-        journal_form.ruling_form(
-            "desk_ruling",
-            prefill={
-                "title": desk.title,
-                "clauses": desk_trace.citations().targets(cases.cited_clauses(rp)),
-                "verdict": rp.outcomes[-1].verdict if rp.outcomes else "",
-                "rules_version": read,
-                "scenario_yaml": yaml_text,
-                "trace_json": cases.trace_json(rp),
-            },
-        )
+    return desk
 
 
 def _broken(desk: Desk, problem: str) -> None:
@@ -276,11 +286,12 @@ def _folded(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]]) -> None:
     desk_trace.expectations_panel(desk)
     _save_panel(session.current(), rp)
     opening.load_panel(desk)
-    if not desk.started:
-        with st.expander("Фаза, ход и активный игрок", key="desk_header"):
+    if not desk.started and (box := session.fold("Фаза, ход и активный игрок", "desk_header")):
+        with box:
             desk_cards.header_form(desk)
-    with st.expander("Любое действие — полная форма", key="desk_full_form"):
-        desk_actions.full_form(rp, props)
+    if box := session.fold("Любое действие — полная форма", "desk_full_form"):
+        with box:
+            desk_actions.full_form(rp, props)
     desk_trace.for_authors(desk, rp, props)
 
 

@@ -25,6 +25,14 @@ MESSAGE_ICONS = types.MappingProxyType(
 _SHOW = types.MappingProxyType({"error": st.error, "success": st.success, "warning": st.warning})
 
 
+def fold(label: str, key: str, **kw: Any) -> Any | None:
+    """A folded part whose content runs only while it is open (one tap opens it): the container to
+    draw into, or None while folded. A desk action then never pays for the text, the files or the
+    trace nobody is reading."""
+    box = st.expander(label, key=key, on_change="rerun", **kw)
+    return box if box.open else None
+
+
 def library() -> engine.CardLibrary:
     """This window's card library: its card base's (after a link's `?base=` is followed), cached
     per base id by card_base; immutable, so safe to share between sessions."""

@@ -129,8 +129,10 @@ def last_verdict(rp: Replay) -> None:
     if not rp.outcomes:
         return
     verdict_banner(rp.outcomes[-1], rp.actions[-1], session.props_of(rp.states[-2]))
-    with st.expander("Почему: разбор по шагам", key="desk_why", icon=":material/list_alt:"):
-        explanation(rp)
+    box = session.fold("Почему: разбор по шагам", "desk_why", icon=":material/list_alt:")
+    if box is not None:
+        with box:
+            explanation(rp)
 
 
 def explanation(rp: Replay) -> None:
@@ -161,19 +163,18 @@ def explanation(rp: Replay) -> None:
 def expectations_panel(desk: Desk) -> None:
     if not desk.scenario_text:
         return
-    try:
-        sc = casebook.load_scenario_text(
-            desk.scenario_text, desk.scenario_name, index=session.rules(), library=session.library()
-        )
-        result = casebook.run_scenario(sc, session.rules(), session.library())
-    except Exception as exc:  # a broken file or an engine fault: a message, never a traceback
-        st.error(common.escape_md(f"Сценарий не проверен: {exc}"), icon=common.ICON_ERROR)
+    result = _scenario_result(desk)
+    if isinstance(result, str):
+        st.error(common.escape_md(f"Сценарий не проверен: {result}"), icon=common.ICON_ERROR)
         return
     held = sum(1 for s in result.steps for e in s.expectations if e.ok)
     total = sum(len(s.expectations) for s in result.steps)
     head = "Все ожидания сценария выполняются" if result.ok else "Не все ожидания сценария выполняются"
     icon = common.ICON_OK if result.ok else common.ICON_ERROR
-    with st.expander(f"{head}: {held} из {total}", expanded=not result.ok, icon=icon):
+    # what each step checks is the scenario file's own words (keys, ids): a part for its authors
+    with st.expander(
+        f"{head}: {held} из {total}", expanded=not result.ok, icon=icon, key="desk_expectations_authors"
+    ):
         st.text(f"Файл: {desk.scenario_name}")
         for step in result.steps:
             good = step.status in ("ok", "xfail") and not step.failed
@@ -193,12 +194,33 @@ def expectations_panel(desk: Desk) -> None:
                 st.text(f"✘ ошибка: {step.error}")
 
 
+def _scenario_result(desk: Desk) -> casebook.ScenarioResult | str:
+    """The loaded scenario run once per file and base in this tab (its expectations do not depend on
+    the actions the judge tries on the desk), or why it could not run."""
+    key = (desk.scenario_name, desk.scenario_text, session.base_id())
+    held = st.session_state.get("desk_scenario_run")
+    if isinstance(held, tuple) and len(held) == 2 and held[0] == key:
+        return held[1]  # type: ignore[no-any-return]
+    try:
+        sc = casebook.load_scenario_text(
+            desk.scenario_text, desk.scenario_name, index=session.rules(), library=session.library()
+        )
+        result: casebook.ScenarioResult | str = casebook.run_scenario(sc, session.rules(), session.library())
+    except Exception as exc:  # a broken file or an engine fault: a message, never a traceback
+        result = str(exc)
+    st.session_state["desk_scenario_run"] = (key, result)
+    return result
+
+
 def for_authors(desk: Desk, rp: Replay, props: Props) -> None:
     """«Для авторов сценариев»: the ids the scenario format uses and the actions as its YAML lines,
     folded (a judge at the table reads names; an author writing a file needs these)."""
     if not props and not rp.actions:
         return
-    with st.expander("Для авторов сценариев: id карт и действия строками YAML", key="desk_authors"):
+    box = session.fold("Для авторов сценариев: id карт и действия строками YAML", "desk_authors")
+    if box is None:
+        return
+    with box:
         names = view.names(props)
         st.text("\n".join(f"{names[cid]} — id {cid}" for cid in props))
         if rp.actions:
