@@ -18,6 +18,7 @@ from app_pages.shared import common
 from casebook import answers
 from rules_index import RulesIndex, ids
 from rulings import model, store
+from rulings import search as ruling_search
 
 ROOT = registry.PROJECT
 
@@ -25,7 +26,9 @@ ROOT = registry.PROJECT
 @st.cache_resource(show_spinner="Прогоняю сценарии библиотеки…")
 def scenario_digests() -> tuple[answers.ScenarioDigest, ...]:
     """Every library scenario with its verdicts and clauses (immutable; built once per process)."""
-    return answers.scenario_digests(ROOT, common.base_rules().index, engine.load_library())
+    return common.kept_for_good(
+        answers.scenario_digests(ROOT, common.base_rules().index, engine.load_library())
+    )
 
 
 def ready_answers(
@@ -35,7 +38,10 @@ def ready_answers(
     if not query.strip() or not index.is_berserk_rules:
         return [], ""
     try:
-        rulings = store.Journal().rulings()
+        # The journal's own index finds the candidates (the whole league's, on a shared journal);
+        # casebook.answers ranks them with the scenarios by the same scoring.
+        hits = store.Journal().search(query, top=top * 4, stopwords=ruling_search.stopwords())
+        rulings = [h.ruling for h in hits]
         problem = ""
     except model.JournalError as exc:
         rulings, problem = [], str(exc)
