@@ -72,7 +72,9 @@ class Phrasings:
     search: Mapping[str, str]
     where: Mapping[str, str]
     places_on: Mapping[str, str]
+    state_words: Mapping[str, str]
     icons: Mapping[str, Mapping[str, str]]
+    no_ability: frozenset[str]
     # How a parameter's value reads on the card page: the first wording of each code
     # (param name → code → words), e.g. where.adjacent → «рядом с собой».
     display: Mapping[str, Mapping[str, str]]
@@ -110,6 +112,7 @@ def _act(raw: Mapping[str, Any], section: str, target: str) -> str:
         rf"\s+{target}"
         rf"(?:\s+{sources})?"
         rf"(?:\s+(?P<where>{_alt(w for ws in raw['where'].values() for w in ws)}))?"
+        rf"(?:\s+(?P<state>{_alt(w for ws in raw['state_words'].values() for w in ws)}))?"
         rf"(?:\s+(?P<places>{_alt(w for ws in raw['places_on'].values() for w in ws)}))?"
         rf"(?:\s*\(?(?P<once>{_alt(raw['once_per_battle'])})\)?)?"
     )
@@ -140,7 +143,9 @@ def phrasings(path: pathlib.Path = PHRASINGS_FILE) -> Phrasings:
             search=_words(raw["summon"], "search"),
             where=_words(raw, "where"),
             places_on=_words(raw, "places_on"),
+            state_words=_words(raw, "state_words"),
             icons=icons,
+            no_ability=frozenset(lexicon.fold(str(w)) for w in raw.get("no_ability") or ()),
             display={
                 "where": _first(raw["where"]),
                 "places_on": _first(raw["places_on"]),
@@ -180,17 +185,25 @@ def expand(raw: str, placeholder: Any) -> tuple[str, list[str]]:
     return text, list(dict.fromkeys(unknown))
 
 
+_OPEN, _CLOSE = "«([", "»)]"
+
+
 def sentences(text: str) -> list[str]:
-    """The sentences of a text: split after «.», «!» or «?» followed by a space, never inside «»."""
+    """The sentences of a text: split after «.», «!» or «?» followed by a space, never inside «»,
+    () or [] — so an erratum «[Эррата 2023.04.08: …]» or a bracketed note stays whole."""
     out: list[str] = []
     depth = 0
     start = 0
     for i, ch in enumerate(text):
-        if ch == "«":
+        ends = i + 1 == len(text) or text[i + 1] == " "
+        if ch in _OPEN:
             depth += 1
-        elif ch == "»":
+        elif ch in _CLOSE:
             depth = max(depth - 1, 0)
-        elif ch in ".!?" and depth == 0 and (i + 1 == len(text) or text[i + 1] == " "):
+            if depth == 0 and ch != "»" and i and text[i - 1] in ".!?" and ends:  # «… изменён.]»
+                out.append(text[start : i + 1].strip())
+                start = i + 1
+        elif ch in ".!?" and depth == 0 and ends:
             out.append(text[start : i + 1].strip())
             start = i + 1
     if text[start:].strip():
@@ -218,7 +231,8 @@ def _typed(kind: str, params: Mapping[str, str | None]) -> dict[str, object]:
         param = declared.param(name)
         if value is None or param is None:
             continue
-        out[name] = int(value) if param.kind is int else value
+        # a group named after a flag (once_per_battle, adjacent) sets it by matching at all
+        out[name] = int(value) if param.kind is int else True if param.kind is bool else value
     return out
 
 
@@ -288,6 +302,8 @@ def _summon_like(p: Phrasings, key: str, sentence: str, names: Mapping[str, str]
             params["where"] = p.where[m.group("where")]
         if m.group("places"):
             params["places_on"] = p.places_on[m.group("places")]
+        if m.group("state") and p.state_words[m.group("state")] == "closed":
+            params["closed"] = True
         if m.group("once"):
             params["once_per_battle"] = True
         if m.group("trigger"):
@@ -321,6 +337,27 @@ def recognise_sentence(sentence: str, names: Mapping[str, str] | None = None) ->
         return None  # a phrasing that gives parameters its declaration refuses: not modelled
 
 
+_HEAD = re.compile(r"^(?P<head>[^:(—]+?)\s*(?::|—|\()\s*(?P<rest>.+)$")
+REMINDER = "что сказано после «{head}», движок не моделирует: это предложение и в «не смоделировано»"
+
+
+def _head(sentence: str, names: Mapping[str, str]) -> Modelled | None:
+    """A keyword at the head of a sentence that goes on to explain it («Бестелесный: все
+    немагические атаки …»): the keyword is modelled, the whole sentence stays text as well."""
+    m = _HEAD.match(sentence)
+    if m is None:
+        return None
+    got = recognise_sentence(m.group("head"), names)
+    if got is None:
+        return None
+    return dataclasses.replace(got, source=sentence, caveat=REMINDER.format(head=m.group("head").strip()))
+
+
+def icon_words(code: str, value: int, icon_names: Mapping[str, str]) -> str:
+    """How an icon reads in a list: «значок «броня 2»»."""
+    return f"значок «{icon_names.get(code, code)}{f' {value}' if value else ''}»"
+
+
 def recognise(
     text: str,
     raw: str,
@@ -328,28 +365,38 @@ def recognise(
     icon_names: Mapping[str, str],
     names: Mapping[str, str],
 ) -> tuple[tuple[Modelled, ...], tuple[str, ...]]:
-    """The modelled abilities of a card (from its sentences, then its icons) and its sentences
-    the engine does not model. A keyword icon whose placeholder the raw text spells is left to
-    the text's sentence; an icon repeating what a sentence already gave adds nothing."""
+    """The modelled abilities of a card (from its sentences, then its icons) and what of it the
+    engine does not model: its other sentences, whole (an erratum or a bracketed note is one), and
+    its icons no phrasing models («значок «броня 2»»). Nothing is dropped: a keyword that heads an
+    explanation is modelled and its sentence listed too. A keyword icon whose placeholder the raw
+    text spells is left to the text's sentence; an icon repeating what a sentence gave adds nothing."""
     found: list[Modelled] = []
     rest: list[str] = []
+    p = phrasings()
     for sentence in sentences(text):
+        if _key(sentence) in p.no_ability:  # «Без особенностей.»: nothing to model or to leave
+            continue
         got = recognise_sentence(sentence, names)
         if got is None:
             rest.append(sentence)
+            head = _head(sentence, names)
+            if head is not None:
+                found.append(head)
         else:
             found.append(got)
-    p = phrasings()
     have_props = {m.prop for m in found if m.prop}
     have_prot = {
         c for m in found if m.ability and m.ability.kind == "protection" for c in m.ability.get("from")
     }
-    spelled = icon_codes_in(raw, p.icons)
-    for code, _value in icons:
-        entry = p.icons.get(code)
-        if entry is None or code in spelled:
+    spelled = icon_codes_in(raw, set(p.icons) | set(icon_names))
+    for code, value in icons:
+        if code in spelled:
             continue
-        source = f"значок «{icon_names.get(code, code)}»"
+        entry = p.icons.get(code)
+        source = icon_words(code, value, icon_names)
+        if entry is None:
+            rest.append(source)
+            continue
         prop, prot = entry.get("property"), entry.get("protection")
         if prop and prop not in have_props:
             found.append(Modelled(source=source, prop=prop))

@@ -73,7 +73,7 @@ def test_quick_actions_carry_three_state_marks_with_citations() -> None:
     found = {q.kind: q for q in quick.quick_actions(state, _props(state), "vail")}
     attack = found["attack"]
     assert attack.style == "pick" and [c.label for c in attack.choices] == [
-        "Карлик Унд (c4) — ? не определено: п. 211.9",
+        "Карлик Унд (c4) — ✔ можно",  # 211.9 allows it; what it leaves to general rules is «не проверено»
         "Орк (d4) — ✘ нельзя: п. 211.3.1",
     ]
     assert found["move"].style == "cells" and found["wound"].style == "amount"

@@ -172,10 +172,11 @@ def test_marks_say_what_applying_gives_with_the_citation() -> None:
     verdicts = actions.legal_map(state, "attack", {"attacker": "vail"})
     marks = actions.hints(verdicts, "target")
     assert marks["orc"][0] == "illegal" and marks["orc"][1].startswith("п. 211.3.1")
-    assert marks["und"][0] == "undetermined" and marks["und"][1].startswith("п. 211.9")
+    # the text allows the attack (211.3.1, 211.9) and says what it could not check
+    assert marks["und"][0] == "legal" and "не проверено: атака идёт «по общим правилам»" in marks["und"][1]
     cells = actions.card_cell_marks(_props(state), marks)
     assert cells["d4"][0] == "illegal" and cells["d4"][1].startswith("Орк (d4, владелец B): п. 211.3.1")
-    assert view.verdict_counts(verdicts) == "Движок проверил вариантов: 2: ✘ нельзя — 1, ? не определено — 1."
+    assert view.verdict_counts(verdicts) == "Движок проверил вариантов: 2: ✔ можно — 1, ✘ нельзя — 1."
     assert actions.legal_map(state, "no_such_kind", {}) == []
 
 

@@ -15,6 +15,7 @@ import engine
 import lexicon
 from app_pages import registry
 from app_pages.shared import common
+from cardbase import sources
 from casebook import answers
 from rules_index import RulesIndex, ids
 from rulings import model, store
@@ -26,8 +27,11 @@ ROOT = registry.PROJECT
 @st.cache_resource(show_spinner="Прогоняю сценарии библиотеки…")
 def scenario_digests() -> tuple[answers.ScenarioDigest, ...]:
     """Every library scenario with its verdicts and clauses (immutable; built once per process)."""
+    # real-card scenarios (`card_base`) run on their base, opened by cardbase
     return common.kept_for_good(
-        answers.scenario_digests(ROOT, common.base_rules().index, engine.load_library())
+        answers.scenario_digests(
+            ROOT, common.base_rules().index, engine.load_library(), sources.scenario_cards()
+        )
     )
 
 
