@@ -34,7 +34,8 @@ def action_words(action: engine.Action, props: Mapping[str, Props] | None = None
     spec = engine.ACTION_SPECS.get(kind)
     if spec is None:
         return repr(action)
-    labels = {a.name: a.label for a in spec.args}
+    # a label's bracketed part is the form's hint («раны от удара (не указаны — движок спросит …)»)
+    labels = {a.name: a.label.split(" (", 1)[0] for a in spec.args}
     args = data.get(kind, {})
     parts = [f"{labels.get(name, name)} — {value_word(value, props)}" for name, value in args.items()]
     return spec.label + (": " + "; ".join(parts) if parts else "")

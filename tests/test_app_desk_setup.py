@@ -230,7 +230,10 @@ def test_marks_have_three_states_and_agree_with_applying() -> None:
 
 def test_the_trace_reads_as_the_explanation() -> None:
     at = _open(scn=KARLIK)
-    authors = {t.value for t in at.get_by_key("desk_authors").text}
+    # the parts for scenario authors, folded: the ids and YAML lines, the expectations in the file's keys
+    authors = {
+        t.value for key in ("desk_authors", "desk_expectations_authors") for t in at.get_by_key(key).text
+    }
     texts = [t.value for t in at.text if t.value not in authors]  # the authors' part, folded, has the YAML
     shown = " ".join(texts + [plain(m.value) for m in at.markdown] + [plain(c.value) for c in at.caption])
     assert "служебный шаг" not in shown and "wound: {" not in shown

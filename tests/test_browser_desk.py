@@ -138,7 +138,7 @@ def test_karlik_und_every_tap_answered_on_screen_in_ten_and_eight_interactions(
         judge.cell("c3", banner(pg, "Запрещено"))
         # the attack on its own parasite: what the text decides, and the wounds asked of the judge
         und = pg.get_by_role("button", name="Карлик Унд (c4) —", exact=False).first
-        asked = pg.locator(".st-key-desk_pending, .st-key-desk_attack_wounds").first
+        asked = pg.locator(".st-key-desk_pending")
         judge.click(und, asked, "нападение на Карлика Унда")
         assert "211.9" in pg.locator(".st-key-desk_answer").inner_text()
         shot(pg, "desk_3_attack_on_the_parasite")

@@ -319,7 +319,12 @@ def _arg_widget(arg: engine.ArgSpec, kind: str, props: Props, hints: Mapping[str
             label, ["", *engine.PLAYERS], horizontal=True, key=key, format_func=lambda p: p or "—"
         )
     if arg.type == "int":
-        return int(st.number_input(label, min_value=0, max_value=99, value=1, key=key))
+        # an optional number left empty is not given (the attack's wounds: the engine then asks)
+        start = 1 if arg.required else arg.default if isinstance(arg.default, int) else None
+        number = st.number_input(
+            label, min_value=0, max_value=99, value=start, key=key, placeholder="не указано"
+        )
+        return None if number is None else int(number)
     if arg.type == "bool":
         return st.checkbox(label, value=bool(arg.default), key=key)
     if arg.type == "cells":
@@ -377,45 +382,3 @@ def history_panel(desk: Desk) -> None:
             )
         if desk.actions:
             st.caption(f"Действий: {desk.cursor} из {len(desk.actions)}")
-
-
-def engine_asks_attack_wounds() -> bool:
-    """Whether the engine's attack applies its own wounds (an `attack` argument for them, issue 22
-    item 3); until it does, the desk offers them after the attack (`attack_wounds`)."""
-    return any(a.name == "wounds" for a in engine.ACTION_SPECS["attack"].args)
-
-
-def attack_wounds(rp: Replay, props: Props) -> None:
-    """After an attack that stands (allowed, or undetermined only because the general rules of
-    attack are not in our text), the wounds it dealt in one tap: our text does not say how many a
-    strike deals, so the judge says it; each number is marked with what applying it gives (a wound
-    guard such as Карлик Унд's turns them away, cited)."""
-    if engine_asks_attack_wounds() or not rp.outcomes or rp.actions[-1].kind != "attack":
-        return
-    outcome = rp.outcomes[-1]
-    if outcome.verdict == "illegal":
-        return
-    attacker, target = rp.actions[-1].get("attacker"), rp.actions[-1].get("target")
-    now = {cid: dict(engine.card_props(rp.current, cid)) for cid in rp.current.card_ids()}
-    if target not in now or not now[target].get("alive") or now[target].get("type") != "creature":
-        return
-    names = view.names(now)
-    cite = desk_trace.citations().cite
-    who, whom = names.get(str(attacker), ""), names.get(str(target), "")
-    st.markdown(
-        "**" + common.escape_md(f"Сколько ран нанесло нападение «{who}» на «{whom}»?") + "** "
-        "Сколько наносит удар, наш текст правил не говорит: скажите вы."
-    )
-    with st.container(horizontal=True, key="desk_attack_wounds"):
-        for n in AMOUNTS:
-            args = {"card": target, "amount": n, "source": attacker, "kind": "strike"}
-            option = quick.given_option(rp.current, "wound", args, cite)
-            if option is None:
-                continue
-            st.button(
-                f"{n} — {option.mark}" if option.verdict != "legal" else str(n),
-                key=f"desk_attack_wounds_{n}",
-                help=common.escape_md(option.reason),
-                on_click=apply_action,
-                args=("wound", args),
-            )

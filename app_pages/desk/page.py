@@ -240,8 +240,6 @@ def _answer(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str |
         if pending is not None:
             desk_actions.pending_panel(pending, desk_trace.clause_ref, view.names(props))
         desk_trace.last_verdict(rp)
-        if pending is None:
-            desk_actions.attack_wounds(rp, props)
         if sel is not None:
             desk_cards.card_header(props, sel, desk.card(sel))
 

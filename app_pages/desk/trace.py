@@ -54,6 +54,9 @@ def clause_ref(cid: str) -> None:
     cites = citations()
     target = cites.target(cid)
     if target is None:
+        said = engine.assumptions.wordings().get(cid)
+        if said:  # our assumption: its id and its words, in a line a phone shows without hover
+            st.caption(common.escape_md(f"{cites.cite(cid)}: {common.short(said, 120)}"))
         return
     index = common.current_index()
     para = index.get(target)
