@@ -142,7 +142,7 @@ def test_karlik_und_every_tap_answered_on_screen_in_ten_and_eight_interactions(
         judge.click(und, asked, "нападение на Карлика Унда")
         assert "211.9" in pg.locator(".st-key-desk_answer").inner_text()
         shot(pg, "desk_3_attack_on_the_parasite")
-        judge.click(asked.get_by_role("button", name="2", exact=True), banner(pg, "Законно"), "2 раны")
+        judge.click(asked.get_by_role("button", name="2 раны", exact=True), banner(pg, "Законно"), "2 раны")
         assert "Карлик Унд A · 2/8" in tile(pg, "c4").inner_text()
         judge.cell("c4", pg.get_by_text("Выбрана: Карлик Унд"))  # a second tap on the host: its symbiote
         height = pg.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
@@ -322,7 +322,7 @@ def test_phone_board_fits_and_links_keep_the_session(browser: Browser, app_serve
         shot(pg, "desk_6_phone")
         desk_url = pg.url
         assert "scn=" not in desk_url and "desk=" in desk_url
-        unfold(pg, "desk_why").get_by_text("Все действия (6)").wait_for()  # «Почему»: every action's steps
+        unfold(pg, "desk_why").get_by_text("Все действия (7)").wait_for()  # «Почему»: every action's steps
         pg.locator(".st-key-desk_why").get_by_role("link", name="п. 211.3.1").first.click()
         pg.wait_for_url("**p=211.3.1**")
         pg.get_by_role("heading", name="п. 211.3.1").first.wait_for()
@@ -330,7 +330,7 @@ def test_phone_board_fits_and_links_keep_the_session(browser: Browser, app_serve
         pg.get_by_role("heading", name="Стол судьи").first.wait_for()
         settle(pg)
         assert pg.url == desk_url
-        assert pg.get_by_text("Действий: 6 из 6").count() == 1  # the same desk
+        assert pg.get_by_text("Действий: 7 из 7").count() == 1  # the same desk
     finally:
         pg.context.close()
 

@@ -343,7 +343,8 @@ def _arg_widget(arg: engine.ArgSpec, kind: str, props: Props, hints: Mapping[str
 
 
 def history_panel(desk: Desk) -> None:
-    """Undo, redo, back to the set-up, and «править расклад»: one row of small buttons."""
+    """Undo, redo, back to the set-up, and «править расклад»: one row of small buttons (how many
+    actions are applied is said in the position line above the field)."""
 
     def change(fn: Callable[[Desk], Desk]) -> None:
         session.store(fn(session.current()))
@@ -380,5 +381,3 @@ def history_panel(desk: Desk) -> None:
                 help=tip,
                 type="tertiary",
             )
-        if desk.actions:
-            st.caption(f"Действий: {desk.cursor} из {len(desk.actions)}")

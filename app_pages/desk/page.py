@@ -194,12 +194,44 @@ PAGE_CSS = """<style>
 .st-key-desk_answer [data-testid="stAlert"] p { margin-bottom: 0.15rem; }
 /* brought into view below Streamlit's fixed header bar, not under it */
 .st-key-desk_answer { scroll-margin-top: 4.5rem; scroll-margin-bottom: 1rem; }
-.st-key-desk_folded { margin-top: 0.75rem; }
+.st-key-desk_folded { margin-top: 0.5rem; gap: 0.45rem; }
+.st-key-desk_folded summary { padding-top: 0.4rem; padding-bottom: 0.4rem; }
+/* The browser would keep the tapped button still as the answer above it grows, pushing the answer
+   off the top of a phone's screen: the page's own scrolling (KEEP_IN_VIEW) decides instead. */
+html, body, [data-testid="stAppViewContainer"], [data-testid="stMain"] { overflow-anchor: none; }
+/* On a wide screen the field is on the left with the folded parts under it, the panel on the right
+   beside both. The field and the panel are the fragment's columns, the folded parts are drawn
+   outside it, so they float: the fragment's wrappers give way (display: contents), the field
+   floats left, the panel right, the folded parts left again under the field. */
+@media (min-width: 641px) {
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field) {
+    display: block;
+  }
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field) > * {
+    margin-bottom: 0.75rem;
+  }
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
+    > [data-testid="stLayoutWrapper"]:has(.st-key-desk_field),
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
+    > [data-testid="stLayoutWrapper"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"],
+  [data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"] .st-key-desk_field),
+  [data-testid="stHorizontalBlock"]:has(.st-key-desk_field) { display: contents; }
+  [data-testid="stColumn"]:has(.st-key-desk_field) {
+    float: left; width: calc(55% - 0.75rem) !important; margin-bottom: 0.75rem;
+  }
+  [data-testid="stColumn"]:has(.st-key-desk_panel) { float: right; width: calc(45% - 0.75rem) !important; }
+  [data-testid="stLayoutWrapper"]:has(> .st-key-desk_folded) {
+    float: left; clear: left; width: calc(55% - 0.75rem);
+  }
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field)::after {
+    content: ""; display: block; clear: both;
+  }
+}
 @media (max-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding-top: 2.8rem !important; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 1.3rem; }
   /* On a phone the columns stack: the field, then the panel that answers a tap, then the folded
-     parts (which sit under the field on a wide screen). */
+     parts. */
   [data-testid="stHorizontalBlock"]:has(.st-key-desk_field) { flex-direction: column; gap: 0.75rem; }
   [data-testid="stColumn"]:has(.st-key-desk_field),
   [data-testid="stColumn"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"],
@@ -207,21 +239,40 @@ PAGE_CSS = """<style>
     > [data-testid="stLayoutWrapper"] { display: contents; }
   .st-key-desk_field { order: 1; }
   [data-testid="stColumn"]:has(.st-key-desk_panel) { order: 2; }
-  .st-key-desk_folded { order: 3; margin-top: 0; }
 }
 </style>"""
 
 # After a tap, the element that answers it (the verdict, the selected card, a message) is brought
 # into view if the page left it outside (a phone shows the field, the answer is under it). The
 # token changes with every answer, so the browser runs the script again only then; "nearest"
-# scrolls as little as it can, and not at all when the answer is already on the screen.
+# scrolls as little as it can, and not at all when the answer is already on the screen; an answer
+# taller than the screen (a question with its options above the verdict) shows its beginning.
 KEEP_IN_VIEW = """<script>/*{token}*/
 (() => {{
   const go = () => {{
     const el = document.querySelector(".st-key-desk_answer");
-    if (el && el.getBoundingClientRect().height > 0) el.scrollIntoView({{block: "nearest"}});
+    if (!el) return;
+    const box = el.getBoundingClientRect(), below = 72, room = window.innerHeight - below;
+    if (box.height === 0) return;
+    if (box.height <= room) {{
+      el.scrollIntoView({{block: "nearest"}});  // all of it, scrolling as little as it can
+    }} else if (box.top < below || box.top > below + room / 2) {{
+      el.scrollIntoView({{block: "start"}});  // taller than the screen: its beginning, at the top
+    }}
   }};
+  // once drawn, and again when the run is over (what it removes or adds may move the answer)
   requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(go, 60)));
+  const app = document.querySelector('[data-testid="stApp"]');
+  let waited = 0;
+  const whenOver = () => {{
+    waited += 50;
+    if (app && app.getAttribute("data-test-script-state") === "notRunning") {{
+      requestAnimationFrame(go);
+    }} else if (waited < 5000) {{
+      setTimeout(whenOver, 50);
+    }}
+  }};
+  setTimeout(whenOver, 50);
 }})();
 </script>"""
 
@@ -299,44 +350,66 @@ def _answer_token(desk: Desk, sel: str | None) -> str:
     return f"{zlib.crc32(desk.key().encode()):08x}-{zlib.crc32(str(sel).encode()):08x}-{said}"
 
 
-def render() -> None:
-    st.set_page_config(layout="wide")  # the 5×6 field needs the width; other pages keep theirs
-    st.html(PAGE_CSS)
-    st.title("Стол судьи")
-    opening.load_from_url()
+# The folded parts drawn outside the fragment whose content follows the desk: while one is open, an
+# action on the board or the panel redraws the whole page, so nothing there is left stale.
+FOLLOWS_THE_DESK = (
+    "desk_text",
+    "desk_save",
+    "desk_ruling_box",
+    "desk_header",
+    "desk_full_form",
+    "desk_authors",
+)
+_DRAWN_FOR = "desk_outside_drawn_for"
+_WHOLE_RUN = "desk_whole_run"  # set by the page's run just before it runs the fragment inline
+
+
+def _outside_is_stale(desk: Desk) -> bool:
+    """Whether what the last full run drew outside the fragment shows another desk than `desk` in a
+    part the judge has open (a closed fold draws nothing, so nothing in it can be stale)."""
+    if st.session_state.get(_DRAWN_FOR) == desk.key():
+        return False
+    return any(st.session_state.get(key) for key in FOLLOWS_THE_DESK)
+
+
+@st.fragment
+def _live() -> None:
+    """What an action changes: the position line, the field with the zones, the selected card's panel
+    with the verdict and its trace, the card form, the address. A tap here reruns only this (issue
+    24: the text, the files, the journal form and the scenario check are not redrawn); a tap that
+    changes something drawn outside asks for the whole page."""
     desk = session.current()
-    offer = session.offered()
-    asked = st.session_state.get("desk_put_ask")
-    if offer is not None:
-        opening.confirm_offer(offer)
-    elif isinstance(asked, str):
-        opening.confirm_put(asked)
     rp = session.replayed(desk)
+    alone = not st.session_state.pop(_WHOLE_RUN, False)  # a tap in here: a run of this part alone
+    # a desk to confirm, a desk that cannot be built, an open part outside showing another desk: those
+    # are the whole page's to draw
+    if alone and (session.offered() is not None or isinstance(rp, str) or _outside_is_stale(desk)):
+        st.rerun(scope="app")
     if isinstance(rp, str):
-        session.show_flash()
-        _broken(desk, rp)
         return
     state = rp.current
     props = session.props_of(state)
     sel = session.selected(props)
     head = view.position_line(state, len(props))
+    if desk.actions:
+        head += f" Действий: {desk.cursor} из {len(desk.actions)}."
     st.caption(common.escape_md(head + (f" Вопрос: {desk.title}" if desk.title else "")))
-    field, panel = st.columns([3, 2], gap="medium")
+    field, panel = st.columns([5, 4], gap="medium")
     with panel, st.container(key="desk_panel"):
         marks = _panel(desk, rp, props, sel)
-    with field:
-        with st.container(key="desk_field"):
-            desk_board.draw_grid(props, marks, sel, _cell_clicked)
-            desk_board.draw_zones(props, state, sel, session.select)
-        # under the field on a wide screen, where the panel leaves room; after the panel on a phone
-        with st.container(key="desk_folded"):
-            _folded(desk, rp, props)
-    if offer is None and not isinstance(asked, str):  # one dialog at a time
-        _card_dialog(desk, props)
+    with field, st.container(key="desk_field"):
+        desk_board.draw_grid(props, marks, sel, _cell_clicked)
+        desk_board.draw_zones(props, state, sel, session.select)
+    if session.offered() is None and not isinstance(st.session_state.get("desk_put_ask"), str):
+        _card_dialog(desk, props)  # one dialog at a time
     _keep_in_view(_answer_token(session.current(), sel))
-    # The address bar names this desk (and the rules version it is read by) and nothing else: a
-    # «?scn=» that opened it, or a clause link's «?p=» that the back button brought along, would
-    # make a shared URL open something else.
+    _name_in_address()
+
+
+def _name_in_address() -> None:
+    """The address bar names this desk (and the rules version it is read by) and nothing else: a
+    «?scn=» that opened it, or a clause link's «?p=» that the back button brought along, would make
+    a shared URL open something else."""
     token = share.encode(session.current())
     wanted = {"desk": token}
     if common.has_upload() and common.current_version() != common.WINDOW:  # the rules it is read by
@@ -344,6 +417,37 @@ def render() -> None:
     if st.query_params.to_dict() != wanted:
         st.session_state["desk_url_token"] = token
         st.query_params.from_dict(wanted)
+
+
+def render() -> None:
+    st.set_page_config(layout="wide")  # the 5×6 field needs the width; other pages keep theirs
+    st.html(PAGE_CSS)
+    st.title("Стол судьи")
+    opening.load_from_url()
+    offer = session.offered()
+    asked = st.session_state.get("desk_put_ask")
+    if offer is not None:
+        opening.confirm_offer(offer)
+    elif isinstance(asked, str):
+        opening.confirm_put(asked)
+    desk = session.current()
+    rp = session.replayed(desk)
+    if isinstance(rp, str):
+        session.show_flash()
+        _broken(desk, rp)
+        return
+    st.session_state[_DRAWN_FOR] = desk.key()  # this run draws the outside for this desk
+    st.session_state[_WHOLE_RUN] = True
+    _live()
+    desk = session.current()
+    rp = session.replayed(desk)
+    if isinstance(rp, str):
+        return
+    # under the field beside the panel on a wide screen (PAGE_CSS), after the panel on a phone
+    with st.container(key="desk_folded"):
+        _folded(desk, rp, session.props_of(rp.current))
+    st.session_state[_DRAWN_FOR] = session.current().key()
+    _name_in_address()  # the question typed in «Сохранить» renames the desk after the fragment ran
 
 
 if __name__ == "__main__":
