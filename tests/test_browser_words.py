@@ -50,7 +50,8 @@ _VISIBLE_WORDS = """() => {
   }
   document.querySelectorAll('input, textarea').forEach((i) => {
     if (i.closest('[class*="_authors"]')) return;
-    if (i.value) out.push(i.value);
+    // a checkbox's or a radio's value («on») is not drawn; only a field's text is
+    if (i.type !== 'checkbox' && i.type !== 'radio' && i.value) out.push(i.value);
     if (i.placeholder) out.push(i.placeholder);
   });
   return out;
