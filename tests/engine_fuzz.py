@@ -38,7 +38,33 @@ from tests.test_engine_common import (
 )
 from tests.test_engine_properties import check_invariants, snapshot
 
-# Cards a random position draws from: the example cards and every kind of template.
+# Real-card abilities the embedded library has no card for (cardbase recognises them).
+LEECH = {"template": "Паразит", "name": "Присосок", "abilities": [{"kind": "host_cannot_move"}]}
+DARK = {"name": "Тёмный", "type": "creature", "subtype": "ground", "life": 4, "element": "Тьма"}
+HERMIT = {
+    "template": "Наземное существо",
+    "name": "Пустынник",
+    "abilities": [
+        {"kind": "cannot_join_with_element", "elements": ["Тьма"]},
+        {"kind": "incarnation", "x": 1},
+    ],
+}
+WARDEN = {
+    "template": "Наземное существо",
+    "name": "Страж",
+    "abilities": [
+        {
+            "kind": "wound_modifier",
+            "delta": -1,
+            "target": "self",
+            "damage_kinds": ["strike"],
+            "source_flying": True,
+        }
+    ],
+}
+
+# Cards a random position draws from: the example cards, every kind of template and the
+# real-card abilities above.
 POOL: tuple[str | Mapping[str, object], ...] = (
     "Вайл",
     "Карлик Унд",
@@ -54,6 +80,10 @@ POOL: tuple[str | Mapping[str, object], ...] = (
     GHOST,
     CALLER,
     PHOENIX,
+    LEECH,
+    DARK,
+    HERMIT,
+    WARDEN,
 )
 ZONES_OFF_BOARD = ("aux", "deck", "hand", "graveyard", "exile")
 

@@ -186,19 +186,22 @@ class Hosts:
 def host_options(
     ctx: context.Ctx, s: state.CardState, check: Callable[[state.CardState], list[Problem]]
 ) -> Hosts:
-    """Every card in play but `s` judged as a host of `s` by `check` (its problems)."""
+    """Every card in play but `s` judged as a host of `s` by `check` (its problems). What
+    decides is recorded: a card ruled out by what forbids it (our text's silence on it as well
+    decides nothing), an unsure card by where the text stops."""
     fit: list[state.CardState] = []
     unsure: list[tuple[state.CardState, Problem]] = []
     ruled_out: list[tuple[state.CardState, tuple[Problem, ...]]] = []
     for h in sorted(ctx.cards.values(), key=lambda c: c.id):
         if not h.in_play or h.id == s.id:
             continue
-        problems = check(h)
+        with ctx.hypothetical():
+            problems = check(h)
         forbidding = [p for p in problems if p.forbids]
         if forbidding:
-            ruled_out.append((h, tuple(forbidding)))
+            ruled_out.append((h, tuple(ctx.found(forbidding))))
         elif problems:
-            unsure.append((h, problems[0]))
+            unsure.append((h, ctx.found(problems)[0]))
         else:
             fit.append(h)
     return Hosts(s, tuple(fit), tuple(unsure), tuple(ruled_out))
