@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from google.protobuf import text_format
+from google.protobuf import text_format  # type: ignore[import-untyped]
 from playwright.sync_api import Browser
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.browser import DESKTOP, new_page, settle, shot
-from tests.test_browser_desk import KARLIK, banner, open_desk, tile, unfold
+from tests.browser import settle, shot
+from tests.test_browser_desk import KARLIK, banner, desk_page, open_desk, tile, unfold
 
 pytestmark = pytest.mark.browser
 
@@ -48,7 +48,7 @@ class Wire:
     def mark(self) -> int:
         return len(self.msgs)
 
-    def since(self, at: int) -> tuple[list[int], str]:
+    def since(self, at: int) -> tuple[list[Any], str]:
         """The finish statuses of the runs since `at`, and the text of every delta they sent."""
         msgs = self.msgs[at:]
         finished = [m.script_finished for m in msgs if m.WhichOneof("type") == "script_finished"]
@@ -71,8 +71,7 @@ def _karlik_with_vail_selected(pg: Any) -> None:
 
 
 def test_an_action_redraws_only_the_board_and_the_panel(browser: Browser, app_server: str) -> None:
-    pg = new_page(browser, DESKTOP)
-    pg.base = app_server
+    pg = desk_page(browser, app_server)
     wire = Wire(pg)
     try:
         at = wire.mark()
@@ -106,8 +105,7 @@ def test_an_action_redraws_only_the_board_and_the_panel(browser: Browser, app_se
 
 
 def test_an_open_part_that_follows_the_desk_is_never_stale(browser: Browser, app_server: str) -> None:
-    pg = new_page(browser, DESKTOP)
-    pg.base = app_server
+    pg = desk_page(browser, app_server)
     wire = Wire(pg)
     try:
         _karlik_with_vail_selected(pg)

@@ -244,7 +244,7 @@ def pending_panel(
                     st.button(
                         common.escape_md(label),
                         key=f"desk_choose_{i}",
-                        type="primary" if i == 0 else "secondary",
+                        type="secondary",  # none is preferred: the rules leave it open
                         on_click=apply_action,
                         args=("choose", {"option": key}),
                     )

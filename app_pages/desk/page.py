@@ -364,11 +364,19 @@ _DRAWN_FOR = "desk_outside_drawn_for"
 _WHOLE_RUN = "desk_whole_run"  # set by the page's run just before it runs the fragment inline
 
 
+def _drawn_for(desk: Desk) -> tuple[str, bool]:
+    return desk.key(), desk.started
+
+
 def _outside_is_stale(desk: Desk) -> bool:
     """Whether what the last full run drew outside the fragment shows another desk than `desk` in a
-    part the judge has open (a closed fold draws nothing, so nothing in it can be stale)."""
-    if st.session_state.get(_DRAWN_FOR) == desk.key():
+    part the judge has open (a closed fold draws nothing, so nothing in it can be stale), or lacks
+    or has a part that only a desk before its first action has (the phase and turn of the set-up)."""
+    drawn = st.session_state.get(_DRAWN_FOR)
+    if drawn == _drawn_for(desk):
         return False
+    if not isinstance(drawn, tuple) or drawn[1] != desk.started:
+        return True
     return any(st.session_state.get(key) for key in FOLLOWS_THE_DESK)
 
 
@@ -436,7 +444,7 @@ def render() -> None:
         session.show_flash()
         _broken(desk, rp)
         return
-    st.session_state[_DRAWN_FOR] = desk.key()  # this run draws the outside for this desk
+    st.session_state[_DRAWN_FOR] = _drawn_for(desk)  # this run draws the outside for this desk
     st.session_state[_WHOLE_RUN] = True
     _live()
     desk = session.current()
@@ -446,7 +454,7 @@ def render() -> None:
     # under the field beside the panel on a wide screen (PAGE_CSS), after the panel on a phone
     with st.container(key="desk_folded"):
         _folded(desk, rp, session.props_of(rp.current))
-    st.session_state[_DRAWN_FOR] = session.current().key()
+    st.session_state[_DRAWN_FOR] = _drawn_for(session.current())
     _name_in_address()  # the question typed in «Сохранить» renames the desk after the fragment ran
 
 
