@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import yaml
 from rapidfuzz import fuzz, process
-from scipy.optimize import linear_sum_assignment
 
 from rules_index import ids
 from rules_index.model import Paragraph
@@ -67,6 +66,17 @@ SHIFT_PENALTY = 0.1
 MOVE_PASS_CELLS = 1_000_000
 
 WORDS_FILE = Path(__file__).resolve().parent / "data" / "changes.yaml"
+
+
+def _assignment(score: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The optimal assignment maximising `score` (rows, columns). scipy.optimize is imported here,
+    on the first diff, not with the module: every page imports this one (the journal's and the
+    answers' notices name its kinds), and scipy.optimize alone took half of the app's cold first
+    render (1–2 s of imports) for a diff most sessions never make."""
+    from scipy.optimize import linear_sum_assignment
+
+    rows, cols = linear_sum_assignment(score, maximize=True)
+    return rows, cols
 
 
 @functools.cache
@@ -384,7 +394,7 @@ class _Pairing:
         score = np.where(allowed, np.maximum(score, 1e-6), 0.0)
         if not allowed.any():
             return
-        rows, cols = linear_sum_assignment(score, maximize=True)
+        rows, cols = _assignment(score)
         for r, c in zip(rows, cols, strict=True):
             if allowed[r, c]:
                 self.pair(o_list[r], n_list[c])
@@ -420,7 +430,7 @@ class _Pairing:
         rows_any = np.flatnonzero(allowed.any(axis=1))
         cols_any = np.flatnonzero(allowed.any(axis=0))
         sub = np.where(allowed[np.ix_(rows_any, cols_any)], sims[np.ix_(rows_any, cols_any)], 0.0)
-        rows, cols = linear_sum_assignment(sub, maximize=True)
+        rows, cols = _assignment(sub)
         for r, c in zip(rows, cols, strict=True):
             if sub[r, c] >= MOVED_MIN:
                 self.pair(o_list[rows_any[r]], n_list[cols_any[c]])
