@@ -52,8 +52,8 @@ class Flaw:
         if 0xD800 <= point <= 0xDFFF:
             return f"недопустимый символ {self.code} (половина суррогатной пары: в тексте такого не бывает)"
         if 0x202A <= point <= 0x202E or 0x2066 <= point <= 0x2069:
-            return f"управляющий символ направления текста {self.code}"
-        return f"управляющий символ {self.code}"
+            return f"недопустимый управляющий символ направления текста {self.code}"
+        return f"недопустимый управляющий символ {self.code}"
 
 
 def first_flaw(text: str) -> Flaw | None:

@@ -35,7 +35,7 @@ def test_tab_newline_and_carriage_return_are_text() -> None:
 
 
 def test_the_line_of_a_bad_character_is_named_when_asked() -> None:
-    with pytest.raises(text.TextError, match=r"^f, строка 3: управляющий символ U\+0007"):
+    with pytest.raises(text.TextError, match=r"^f, строка 3: недопустимый управляющий символ U\+0007"):
         text.check("a\nb\nc\x07", "f", lines=True)
 
 
@@ -51,7 +51,8 @@ def test_a_json_desk_with_a_lone_surrogate_is_refused_naming_the_key() -> None:
 
 
 def test_a_bad_key_is_refused_too() -> None:
-    with pytest.raises(text.TextError, match=r"^cards\[0\]: в имени ключа управляющий символ U\+001B"):
+    wanted = r"^cards\[0\]: в имени ключа недопустимый управляющий символ U\+001B"
+    with pytest.raises(text.TextError, match=wanted):
         text.check_tree({"cards": [{"na\x1bme": "x"}]})
 
 
