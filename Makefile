@@ -54,7 +54,7 @@ chromium:
 		|| echo "chromium не установился: браузерные тесты будут пропущены (под CI — провалены)"; \
 	else echo "apt недоступен: браузерные тесты будут пропущены (нужен /usr/bin/chromium)"; fi
 
-PACKAGES := intake storage rules_index lexicon rulings engine casebook cardbase desk app_pages app.py
+PACKAGES := storage rules_index lexicon rulings engine casebook cardbase desk app_pages app.py
 
 lint: dev-deps
 	$(PY) -m ruff check $(PACKAGES) tests

@@ -19,7 +19,7 @@ import yaml
 import lexicon
 from cardbase import readers
 from cardbase.model import SAFE_LOADER, CardBaseError
-from intake import text as clean
+from storage import clean
 
 DATA_DIR = pathlib.Path(__file__).resolve().parent / "data"
 CONSTANTS_FILE = DATA_DIR / "constants.yaml"

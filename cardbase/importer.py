@@ -38,7 +38,7 @@ from cardbase.constants import Constants, default_constants, read_constants, typ
 from cardbase.model import CardBase, CardBaseError, CardRecord, ImportReport, Modelled, Problem
 from engine import errors
 from engine.model.abilities import parse_ability
-from intake import text as clean
+from storage import clean
 
 _TRUE = {"1", "true", "да", "yes", "y", "+", "истина"}
 _FALSE = {"0", "false", "нет", "no", "n", "-", "", "ложь", "nan", "none", "null"}

@@ -23,7 +23,7 @@ import yaml.constructor
 import yaml.nodes
 import yaml.reader
 
-from intake import text as clean
+from storage import clean
 
 # The largest scenario file we read. Real scenarios are a few kilobytes; the limit keeps an
 # upload from tying up a shared server.
@@ -248,7 +248,7 @@ def _convert(node: yaml.nodes.Node, file: str, seen: set[int], key: str | None) 
             message = f"слишком длинное число ({digits} цифр): допускается не больше {MAX_INT_DIGITS} цифр"
             raise _error(file, line, key, message)
         # Control characters and lone surrogates, even escaped inside quotes («\\ud800»): a page
-        # that showed one would fail (intake.text says which; tab and newline are text).
+        # that showed one would fail (storage.clean says which; tab and newline are text).
         bad = clean.first_flaw(raw)
         if bad is not None:
             message = f"{bad.what} в значении (в кавычках или как \\-код): удалите его"

@@ -10,7 +10,7 @@ import zlib
 
 from desk.model import MAX_DESK_CHARS, Desk, DeskError
 from desk.schema import MAX_DEPTH, from_dict
-from intake import text as clean
+from storage import clean
 
 
 def to_file_text(desk: Desk) -> str:

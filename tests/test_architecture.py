@@ -20,7 +20,6 @@ from rules_index import ids
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGES = (
-    "intake",
     "storage",
     "rules_index",
     "lexicon",
@@ -39,7 +38,6 @@ OVER_LIMIT: dict[str, str] = {
 
 # Each package's layer: a module may import its own layer and those below, never above.
 LAYERS = {
-    "intake": 0,
     "storage": 0,
     "rules_index": 0,
     "lexicon": 1,

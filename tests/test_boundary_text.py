@@ -18,7 +18,7 @@ import casebook
 import engine
 import rules_index
 from desk import model, share
-from intake import text as clean
+from storage import clean
 from tests import cardbase_cases as cards
 from tests import casebook_cases as cases
 from tests import desk_fuzz

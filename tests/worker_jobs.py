@@ -1,4 +1,4 @@
-"""Jobs for the bounded worker's tests (tests/test_intake_worker.py): each misbehaves in one way.
+"""Jobs for the bounded worker's tests (tests/test_storage_worker.py): each misbehaves in one way.
 
 They live in a module of their own, importing nothing heavy, because the worker's child imports a
 job by its module and name.

@@ -11,7 +11,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from intake import numbers, text
+from rules_index import numbers
+from storage import clean as text
 from tests.hostile_text import BAD_CHARS, hostile
 
 

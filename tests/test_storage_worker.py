@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from intake import worker
+from storage import worker
 from tests import worker_jobs as jobs
 
 SMALL = worker.Limits(cpu_s=2, memory_mb=256, output_mb=1, wall_s=60)
@@ -20,7 +20,7 @@ SMALL = worker.Limits(cpu_s=2, memory_mb=256, output_mb=1, wall_s=60)
 
 @pytest.fixture(scope="module")
 def pool() -> Iterator[worker.Pool]:
-    yield worker.Pool(preload=["intake.worker", "tests.worker_jobs"], slots=2, queue_s=30, grace_s=0)
+    yield worker.Pool(preload=["storage.worker", "tests.worker_jobs"], slots=2, queue_s=30, grace_s=0)
 
 
 @pytest.fixture(autouse=True)
@@ -98,7 +98,7 @@ def test_a_job_is_stopped_when_its_window_goes_away(pool: worker.Pool) -> None:
 
 
 def test_a_window_that_is_away_for_less_than_the_grace_keeps_its_job() -> None:
-    patient = worker.Pool(preload=["intake.worker", "tests.worker_jobs"], grace_s=60)
+    patient = worker.Pool(preload=["storage.worker", "tests.worker_jobs"], grace_s=60)
     started = time.monotonic()
     away = lambda: time.monotonic() - started < 1.0  # noqa: E731 — a phone's connection drops for a second
     assert patient.run(jobs.sleep, 1.5, limits=SMALL, cancelled=away).value == "woke"
@@ -120,7 +120,7 @@ def test_an_exception_in_the_parents_progress_stops_the_child(pool: worker.Pool)
 
 
 def test_jobs_beyond_the_slots_wait_then_are_refused_in_russian() -> None:
-    narrow = worker.Pool(preload=["intake.worker", "tests.worker_jobs"], slots=1, queue_s=0.5)
+    narrow = worker.Pool(preload=["storage.worker", "tests.worker_jobs"], slots=1, queue_s=0.5)
     first = threading.Thread(target=narrow.run, args=(jobs.sleep, 3), kwargs={"limits": SMALL})
     first.start()
     time.sleep(0.3)

@@ -121,7 +121,7 @@ class Pool:
 
     def warm(self) -> None:
         """Start the forkserver (and its imports) in the background, before the first upload."""
-        threading.Thread(target=self._start, name="intake-forkserver", daemon=True).start()
+        threading.Thread(target=self._start, name="upload-forkserver", daemon=True).start()
 
     @staticmethod
     def _start() -> None:
@@ -178,7 +178,7 @@ class Pool:
         child = self._context.Process(
             target=_child,
             args=(sender, job, args, kwargs, limits, progress is not None),
-            name="intake-job",
+            name="upload-job",
             daemon=True,
         )
         try:
@@ -396,7 +396,7 @@ def forkserver_pid() -> int | None:
 
 def child_pids() -> list[int]:
     """The job children running now (for tests: none should outlive their job)."""
-    return [p.pid for p in multiprocessing.active_children() if p.pid is not None and p.name == "intake-job"]
+    return [p.pid for p in multiprocessing.active_children() if p.pid is not None and p.name == "upload-job"]
 
 
 __all__ = ["Cancelled", "LimitError", "Limits", "Parsed", "Pool", "child_pids", "forkserver_pid"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import threading
 
-from intake import held
+from storage import held
 
 
 def test_the_least_recently_used_goes_first_when_bytes_run_out() -> None:
