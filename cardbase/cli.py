@@ -7,6 +7,7 @@ be read at all, or the command line is wrong. Output is Russian; no tracebacks.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -17,74 +18,90 @@ import lexicon
 from cardbase import Loaded, find, open_base, related, store
 from cardbase.importer import import_base
 from cardbase.model import BUILTIN, CardBaseError, CardRecord
+from rules_index import cliparse
 
-EXIT_OK, EXIT_SKIPPED, EXIT_INVALID = 0, 1, 2
+EXIT_OK, EXIT_SKIPPED, EXIT_INVALID = cliparse.EXIT_OK, cliparse.EXIT_FAILED, cliparse.EXIT_BAD_INPUT
 
-USAGE = """\
-Использование:
-  python -m engine cards import ФАЙЛ [--constants ФАЙЛ_КОДОВ] [--accept-skipped] [--keep-default] [--json]
-      загрузить базу карт (JSON сообщества, CSV с заголовком или наш YAML) и сделать её базой
-      по умолчанию для приложения (--keep-default: только сохранить)
-  python -m engine cards list [--json]                     сохранённые базы
-  python -m engine cards find [ЗАПРОС] [--element СТИХИЯ] [--class КЛАСС] [--set ВЫПУСК]
-                              [--cost 3|3-5] [--base ID] [--top N] [--json]
-  python -m engine cards show НАЗВАНИЕ_ИЛИ_ID [--base ID] [--json]
-База по умолчанию — та, что выбрана для приложения (или встроенная библиотека движка).
-Хранилище: data/cards/ (другое: переменная BERSERK_CARDS_DIR).
+DESCRIPTION = """\
+База карт: загрузить (JSON сообщества, CSV с заголовком или наш YAML), перечислить сохранённые,
+найти и показать карту. База по умолчанию — та, что выбрана для приложения (или встроенная
+библиотека движка). Хранилище: data/cards/ (другое: переменная BERSERK_CARDS_DIR)."""
+EXIT_CODES = """\
 Коды выхода: 0 — готово; 1 — в файле есть записи с ошибками и база не сохранена (или ничего не
-найдено); 2 — файл не читается или неверная командная строка.
-"""
-
-_FLAGS = {"--json", "--accept-skipped", "--keep-default"}
-_OPTIONS = {"--constants", "--element", "--class", "--set", "--cost", "--base", "--top"}
+найдено); 2 — файл не читается или неверная командная строка."""
 
 
-class UsageError(Exception):
-    """A wrong command line (Russian message)."""
+def add_commands(cards: cliparse.Parser) -> None:
+    """`import`, `list`, `find`, `show` under `cards` (`python -m engine cards …`)."""
+    cards.description, cards.epilog = DESCRIPTION, EXIT_CODES
+    commands = cards.commands(dest="action")
+    json_only = cliparse.Parser(add_help=False)
+    json_only.add_argument("--json", action="store_true", help="вывести JSON")
+    in_base = cliparse.Parser(add_help=False)
+    in_base.add_argument("--base", metavar="ID", help="в какой базе (по умолчанию — база приложения)")
+
+    load = commands.add_parser(
+        "import",
+        parents=[json_only],
+        help="загрузить базу карт и сделать её базой приложения",
+        epilog=EXIT_CODES,
+    )
+    load.add_argument("file", metavar="ФАЙЛ", help="файл базы: .json, .csv или .yaml")
+    load.add_argument("--constants", metavar="ФАЙЛ_КОДОВ", help="файл кодов (const.json) к базе JSON")
+    load.add_argument(
+        "--accept-skipped", action="store_true", help="сохранить и при записях с ошибками (без этих записей)"
+    )
+    load.add_argument(
+        "--keep-default", action="store_true", help="только сохранить, базу приложения не менять"
+    )
+
+    commands.add_parser("list", parents=[json_only], help="сохранённые базы")
+
+    search = commands.add_parser(
+        "find", parents=[json_only, in_base], help="найти карты по названию и отбору", epilog=EXIT_CODES
+    )
+    search.add_argument(
+        "query", nargs="*", metavar="ЗАПРОС", help="название или его часть (можно с опечатками)"
+    )
+    search.add_argument("--element", metavar="СТИХИЯ", default="", help="стихия")
+    search.add_argument("--class", dest="card_class", metavar="КЛАСС", default="", help="класс карты")
+    search.add_argument(
+        "--set", dest="set_id", metavar="ВЫПУСК", default="", help="выпуск (название или код)"
+    )
+    search.add_argument("--cost", metavar="3|3-5", default="", help="стоимость или диапазон")
+    search.add_argument("--top", type=int, default=20, metavar="N", help="сколько карт показать (20)")
+
+    show = commands.add_parser(
+        "show", parents=[json_only, in_base], help="показать карту: данные, текст, что моделирует движок"
+    )
+    show.add_argument("card", nargs="+", metavar="НАЗВАНИЕ_ИЛИ_ID")
 
 
-def _parse(args: Sequence[str]) -> tuple[list[str], dict[str, str], set[str]]:
-    positional: list[str] = []
-    options: dict[str, str] = {}
-    flags: set[str] = set()
-    it = iter(args)
-    for a in it:
-        if a in _FLAGS:
-            flags.add(a)
-        elif a in _OPTIONS:
-            value = next(it, None)
-            if value is None:
-                raise UsageError(f"после {a} нужно значение")
-            options[a] = value
-        elif a.startswith("--"):
-            raise UsageError(f"неизвестный ключ {a}")
-        else:
-            positional.append(a)
-    return positional, options, flags
+def build_parser() -> cliparse.Parser:
+    cards = cliparse.Parser(prog="python -m engine cards")
+    add_commands(cards)
+    return cards
 
 
 def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
     """`argv` without the leading «cards»; returns the exit code."""
     out = out or sys.stdout
     err = err or sys.stderr
+    return cliparse.run(build_parser(), argv, lambda args: dispatch(args, out, err), out, err)
+
+
+def dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run the parsed `cards` action; a user gets a message, never a traceback."""
     try:
-        positional, options, flags = _parse(argv)
-        if not positional:
-            raise UsageError("не указана команда (import, list, find, show)")
-        command, rest = positional[0], positional[1:]
-        if command == "import":
-            return _import(rest, options, flags, out)
-        if command == "list":
-            return _list(flags, out)
-        if command == "find":
-            return _find(rest, options, flags, out)
-        if command == "show":
-            return _show(rest, options, flags, out)
-        raise UsageError(f"неизвестная команда «{command}»")
-    except UsageError as exc:
-        print(f"Ошибка: {exc}\n", file=err)
-        print(USAGE, file=err, end="")
-        return EXIT_INVALID
+        if args.action == "import":
+            return _import(args, out)
+        if args.action == "list":
+            return _list(args, out)
+        if args.action == "find":
+            return _find(args, out)
+        return _show(args, out)
+    except cliparse.UsageError:
+        raise
     except CardBaseError as exc:
         print(f"Ошибка: {exc}", file=err)
         return EXIT_INVALID
@@ -101,22 +118,20 @@ def _read(path: str) -> tuple[str, bytes]:
         raise CardBaseError(f"Файл «{path}» не читается: {exc.strerror or exc}.") from None
 
 
-def _import(rest: list[str], options: dict[str, str], flags: set[str], out: TextIO) -> int:
-    if len(rest) != 1:
-        raise UsageError("cards import ждёт один файл базы")
-    name, data = _read(rest[0])
-    consts = _read(options["--constants"]) if "--constants" in options else None
+def _import(args: argparse.Namespace, out: TextIO) -> int:
+    name, data = _read(args.file)
+    consts = _read(args.constants) if args.constants is not None else None
     base = import_base(data, name, constants=consts)
     report = base.report
     assert report is not None
-    accept = "--accept-skipped" in flags
+    accept = bool(args.accept_skipped)
     stored = None
     if report.ok or accept:
         cards = store.default_store()
         stored = cards.save(base, [(name, data), *([consts] if consts else [])], accept_skipped=accept)
-        if "--keep-default" not in flags:
+        if not args.keep_default:
             store.make_default(cards, stored.id)
-    if "--json" in flags:
+    if args.json:
         payload = {"report": report.to_dict(), "stored": stored.to_dict() if stored else None}
         print(json.dumps(payload, ensure_ascii=False, indent=2), file=out)
     else:
@@ -129,16 +144,16 @@ def _import(rest: list[str], options: dict[str, str], flags: set[str], out: Text
                 file=out,
             )
         else:
-            tail = "" if "--keep-default" in flags else "; приложение открывает её по умолчанию"
+            tail = "" if args.keep_default else "; приложение открывает её по умолчанию"
             print(f"Сохранена как база {stored.id}{tail}.", file=out)
     return EXIT_OK if stored is not None else EXIT_SKIPPED
 
 
-def _list(flags: set[str], out: TextIO) -> int:
+def _list(args: argparse.Namespace, out: TextIO) -> int:
     cards = store.default_store()
     bases = cards.bases()
     default = cards.default_id()
-    if "--json" in flags:
+    if args.json:
         rows = [{**b.to_dict(), "default": b.id == default} for b in bases]
         print(json.dumps({"default": default, "bases": rows}, ensure_ascii=False, indent=2), file=out)
         return EXIT_OK
@@ -154,31 +169,22 @@ def _list(flags: set[str], out: TextIO) -> int:
     return EXIT_OK
 
 
-def _loaded(options: dict[str, str]) -> Loaded:
-    bid = options.get("--base") or store.default_store().default_id()
+def _loaded(args: argparse.Namespace) -> Loaded:
+    bid = args.base or store.default_store().default_id()
     return Loaded.of(open_base(bid))
 
 
-def _filters(options: dict[str, str]) -> find.Filters:
+def _filters(args: argparse.Namespace) -> find.Filters:
     try:
-        cost = find.parse_cost(options.get("--cost", ""))
+        cost = find.parse_cost(args.cost)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    return find.Filters(
-        element=options.get("--element", ""),
-        card_class=options.get("--class", ""),
-        set_id=options.get("--set", ""),
-        cost=cost,
-    )
+        raise cliparse.UsageError(str(exc)) from None
+    return find.Filters(element=args.element, card_class=args.card_class, set_id=args.set_id, cost=cost)
 
 
-def _find(rest: list[str], options: dict[str, str], flags: set[str], out: TextIO) -> int:
-    loaded = _loaded(options)
-    try:
-        top = int(options.get("--top", "20"))
-    except ValueError:
-        raise UsageError("--top ждёт число") from None
-    filters = _filters(options)
+def _find(args: argparse.Namespace, out: TextIO) -> int:
+    filters = _filters(args)
+    loaded = _loaded(args)
     if filters.set_id:
         sets = {lexicon.fold(n): sid for sid, n in loaded.base.sets()}
         filters = find.Filters(
@@ -187,8 +193,8 @@ def _find(rest: list[str], options: dict[str, str], flags: set[str], out: TextIO
             sets.get(lexicon.fold(filters.set_id), filters.set_id),
             filters.cost,
         )
-    hits = loaded.finder.find(" ".join(rest), filters, limit=top)
-    if "--json" in flags:
+    hits = loaded.finder.find(" ".join(args.query), filters, limit=args.top)
+    if args.json:
         rows = [
             {"id": h.record.id, "name": h.record.name, "how": h.how, "score": round(h.score, 1)} for h in hits
         ]
@@ -214,18 +220,16 @@ def _facts_line(r: CardRecord) -> str:
     return "; ".join(bits)
 
 
-def _show(rest: list[str], options: dict[str, str], flags: set[str], out: TextIO) -> int:
-    if not rest:
-        raise UsageError("cards show ждёт название или id карты")
-    loaded = _loaded(options)
-    wanted = " ".join(rest)
+def _show(args: argparse.Namespace, out: TextIO) -> int:
+    loaded = _loaded(args)
+    wanted = " ".join(args.card)
     record = loaded.base.get(wanted) or loaded.finder.best(wanted)
     if record is None:
         near = ", ".join(f"«{h.record.name}»" for h in loaded.finder.find(wanted, limit=3))
         print(f"Карта «{wanted}» не найдена." + (f" Похожие: {near}." if near else ""), file=out)
         return EXIT_SKIPPED
     applies = related.rules_for(record)
-    if "--json" in flags:
+    if args.json:
         payload = {
             "id": record.id,
             "name": record.name,

@@ -1,4 +1,4 @@
-"""Command line for scenarios: `python -m engine run|check|coverage` (also `python -m casebook …`).
+"""Command line for scenarios: `python -m engine run|check|coverage|affected` (also `python -m casebook …`).
 
 Exit codes (a contract other tools rely on): 0 when every expectation holds; 1 when one fails,
 the engine fails on a step, or a choice is left unanswered; 2 when a file is invalid or the
@@ -7,6 +7,7 @@ command line is wrong (2 wins over 1). Output is Russian; users never see a trac
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -21,122 +22,103 @@ from casebook.loader import load_scenario
 from casebook.model import Scenario, ScenarioResult, StepResult
 from casebook.nodes import Problem, ScenarioError
 from casebook.runner import run_scenario
+from rules_index import cliparse
 
 if TYPE_CHECKING:
     from rules_index import RulesIndex
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_INVALID = 2
+EXIT_OK = cliparse.EXIT_OK
+EXIT_FAILED = cliparse.EXIT_FAILED
+EXIT_INVALID = cliparse.EXIT_BAD_INPUT
 
-USAGE = """\
-Использование:
-  python -m engine run ФАЙЛ... [--json]    прогнать сценарии и проверить ожидания
-  python -m engine check [ПАПКА] [--json]  прогнать все сценарии в папке (по умолчанию scenarios/)
-  python -m engine check [ПАПКА] --corpus ПРАВИЛА [--json]
-                                           то же под другой версией правил: какие сценарии
-                                           опираются на изменённые пункты
-  python -m engine affected СТАРЫЕ НОВЫЕ [--json] [--journal ФАЙЛ]
-                                           какие решения журнала и сценарии ссылаются на
-                                           пункты, изменившиеся от СТАРЫХ к НОВЫМ правилам
-                                           (файл, папка или builtin), и что цитировать теперь
-  python -m engine coverage [ПАПКА] [--json]
-                                           какие пункты правил срабатывают в сценариях
-  python -m engine abilities               словарь особенностей карт (docs/abilities.md)
+EXIT_CODES = """\
 Коды выхода: 0 — все ожидания выполнены; 1 — есть невыполненные ожидания или выбор без
 ответа; 2 — файл сценария с ошибкой или неверная командная строка. У affected: 0 — списки
 выведены; 2 — правила не загрузились, журнал не прочитан или неверная командная строка.
-Формат сценариев: docs/scenarios.md
-"""
+Формат сценариев: docs/scenarios.md"""
 
 
-class UsageError(Exception):
-    """A wrong command line (Russian message)."""
+def add_commands(commands: argparse._SubParsersAction[cliparse.Parser]) -> None:
+    """`run`, `check`, `coverage` and `affected`, for `python -m casebook` and `python -m engine`."""
+    json_help = "вывести JSON"
+    run = commands.add_parser("run", help="прогнать сценарии и проверить ожидания", epilog=EXIT_CODES)
+    run.add_argument("files", nargs="+", metavar="ФАЙЛ", help="файл сценария (YAML)")
+    run.add_argument("--json", action="store_true", help=json_help)
+    check = commands.add_parser(
+        "check",
+        help="прогнать все сценарии в папке (по умолчанию scenarios/)",
+        description="Прогнать все сценарии в папке. С --corpus — то же под другой версией правил:\n"
+        "какие сценарии опираются на изменённые пункты.",
+        epilog=EXIT_CODES,
+    )
+    check.add_argument("folder", nargs="?", metavar="ПАПКА", help="папка сценариев (по умолчанию scenarios/)")
+    check.add_argument("--corpus", metavar="ПРАВИЛА", help="файл или папка с другой версией правил")
+    check.add_argument("--json", action="store_true", help=json_help)
+    coverage = commands.add_parser("coverage", help="какие пункты правил срабатывают в сценариях")
+    coverage.add_argument(
+        "folder", nargs="?", metavar="ПАПКА", help="папка сценариев (по умолчанию scenarios/)"
+    )
+    coverage.add_argument("--json", action="store_true", help=json_help)
+    affected = commands.add_parser(
+        "affected",
+        help="решения журнала и сценарии, которые ссылаются на изменившиеся пункты",
+        description="Какие решения журнала и сценарии ссылаются на пункты, изменившиеся от СТАРЫХ\n"
+        "к НОВЫМ правилам, и что цитировать теперь.",
+        epilog=EXIT_CODES,
+    )
+    for name, what in (("old", "СТАРЫЕ"), ("new", "НОВЫЕ")):
+        affected.add_argument(name, metavar=what, help="файл или папка с правилами, или builtin (встроенные)")
+    affected.add_argument(
+        "--journal", metavar="ФАЙЛ", help="файл журнала решений (по умолчанию журнал приложения)"
+    )
+    affected.add_argument("--json", action="store_true", help=json_help)
+
+
+def build_parser(prog: str = "python -m casebook") -> cliparse.Parser:
+    parser = cliparse.Parser(
+        prog=prog, description="Сценарии: прогон, проверка, покрытие пунктов.", epilog=EXIT_CODES
+    )
+    add_commands(parser.commands())
+    return parser
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
     out = out or sys.stdout
     err = err or sys.stderr
-    args = list(sys.argv[1:] if argv is None else argv)
+    return cliparse.run(build_parser(), argv, lambda args: dispatch(args, out, err), out, err)
+
+
+def dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run the parsed `run|check|coverage|affected`; a user gets a message, never a traceback."""
     try:
         return _dispatch(args, out, err)
-    except UsageError as exc:
-        print(f"Ошибка: {exc}\n", file=err)
-        print(USAGE, file=err, end="")
-        return EXIT_INVALID
-    except Exception as exc:  # the last guard: a user gets a message, not a traceback
+    except cliparse.UsageError:
+        raise
+    except Exception as exc:  # the last guard
         print(f"Внутренняя ошибка: {type(exc).__name__}: {exc}", file=err)
         return EXIT_INVALID
 
 
-def _dispatch(args: list[str], out: TextIO, err: TextIO) -> int:
-    if not args:
-        raise UsageError("не указана команда (run, check, coverage или affected)")
-    if args[0] in ("-h", "--help", "help"):
-        print(USAGE, file=out, end="")
-        return EXIT_OK
-    command, rest = args[0], args[1:]
+def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    command = args.command
     if command == "affected":
-        return _affected(rest, out, err)
-    corpus, rest = _corpus_option(rest)
-    if corpus is not None and command != "check":
-        raise UsageError("--corpus работает только с командой check")
-    as_json = "--json" in rest
-    positional = [a for a in rest if a != "--json"]
-    unknown = [a for a in positional if a.startswith("-")]
-    if unknown:
-        raise UsageError(f"неизвестный ключ командной строки: {unknown[0]}")
+        where = Path(args.journal) if args.journal is not None else None
+        return impact.command(args.old, args.new, where, args.json, out, err)
     if command == "run":
-        if not positional:
-            raise UsageError("укажите хотя бы один файл сценария: python -m engine run ФАЙЛ...")
-        return _run_files([Path(p) for p in positional], as_json, out)
-    if command in ("check", "coverage"):
-        if len(positional) > 1:
-            raise UsageError(f"команде {command} нужна одна папка, а указано: {' '.join(positional)}")
-        folder = Path(positional[0]) if positional else _default_dir()
-        if not folder.is_dir():
-            raise UsageError(f"папки {folder} нет")
-        files = scenario_files(folder)
-        if command == "check":
-            if not files:
-                print(f"В папке {folder} не найдено ни одного сценария (*.yaml).", file=out)
-                return EXIT_OK
-            if corpus is not None:
-                return affected.check_under(files, corpus, as_json, out)
-            return _run_files(files, as_json, out)
-        return _coverage(files, as_json, out)
-    raise UsageError(f"неизвестная команда «{command}»; команды: run, check, coverage, affected")
-
-
-def _affected(rest: list[str], out: TextIO, err: TextIO) -> int:
-    journal, rest = _path_option(rest, "--journal", "файл журнала решений")
-    as_json = "--json" in rest
-    positional = [a for a in rest if a != "--json"]
-    unknown = [a for a in positional if a.startswith("-")]
-    if unknown:
-        raise UsageError(f"неизвестный ключ командной строки: {unknown[0]}")
-    if len(positional) != 2:
-        raise UsageError("команде affected нужны две версии правил: python -m engine affected СТАРЫЕ НОВЫЕ")
-    where = Path(journal) if journal is not None else None
-    return impact.command(positional[0], positional[1], where, as_json, out, err)
-
-
-def _path_option(rest: list[str], name: str, what: str) -> tuple[str | None, list[str]]:
-    """`NAME PATH` (or `NAME=PATH`) taken out of the arguments."""
-    for k, arg in enumerate(rest):
-        if arg.startswith(name + "="):
-            return arg.split("=", 1)[1], rest[:k] + rest[k + 1 :]
-        if arg == name:
-            if k + 1 >= len(rest):
-                raise UsageError(f"после {name} укажите {what}")
-            return rest[k + 1], rest[:k] + rest[k + 2 :]
-    return None, rest
-
-
-def _corpus_option(rest: list[str]) -> tuple[str | None, list[str]]:
-    """`--corpus PATH` (or `--corpus=PATH`) taken out of the arguments."""
-    return _path_option(rest, "--corpus", "файл или папку с правилами")
+        return _run_files([Path(p) for p in args.files], args.json, out)
+    folder = Path(args.folder) if args.folder else _default_dir()
+    if not folder.is_dir():
+        raise cliparse.UsageError(f"папки {folder} нет")
+    files = scenario_files(folder)
+    if command == "check":
+        if not files:
+            print(f"В папке {folder} не найдено ни одного сценария (*.yaml).", file=out)
+            return EXIT_OK
+        if args.corpus is not None:
+            return affected.check_under(files, args.corpus, args.json, out)
+        return _run_files(files, args.json, out)
+    return _coverage(files, args.json, out)
 
 
 def _default_dir() -> Path:

@@ -138,20 +138,12 @@ def stale(current: Record, shipped: Record) -> list[str]:
     return out
 
 
-def command(argv: list[str], out: TextIO, err: TextIO) -> int:
+def command(out: TextIO, err: TextIO, *, write: bool = False) -> int:
     """`python -m engine implemented [--write]`: check (or regenerate) engine/data/implemented.yaml."""
     from rules_index import load_default
 
-    unknown = [a for a in argv if a != "--write"]
-    if unknown:
-        print(
-            f"Ошибка: неизвестный аргумент {unknown[0]}; "
-            "использование: python -m engine implemented [--write]",
-            file=err,
-        )
-        return 2
     current = build_record(load_default())
-    if "--write" in argv:
+    if write:
         IMPLEMENTED_FILE.write_text(dump_record(current), encoding="utf-8")
         print(
             f"Записан {IMPLEMENTED_FILE.name}: обработчиков {len(current.handlers)}, "

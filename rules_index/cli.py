@@ -13,51 +13,20 @@ import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
-from rules_index import diff_cli, ids, understood
+from rules_index import cliparse, diff_cli, ids, understood
 from rules_index.errors import CorpusError, QueryError
 from rules_index.index import RulesIndex, load_default, load_paths
 from rules_index.text import plural
 
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
+EXIT_OK = cliparse.EXIT_OK
+EXIT_BAD_INPUT = cliparse.EXIT_BAD_INPUT
 EXIT_INTERNAL = 3
 
 
-class _UsageError(Exception):
-    """Bad command-line arguments (argparse's English errors are replaced by ours)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(_translate(message))
-
-
-_ARGPARSE_PHRASES = (
-    ("the following arguments are required:", "не хватает аргументов:"),
-    ("unrecognized arguments:", "неизвестные аргументы:"),
-    ("invalid choice:", "недопустимое значение:"),
-    ("choose from", "возможные значения:"),
-    ("expected one argument", "нужно одно значение"),
-    ("invalid int value:", "не целое число:"),
-    ("argument", "аргумент"),
-)
-
-
-def _translate(message: str) -> str:
-    for english, russian in _ARGPARSE_PHRASES:
-        message = message.replace(english, russian)
-    return message
-
-
-class _Formatter(argparse.HelpFormatter):
-    def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
-        super().add_usage(usage, actions, groups, "Использование: " if prefix is None else prefix)
-
-
-def _build_parser() -> _Parser:
-    common = _Parser(add_help=False, formatter_class=_Formatter)
+def build_parser() -> cliparse.Parser:
+    common = cliparse.Parser(add_help=False)
     common.add_argument(
         "--corpus",
         action="append",
@@ -79,55 +48,34 @@ def _build_parser() -> _Parser:
         default=argparse.SUPPRESS,
         help="правила из --corpus — не «Берсерк»: наш жаргон, термины и имена карт к ним не применять",
     )
-    common.add_argument("-h", "--help", action="help", help="показать эту справку")
-    parser = _Parser(
+    parser = cliparse.Parser(
         prog="python -m rules_index",
         description="Правила «Берсерка»: поиск, пункты, ссылки, проверка текста.",
-        formatter_class=_Formatter,
-        add_help=False,
+        epilog="Коды выхода: 0 — готово (и когда ничего не найдено); 2 — неверный запрос, пункт, "
+        "файл правил\nили командная строка.",
         parents=[common],
     )
-    parser._positionals.title = "команды"
-    parser._optionals.title = "параметры"
-    sub = parser.add_subparsers(dest="command", metavar="КОМАНДА", parser_class=_Parser)
+    sub = parser.commands()
 
     search = sub.add_parser(
-        "search",
-        parents=[common],
-        add_help=False,
-        formatter_class=_Formatter,
-        help="найти пункты по номеру, словам, жаргону или названию карты",
+        "search", parents=[common], help="найти пункты по номеру, словам, жаргону или названию карты"
     )
     search.add_argument("query", metavar="ЗАПРОС")
     search.add_argument("--top", type=int, default=10, metavar="N", help="сколько пунктов показать (10)")
     search.add_argument("--json", action="store_true", help="вывести JSON")
 
-    show = sub.add_parser(
-        "show",
-        parents=[common],
-        add_help=False,
-        formatter_class=_Formatter,
-        help="показать пункт: текст, примеры, подпункты, ссылки",
-    )
+    show = sub.add_parser("show", parents=[common], help="показать пункт: текст, примеры, подпункты, ссылки")
     show.add_argument("id", metavar="ПУНКТ")
     show.add_argument("--json", action="store_true", help="вывести JSON")
 
     check = sub.add_parser(
         "check",
         parents=[common],
-        add_help=False,
-        formatter_class=_Formatter,
         help="проверить текст правил: пропуски, обрывы, повторы, ссылки на отсутствующие пункты",
     )
     check.add_argument("--json", action="store_true", help="вывести JSON")
 
-    graph = sub.add_parser(
-        "graph",
-        parents=[common],
-        add_help=False,
-        formatter_class=_Formatter,
-        help="граф пунктов и ссылок (DOT или JSON)",
-    )
+    graph = sub.add_parser("graph", parents=[common], help="граф пунктов и ссылок (DOT или JSON)")
     graph.add_argument("--format", choices=("dot", "json"), default="dot", help="формат вывода (dot)")
     graph.add_argument("--id", metavar="ПУНКТ", help="только окрестность этого пункта")
     graph.add_argument("--radius", type=int, default=1, metavar="R", help="радиус окрестности (1)")
@@ -135,17 +83,12 @@ def _build_parser() -> _Parser:
     diff = sub.add_parser(
         "diff",
         parents=[common],
-        add_help=False,
-        formatter_class=_Formatter,
         help="что изменилось между двумя версиями правил (файл, папка или builtin)",
     )
     diff.add_argument("old", metavar="СТАРАЯ", help="файл или папка с правилами, или builtin (встроенные)")
     diff.add_argument("new", metavar="НОВАЯ", help="файл или папка с правилами, или builtin (встроенные)")
     diff.add_argument("--json", action="store_true", help="вывести JSON")
     diff.add_argument("--all", action="store_true", help="показать и пункты без изменений")
-    for p in (search, show, check, graph, diff):
-        p._positionals.title = "аргументы"
-        p._optionals.title = "параметры"
     return parser
 
 
@@ -153,16 +96,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     """Run one command; returns the exit code (never raises for bad input)."""
     out = out or sys.stdout
     err = err or sys.stderr
-    parser = _build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except _UsageError as e:
-        print(f"Ошибка в аргументах: {e}", file=err)
-        print(parser.format_usage().rstrip(), file=err)
-        return EXIT_BAD_INPUT
-    if args.command is None:
-        parser.print_help(out)
-        return EXIT_BAD_INPUT
+    return cliparse.run(build_parser(), argv, lambda args: _dispatch(args, out, err), out, err)
+
+
+def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         if args.command == "diff":
             return diff_cli.run(args, out)

@@ -9,32 +9,56 @@ Exit codes: 0 done; 2 a wrong command line, a bad name, role or password, or an 
 
 from __future__ import annotations
 
+import argparse
 import getpass
 import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from rules_index import cliparse
 from rulings import accounts
 from rulings.model import JournalError
 from rulings.store import Journal
 
-EXIT_OK = 0
-EXIT_INVALID = 2
+EXIT_OK = cliparse.EXIT_OK
+EXIT_INVALID = cliparse.EXIT_BAD_INPUT
 
-USAGE = """\
-Использование:
-  python -m rulings users add ИМЯ --role judge|head   создать учётную запись судьи
-  python -m rulings users list                        перечислить учётные записи
-  python -m rulings users remove ИМЯ                  удалить учётную запись (её решения остаются)
-  python -m rulings users passwd ИМЯ                  сменить пароль (все её входы завершатся)
-  Ключ --file ПУТЬ — другой файл журнала (по умолчанию $BERSERK_JOURNAL или data/rulings.sqlite3).
+NOTES = """\
 Пароль спрашивается дважды; в скриптах — первая строка стандартного ввода.
 Роли: judge — судья (записывает и правит решения), head — главный судья (ещё закрепляет решения).
-"""
+Коды выхода: 0 — готово; 2 — неверная командная строка, имя, роль, пароль или файл журнала."""
 
 
-class UsageError(Exception):
-    """A wrong command line (Russian message)."""
+def build_parser() -> cliparse.Parser:
+    parser = cliparse.Parser(prog="python -m rulings", description="Журнал решений судей.", epilog=NOTES)
+    journal = cliparse.Parser(add_help=False)
+    journal.add_argument(
+        "--file",
+        metavar="ПУТЬ",
+        default=argparse.SUPPRESS,
+        help="другой файл журнала (по умолчанию $BERSERK_JOURNAL или data/rulings.sqlite3)",
+    )
+    users = parser.commands().add_parser(
+        "users",
+        parents=[journal],
+        help="учётные записи судей",
+        description="Учётные записи судей журнала.",
+        epilog=NOTES,
+    )
+    actions = users.commands(dest="action")
+    add = actions.add_parser("add", parents=[journal], help="создать учётную запись судьи", epilog=NOTES)
+    add.add_argument("name", metavar="ИМЯ", help="имя судьи (с пробелом — в кавычках)")
+    add.add_argument("--role", choices=accounts.ROLES, help="judge — судья, head — главный судья")
+    actions.add_parser("list", parents=[journal], help="перечислить учётные записи")
+    remove = actions.add_parser(
+        "remove", parents=[journal], help="удалить учётную запись (её решения остаются)"
+    )
+    remove.add_argument("name", metavar="ИМЯ")
+    passwd = actions.add_parser(
+        "passwd", parents=[journal], help="сменить пароль (все её входы завершатся)", epilog=NOTES
+    )
+    passwd.add_argument("name", metavar="ИМЯ")
+    return parser
 
 
 def _ask_password(stdin: TextIO, err: TextIO, prompt: Callable[[str], str]) -> str:
@@ -57,51 +81,25 @@ def main(
 ) -> int:
     """Run the command line; returns the exit code."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
-    args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        return _dispatch(args, out, err, stdin, prompt)
-    except UsageError as exc:
-        print(f"Ошибка: {exc}\n", file=err)
-        print(USAGE, file=err, end="")
-        return EXIT_INVALID
-    except (accounts.AccountError, JournalError) as exc:
-        print(f"Ошибка: {exc}", file=err)
-        return EXIT_INVALID
-    except (KeyboardInterrupt, EOFError):
-        print("\nПрервано; ничего не изменено.", file=err)
-        return EXIT_INVALID
+
+    def dispatch(args: argparse.Namespace) -> int:
+        try:
+            return _users(args, out, err, stdin, prompt)
+        except (accounts.AccountError, JournalError) as exc:
+            print(f"Ошибка: {exc}", file=err)
+            return EXIT_INVALID
+        except (KeyboardInterrupt, EOFError):
+            print("\nПрервано; ничего не изменено.", file=err)
+            return EXIT_INVALID
+
+    return cliparse.run(build_parser(), argv, dispatch, out, err)
 
 
-def _take(args: list[str], flag: str) -> str | None:
-    if flag not in args:
-        return None
-    at = args.index(flag)
-    if at + 1 >= len(args):
-        raise UsageError(f"после {flag} нужно значение")
-    value = args[at + 1]
-    del args[at : at + 2]
-    return value
-
-
-def _dispatch(args: list[str], out: TextIO, err: TextIO, stdin: TextIO, prompt: Callable[[str], str]) -> int:
-    if not args or args[0] in ("-h", "--help", "help"):
-        print(USAGE, file=out, end="")
-        return EXIT_OK if args else EXIT_INVALID
-    if args[0] != "users":
-        raise UsageError(f"неизвестная команда «{args[0]}»; есть только users")
-    rest = args[1:]
-    path = _take(rest, "--file")
-    role = _take(rest, "--role")
-    if not rest:
-        raise UsageError("укажите действие: add, list, remove или passwd")
-    action, names = rest[0], rest[1:]
-    unknown = [a for a in names if a.startswith("-")]
-    if unknown:
-        raise UsageError(f"неизвестный ключ командной строки: {unknown[0]}")
-    book = Journal(path)
-    if action == "list":
-        if names:
-            raise UsageError("users list не принимает имён")
+def _users(
+    args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO, prompt: Callable[[str], str]
+) -> int:
+    book = Journal(getattr(args, "file", None))
+    if args.action == "list":
         found = book.accounts()
         if not found:
             print(
@@ -116,18 +114,13 @@ def _dispatch(args: list[str], out: TextIO, err: TextIO, stdin: TextIO, prompt: 
                 file=out,
             )
         return EXIT_OK
-    if action not in ("add", "remove", "passwd"):
-        raise UsageError(f"неизвестное действие «{action}»: add, list, remove или passwd")
-    if len(names) != 1:
-        raise UsageError(f"users {action} нужно одно имя (имя с пробелом — в кавычках)")
-    name = accounts.check_name(names[0])
-    if action == "add":
-        if role is None:
-            raise UsageError("укажите роль: --role judge (судья) или --role head (главный судья)")
-        accounts.check_role(role)
-        created = book.add_account(name, role, _ask_password(stdin, err, prompt))
+    name = accounts.check_name(args.name)
+    if args.action == "add":
+        if args.role is None:
+            raise cliparse.UsageError("укажите роль: --role judge (судья) или --role head (главный судья)")
+        created = book.add_account(name, args.role, _ask_password(stdin, err, prompt))
         print(f"Учётная запись создана: {created.label}.", file=out)
-    elif action == "remove":
+    elif args.action == "remove":
         book.remove_account(name)
         print(f"Учётная запись «{name}» удалена; её решения остались в журнале под этим именем.", file=out)
     else:

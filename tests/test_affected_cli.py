@@ -116,12 +116,12 @@ def test_scenarios_are_not_checked_against_another_old_version(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("affected", "builtin"), "команде affected нужны две версии правил"),
+        (("affected", "builtin"), "не хватает аргументов: НОВЫЕ"),
         (
             ("affected", "builtin", "builtin", "--frobnicate"),
             "неизвестный ключ командной строки: --frobnicate",
         ),
-        (("affected", "builtin", "builtin", "--journal"), "после --journal укажите файл журнала решений"),
+        (("affected", "builtin", "builtin", "--journal"), "после --journal нужно значение"),
         (("affected", "builtin", "/nonexistent/rules.txt"), "Ошибка: правила не загружены:"),
     ],
 )

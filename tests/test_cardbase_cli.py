@@ -61,7 +61,7 @@ def test_a_file_with_bad_records_is_not_stored_unless_accepted(cards_dir: Path, 
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (("import",), "ждёт один файл"),
+        (("import",), "не хватает аргументов: ФАЙЛ"),
         (("import", "нет-такого.json"), "не читается"),
         (("frobnicate",), "неизвестная команда"),
         (("find", "--cost"), "после --cost нужно значение"),

@@ -106,7 +106,7 @@ def test_usage_errors_are_russian_and_exit_2(tmp_path: Path) -> None:
     code, _, err = run("fly")
     assert code == 2 and "неизвестная команда «fly»" in err
     code, _, err = run("run")
-    assert code == 2 and "укажите хотя бы один файл" in err
+    assert code == 2 and "не хватает аргументов: ФАЙЛ" in err
     code, _, err = run("check", str(tmp_path / "nope"))
     assert code == 2 and "папки" in err
     code, out, _ = run("run", str(tmp_path / "nope.yaml"))

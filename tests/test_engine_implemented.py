@@ -155,4 +155,5 @@ def test_check_under_another_version_text_and_errors(fictional_dir: Path, tmp_pa
     missing = _engine("check", "--corpus", str(tmp_path / "нет"))
     assert missing.returncode == 2 and "не найден" in missing.stderr and "Traceback" not in missing.stderr
     wrong = _engine("run", "scenarios/official/211.3.1_karlik_und.yaml", "--corpus", str(fictional_dir))
-    assert wrong.returncode == 2 and "--corpus работает только с командой check" in wrong.stderr
+    assert wrong.returncode == 2 and "неизвестный ключ командной строки: --corpus" in wrong.stderr
+    assert "python -m engine run" in wrong.stderr  # the usage of the command it was given to
