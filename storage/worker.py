@@ -43,7 +43,8 @@ import struct
 import threading
 import time
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from multiprocessing import spawn
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -182,7 +183,8 @@ class Pool:
             daemon=True,
         )
         try:
-            child.start()
+            with _without_main():
+                child.start()
             sender.close()
             answer = _wait(child, receiver, limits, progress, watch)
         finally:
@@ -197,6 +199,32 @@ class Pool:
         return _read(answer, limits)
 
 
+_START_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _without_main() -> Iterator[None]:
+    """Start a child without the parent's main script. multiprocessing has every new child run the
+    parent's `__main__` again (to find functions defined there); a job is a function of our packages,
+    and the server's main script is Streamlit's command line (`streamlit run` imports it for most
+    of a second) or a bench script. The preparation data the child gets is the same but for that.
+    Only this module starts processes in the app, and it does so under the lock."""
+    original = spawn.get_preparation_data
+
+    def prepared(name: str) -> dict[str, Any]:
+        data = original(name)
+        data.pop("init_main_from_name", None)
+        data.pop("init_main_from_path", None)
+        return data
+
+    with _START_LOCK:
+        spawn.get_preparation_data = prepared
+        try:
+            yield
+        finally:
+            spawn.get_preparation_data = original
+
+
 def _importable_in_forkserver(preload: Sequence[str]) -> None:
     """Put the folders the preloaded packages live in on PYTHONPATH for the forkserver.
 
@@ -206,9 +234,12 @@ def _importable_in_forkserver(preload: Sequence[str]) -> None:
     folders: list[str] = []
     for name in preload:
         spec = importlib.util.find_spec(name.partition(".")[0])
-        places = list(spec.submodule_search_locations or []) if spec is not None else []
-        if places:
-            folders.append(str(Path(places[0]).resolve().parent))
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:  # a package: the folder it sits in
+            folders.append(str(Path(next(iter(spec.submodule_search_locations))).resolve().parent))
+        elif spec.origin:  # a module: its own folder
+            folders.append(str(Path(spec.origin).resolve().parent))
     known = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     wanted = [f for f in dict.fromkeys(folders) if f not in known]
     if wanted:

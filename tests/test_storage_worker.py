@@ -6,15 +6,19 @@ Russian message names the limit and that no child outlives its job.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from storage import worker
 from tests import worker_jobs as jobs
 
+ROOT = Path(__file__).resolve().parent.parent
 SMALL = worker.Limits(cpu_s=2, memory_mb=256, output_mb=1, wall_s=60)
 
 
@@ -137,3 +141,24 @@ def test_jobs_beyond_the_slots_wait_then_are_refused_in_russian() -> None:
 def test_every_job_is_a_fresh_child(pool: worker.Pool) -> None:
     pids = {pool.run(jobs.pid, limits=SMALL).value for _ in range(3)}
     assert len(pids) == 3
+
+
+def test_a_child_does_not_run_the_servers_main_script_again(tmp_path: Path) -> None:
+    # multiprocessing would re-run a main script without an `if __name__` guard in every child
+    # (Streamlit's command line, a bench script): here the script would start a pool in the child.
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from storage import worker\n"
+        "from tests import worker_jobs\n"
+        "print('main ran', flush=True)\n"
+        "pool = worker.Pool(preload=['storage.worker'])\n"
+        "print(pool.run(worker_jobs.echo, 'ответ', limits=worker.Limits(wall_s=60)).value, flush=True)\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["main ran", "ответ"]
