@@ -5,8 +5,10 @@ per-window limits do not stop a player opening more windows. So the parsed resul
 one object per server process, under a budget of bytes and of items; a window keeps only a
 `Ticket`. When the budget is spent the least recently used result is dropped, and the window that
 held it finds nothing behind its ticket: the page says the upload is gone and asks for it again.
-A window that closes drops its ticket, and the result goes with it (a finaliser, so a window
-that is only garbage-collected releases it too).
+A ticket names its window (`owner`): the page's sweeper drops an owner's results once its window
+has been gone longer than the server keeps a closed window for a reconnect (`drop_owner`; Streamlit
+itself never tells a session it expired). A ticket that is garbage-collected releases its result
+too (a finaliser), whichever comes first.
 
 The same bound serves anything else a process keeps per upload by a key of its own (the rules
 versions stored on the server, loaded by id): `put`/`get` with that key.
@@ -59,6 +61,7 @@ class Held:
         self._max_bytes = max_bytes
         self._max_items = max_items
         self._items: collections.OrderedDict[Hashable, tuple[Any, int]] = collections.OrderedDict()
+        self._owners: dict[Hashable, set[Hashable]] = {}  # owner → keys of its tickets
         self._bytes = 0
         self._dropped = 0
         self._lock = threading.Lock()
@@ -98,13 +101,36 @@ class Held:
         if found is not None:
             self._bytes -= found[1]
 
-    def ticket(self, value: object, cost: int, label: str) -> Ticket | None:
-        """Hold a window's result; the ticket is its only way back (None: larger than the budget)."""
+    def ticket(self, value: object, cost: int, label: str, owner: Hashable = None) -> Ticket | None:
+        """Hold a window's result; the ticket is its only way back (None: larger than the budget).
+        `owner`: the window it belongs to, for `drop_owner`."""
         ticket = Ticket(secrets.token_hex(16), label)
-        if not self.put(("ticket", ticket.key), value, cost):
+        key = ("ticket", ticket.key)
+        if not self.put(key, value, cost):
             return None
-        weakref.finalize(ticket, self.pop, ("ticket", ticket.key))
+        if owner is not None:
+            with self._lock:
+                self._owners.setdefault(owner, set()).add(key)
+        weakref.finalize(ticket, self.pop, key)
         return ticket
+
+    def owners(self) -> list[Hashable]:
+        """The windows that hold something now."""
+        with self._lock:
+            for owner, keys in list(self._owners.items()):
+                keys.intersection_update(self._items)
+                if not keys:
+                    del self._owners[owner]
+            return list(self._owners)
+
+    def drop_owner(self, owner: Hashable) -> int:
+        """Drop everything a window holds (it has gone for good); how many results were dropped."""
+        with self._lock:
+            keys = self._owners.pop(owner, set())
+            held = [k for k in keys if k in self._items]
+            for key in held:
+                self._pop(key)
+            return len(held)
 
     def redeem(self, ticket: Ticket) -> Any:
         """The result behind a ticket, or None when it was dropped for room."""

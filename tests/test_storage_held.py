@@ -78,3 +78,26 @@ def test_many_windows_at_once_never_pass_the_budget() -> None:
     for t in threads:
         t.join()
     assert room.stats().bytes <= 1000
+
+
+def test_a_window_gone_for_good_drops_all_it_holds() -> None:
+    room = held.Held(max_bytes=1000, max_items=10)
+    mine = [
+        room.ticket("правила", 100, "a.pdf", owner="окно 1"),
+        room.ticket("база", 50, "b.json", owner="окно 1"),
+    ]
+    theirs = room.ticket("правила", 100, "c.pdf", owner="окно 2")
+    assert sorted(room.owners()) == ["окно 1", "окно 2"]  # type: ignore[type-var]
+    assert room.drop_owner("окно 1") == 2
+    assert all(t is not None and room.redeem(t) is None for t in mine)
+    assert theirs is not None and room.redeem(theirs) == "правила"
+    assert room.owners() == ["окно 2"]
+    assert room.drop_owner("окно 1") == 0
+
+
+def test_an_owner_whose_results_were_all_dropped_for_room_is_forgotten() -> None:
+    room = held.Held(max_bytes=100, max_items=10)
+    kept = room.ticket("старое", 100, "a.pdf", owner="окно 1")
+    newer = room.ticket("новое", 100, "b.pdf", owner="окно 2")
+    assert kept is not None and newer is not None
+    assert room.owners() == ["окно 2"]
