@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import copyreg
 import dataclasses
+import gc
 import importlib.util
 import io
 import multiprocessing
@@ -89,6 +90,21 @@ class Parsed(Generic[T]):
 
 def _proxy(items: dict[Any, Any]) -> Mapping[Any, Any]:
     return types.MappingProxyType(items)
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """The cyclic collector off while a result is pickled or read: an index is hundreds of
+    thousands of small objects, and the collector, run again and again as they are made, took
+    three quarters of the time to read one (0.86 s against 0.25 s for 3,030 clauses). Restored
+    as it was (the app may run with it off)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _dumps(value: object) -> bytes:
@@ -303,7 +319,8 @@ def _wait(
 def _read(answer: bytes, limits: Limits) -> Parsed[Any]:
     tag, body = answer[:1], answer[1:]
     if tag == _RESULT:
-        return Parsed(pickle.loads(body), len(body))
+        with _no_cyclic_gc():
+            return Parsed(pickle.loads(body), len(body))
     if tag == _RAISED:
         raise pickle.loads(body)
     if tag == _SAID:
@@ -394,7 +411,9 @@ def _child(
     try:
         if with_progress:
             kwargs = {**kwargs, "progress": _Reporter(sender)}
-        answer = _RESULT + _dumps(job(*args, **kwargs))
+        result = job(*args, **kwargs)
+        with _no_cyclic_gc():
+            answer = _RESULT + _dumps(result)
     except MemoryError:
         answer = _MEMORY
     except Exception as exc:  # the job's own error goes to the parent, which re-raises it
