@@ -20,11 +20,12 @@ import streamlit as st
 
 import rules_index
 from app_pages.journal import form as journal_form
-from app_pages.shared import common
+from app_pages.shared import common, uploads
 from rules_index import RulesIndex, versions
 from rules_index.uploads import MAX_FILE_MB, MAX_TEXT_MB, check_upload
 from rulings import guard
 from rulings import model as rulings_model
+from storage import worker
 
 UPLOAD_KEY = "rules_upload"
 BERSERK_KEY = "rules_upload_berserk"
@@ -38,17 +39,25 @@ _RESULT_KEY = "rules_upload_result"  # ("ok" | "error" | "info", message) of the
 _CONFIRM_KEY = "rules_remove_confirm"  # the version a «Удалить» click asks to confirm
 
 
-def _parse(files: list[tuple[str, bytes]], berserk: bool) -> RulesIndex:
+def parse_upload(files: list[tuple[str, bytes]], berserk: bool) -> worker.Parsed[RulesIndex]:
+    """Uploaded rules parsed in the server's bounded worker (a progress bar for a large file).
+
+    Raises:
+        CorpusError: the files are not rules text we can read.
+        storage.worker.LimitError: the parse passed a limit of the worker (Russian, naming it).
+    """
     size = sum(len(data) for _, data in files)
     if size < _PROGRESS_FROM_BYTES:
-        return rules_index.load_texts(files, berserk=berserk)
+        return uploads.parse(rules_index.load_texts, files, limits=uploads.RULES, berserk=berserk)
     bar = st.progress(0.0, text="Разбираю текст правил…")
 
     def report(share: float) -> None:
         bar.progress(min(max(share, 0.0), 1.0), text=f"Разбираю текст правил… {round(share * 100)} %")
 
     try:
-        return rules_index.load_texts(files, progress=report, berserk=berserk)
+        return uploads.parse(
+            rules_index.load_texts, files, limits=uploads.RULES, progress=report, berserk=berserk
+        )
     finally:
         bar.empty()
 
@@ -62,14 +71,14 @@ def _handle_upload(uploaded: list[tuple[str, str, bytes]], berserk: bool | None)
     files = [(name, data) for _, name, data in uploaded]
     before = common.current_index()
     kept = f"Остались прежние правила: {common.version_text(before)} ({common.current_origin()})."
-    problem = check_upload(files) or common.take_upload([n for n, _ in files], sum(len(d) for _, d in files))
+    # Counted first: a file refused for its size was sent all the same.
+    problem = common.take_upload([n for n, _ in files], sum(len(d) for _, d in files)) or check_upload(files)
     if problem is None:
         try:
-            index = _parse(files, berserk)
-        except rules_index.CorpusError as err:
+            _open_upload(files, parse_upload(files, berserk), berserk)
+        except (rules_index.CorpusError, worker.LimitError) as err:
             problem = str(err)
         else:
-            _open_upload(files, index, berserk)
             return
     st.session_state[_RESULT_KEY] = ("error", f"Файл не загружен. {problem} {kept}")
 
@@ -81,12 +90,17 @@ WINDOW_ONLY = (
 
 
 def store_or_window(
-    files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool
+    files: list[tuple[str, bytes]], parsed: worker.Parsed[RulesIndex], berserk: bool
 ) -> tuple[versions.VersionInfo | None, str]:
     """A parsed upload on the server, or in this window alone: (the stored version, "") when a
     judge is signed in (stored through rulings.guard) or the same files are stored already; else
-    (None, why it was not stored, "" for a player) with the index held in this window's session
-    (players only read). Used by «Правила» and «Что изменилось»."""
+    (None, why it was not stored, "" for a player) with the index held for this window under the
+    server's budget for windows' uploads (players only read). Used by «Правила» and «Что изменилось».
+
+    Raises:
+        storage.worker.LimitError: the index is larger than the whole budget (nothing opened).
+    """
+    index = parsed.value
     shop = common.store()
     who = journal_form.current_judge()
     info = shop.get(versions.version_id(files, berserk))  # the same files stored already: store nothing
@@ -99,15 +113,18 @@ def store_or_window(
         except rulings_model.JournalError as err:  # who is signed in cannot be read: store nothing
             why = f" {err.public}"
     if info is None:
-        common.use_window_index(index, [name for name, _ in files])
+        refused = common.use_window_index(index, [name for name, _ in files], parsed.size)
+        if refused:
+            raise worker.LimitError("held", refused)
     return info, why
 
 
-def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
+def _open_upload(files: list[tuple[str, bytes]], parsed: worker.Parsed[RulesIndex], berserk: bool) -> None:
     """Open a parsed upload in this window (stored on the server for a signed-in judge)."""
+    index = parsed.value
     tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
     loaded = f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}."
-    info, why = store_or_window(files, index, berserk)
+    info, why = store_or_window(files, parsed, berserk)
     if info is None:
         st.session_state[_RESULT_KEY] = ("ok", f"{loaded}{why} {WINDOW_ONLY}")
         return
@@ -156,7 +173,7 @@ def _render_upload() -> None:
         max_upload_size=MAX_FILE_MB,
         key=UPLOAD_KEY,
     )
-    uploaded = [(f.file_id, f.name, f.getvalue()) for f in files or []]
+    uploaded = [(f.file_id, uploads.file_name(f), f.getvalue()) for f in files or []]
     if uploaded and berserk is None:
         st.info(
             "Ответьте выше, версия ли это правил «Берсерк» (РП), — тогда файл будет разобран.",

@@ -75,6 +75,10 @@ class ScenarioError(ValueError):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self) -> tuple[type[ScenarioError], tuple[list[Problem]]]:
+        # Rebuilt from its problems (not its message) when it comes back from the bounded worker.
+        return (type(self), (self.problems,))
+
     @property
     def file(self) -> str:
         return self.problems[0].file if self.problems else ""

@@ -426,11 +426,14 @@ def _child(
 
 
 def _raised(exc: Exception) -> bytes:
-    """The exception pickled, if it comes back whole; else its message (an exception whose
-    constructor wants other arguments than it keeps does not unpickle)."""
+    """The exception pickled, if it comes back whole (its type and its message); else its message
+    alone (an exception whose constructor wants other arguments than it keeps does not unpickle, or
+    comes back saying something else)."""
     try:
         body = _dumps(exc)
-        pickle.loads(body)
+        back = pickle.loads(body)
+        if type(back) is not type(exc) or str(back) != str(exc):
+            raise TypeError("the exception does not come back as it was")
     except Exception:
         return _SAID + str(exc).encode("utf-8", "replace")
     return _RAISED + body

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import casebook
+from casebook import nodes
 from storage import worker
 from tests import worker_jobs as jobs
 
@@ -162,3 +164,15 @@ def test_a_child_does_not_run_the_servers_main_script_again(tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["main ran", "ответ"]
+
+
+def test_an_error_that_comes_back_saying_something_else_is_sent_as_its_message(pool: worker.Pool) -> None:
+    with pytest.raises(worker.LimitError, match="в файле три ошибки"):
+        pool.run(jobs.fail_garbled, limits=SMALL)
+
+
+def test_a_scenario_error_crosses_whole(pool: worker.Pool) -> None:
+    with pytest.raises(casebook.ScenarioError) as err:
+        pool.run(nodes.read_yaml, "a: [", "x.yaml", limits=SMALL)
+    assert err.value.problems[0].line == 1 and err.value.problems[0].key == "a"
+    assert str(err.value).startswith("x.yaml, строка 1")

@@ -69,3 +69,15 @@ def count(steps: int, progress: Callable[[float], None]) -> int:
 
 def pid() -> int:
     return os.getpid()
+
+
+class Garbled(Exception):
+    """An exception rebuilt from its message as if it were a list (ScenarioError did this)."""
+
+    def __init__(self, parts: object) -> None:
+        self.parts = list(parts)  # type: ignore[call-overload]
+        super().__init__("\n".join(str(p) for p in self.parts))
+
+
+def fail_garbled() -> None:
+    raise Garbled(["в файле три ошибки"])

@@ -26,8 +26,10 @@ import streamlit as st
 
 import rules_index
 from app_pages import registry
+from app_pages.shared import uploads
 from rules_index import Paragraph, RulesIndex, versions
 from rulings import limits
+from storage import worker
 
 QUERY_PARAM = "q"
 CLAUSE_PARAM = "p"
@@ -40,7 +42,8 @@ OCCURRENCE_PARAM = "n"
 # version this window could not open (said once on the page).
 _VERSION_KEY = "rules_version"
 _MISSING_KEY = "rules_version_missing"
-# Rules parsed for this window alone when the server could not store them (index, file names).
+# Rules parsed for this window alone when the server could not store them: (the ticket of the
+# index, held under the server's budget for windows' uploads (uploads.hold), the file names).
 WINDOW = "window"
 _WINDOW_KEY = "rules_window_index"
 
@@ -243,17 +246,31 @@ def current_version() -> str:
 
 def _window() -> tuple[RulesIndex, list[str]] | None:
     held = st.session_state.get(_WINDOW_KEY)
-    if isinstance(held, tuple) and len(held) == 2 and isinstance(held[0], RulesIndex):
-        return held[0], list(held[1])
-    return None
+    if not (isinstance(held, tuple) and len(held) == 2):
+        return None
+    index = uploads.redeem(held[0])
+    if not isinstance(index, RulesIndex):  # dropped for room: the window is told, once
+        st.session_state.pop(_WINDOW_KEY, None)
+        st.session_state["rules_version_problem"] = uploads.dropped(_names(held[1]))
+        return None
+    return index, list(held[1])
 
 
-def use_window_index(index: RulesIndex, names: Sequence[str]) -> None:
-    """Rules for this window alone, kept in its session (a reload loses them): the path when
-    the server cannot store an upload."""
-    st.session_state[_WINDOW_KEY] = (index, list(names))
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(f"«{n}»" for n in names)
+
+
+def use_window_index(index: RulesIndex, names: Sequence[str], size: int) -> str | None:
+    """Rules for this window alone (a reload loses them): the path when the server cannot store
+    an upload. Held under the server's budget for windows' uploads (`size`: the parse's pickled
+    size); None, or why they could not be held (nothing changes then)."""
+    ticket = uploads.hold(worker.Parsed(index, size), _names(names))
+    if ticket is None:
+        return uploads.too_big_to_hold(_names(names))
+    st.session_state[_WINDOW_KEY] = (ticket, list(names))
     st.session_state[_VERSION_KEY] = WINDOW
     st.query_params.pop(VERSION_PARAM, None)
+    return None
 
 
 def use_version(vid: str) -> None:
@@ -309,7 +326,7 @@ def current_info() -> versions.VersionInfo | None:
 def current_origin() -> str:
     held = _window() if current_version() == WINDOW else None
     if held is not None:
-        return "загружены вами только в это окно: " + ", ".join(f"«{n}»" for n in held[1])
+        return "загружены вами только в это окно: " + _names(held[1])
     info = current_info()
     if info is None:
         return base_rules().origin
