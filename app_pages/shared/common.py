@@ -27,9 +27,9 @@ import streamlit as st
 import rules_index
 from app_pages import registry
 from app_pages.shared import uploads
-from rules_index import Paragraph, RulesIndex, versions
+from rules_index import Paragraph, RulesIndex, numbers, versions
 from rulings import limits
-from storage import worker
+from storage import clean, worker
 
 QUERY_PARAM = "q"
 CLAUSE_PARAM = "p"
@@ -365,9 +365,8 @@ def entry(index: RulesIndex, cid: str) -> Paragraph | None:
     found = index.occurrences(cid)
     if not found:
         return None
-    raw = str(st.query_params.get(OCCURRENCE_PARAM, "1"))
-    k = int(raw) - 1 if raw.isdigit() else 0
-    return found[k] if 0 <= k < len(found) else found[0]
+    k = (numbers.whole(st.query_params.get(OCCURRENCE_PARAM, "1"), 1, len(found)) or 1) - 1
+    return found[k]
 
 
 def duplicate_notice(index: RulesIndex, cid: str, shown: Paragraph) -> None:
@@ -441,6 +440,7 @@ def short(text: str, limit: int = 90) -> str:
 def clause_id(raw: str) -> str:
     """A clause id as people write it in a link or a box: «п. 211,4.» means 211.4 (the one
     grammar: rules_index.ids.parse_typed); the text itself when it holds no number."""
+    raw = clean.scrub(raw)  # a link's parameter is whatever the sender wrote
     typed = rules_index.ids.parse_typed(raw)
     return typed[0] if typed else raw.strip()
 
