@@ -227,7 +227,7 @@ def _confirm_put(name: str) -> None:
         st.session_state.pop("desk_put_ask", None)
         session.flash("info", "Стол оставлен как был.")
 
-    @st.dialog(f"Поставить «{name}» на стол?", on_dismiss=leave)
+    @st.dialog(f"Поставить «{common.escape_md(name)}» на стол?", on_dismiss=leave)
     def ask() -> None:
         st.markdown(
             common.escape_md(
