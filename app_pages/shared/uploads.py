@@ -97,18 +97,26 @@ class _Uploads:
             except Exception:  # a sweep that fails is tried again; the server goes on
                 continue
 
-    def sweep(self, now: float | None = None) -> list[str]:
+    def sweep(
+        self,
+        now: float | None = None,
+        active: Callable[[str], bool] | None = None,
+        grace: float | None = None,
+    ) -> list[str]:
         """Release what sessions gone for good held (Streamlit never shuts one down whose
-        reconnect time ran out); the session ids released."""
-        if not Runtime.exists():
-            return []
-        runtime = Runtime.instance()
+        reconnect time ran out): gone, that is not `active`, for `grace` seconds (the server's
+        reconnect time and a margin). The session ids released."""
+        if active is None:
+            if not Runtime.exists():
+                return []
+            active = Runtime.instance().is_active_session
         now = time.monotonic() if now is None else now
-        grace = float(config.get_option("server.disconnectedSessionTTL")) + SWEEP_MARGIN_S
+        if grace is None:
+            grace = float(config.get_option("server.disconnectedSessionTTL")) + SWEEP_MARGIN_S
         owners = {str(o) for o in self.held.owners()} | (self.bound.sessions() if self.bound else set())
         released = []
         for session in owners:
-            if runtime.is_active_session(session):
+            if active(session):
                 self.gone.pop(session, None)
                 continue
             first = self.gone.setdefault(session, now)
