@@ -9,9 +9,13 @@ every window of that server opens them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 import cardbase
 import engine
@@ -94,6 +98,16 @@ def desk_token(library: engine.CardLibrary) -> str:
     ):
         desk = edits.put_card(desk, entry, library)
     return share.encode(desk)
+
+
+@contextlib.contextmanager
+def installed(root: Path) -> Iterator[tuple[str, str]]:
+    """The hostile rules and base as the defaults of fresh stores under `root`, which the app
+    reads through its environment (set for the block): (rules version id, base id)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(versions.ENV_VAR, str(root / "rules"))
+        mp.setenv(card_store.ENV_VAR, str(root / "cards"))
+        yield install(root / "rules", root / "cards")
 
 
 def install(rules_root: Path, cards_root: Path) -> tuple[str, str]:

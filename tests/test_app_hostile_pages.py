@@ -76,14 +76,7 @@ def rendered_markdown(at: AppTest) -> list[str]:
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, str]]:
     """The hostile rules and base as the defaults of fresh stores; (rules id, base id, desk token)."""
-    from cardbase import store as card_store
-    from rules_index import versions
-
-    root = tmp_path_factory.mktemp("hostile")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(versions.ENV_VAR, str(root / "rules"))
-        mp.setenv(card_store.ENV_VAR, str(root / "cards"))
-        rules_id, base_id = hostile_data.install(root / "rules", root / "cards")
+    with hostile_data.installed(tmp_path_factory.mktemp("hostile")) as (rules_id, base_id):
         yield rules_id, base_id, hostile_data.desk_token(engine.load_library())
 
 

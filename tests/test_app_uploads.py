@@ -53,21 +53,31 @@ def _upload_rules(at: AppTest, name: str, data: bytes) -> AppTest:
 # -- the worker's limits, as a page says them ---------------------------------------------------
 
 
-def test_a_rules_parse_over_its_memory_says_so_and_the_rules_stay(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(uploads, "RULES", worker.Limits(cpu_s=60, memory_mb=48, output_mb=128, wall_s=120))
-    at = _upload_rules(_rules_page(), "full.txt", rules_docs.full_rules(1.0))
-    said = _said(at)
-    assert "Файл не загружен. разбору файла не хватило 48 МБ памяти — это предел для одного файла." in said
-    assert "Остались прежние правила: РП 4.1-2" in said
+@pytest.mark.parametrize(
+    ("limit", "scale", "said"),
+    [
+        (
+            worker.Limits(cpu_s=60, memory_mb=48, output_mb=128, wall_s=120),
+            1.0,
+            "разбору файла не хватило 48 МБ памяти — это предел для одного файла.",
+        ),
+        (
+            worker.Limits(cpu_s=1, memory_mb=2048, output_mb=256, wall_s=300),
+            3.0,
+            "разбор файла занял больше 1 с процессорного времени — это предел для одного файла.",
+        ),
+    ],
+    ids=["memory", "cpu"],
+)
+def test_a_rules_parse_over_a_limit_says_which_and_the_rules_stay(
+    monkeypatch: pytest.MonkeyPatch, limit: worker.Limits, scale: float, said: str
+) -> None:
+    monkeypatch.setattr(uploads, "RULES", limit)
+    at = _upload_rules(_rules_page(), "full.txt", rules_docs.full_rules(scale))
+    shown = _said(at)
+    assert f"Файл не загружен. {said}" in shown
+    assert "Остались прежние правила: РП 4.1-2" in shown
     assert not at.exception
-
-
-def test_a_rules_parse_over_its_cpu_seconds_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(uploads, "RULES", worker.Limits(cpu_s=1, memory_mb=2048, output_mb=256, wall_s=300))
-    at = _upload_rules(_rules_page(), "full.txt", rules_docs.full_rules(3.0))
-    said = _said(at)
-    assert "разбор файла занял больше 1 с процессорного времени — это предел для одного файла." in said
-    assert "Остались прежние правила: РП 4.1-2" in said
 
 
 def _many_cards(copies: int) -> bytes:

@@ -26,8 +26,6 @@ import pytest
 from playwright.sync_api import Browser, Page, Request
 
 import engine
-from cardbase import store as card_store
-from rules_index import versions
 from rulings import limits
 from tests import helpers, hostile_data, rules_docs
 from tests.browser import DESKTOP, PHONE, Visit, new_page, settle
@@ -42,11 +40,7 @@ UPLOAD_PATH = "/_stcore/upload_file/"
 @pytest.fixture(scope="module")
 def hostile_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, str]]:
     """An app server whose default rules and card base are the hostile ones; (url, base id, token)."""
-    root = tmp_path_factory.mktemp("hostile_server")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(versions.ENV_VAR, str(root / "rules"))
-        mp.setenv(card_store.ENV_VAR, str(root / "cards"))
-        _, base_id = hostile_data.install(root / "rules", root / "cards")
+    with hostile_data.installed(tmp_path_factory.mktemp("hostile_server")) as (_, base_id):
         token = hostile_data.desk_token(engine.load_library())
         with helpers.running_app(ROOT) as url:
             yield url, base_id, token
