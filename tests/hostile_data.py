@@ -24,8 +24,11 @@ from cardbase import store as card_store
 from desk import edits, share
 from desk.model import Desk
 from rules_index import versions
+from rulings import model
+from rulings import store as journal_store
 from tests import cardbase_cases as cards
 from tests.hostile_text import EVIL
+from tests.rulings_samples import journal_with_judge
 
 IMAGE = f"![x](http://{EVIL}/a.png)"
 LINK = f"[сюда](http://{EVIL}/)"
@@ -102,12 +105,21 @@ def desk_token(library: engine.CardLibrary) -> str:
 
 @contextlib.contextmanager
 def installed(root: Path) -> Iterator[tuple[str, str]]:
-    """The hostile rules and base as the defaults of fresh stores under `root`, which the app
-    reads through its environment (set for the block): (rules version id, base id)."""
+    """The hostile rules and base as the defaults of fresh stores under `root`, and a journal with
+    one hostile ruling (number 1), which the app reads through its environment (set for the
+    block): (rules version id, base id)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(versions.ENV_VAR, str(root / "rules"))
         mp.setenv(card_store.ENV_VAR, str(root / "cards"))
-        yield install(root / "rules", root / "cards")
+        mp.setenv(journal_store.ENV_VAR, str(root / "rulings.sqlite3"))
+        ids = install(root / "rules", root / "cards")
+        book, judge = journal_with_judge(root / "rulings.sqlite3")
+        text = f"{IMAGE} {LINK} {HTML} {WWW} {MAIL}"
+        ruling = model.RulingInput(
+            title=f"Спор {IMAGE}", decision=f"Решение {text}", event=LINK, players=MAIL, note=HTML
+        )
+        book.record(ruling, judge)
+        yield ids
 
 
 def install(rules_root: Path, cards_root: Path) -> tuple[str, str]:

@@ -18,11 +18,13 @@ from typing import Any
 
 import pytest
 from google.protobuf.message import Message
+from hypothesis import given, settings
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import element_tree as et
 
 import engine
-from tests import hostile_data
+from app_pages.shared import common
+from tests import hostile_data, hostile_text
 from tests.test_app_rules import APP
 
 # Element kinds whose strings are rendered as Markdown by Streamlit's frontend.
@@ -115,6 +117,7 @@ PAGES = [
     ("the changes", "app_pages/changes/page.py", {}),
     ("the cards", "app_pages/cards.py", {}),
     ("the journal", "app_pages/journal/page.py", {}),
+    ("a hostile ruling", "app_pages/journal/page.py", {"r": "1"}),
 ]
 
 
@@ -145,3 +148,10 @@ def test_the_desk_from_a_hostile_link_escapes_names_in_pills_and_buttons(
     assert at.get("button_group") or at.button, "the selected card's actions are on the page"
     at.button(key="desk_cell_a1").click().run()  # an empty cell: the card form with the base's names
     _check(at, "the desk's card form")
+
+
+@settings(max_examples=300, deadline=None)
+@given(hostile_text.markup())
+def test_escaped_text_never_holds_a_payload_unescaped(raw: str) -> None:
+    shown = common.escape_md(raw)
+    assert not [bad.pattern for bad in hostile_data.UNESCAPED if bad.search(shown)], shown

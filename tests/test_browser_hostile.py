@@ -76,7 +76,7 @@ def test_every_page_shows_hostile_text_as_text(
             ("the graph", "/graph?s=900", False),
             ("the rules", "/rules", False),
             ("the changes", "/changes", False),
-            ("the journal", "/journal", False),
+            ("a hostile ruling", "/journal?r=1", True),
             ("a card", f"/cards?card=90001&base={base_id}", True),
         ):
             page.goto(url + path)

@@ -25,6 +25,9 @@ bounded worker and a bounded share of memory. The numbers are in rulings/limits.
 from __future__ import annotations
 
 import collections
+import contextlib
+import ctypes
+import gc
 import threading
 import time
 from collections.abc import Callable
@@ -128,7 +131,19 @@ class _Uploads:
                 released.append(session)
         for session in [s for s in self.gone if s not in owners]:
             del self.gone[session]
+        if released:
+            _give_back()
         return released
+
+
+def _give_back() -> None:
+    """After a window's uploads are released, hand their memory back: a parsed index is a web of
+    objects that only the cyclic collector frees (the app runs no collection after each script
+    run), and glibc keeps freed heap unless asked to return it (measured: without this, five
+    players' released uploads left the server 26 MB lighter instead of about 140)."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 @st.cache_resource(show_spinner=False)
