@@ -12,7 +12,10 @@
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from starlette.exceptions import HTTPException
@@ -23,6 +26,8 @@ from streamlit.testing.v1 import AppTest
 from app_pages import registry
 from app_pages import rules as rules_page
 from app_pages.shared import uploads
+from cardbase import store as card_store
+from rules_index import versions
 from rulings import limits
 from storage import held, worker
 from tests import cardbase_cases as cards
@@ -248,3 +253,17 @@ def test_a_session_that_reconnects_keeps_what_it_holds() -> None:
     room.sweep(now=60.0, active=lambda s: True, grace=150.0)  # and it came back
     assert room.sweep(now=200.0, active=lambda s: False, grace=150.0) == []  # gone again just now
     assert ticket is not None and room.held.redeem(ticket) == "правила"
+
+
+def test_what_killed_saves_left_in_the_stores_goes_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(versions.ENV_VAR, str(tmp_path / "rules"))
+    monkeypatch.setenv(card_store.ENV_VAR, str(tmp_path / "cards"))
+    leftovers = [tmp_path / "rules" / ".upload-killed", tmp_path / "cards" / ".import-killed"]
+    for folder in leftovers:
+        (folder / "files").mkdir(parents=True)
+        (folder / "files" / "00-base.json").write_bytes(b"x" * 1000)
+        os.utime(folder, (time.time() - 3600,) * 2)
+    uploads._Uploads()  # what the app makes once, at the first run of the process
+    assert not any(folder.exists() for folder in leftovers)

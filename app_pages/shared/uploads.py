@@ -18,7 +18,7 @@ bounded worker and a bounded share of memory. The numbers are in rulings/limits.
   and whose reconnect time ran out, so whatever that window held stays; once a session has been
   gone longer than `server.disconnectedSessionTTL`, its held results and its upload bytes go.
 - `start()`, called at the top of every run (app.py): the bounds are in place before the first
-  upload of the process arrives.
+  upload of the process arrives, and what interrupted saves left in the stores is swept away.
 - `file_name(upload)`: an uploaded file's name as a page may show it (clean text, bounded).
 """
 
@@ -41,6 +41,8 @@ from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileMan
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 
+from cardbase import store as card_store
+from rules_index import versions as rules_versions
 from rulings import limits as bounds
 from storage import clean, held, worker
 
@@ -89,6 +91,9 @@ class _Uploads:
         self.bound = _bind_streamlit_uploads()
         self.gone: dict[str, float] = {}  # session id → when it was first seen gone
         self.pool.warm()
+        # What a save killed mid-way left in the stores (a hidden staging folder) goes at start.
+        rules_versions.default_store().sweep()
+        card_store.default_store().sweep()
         if Runtime.exists():
             threading.Thread(target=self._sweep_forever, name="upload-sweeper", daemon=True).start()
 
