@@ -134,6 +134,11 @@ def server_memory() -> None:
             pid = _server_pid(int(url.rsplit(":", 1)[1]))
             browser = harness.launch(pw, CHROMIUM)
             print(f"server memory at start: {_memory(pid)}")
+            idle = harness.new_page(browser)  # one window that uploads nothing: the server's resting size
+            idle.goto(url + "/rules")
+            idle.get_by_text("Да, это версия правил «Берсерк» (РП)").wait_for()
+            harness.settle(idle)
+            print(f"with one window open and nothing uploaded: {_memory(pid)}")
             pages = []
             for k in range(PLAYERS):
                 page = harness.new_page(browser)
@@ -151,6 +156,7 @@ def server_memory() -> None:
             while time.monotonic() - closed < WATCH_S:
                 time.sleep(30)
                 print(f"  {time.monotonic() - closed:.0f} s after: {_memory(pid)}")
+            idle.context.close()
             browser.close()
 
 
