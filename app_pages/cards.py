@@ -294,7 +294,8 @@ def _handle_upload(loaded: cardbase.Loaded) -> None:
         report = base.report
         assert report is not None
         if report.errors:  # the base and its files wait for the judge, under the server's budget
-            pending = uploads.hold(worker.Parsed((base, files, parsed.size), parsed.size), f"«{base.label}»")
+            waiting = worker.Parsed((base, files, parsed.size), parsed.size)
+            pending = uploads.hold(waiting, f"«{base.label}»", raw_bytes=sum(len(d) for _, d in files))
             if pending is None:
                 raise worker.LimitError("held", uploads.too_big_to_hold(f"«{base.label}»"))
             st.session_state[_PENDING_KEY] = pending

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_pages import registry
 from rulings import model
 from tests.rulings_samples import PASSWORD, judges_journal
 from tests.test_app_rules import APP
@@ -30,9 +31,9 @@ def _said(at: AppTest) -> str:
 @pytest.mark.parametrize(
     ("page", "params", "shown"),
     [
-        ("app_pages/search/page.py", {"p": "211.3²"}, "пункта «211.3²» нет в загруженных правилах"),
-        ("app_pages/clause.py", {"p": "⑦"}, "пункта «⑦» нет в загруженных правилах"),
-        ("app_pages/search/page.py", {"p": "٢١١"}, "нет в загруженных правилах"),
+        (registry.ROOT.script, {"p": "211.3²"}, "пункта «211.3²» нет в загруженных правилах"),
+        (registry.CLAUSE.script, {"p": "⑦"}, "пункта «⑦» нет в загруженных правилах"),
+        (registry.ROOT.script, {"p": "٢١١"}, "нет в загруженных правилах"),
     ],
 )
 def test_a_clause_number_in_other_digits_is_not_found_in_russian(
@@ -43,7 +44,7 @@ def test_a_clause_number_in_other_digits_is_not_found_in_russian(
 
 @pytest.mark.parametrize("n", ["²", "⑦", "9" * 30, "-1", "0"])
 def test_an_occurrence_number_that_is_no_number_opens_the_first(n: str) -> None:
-    at = _open("app_pages/search/page.py", p="211.3", n=n)
+    at = _open(registry.ROOT.script, p="211.3", n=n)
     assert next(t.value for t in at.title).replace("\\", "") == "п. 211.3"
 
 
@@ -53,7 +54,7 @@ def test_a_ruling_number_that_is_no_number_says_so(
 ) -> None:
     book = judges_journal(tmp_path / "rulings.sqlite3", monkeypatch)
     book.record(model.RulingInput(title="Спор о Сугеде", decision="Нет."), book.sign_in("Сидорова", PASSWORD))
-    at = _open("app_pages/journal/page.py", r=r)
+    at = _open(registry.JOURNAL.script, r=r)
     assert "не номер решения журнала: нужно целое число" in _said(at)
 
 
@@ -62,6 +63,6 @@ def test_a_real_ruling_number_still_opens_it(tmp_path: Path, monkeypatch: pytest
     rid = book.record(
         model.RulingInput(title="Спор о Сугеде", decision="Нет."), book.sign_in("Сидорова", PASSWORD)
     )
-    at = _open("app_pages/journal/page.py", r=str(rid))
+    at = _open(registry.JOURNAL.script, r=str(rid))
     assert "не номер" not in _said(at)
     assert at.selectbox(key="journal_pick").value == rid

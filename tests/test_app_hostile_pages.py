@@ -23,6 +23,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import element_tree as et
 
 import engine
+from app_pages import registry
 from app_pages.shared import common
 from tests import hostile_data, hostile_text
 from tests.test_app_rules import APP
@@ -106,18 +107,18 @@ def _first_card(base_id: str) -> str:
 
 
 PAGES = [
-    ("search", "app_pages/search/page.py", {}),
-    ("search for a card", "app_pages/search/page.py", {"q": "Степной дозорный"}),
-    ("search for a clause", "app_pages/search/page.py", {"q": "первый пункт сюда"}),
-    ("a clause", "app_pages/search/page.py", {"p": "900.1"}),
-    ("the clause page", "app_pages/clause.py", {"p": "900.2"}),
-    ("the section", "app_pages/clause.py", {"p": "900"}),
-    ("the graph", "app_pages/graph.py", {"s": "900"}),
-    ("the rules", "app_pages/rules.py", {}),
-    ("the changes", "app_pages/changes/page.py", {}),
-    ("the cards", "app_pages/cards.py", {}),
-    ("the journal", "app_pages/journal/page.py", {}),
-    ("a hostile ruling", "app_pages/journal/page.py", {"r": "1"}),
+    ("search", registry.ROOT.script, {}),
+    ("search for a card", registry.ROOT.script, {"q": "Степной дозорный"}),
+    ("search for a clause", registry.ROOT.script, {"q": "первый пункт сюда"}),
+    ("a clause", registry.ROOT.script, {"p": "900.1"}),
+    ("the clause page", registry.CLAUSE.script, {"p": "900.2"}),
+    ("the section", registry.CLAUSE.script, {"p": "900"}),
+    ("the graph", registry.GRAPH.script, {"s": "900"}),
+    ("the rules", registry.RULES_PAGE.script, {}),
+    ("the changes", registry.CHANGES.script, {}),
+    ("the cards", registry.CARDS.script, {}),
+    ("the journal", registry.JOURNAL.script, {}),
+    ("a hostile ruling", registry.JOURNAL.script, {"r": "1"}),
 ]
 
 
@@ -130,18 +131,18 @@ def test_no_page_renders_a_payload_as_markup(
 
 def test_the_card_list_and_a_card_page_escape_every_name(hostile: tuple[str, str, str]) -> None:
     _, base_id, _ = hostile
-    at = _open("app_pages/cards.py")
+    at = _open(registry.CARDS.script)
     at.text_input(key="cards_query").input("а").run()
     _check(at, "the card list")
     assert len(at.get("page_link")) > 3  # the hostile names are listed, escaped
-    _check(_open("app_pages/cards.py", card=_first_card(base_id), base=base_id), "a card page")
+    _check(_open(registry.CARDS.script, card=_first_card(base_id), base=base_id), "a card page")
 
 
 def test_the_desk_from_a_hostile_link_escapes_names_in_pills_and_buttons(
     hostile: tuple[str, str, str],
 ) -> None:
     token = hostile[2]
-    at = _open("app_pages/desk/page.py", desk=token)
+    at = _open(registry.DESK.script, desk=token)
     _check(at, "the desk from a link")
     at.button(key="desk_cell_c2").click().run()  # select the hostile own card: its actions show
     _check(at, "the desk with a card selected")

@@ -210,9 +210,10 @@ def held_uploads() -> held.Held:
     return resources().held
 
 
-def hold(parsed: worker.Parsed[Any], label: str) -> held.Ticket | None:
-    """Keep a window-only result under the server's budget; None when it alone is over it."""
-    cost = parsed.size * MEMORY_PER_PICKLED_BYTE
+def hold(parsed: worker.Parsed[Any], label: str, raw_bytes: int = 0) -> held.Ticket | None:
+    """Keep a window-only result under the server's budget; None when it alone is over it.
+    `raw_bytes`: file bytes the result keeps beside what was parsed (a base awaiting consent)."""
+    cost = parsed.size * MEMORY_PER_PICKLED_BYTE + raw_bytes
     return resources().held.ticket(parsed.value, cost, label, owner=_session_id())
 
 
