@@ -14,6 +14,7 @@ from app_pages.shared import common, uploads
 
 st.set_page_config(page_title="Берсерк: помощник судьи", page_icon="⚖️", layout="centered")
 uploads.start()  # the upload bounds in place before this process takes its first file
+common.new_run()  # what this window's rules are is read from the store once per run
 
 page, declared = registry.navigation(lambda: journal_form.current_judge() is not None)
 
@@ -27,4 +28,7 @@ common.russian_widgets()
 problem = common.base_rules().problem
 if problem:
     st.error(common.escape_md(problem), icon=common.ICON_ERROR)
-page.run()
+try:
+    page.run()
+finally:
+    common.end_run()
