@@ -28,7 +28,4 @@ common.russian_widgets()
 problem = common.base_rules().problem
 if problem:
     st.error(common.escape_md(problem), icon=common.ICON_ERROR)
-try:
-    page.run()
-finally:
-    common.end_run()
+page.run()

@@ -20,6 +20,7 @@ import re
 import sys
 import time
 import types
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
@@ -257,13 +258,6 @@ def new_run() -> None:
     st.session_state.pop(_RUN_MEMO_KEY, None)
 
 
-def end_run() -> None:
-    """app.py calls this when a run ends, however it ends: the memo holds the window's rules
-    index, and a window's own upload must be held only by its ticket between runs, or the
-    server-wide budget for players' uploads (uploads.hold) would drop it and the memory stay."""
-    st.session_state.pop(_RUN_MEMO_KEY, None)
-
-
 def _inputs() -> tuple[str, object, object]:
     return (
         str(st.query_params.get(VERSION_PARAM, "")),
@@ -283,12 +277,15 @@ def _once_per_run(name: str, compute: Callable[[], T]) -> T:
         st.session_state[_RUN_MEMO_KEY] = memo
     held = memo.get(name)
     if held is not None:
-        link, chosen, window, value = held
+        link, chosen, window, kept = held
         now = _inputs()
-        if link == now[0] and chosen == now[1] and window is now[2]:
+        value = kept() if isinstance(kept, weakref.ref) else kept
+        if link == now[0] and chosen == now[1] and window is now[2] and value is not None:
             return value  # type: ignore[no-any-return]
     value = compute()
-    memo[name] = (*_inputs(), value)
+    # An index is kept by reference only: its owner (the process's cache, or the server's budget
+    # for players' uploads, uploads.hold) decides how long it lives, not a memo left in a session.
+    memo[name] = (*_inputs(), weakref.ref(value) if isinstance(value, RulesIndex) else value)
     return value
 
 
