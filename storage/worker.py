@@ -9,7 +9,7 @@ How a job runs:
   with the parsing modules imported (`preload`). Each job is a fresh child forked from it: a few
   milliseconds, nothing imported again, and a killed job leaves nothing behind (a reused worker
   would keep a hostile parse's heap and its spent CPU seconds).
-- The child sets its limits before it reads a byte (`Limits`): CPU seconds (RLIMIT_CPU: the
+- The child sets its limits before it parses a byte (`Limits`): CPU seconds (RLIMIT_CPU: the
   kernel stops it), address space over what it holds when forked (RLIMIT_AS: an allocation past it
   fails, and Python raises MemoryError), no core files; and it sends back at most `output_mb` of
   pickled result.
@@ -24,6 +24,10 @@ flags) in; one pickled answer out: the result, the job's own exception (re-raise
 so a page catches CorpusError as before), or which limit was passed. The child runs only our code
 on the file, so its answer is read with pickle as the result of any library call would be; its
 size is bounded before it is read. Mapping proxies (our frozen indexes use them) cross as dicts.
+
+Known edge: the arguments go to the child while it starts (multiprocessing writes them into its
+pipe), so a child stopped from outside before it has read them (a SIGSTOP) would hold its
+parent's start; nothing the file does can stop the child that early.
 """
 
 from __future__ import annotations
@@ -439,17 +443,9 @@ def _raised(exc: Exception) -> bytes:
     return _RAISED + body
 
 
-# The parent needs the forkserver's pid only to say what it is in tests and the bench.
-def forkserver_pid() -> int | None:
-    from multiprocessing import forkserver
-
-    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
-    return pid if isinstance(pid, int) else None
-
-
 def child_pids() -> list[int]:
     """The job children running now (for tests: none should outlive their job)."""
     return [p.pid for p in multiprocessing.active_children() if p.pid is not None and p.name == "upload-job"]
 
 
-__all__ = ["Cancelled", "LimitError", "Limits", "Parsed", "Pool", "child_pids", "forkserver_pid"]
+__all__ = ["Cancelled", "LimitError", "Limits", "Parsed", "Pool", "child_pids"]
