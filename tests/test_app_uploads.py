@@ -51,7 +51,7 @@ def _rules_page(at: AppTest | None = None) -> AppTest:
 
 def _upload_rules(at: AppTest, name: str, data: bytes) -> AppTest:
     at.radio(key=rules_page.BERSERK_KEY).set_value(rules_page.BERSERK_YES)
-    at.file_uploader(key=rules_page.UPLOAD_KEY).set_value([(name, data, "text/plain")])
+    at.file_uploader(key=rules_page.upload_key(at.session_state)).set_value([(name, data, "text/plain")])
     return at.run()
 
 
@@ -131,6 +131,45 @@ def test_the_least_recently_used_window_upload_is_dropped_and_its_window_told(
     assert "РП 9.8" in _said(_rules_page(second))  # the newer upload stays
 
 
+@pytest.fixture
+def own_budget() -> Iterator[held.Held]:
+    """A budget for windows' uploads of this test alone (the process's is restored after)."""
+    room = uploads.resources()
+    was = room.held
+    room.held = held.Held(max_bytes=limits.HELD_MB * MB, max_items=limits.HELD_ITEMS)
+    yield room.held
+    room.held = was
+
+
+def test_rules_waiting_for_open_new_are_held_by_ticket_and_counted_once(own_budget: held.Held) -> None:
+    at = _upload_rules(_rules_page(), "first.txt", SMALL_RULES)
+    at = _upload_rules(at, "second.txt", SMALL_RULES.replace(b"9.9", b"9.8"))
+    ticket = at.session_state["rules_upload_pending"]
+    assert isinstance(ticket, held.Ticket), "the parsed upload must not sit in the session"
+    assert own_budget.stats().items == 2  # the open rules and the waiting ones
+    key = ("ticket", ticket.key)
+    assert own_budget.get(key) is not None
+    del ticket  # the test's own reference; the page's is the one that must go
+    at = at.button(key="rules_upload_replace").click().run()
+    assert not at.exception and "РП 9.8" in _said(at)
+    # The waiting upload's ticket went when it opened: the budget does not count it twice.
+    assert own_budget.get(key) is None
+    assert uploads.redeem(at.session_state["rules_window_index"][0]) is not None
+
+
+def test_rules_waiting_for_an_answer_dropped_for_room_ask_for_the_file_again(own_budget: held.Held) -> None:
+    at = _upload_rules(_rules_page(), "first.txt", SMALL_RULES)
+    at = _upload_rules(at, "second.txt", SMALL_RULES.replace(b"9.9", b"9.8"))
+    ticket = at.session_state["rules_upload_pending"]
+    own_budget.pop(("ticket", ticket.key))  # what the least recently used rule does when room runs out
+    at = at.run()
+    said = _said(at)
+    assert not at.exception
+    assert "Загруженный в это окно файл «second.txt» больше не хранится на сервере" in said, said
+    assert not [b for b in at.button if b.key == "rules_upload_replace"]
+    assert "РП 9.9" in " ".join(m.value for m in at.markdown).replace("\\", "")  # the open rules stay
+
+
 def test_a_player_base_is_held_by_ticket_not_in_the_session(one_upload_at_a_time: None) -> None:
     at = AppTest.from_file(APP, default_timeout=60).run().switch_page(registry.CARDS.script).run()
     at.file_uploader(key="cards_upload").set_value(
@@ -153,7 +192,6 @@ def test_files_refused_for_their_size_still_count_against_the_tab(monkeypatch: p
     monkeypatch.setattr(limits, "SESSION_UPLOAD_MB", 8)
     at = _upload_rules(_rules_page(), "big.txt", b"900. " + b"x" * (6 * MB))  # over a text's 5 MB
     assert "больше 5 МБ" in _said(at)
-    at.session_state["rules_upload_done"] = None  # AppTest reuses file ids; a browser gives each file its own
     at = _upload_rules(at, "next.txt", SMALL_RULES + b"x" * (3 * MB))  # fits alone, not after the 6 MB
     said = _said(at)
     assert "из этой вкладки уже загружено 6 МБ, а за один сеанс можно не больше 8 МБ" in said, said

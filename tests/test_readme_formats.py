@@ -23,7 +23,7 @@ import engine
 import rules_index
 from casebook import nodes
 from desk import share
-from rules_index import sources, uploads
+from rules_index import uploads
 from storage import worker
 from tests import cardbase_cases as cards
 from tests import casebook_cases as cases
@@ -58,15 +58,6 @@ def _encoded(encoding: str) -> bytes:
     return bom + RULES.encode(codec)
 
 
-# The upload check's UTF-16 without a BOM is the importers' fix (importers@a13a35e: the check asks
-# rules_index.sources.utf16_codec); until it is on this branch, those two cases are expected to fail.
-_NO_BOM = pytest.mark.xfail(
-    not hasattr(sources, "utf16_codec"),
-    reason="the importers' UTF-16 upload check (importers@a13a35e) is not merged here yet",
-    strict=True,
-)
-
-
 @pytest.mark.parametrize(
     "encoding",
     [
@@ -74,8 +65,8 @@ _NO_BOM = pytest.mark.xfail(
         "UTF-8 с BOM",
         "UTF-16 LE с BOM",
         "UTF-16 BE с BOM",
-        pytest.param("UTF-16 LE без BOM", marks=_NO_BOM),
-        pytest.param("UTF-16 BE без BOM", marks=_NO_BOM),
+        "UTF-16 LE без BOM",
+        "UTF-16 BE без BOM",
         "Windows-1251",
         "KOI8-R",
     ],
