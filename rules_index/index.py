@@ -422,8 +422,10 @@ def _gaps(by_id: Mapping[str, Paragraph], limit: int = 3) -> list[str]:
 
 
 def _part_value(part: str) -> int:
-    """A part of a typed or stored id as a number for distances («11а» → 11; junk → 0)."""
-    digits = "".join(ch for ch in part if ch.isdigit())[:6]
+    """A part of a typed or stored id as a number for distances («11а» → 11; junk → 0). ASCII
+    digits only: `isdigit()` also says yes to «²» and «⑦», which `int()` refuses (a link's
+    `?p=211.3²` was a traceback)."""
+    digits = "".join(ch for ch in part if "0" <= ch <= "9")[:6]
     return int(digits) if digits else 0
 
 

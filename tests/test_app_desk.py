@@ -162,7 +162,7 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
 
 
 def _quick_labels(at: AppTest, kind: str) -> dict[str, str]:
-    return {b.label: b.help or "" for b in at.button if b.key and b.key.startswith(f"desk_q_{kind}_")}
+    return {plain(b.label): b.help or "" for b in at.button if b.key and b.key.startswith(f"desk_q_{kind}_")}
 
 
 def test_legal_hosts_are_marked_with_icon_word_and_clause() -> None:
@@ -184,7 +184,7 @@ def test_legal_hosts_are_marked_with_icon_word_and_clause() -> None:
     assert "Вайл (c4) — ✔ можно" in hosts, hosts
     refused = next(label for label in hosts if label.startswith("Вайл (c2)"))
     assert refused == "Вайл (c2) — ✘ нельзя: п. 211.1" and "211.1" in plain(hosts[refused]), hosts
-    at = next(b for b in at.button if b.label == "Вайл (c4) — ✔ можно").click().run()
+    at = next(b for b in at.button if plain(b.label) == "Вайл (c4) — ✔ можно").click().run()
     assert any(s.icon == OK_ICON and s.value.startswith("**Законно**") for s in at.success)
     assert at.session_state["desk"].actions == ({"place_symbiote": {"card": "und", "host": "vail"}},)
 

@@ -218,11 +218,11 @@ def test_marks_have_three_states_and_agree_with_applying() -> None:
     at = at.button(key="desk_restart").click().run()
     at = at.button(key="desk_redo").click().run()  # Вайл taken under control
     at = at.button(key="desk_cell_c4").click().run()
-    labels = [b.label for b in at.button if b.key and b.key.startswith("desk_q_attack_")]
+    labels = [plain(b.label) for b in at.button if b.key and b.key.startswith("desk_q_attack_")]
     assert labels == ["Карлик Унд (c4) — ? не определено: п. 211.9", "Орк (d4) — ✘ нельзя: п. 211.3.1"], (
         labels
     )
-    at = next(b for b in at.button if b.label.startswith("Карлик Унд (c4)")).click().run()
+    at = next(b for b in at.button if plain(b.label).startswith("Карлик Унд (c4)")).click().run()
     assert any(w.value.startswith("**Не определено**") for w in at.warning)  # what the mark said
     # An assumption is never a clause: its mark reads «допущение A…», never «п. A…».
     everything = " ".join(b.label for b in at.button) + " ".join(m.value for m in at.markdown)

@@ -65,7 +65,7 @@ def board_marks(quicks: list[quick.Quick], cid: str | None) -> dict[str, Mark]:
 
 def _choice_button(q: quick.Quick, i: int, choice: quick.Choice, label: str) -> None:
     st.button(
-        label,
+        common.escape_md(label),  # a button's label is Markdown, and it names the cards
         key=f"desk_q_{q.kind}_{i}",
         help=common.escape_md(choice.reason),
         on_click=apply_action,
@@ -98,7 +98,7 @@ def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str) -> 
                     arg.label,
                     options,
                     default="",
-                    format_func=lambda c: NONE.get(c) or str(props[c].get("name")),
+                    format_func=lambda c: common.escape_md(NONE.get(c) or str(props[c].get("name"))),
                     key=f"{key}_{arg.name}",
                     width="stretch",
                 )
@@ -176,7 +176,7 @@ def turn_actions(rp: Replay) -> None:
     with st.container(horizontal=True):
         for kind, choice in quick.position_actions(rp.current, desk_trace.citations().cite):
             st.button(
-                f"{choice.words} — {choice.mark}",
+                common.escape_md(f"{choice.words} — {choice.mark}"),
                 key=f"desk_pos_{kind}",
                 help=common.escape_md(choice.reason),
                 on_click=apply_action,
