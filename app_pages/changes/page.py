@@ -220,7 +220,9 @@ def _section_title(result: RulesDiff, new: Choice, old: Choice, section: str) ->
 
 
 def render_diff(old: Choice, new: Choice) -> None:
-    result = version_diff.diff_of(old.index, new.index)
+    result = version_diff.diff_shown(old.index, new.index, "все пункты")
+    if result is None:
+        return
     st.markdown(
         f"**{common.escape_md(result.old.name)} → {common.escape_md(result.new.name)}:** "
         + common.escape_md(summary(result))

@@ -58,6 +58,9 @@ PRELOAD = (
     "cardbase",
     "casebook",
     "desk.share",
+    # «Что изменилось» diffs two versions in the worker too (app_pages.shared.version_diff).
+    "rules_index.diff",
+    "scipy.optimize",
 )
 RULES = worker.Limits(
     cpu_s=bounds.PARSE_CPU_S, memory_mb=bounds.PARSE_MEMORY_MB, output_mb=128, wall_s=bounds.PARSE_WALL_S
