@@ -223,8 +223,17 @@ def store() -> versions.VersionStore:
 
 @st.cache_resource(show_spinner="Загружаю версию правил…", max_entries=8)
 def stored_index(root: str, vid: str) -> RulesIndex:
-    """A stored version's index, shared read-only by every window that reads it."""
-    return versions.VersionStore(root).load(vid)
+    """A stored version's index, shared read-only by every window that reads it. Built in the
+    server's bounded worker: a full rules text is a second or more of CPU that every other
+    window's run would otherwise wait through."""
+    try:
+        return versions.VersionStore(root).load(vid, build=_built_in_worker)
+    except worker.LimitError as err:
+        raise rules_index.VersionError(f"Версия правил не открыта: {err}") from None
+
+
+def _built_in_worker(files: list[tuple[str, bytes]], *, berserk: bool) -> RulesIndex:
+    return uploads.parse(rules_index.load_texts, files, limits=uploads.RULES, berserk=berserk).value
 
 
 def builtin_id() -> str:
