@@ -12,7 +12,9 @@ chromium (driving.py), interleaved, round by round, the same steps in the same r
 - first load: a new window → the search box shown (cold: the process's first window);
 - throughput: 1, 5 and 10 windows each searching once a second: searches done of those
   due, per second, latency p50/p95, and the server's CPU time per search (one process runs one
-  script at a time, so 1 / that is what it can serve at most);
+  script at a time, so 1 / that is what it can serve at most); on 2 cores the windows' Chromium
+  is much of the bound, so bench_protocol.py drives the same searches with protocol clients (no
+  browser) for the server's own rate;
 - memory: the server's resident memory after start, per open window, at the 10-window peak,
   and after a player's upload (a 3,030-clause text) once the window that made it is closed;
 - diff: a player uploads a 3,030-clause text and opens «Что изменилось» (the built-in rules
