@@ -19,6 +19,7 @@ import yaml
 import lexicon
 from cardbase import readers
 from cardbase.model import SAFE_LOADER, CardBaseError
+from storage import clean
 
 DATA_DIR = pathlib.Path(__file__).resolve().parent / "data"
 CONSTANTS_FILE = DATA_DIR / "constants.yaml"
@@ -113,6 +114,10 @@ def read_constants(data: bytes, name: str) -> Constants:
     what = f"Файл кодов «{name}»"
     is_yaml = name.lower().endswith((".yaml", ".yml"))
     raw = readers.parse_yaml(text, what) if is_yaml else readers.parse_json(text, what)
+    try:
+        clean.check_tree(raw)
+    except clean.TextError as err:
+        raise CardBaseError(f"{what}, {err}. Ничего не загружено.") from None
     if not isinstance(raw, Mapping):
         raise CardBaseError(f"Файл кодов «{name}»: ожидался словарь таблиц (sets, colors, creature_types…).")
     base, words = _builtin()

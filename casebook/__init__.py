@@ -21,7 +21,7 @@ module-level mutable state.
 from __future__ import annotations
 
 from casebook.catalogue import Entry, library_scenarios, scenario_files
-from casebook.loader import CARD_KEYS, load_scenario, load_scenario_text
+from casebook.loader import CARD_KEYS, load_scenario, load_scenario_nodes, load_scenario_text
 from casebook.model import (
     CardBaseRef,
     CardBases,
@@ -65,6 +65,7 @@ __all__ = [
     "dump_scenario",
     "library_scenarios",
     "load_scenario",
+    "load_scenario_nodes",
     "load_scenario_text",
     "read_position",
     "run_scenario",

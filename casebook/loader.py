@@ -111,7 +111,24 @@ def load_scenario_text(
     Raises:
         ScenarioError: as `load_scenario`.
     """
-    root = read_yaml(text, name)
+    return load_scenario_nodes(read_yaml(text, name), name, index=index, library=library, cards=cards)
+
+
+def load_scenario_nodes(
+    root: YNode | None,
+    name: str,
+    *,
+    index: RulesIndex | None = None,
+    library: engine.CardLibrary | None = None,
+    cards: CardSource | None = None,
+) -> Scenario:
+    """Validate a scenario already read into nodes by `nodes.read_yaml` (an uploaded file's
+    YAML is read in the server's bounded worker, and only its nodes come back); `cards` as in
+    `load_scenario`.
+
+    Raises:
+        ScenarioError: as `load_scenario`.
+    """
     if library is None:
         library = engine.load_library()
     if index is None:

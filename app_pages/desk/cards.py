@@ -65,6 +65,7 @@ def _name_field(label: str, key: str, placeholder: str = NAME_HINT) -> cardform.
         st.pills(
             "Карты библиотеки",
             names,
+            format_func=common.escape_md,  # pills render Markdown; a base's names are anyone's text
             key=f"{key}_pick",
             on_change=_pick_name,
             args=(f"{key}_pick", key),
@@ -82,7 +83,10 @@ def _name_field(label: str, key: str, placeholder: str = NAME_HINT) -> cardform.
         with st.container(horizontal=True):
             for i, name in enumerate(resolved.suggestions):
                 st.button(
-                    name, key=f"{key}_near_{i}", on_click=st.session_state.__setitem__, args=(key, name)
+                    common.escape_md(name),
+                    key=f"{key}_near_{i}",
+                    on_click=st.session_state.__setitem__,
+                    args=(key, name),
                 )
     return resolved
 
@@ -229,7 +233,7 @@ def symbiote_field(desk: Desk, props: Props, host: str) -> None:
         key=f"{key}_owner_{resolved.subtype}",
         horizontal=True,
     )
-    label = f"Положить на «{host_name}»"
+    label = common.escape_md(f"Положить на «{host_name}»")
     put = st.button(label, type="primary", key=f"{key}_put")
     put_own = own is not None and st.button(label + " своей картой", key=f"{key}_put_own")
     if not (put or put_own):

@@ -15,10 +15,11 @@ import engine
 import lexicon
 from app_pages import registry
 from app_pages.desk import session
-from app_pages.shared import card_base, common
+from app_pages.shared import card_base, common, uploads
 from cardbase import links
 from desk import board, cardform, cases, edits, entries, model, share, view
 from desk.model import Desk, DeskError
+from storage import worker
 
 ROOT = registry.PROJECT
 MAX_SCENARIO_BYTES = casebook.MAX_BYTES
@@ -37,9 +38,14 @@ def library_entry(path: object) -> casebook.Entry | None:
     return next((e for e in scenario_entries() if e.path == path), None)
 
 
-def _scenario_desk(text: str, name: str) -> tuple[Desk, str] | None:
+def _scenario_desk(text: str, name: str, *, uploaded: bool = False) -> tuple[Desk, str] | None:
+    """A desk from a scenario's text; an uploaded one's YAML is read in the server's bounded worker."""
     try:
-        sc = casebook.load_scenario_text(text, name, index=session.rules(), library=session.library())
+        if uploaded:
+            root = uploads.parse(casebook.nodes.read_yaml, text, name, limits=uploads.DESK).value
+        else:
+            root = casebook.nodes.read_yaml(text, name)
+        sc = casebook.load_scenario_nodes(root, name, index=session.rules(), library=session.library())
         desk = cases.from_scenario(sc, text, session.library())
     except Exception as exc:  # invalid file (ScenarioError) or an engine fault: the desk stays as it was
         session.flash("error", f"Сценарий не загружен, стол не изменился. {exc}")
@@ -67,20 +73,20 @@ def _load_upload(name: str, raw: bytes) -> None:
         return
     is_desk = name.lower().endswith(".json")
     limit = MAX_DESK_BYTES if is_desk else MAX_SCENARIO_BYTES
+    refused = common.take_upload([name], len(raw))  # counted first: a file too big was sent all the same
+    if refused:
+        session.flash("error", f"{refused} Стол не изменился.")
+        return
     if len(raw) > limit:
         session.flash(
             "error", f"Файл «{name}» не открыт: {len(raw) // 1024} КБ, а можно до {limit // 1024} КБ."
         )
         return
-    refused = common.take_upload([name], len(raw))
-    if refused:
-        session.flash("error", f"{refused} Стол не изменился.")
-        return
     if is_desk:
         try:
-            desk = share.from_file_text(raw)
+            desk = uploads.parse(share.from_file_text, raw, limits=uploads.DESK).value
             model.replay(desk, session.library())  # judged before it may replace anything
-        except (DeskError, engine.SetupError) as exc:
+        except (DeskError, engine.SetupError, worker.LimitError) as exc:
             session.flash("error", f"Файл стола «{name}» не открыт, стол не изменился: {exc}")
             return
         session.offer(desk, f"Открыт стол из файла «{name}».")
@@ -90,7 +96,7 @@ def _load_upload(name: str, raw: bytes) -> None:
     except UnicodeDecodeError:
         session.flash("error", f"Файл «{name}» не в кодировке UTF-8; стол не изменился.")
         return
-    found = _scenario_desk(text, name)
+    found = _scenario_desk(text, name, uploaded=True)
     if found is not None:
         session.offer(*found)
 
@@ -98,7 +104,7 @@ def _load_upload(name: str, raw: bytes) -> None:
 def _uploaded(key: str) -> None:
     upload = st.session_state.get(key)
     if upload is not None:
-        _load_upload(str(upload.name), bytes(upload.getvalue()))
+        _load_upload(uploads.file_name(upload), bytes(upload.getvalue()))
     session.renew("upload")  # a fresh uploader: the same file may be chosen again
 
 
@@ -248,7 +254,7 @@ def confirm_put(name: str) -> None:
         st.session_state.pop("desk_put_ask", None)
         session.flash("info", "Стол оставлен как был.")
 
-    @st.dialog(f"Поставить «{name}» на стол?", on_dismiss=leave)
+    @st.dialog(f"Поставить «{common.escape_md(name)}» на стол?", on_dismiss=leave)
     def ask() -> None:
         st.markdown(
             common.escape_md(

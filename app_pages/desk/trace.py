@@ -39,10 +39,10 @@ def citations() -> Citations:
     held = st.session_state.get(_CITES_KEY)
     if isinstance(held, tuple) and len(held) == 3 and held[0] is engine_rules and held[1] is loaded:
         return held[2]  # type: ignore[no-any-return]
-    if loaded is engine_rules:
-        cites = Citations()
-    else:
-        cites = Citations(VersionView(version_diff.diff_of(engine_rules, loaded), loaded))
+    diff = (
+        None if loaded is engine_rules else version_diff.diff_shown(engine_rules, loaded, "номера для стола")
+    )
+    cites = Citations() if diff is None else Citations(VersionView(diff, loaded))
     st.session_state[_CITES_KEY] = (engine_rules, loaded, cites)
     return cites
 
