@@ -129,3 +129,13 @@ def unfold(at: Any, *keys: str) -> Any:
     for key in keys or DESK_FOLDS:
         at.session_state[key] = True
     return at
+
+
+def library_size(*, with_bases: bool = True) -> int:
+    """How many scenarios the library holds (scenarios/official and scenarios/rulings): what the
+    «Что это затрагивает» counts are out of, whatever scenarios were added since. Without the card
+    bases (a caller that opens none), the real-card scenarios are left out."""
+    import casebook
+
+    entries = casebook.library_scenarios(Path(__file__).resolve().parent.parent, run=not with_bases)
+    return len(entries) if with_bases else sum(e.ran for e in entries)
