@@ -72,13 +72,18 @@ def running_app(root: Path, extra_make_args: list[str] | None = None) -> Iterato
         wait_healthy(url)
         yield url
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_group(proc)
+
+
+def stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server started with start_new_session=True, and everything it started."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def run_in_threads(worker: Callable[[], None], n: int = 4) -> None:
