@@ -117,6 +117,18 @@ class Integrity:
     cut_off: tuple[str, ...]
     duplicates: tuple[Duplicate, ...]
     warnings: tuple[str, ...] = field(default=())
+    # What structure recovery found: entries per level (1 = sections), lettered subclauses per
+    # level, numbers implied by list numbering, and what was dropped as furniture (by role:
+    # «contents», «header», «footer», «page_number») or kept as glossary rows.
+    levels: tuple[tuple[int, int], ...] = field(default=())
+    lettered: tuple[tuple[int, int], ...] = field(default=())
+    implied: int = 0
+    dropped: tuple[tuple[str, int], ...] = field(default=())
+    glossary: int = 0
+
+    def dropped_as(self, role: str) -> int:
+        """How many lines were dropped as `role` («contents», «header», «footer», «page_number»)."""
+        return sum(n for r, n in self.dropped if r == role)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -129,6 +141,11 @@ class Integrity:
             "cut_off": list(self.cut_off),
             "duplicates": [d.to_dict() for d in self.duplicates],
             "warnings": list(self.warnings),
+            "levels": {str(level): n for level, n in self.levels},
+            "lettered": {str(level): n for level, n in self.lettered},
+            "implied": self.implied,
+            "dropped": dict(self.dropped),
+            "glossary": self.glossary,
         }
 
 

@@ -15,6 +15,9 @@ import rules_index
 from tests import browser as harness
 from tests import helpers
 
+# The journal's two engines: `journal_target` and the session's PostgreSQL server.
+pytest_plugins = ["tests.pg_server"]
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 

@@ -192,7 +192,7 @@ def upload(at: AppTest, name: str, data: bytes, berserk: bool = True) -> AppTest
     from app_pages import rules
 
     at.radio(key="rules_upload_berserk").set_value(rules.BERSERK_YES if berserk else rules.BERSERK_NO)
-    at.file_uploader(key="rules_upload").set_value((name, data, "text/plain"))
+    at.file_uploader(key=rules.upload_key(at.session_state)).set_value((name, data, "text/plain"))
     return at.run()
 
 
