@@ -206,6 +206,8 @@ def test_how_many_says_why_when_the_words_are_there(ix: RulesIndex) -> None:
         ("что значит вызвать карту", "535.5"),
         ("что значит возродить", "535.6"),
         ("замена которая выбирает цель это что за штука", "534.7"),
+        # what an example is about is what the example shows
+        ("что такое свет фонаря", "534.5"),
     ],
 )
 def test_what_is_is_answered_by_a_definition(ix: RulesIndex, query: str, expected: str) -> None:
@@ -218,6 +220,12 @@ def test_what_is_is_not_answered_by_a_clause_that_only_uses_the_word(ix: RulesIn
     # «Возродить карту – это … в зону битвы» defines «возродить», not «зона битвы»
     result = ix.lookup(query)
     assert result.hits == () and "вопрос «что такое»" in result.answer.reason, result.answer
+
+
+def test_which_one_asked_with_many_words_is_no_question_of_definition(ix: RulesIndex) -> None:
+    # «что за символ у … вместо …» asks which symbol, not what a symbol is: 211.1 says which
+    result = ix.lookup("что за символ ставится у паразитов вместо запаса движения")
+    assert result.answer.answered and result.hits[0].id == "211.1", lines(result)
 
 
 def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:

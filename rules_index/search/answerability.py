@@ -50,6 +50,9 @@ MATCHED_VERB = 1.0
 LINK_POWER = 1.0
 # How many of the best-scored clauses the decision reads.
 CANDIDATES = 30
+# A question of what a thing is names the thing in at most this many words: «что за символ у
+# симбиотов вместо запаса движения» asks which symbol, not what a symbol is.
+DEFINITION_WORDS = 3
 # A card the question names weighs this much of the rarest word: what the question is about, but
 # not an answer by itself («регенерация у Бул'Багура» asks about regeneration, which our text lacks).
 CARD_TOPIC = 1.5
@@ -210,8 +213,11 @@ def _unstated(
     if any(w in c.asks.quantity for w in typed) and not _states(c, d, matched, number):
         return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
     if (
-        _asks_definition(c, typed)
+        len(topics) <= DEFINITION_WORDS
+        and _asks_definition(c, typed)
         and d not in defining
+        # what an example is about («свет фонаря» in 534.5's) is what that example shows
+        and not all(t.wi in got and _where(c, q, d, t.wi, how) == "name" for t in topics)
         and not _states(c, d, matched, _definition_marker(c, matched))
     ):
         return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
