@@ -208,6 +208,8 @@ def test_how_many_says_why_when_the_words_are_there(ix: RulesIndex) -> None:
         ("замена которая выбирает цель это что за штука", "534.7"),
         # what an example is about is what the example shows
         ("что такое свет фонаря", "534.5"),
+        # «как работает X» asks what X is and does: the clause that defines it
+        ("как работает инкарнация", "535.7"),
     ],
 )
 def test_what_is_is_answered_by_a_definition(ix: RulesIndex, query: str, expected: str) -> None:
@@ -215,7 +217,9 @@ def test_what_is_is_answered_by_a_definition(ix: RulesIndex, query: str, expecte
     assert result.answer.answered and result.hits[0].id == expected, lines(result)
 
 
-@pytest.mark.parametrize("query", ["что такое фишка", "что такое ход", "что такое зона битвы"])
+@pytest.mark.parametrize(
+    "query", ["что такое фишка", "что такое ход", "что такое зона битвы", "что делает артефакт"]
+)
 def test_what_is_is_not_answered_by_a_clause_that_only_uses_the_word(ix: RulesIndex, query: str) -> None:
     # «Возродить карту – это … в зону битвы» defines «возродить», not «зона битвы»
     result = ix.lookup(query)
