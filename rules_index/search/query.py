@@ -121,7 +121,6 @@ def unglue(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
         # mistyped.
         if process.extractOne(word, c.vocab.keys(), scorer=OSA.distance, score_cutoff=_SLIPS):
             continue
-        need = 2 if c.linker.misspelt(word, stemmer) is not None else 1
         best: tuple[int, int] | None = None
         for i in range(2, len(word) - 1):
             left, right = word[:i], word[i:]
@@ -129,8 +128,9 @@ def unglue(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
             if min(len(left), len(right)) < _PART and left not in stop and right not in stop:
                 continue
             ours = _known(c, left, stemmer) + _known(c, right, stemmer)
-            either = _known(c, left, stemmer, dictionary=True) and _known(c, right, stemmer, dictionary=True)
-            if not either or ours < need:
+            if not ours or (best is not None and (ours, i) <= best):
+                continue
+            if ours < 2 and not (_known(c, left, stemmer, True) and _known(c, right, stemmer, True)):
                 continue
             if best is None or (ours, len(left)) > best:
                 best = (ours, len(left))
@@ -149,7 +149,7 @@ def _known(c: Corpus, word: str, stemmer: Stemmer.Stemmer, dictionary: bool = Fa
     key = c.analyzer.key(word, stemmer)
     if key in c.postings or key in c.jargon_first or "=" + word in c.jargon_first:
         return True
-    return dictionary and morph.analyse(word).known
+    return dictionary and morph.known(word)
 
 
 def _words(
