@@ -117,10 +117,6 @@ def unglue(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
         word = normalize(m.group())
         if len(word) < _GLUED or len(word) != len(m.group()) or _known(c, word, stemmer, dictionary=True):
             continue
-        # A word a slip or two from a word of the rules («симбиод», «сущесво») is that word
-        # mistyped.
-        if process.extractOne(word, c.vocab.keys(), scorer=OSA.distance, score_cutoff=_SLIPS):
-            continue
         best: tuple[int, int] | None = None
         for i in range(2, len(word) - 1):
             left, right = word[:i], word[i:]
@@ -134,7 +130,12 @@ def unglue(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
                 continue
             if best is None or (ours, len(left)) > best:
                 best = (ours, len(left))
-        if best is not None:
+        # A word a slip or two from a word of the rules («симбиод», «сущесво») is that word
+        # mistyped (asked only of a word that splits: the look-up reads the whole vocabulary).
+        near = best is not None and process.extractOne(
+            word, c.vocab.keys(), scorer=OSA.distance, score_cutoff=_SLIPS
+        )
+        if best is not None and not near:
             at = m.start() + best[1]
             out.append(query[last:at] + " ")
             last = at
