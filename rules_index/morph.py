@@ -80,6 +80,12 @@ def analyse(word: str) -> WordInfo:
     return WordInfo(True, lemma, weight, pos in _MINOR, function, pos == "NOUN", pos in ("VERB", "INFN"))
 
 
+def known(word: str) -> bool:
+    """Whether the dictionary has this exact lower-case word form (a look-up, no guessing: much
+    cheaper than `analyse` for a word it lacks)."""
+    return bool(_analyzer().word_is_known(word))
+
+
 def warm() -> None:
     """Load the dictionary now (a server does it at start-up instead of on the first query)."""
     _analyzer()

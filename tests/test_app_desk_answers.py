@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from rulings import model, store
 from tests.rulings_samples import journal_with_judge
+from tests.test_app_rules import paragraphs
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = "<script>x</script> Сугед [ссылка](javascript:alert(1)) летающее"
@@ -41,7 +42,7 @@ def test_search_page_shows_answers_safely(journal_file: Path) -> None:
     ]
     assert ("journal", {"r": ["1"]}) in opened, opened
     assert not any(ch in m.value for m in answers.markdown for ch in "✅⛔❓📘")  # no emoji boxes
-    assert any(m.value.startswith(":material/") for m in answers.markdown)
+    assert any(p.startswith(":material/") for p in paragraphs(answers))
 
 
 def test_corrupt_journal_does_not_break_the_search_page(journal_file: Path) -> None:
@@ -78,7 +79,7 @@ def test_a_multi_step_scenario_is_not_headlined_by_one_verdict() -> None:
     at.run()
     assert not at.exception, at.exception
     answers = at.get_by_key("search_answers")
-    lines = [m.value.replace("\\", "") for m in answers.markdown]
+    lines = paragraphs(answers)
     assert any(line.startswith("Ответ: Да.") for line in lines), lines
     assert not answers.caption
     heads = [line for line in lines if line.startswith(":material/")]

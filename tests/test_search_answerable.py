@@ -206,6 +206,10 @@ def test_how_many_says_why_when_the_words_are_there(ix: RulesIndex) -> None:
         ("что значит вызвать карту", "535.5"),
         ("что значит возродить", "535.6"),
         ("замена которая выбирает цель это что за штука", "534.7"),
+        # what an example is about is what the example shows
+        ("что такое свет фонаря", "534.5"),
+        # «как работает X» asks what X is and does: the clause that defines it
+        ("как работает инкарнация", "535.7"),
     ],
 )
 def test_what_is_is_answered_by_a_definition(ix: RulesIndex, query: str, expected: str) -> None:
@@ -213,11 +217,19 @@ def test_what_is_is_answered_by_a_definition(ix: RulesIndex, query: str, expecte
     assert result.answer.answered and result.hits[0].id == expected, lines(result)
 
 
-@pytest.mark.parametrize("query", ["что такое фишка", "что такое ход", "что такое зона битвы"])
+@pytest.mark.parametrize(
+    "query", ["что такое фишка", "что такое ход", "что такое зона битвы", "что делает артефакт"]
+)
 def test_what_is_is_not_answered_by_a_clause_that_only_uses_the_word(ix: RulesIndex, query: str) -> None:
     # «Возродить карту – это … в зону битвы» defines «возродить», not «зона битвы»
     result = ix.lookup(query)
     assert result.hits == () and "вопрос «что такое»" in result.answer.reason, result.answer
+
+
+def test_which_one_asked_with_many_words_is_no_question_of_definition(ix: RulesIndex) -> None:
+    # «что за символ у … вместо …» asks which symbol, not what a symbol is: 211.1 says which
+    result = ix.lookup("что за символ ставится у паразитов вместо запаса движения")
+    assert result.answer.answered and result.hits[0].id == "211.1", lines(result)
 
 
 def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
@@ -256,6 +268,13 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         # another host
         ("симб перешел на другого хоста", "перешел", "помещается на другую карту", ("211.3",)),
         ("подселить паразита на чужого юнита", "подселить", "помещается на существо", ("211.1", "211.2")),
+        # a creature cut short, dying in other words, sitting on a host, an icon, the owner
+        ("паразит на вражеского сущ", "сущ", "существо", ("211.1", "211.2")),
+        ("хоста грохнули, что с компаньоном", "грохнули", "погибает", ("211.4",)),
+        ("компаньон сел не на того", "сел", "помещается на существо", ("211.1", "211.2")),
+        ("симбиот пересел на другого хоста", "пересел", "помещается на другую карту", ("211.3",)),
+        ("какой значок у паразита", "значок", "символ", ("211.1",)),
+        ("кто овнер карты", "овнер", "владелец", ("535.1",)),
         # the rules broken, a card's text, a number changed, searching the deck
         ("инкарнировать некуда", "некуда", "нарушает правила", ("535.7.2",)),
         ("в тексте карты не написано куда класть симбиота", "написано", "указано", ("211.8",)),

@@ -58,8 +58,9 @@ def test_the_best_clause_is_first_on_the_screen(
         assert first_box and answers_box and first_box["y"] < answers_box["y"]
         # the judge's answer is ordinary text, not the grey of a caption
         answer = answers.get_by_text(re.compile(r"^Ответ: Нет")).first
-        # (a caption is the same colour at 0.6 opacity)
-        assert _opacity(answer) == 1.0 and _opacity(page.get_by_text("Как нашлось", exact=False).first) < 1
+        # (a caption is the same colour at 0.6 opacity; the hit's «Как нашлось» note is grey and smaller)
+        note = page.get_by_text("Как нашлось", exact=False).first
+        assert _opacity(answer) == 1.0 and _muted(note, answer), (_look(note), _look(answer))
         v.fits_width()
         v.shot(f"search_move_symbiote_{tag}")
 
@@ -83,6 +84,20 @@ def _opacity(element: object) -> float:
             " return o; }"
         )
     )
+
+
+def _look(element: object) -> tuple[str, float, float]:
+    """The colour, font size (px) and opacity a reader sees."""
+    color, size = element.evaluate(  # type: ignore[attr-defined]
+        "e => [getComputedStyle(e).color, parseFloat(getComputedStyle(e).fontSize)]"
+    )
+    return str(color), float(size), _opacity(element)
+
+
+def _muted(note: object, text: object) -> bool:
+    """Whether `note` reads as a side note beside `text`: fainter or another colour, and smaller."""
+    n, t = _look(note), _look(text)
+    return (n[2] < t[2] or n[0] != t[0]) and n[1] < t[1]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone390"])

@@ -281,3 +281,25 @@ def test_a_card_named_with_rules_words_only_leaves_them_rules_words(ix: RulesInd
     result = ix.lookup("вызов", 3, named)
     assert [w.how for w in result.words] == ["exact"]
     assert result.hits[0].id == "535.5"
+
+
+@pytest.mark.parametrize(
+    ("query", "spaced"),
+    [
+        ("носительпогиб", "носитель погиб"),  # two jargon words
+        ("светфонаря", "свет фонаря"),  # an example's quoted name
+        ("трипаразита на хосте", "три паразита на хосте"),  # a number word and a rules word
+    ],
+)
+def test_two_words_typed_without_the_space_are_read_apart(ix: RulesIndex, query: str, spaced: str) -> None:
+    glued, apart = ix.lookup(query), ix.lookup(spaced)
+    assert [w.word for w in glued.words] == [w.word for w in apart.words]
+    assert glued.hits and [h.id for h in glued.hits] == [h.id for h in apart.hits]
+    assert glued.query == query  # the result still says what was typed
+
+
+@pytest.mark.parametrize("query", ["симбиод на хосте", "замещющая особенность", "сущесво", "ываываываыва"])
+def test_a_mistyped_or_unknown_word_is_not_cut_in_two(ix: RulesIndex, query: str) -> None:
+    # «симбиод» is «симбиот» mistyped (not «симб» + «иод»); nonsense has no two known halves
+    first = query.split()[0]
+    assert first in [w.word for w in ix.lookup(query).words]

@@ -13,7 +13,7 @@ from cardbase import store as card_store
 from rules_index import versions
 from rulings import store
 from tests import cardbase_cases as card_cases
-from tests.test_app_rules import APP, hit_links, link_params
+from tests.test_app_rules import APP, hit_links, link_params, paragraphs
 
 BEST_HITS = "search_hits"
 
@@ -97,10 +97,10 @@ def test_the_best_clause_comes_first_and_ready_answers_follow_the_first_hits() -
     assert [cid for _, cid in links[: len(best)]] == best and first_answer >= len(best)
     # the answer about 211.10 comes before the one about Сугед (it cites the best hit)
     answers = at.get_by_key("search_answers")
-    titles = [m.value.replace("\\", "") for m in answers.markdown if m.value.startswith("**")]
+    titles = [p for p in paragraphs(answers) if p.startswith("**")]
     assert "движение" in titles[0], titles
     # the answer in words, as normal text (not a grey caption)
-    assert any(m.value.replace("\\", "").startswith("Ответ: Нет") for m in answers.markdown)
+    assert any(p.startswith("Ответ: Нет") for p in paragraphs(answers))
     assert not answers.caption
 
 
@@ -135,7 +135,7 @@ def test_a_card_of_the_loaded_base_finds_the_rules_for_its_kind(
     assert said.startswith("Понято: «горного клеща» → Горный клещ — карта базы"), said
     assert "Не нашлось в тексте" not in said
     assert hit_links(at)[0] in ("211.4", "211.5")  # a parasite (incorporeal): the symbiote rules
-    notes = [c.value.replace("\\", "") for c in at.get_by_key(BEST_HITS).caption]
+    notes = [p for p in paragraphs(at.get_by_key(BEST_HITS)) if p.startswith(":small[:gray[Как нашлось")]
     assert any("«горного клеща» → Горный клещ — карта базы" in n for n in notes), notes
 
 
@@ -183,7 +183,7 @@ def test_answers_citing_clauses_the_loaded_rules_lack_are_left_out(
 ) -> None:
     def answer_titles(at: AppTest) -> list[str]:
         block = at.get_by_key("search_answers")
-        return [m.value.replace("\\", "") for m in block.markdown if m.value.startswith("**")]
+        return [p for p in paragraphs(block) if p.startswith("**")]
 
     query = "Сугед и летающее существо"
     assert any("Сугед" in t for t in answer_titles(run(query)))  # the embedded rules have 211

@@ -54,8 +54,11 @@ _CLAUSES_CHARS = 400
 
 
 def open_journal() -> store.Journal:
-    """A journal handle for this request (it holds only the path and settings: nothing shared)."""
-    return store.Journal()
+    """This run's journal handle (it holds only the path and settings: nothing shared), opened
+    once per run: the menu's sign-in check and the search's ready answers read the same one. A
+    run under another journal setting ($BERSERK_JOURNAL, the hall) opens its own."""
+    setting = repr((store.default_path(), store.default_hall(), accounts.idle_seconds()))
+    return common.per_run("journal " + setting, store.Journal)
 
 
 # -- signing in ---------------------------------------------------------------------------------

@@ -88,6 +88,19 @@ def _render_evidence(result: SearchResult) -> None:
             st.caption("  \n".join(common.escape_md(line) for line in lines))
 
 
+def hit_body(hit: Hit) -> str:
+    """A hit's snippet and its «Как нашлось» note as one Markdown block (one element, not two:
+    each element a search draws costs the phone's browser, issue 24); the note small and grey."""
+    if hit.spans:
+        parts = [common.marked_md(hit.spans)]
+    else:
+        parts = [common.escape_md(hit.snippet)] if hit.snippet else []
+    notes = understood.hit_notes(hit.matched)
+    if notes:
+        parts.append(common.muted_md(notes))
+    return "\n\n".join(parts)
+
+
 def _render_hit(index: RulesIndex, hit: Hit) -> None:
     with st.container(border=True):
         section = hit.title or f"раздел {hit.id.split('.')[0]}"
@@ -95,13 +108,9 @@ def _render_hit(index: RulesIndex, hit: Hit) -> None:
         common.clause_link(
             index, hit.id, label=title, icon=":material/description:", occurrence=hit.occurrence
         )
-        if hit.spans:
-            st.markdown(common.marked_md(hit.spans))
-        elif hit.snippet:
-            st.markdown(common.escape_md(hit.snippet))
-        notes = understood.hit_notes(hit.matched)
-        if notes:
-            st.caption(common.escape_md(notes))
+        body = hit_body(hit)
+        if body:
+            st.markdown(body)
 
 
 def base_cards(query: str) -> list[Named]:

@@ -14,11 +14,12 @@ import streamlit as st
 import engine
 import lexicon
 from app_pages import registry
+from app_pages.journal import form as journal_form
 from app_pages.shared import common
 from cardbase import sources
 from casebook import answers
 from rules_index import RulesIndex, ids
-from rulings import model, store
+from rulings import model
 from rulings import search as ruling_search
 
 ROOT = registry.PROJECT
@@ -44,7 +45,7 @@ def ready_answers(
     try:
         # The journal's own index finds the candidates (the whole league's, on a shared journal);
         # casebook.answers ranks them with the scenarios by the same scoring.
-        hits = store.Journal().search(query, top=top * 4, stopwords=ruling_search.stopwords())
+        hits = journal_form.open_journal().search(query, top=top * 4, stopwords=ruling_search.stopwords())
         rulings = [h.ruling for h in hits]
         problem = ""
     except model.JournalError as exc:
@@ -72,23 +73,30 @@ def render_answers(index: RulesIndex, found: Sequence[answers.Answer], problem: 
             st.text("Журнал решений недоступен: " + problem)
 
 
+def answer_md(a: answers.Answer) -> str:
+    """A ready answer's text as one Markdown block (one element, not four: issue 24): the
+    question, the judge's answer in words, then the verdict (per step, saying what each step
+    asked), each its own paragraph; normal text (not grey), since this is what a player reads."""
+    if a.by_steps:
+        icon = ":material/checklist:"  # several steps, several verdicts: no single headline
+    elif a.verdict in lexicon.VERDICTS:
+        icon = lexicon.verdict_icon(a.verdict)
+    else:
+        icon = ":material/draft:"
+    parts = [f"**{common.escape_md(a.title)}**"]
+    if a.summary:
+        parts.append(common.escape_md("Ответ: " + answers.short(a.summary)))
+    parts.append(f"{icon} {common.escape_md(answers.verdict_head(a))}")
+    lines = answers.step_lines(a)
+    if lines:
+        parts.append("  \n".join(common.escape_md(line) for line in lines))
+    return "\n\n".join(parts)
+
+
 def _render_answer(index: RulesIndex, a: answers.Answer) -> None:
-    """The question, the judge's answer in words, then the verdict (per step, saying what each
-    step asked) and the links; normal text (not grey), since this is what a player reads."""
+    """The answer's text, then the links: the desk or the journal, and the clauses it cites."""
     with st.container(border=True):
-        st.markdown(f"**{common.escape_md(a.title)}**")
-        if a.summary:
-            st.markdown(common.escape_md("Ответ: " + answers.short(a.summary)))
-        if a.by_steps:
-            icon = ":material/checklist:"  # several steps, several verdicts: no single headline
-        elif a.verdict in lexicon.VERDICTS:
-            icon = lexicon.verdict_icon(a.verdict)
-        else:
-            icon = ":material/draft:"
-        st.markdown(f"{icon} {common.escape_md(answers.verdict_head(a))}")
-        lines = answers.step_lines(a)
-        if lines:
-            st.markdown("  \n".join(common.escape_md(line) for line in lines))
+        st.markdown(answer_md(a))
         with st.container(horizontal=True, gap="small"):
             if a.kind == "scenario":
                 label, page_icon = "Открыть на столе судьи", ":material/grid_on:"

@@ -300,6 +300,12 @@ def _once_per_run(name: str, compute: Callable[[], T]) -> T:
     return value
 
 
+def per_run(name: str, compute: Callable[[], T]) -> T:
+    """compute() once per run of this tab (see `_once_per_run`): a handle the run uses in several
+    places (the journal: the sign-in in the menu and the search's ready answers)."""
+    return _once_per_run("per_run:" + name, compute)
+
+
 def current_version() -> str:
     """The version this window reads: the link's `v=` if this server has it, else the window's
     choice, else the server's default (versions.BUILTIN for the built-in rules)."""
@@ -516,6 +522,11 @@ def marked_md(spans: Sequence[tuple[str, bool]]) -> str:
         else:
             out.append(escape_md(flat))
     return "".join(out)
+
+
+def muted_md(text: str) -> str:
+    """Text that reads as a side note (small and grey, as a caption) inside a Markdown block."""
+    return f":small[:gray[{escape_md(text)}]]"
 
 
 def short(text: str, limit: int = 90) -> str:

@@ -74,7 +74,7 @@ class SearchIndex:
             extra.setdefault(d, []).append(Match("", "parent", c.paragraphs[parent].id))
         ranking.another(c, q.words, scores)
         all_keys = [t.key for t in q.tokens]
-        defining = ranking.add_terms(c, text, q.term_keys, all_keys, scores, extra)
+        defining = ranking.add_terms(c, q.text, q.term_keys, all_keys, scores, extra)
         ranking.add_phrases(c, q.phrases, scores, extra)
         ranking.together_first(c, q.words, scores, how)
         answer = answerability.decide(c, q, covered, how, defining, scores)

@@ -7,7 +7,8 @@ says it, half where only its example or a cross-reference does (a quoted name in
 «свет фонаря», is what the example is about and counts fully). A word the rules lack counts
 against every clause by its part of speech (a noun names the topic, a verb says what happens to
 it; a light verb, «работает», says nothing; a word no dictionary knows is likelier slang we
-could not read than a topic). The clause covering the largest share answers the question when
+could not read than a topic; a card it names weighs more than any word, yet is no answer by
+itself; a word said twice counts once). The clause covering the largest share answers the question when
 the share reaches ANSWER_COVERAGE and it states what the kind of question asks for: a number
 for «сколько», a definition for «что такое» (asks.yaml).
 """
@@ -49,6 +50,12 @@ MATCHED_VERB = 1.0
 LINK_POWER = 1.0
 # How many of the best-scored clauses the decision reads.
 CANDIDATES = 30
+# A question of what a thing is names the thing in at most this many words: «что за символ у
+# симбиотов вместо запаса движения» asks which symbol, not what a symbol is.
+DEFINITION_WORDS = 3
+# A card the question names weighs this much of the rarest word: what the question is about, but
+# not an answer by itself («регенерация у Бул'Багура» asks about regeneration, which our text lacks).
+CARD_TOPIC = 1.5
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
 
@@ -76,15 +83,6 @@ def decide(
         return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
     topics = _topics(c, q.words, covered)
     missing = _missing(c, q.words, topics)
-    for t in topics:
-        qw = q.words[t.wi]
-        if t.whole and any(a.how in ("card", "named") for a in qw.alts if a.key in c.postings):
-            # A card or a card of the judge's base is an answer by itself: its clauses.
-            with_card = [d for d in covered if t.wi in covered[d]]
-            best = max(with_card, key=lambda d: (scores.get(d, 0.0), -d))
-            return Answer(
-                True, c.paragraphs[best].id, _evidence(c, q, best, how, covered), missing, coverage=1.0
-            )
     total = sum(t.weight for t in topics)
     if total <= 0:
         return Answer(False, missing=missing)
@@ -121,9 +119,14 @@ def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) 
     whole = {wi for got in covered.values() for wi in got}
     out: list[_Topic] = []
     light = c.asks.light
+    seen: set[tuple[str, ...]] = set()
     for wi, qw in enumerate(words):
         if not qw.meaningful or (qw.info is not None and qw.info.function):
             continue  # «3», «одна», «другой»: they point at the topic, they are not it
+        same = tuple(a.key for a in qw.alts) or (c.analyzer.key(normalize(qw.word), c.analyzer.stemmer()),)
+        if same in seen:
+            continue  # «выстрел … это выстрел или…»: a word said twice is one topic
+        seen.add(same)
         present = [a for a in qw.alts if a.key in c.postings]
         info = qw.info
         if fold_lookalikes(normalize(qw.word)) in light:
@@ -134,6 +137,8 @@ def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) 
             rarity = (retrieval.word_weight(c, qw) / c.max_idf) ** IDF_POWER
             factor = MATCHED_MINOR if info is not None and info.minor else 1.0
             factor = MATCHED_VERB if info is not None and info.verb else factor
+            if any(a.how in ("card", "named") for a in present):
+                factor = CARD_TOPIC
             out.append(_Topic(wi, c.max_idf * rarity * factor, True))
         elif present:
             out.append(_Topic(wi, c.max_idf * MISSING_PHRASE, False))
@@ -208,8 +213,11 @@ def _unstated(
     if any(w in c.asks.quantity for w in typed) and not _states(c, d, matched, number):
         return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
     if (
-        _asks_definition(c, typed)
+        len(topics) <= DEFINITION_WORDS
+        and _asks_definition(c, typed)
         and d not in defining
+        # what an example is about («свет фонаря» in 534.5's) is what that example shows
+        and not all(t.wi in got and _where(c, q, d, t.wi, how) == "name" for t in topics)
         and not _states(c, d, matched, _definition_marker(c, matched))
     ):
         return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"

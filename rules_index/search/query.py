@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import Stemmer
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 
 from rules_index import morph, numbers
 from rules_index.errors import QueryError
@@ -20,7 +22,7 @@ from rules_index.model import Named
 from rules_index.search import linking, matching, postings
 from rules_index.search.corpus import Corpus
 from rules_index.snippet import find_all
-from rules_index.text import Token
+from rules_index.text import Token, normalize
 
 MAX_QUERY = 500
 WEIGHT = linking.WEIGHT
@@ -77,8 +79,10 @@ def check(query: object, top: int) -> None:
 
 def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
     """The query's numbers, phrases and words; raises QueryError when it has neither words nor
-    a clause number."""
+    a clause number. Two words typed without the space between them are read apart
+    («хостумер»: `unglue`), and `Query.text` is the query so read."""
     stemmer = c.analyzer.stemmer()
+    query = unglue(c, query, stemmer)
     found, rest = c.number_index.find(query)
     phrases = [
         (m.group(1).strip(), keys)
@@ -92,6 +96,61 @@ def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
     infos = {t.surface: morph.analyse(t.surface) for t in content if not t.surface.isdigit()}
     words, term_keys = _words(c, query, content, stemmer, infos, named, tokens)
     return Query(query, tuple(found), tuple(phrases), tuple(tokens), tuple(words), tuple(term_keys))
+
+
+# A word this long or longer that neither the rules nor the dictionary know may be two words
+# typed without the space («двапаразита», «светфонаря»); each part has at least _PART letters
+# (a little word of the stopword list, «на», may be shorter).
+_GLUED = 7
+_PART = 3
+_SLIPS = 2
+_CYRILLIC_RUN = re.compile(r"[а-яА-ЯёЁ]+")
+
+
+def unglue(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
+    """The query with a space put back inside each word that is two words typed together: both
+    parts words the rules have (or jargon, or little words), or one such and one the dictionary
+    knows; the split that leaves the longest first part known to the rules wins."""
+    out: list[str] = []
+    last = 0
+    for m in _CYRILLIC_RUN.finditer(query):
+        word = normalize(m.group())
+        if len(word) < _GLUED or len(word) != len(m.group()) or _known(c, word, stemmer, dictionary=True):
+            continue
+        best: tuple[int, int] | None = None
+        for i in range(2, len(word) - 1):
+            left, right = word[:i], word[i:]
+            stop = c.analyzer.stopwords
+            if min(len(left), len(right)) < _PART and left not in stop and right not in stop:
+                continue
+            ours = _known(c, left, stemmer) + _known(c, right, stemmer)
+            if not ours or (best is not None and (ours, i) <= best):
+                continue
+            if ours < 2 and not (_known(c, left, stemmer, True) and _known(c, right, stemmer, True)):
+                continue
+            if best is None or (ours, len(left)) > best:
+                best = (ours, len(left))
+        # A word a slip or two from a word of the rules («симбиод», «сущесво») is that word
+        # mistyped (asked only of a word that splits: the look-up reads the whole vocabulary).
+        near = best is not None and process.extractOne(
+            word, c.vocab.keys(), scorer=OSA.distance, score_cutoff=_SLIPS
+        )
+        if best is not None and not near:
+            at = m.start() + best[1]
+            out.append(query[last:at] + " ")
+            last = at
+    return "".join(out) + query[last:] if out else query
+
+
+def _known(c: Corpus, word: str, stemmer: Stemmer.Stemmer, dictionary: bool = False) -> bool:
+    """Whether the rules (their words, jargon, little words) or, with `dictionary`, the Russian
+    dictionary know the word."""
+    if word in c.vocab or word in c.analyzer.stopwords or word in c.jargon_lemmas:
+        return True
+    key = c.analyzer.key(word, stemmer)
+    if key in c.postings or key in c.jargon_first or "=" + word in c.jargon_first:
+        return True
+    return dictionary and morph.known(word)
 
 
 def _words(
