@@ -191,6 +191,20 @@ def journal_markdown(
     return "\n".join(head) + "\n---\n\n".join(body)
 
 
+def clock_time(iso: str, zone: dt.tzinfo | None) -> str:
+    """A stored moment for a page: on the reader's own clock when their time zone is known
+    («09.11.2024 14:05»), else on the server's, said so in words; text that is not a moment, as it is."""
+    try:
+        moment = dt.datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    if zone is not None:
+        return moment.astimezone(zone).strftime("%d.%m.%Y %H:%M")
+    return moment.astimezone().strftime("%d.%m.%Y %H:%M") + " по времени сервера"
+
+
 def human_time(iso: str) -> str:
     """A stored moment in the server's local time zone, the zone named: «09.11.2024 14:05 MSK»
     (the hall's clock is the laptop's); text that is not a moment, as it is."""

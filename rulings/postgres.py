@@ -29,7 +29,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors
 
-from rulings import schema
+from rulings import postings, schema
 from rulings.db import PgConn, shown_url
 from rulings.model import JournalError, JournalLockedError
 
@@ -152,6 +152,9 @@ class PgDatabase:
     def _prepare(self, conn: PgConn, write: bool) -> int:
         version = self._version(conn)
         if version == schema.SCHEMA_VERSION:
+            if write and not postings.fresh(conn):
+                conn.execute("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
+                schema.keep_index(conn)
             return version
         if version > schema.SCHEMA_VERSION:
             raise JournalError(

@@ -231,6 +231,8 @@ class SqliteFile:
             schema.upgrade(SqliteConn(conn), "sqlite", version)
             conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION}")
             version = schema.SCHEMA_VERSION
+        if write and version == schema.SCHEMA_VERSION:
+            schema.keep_index(SqliteConn(conn))
         return version
 
     def _quick_check(self, conn: sqlite3.Connection) -> None:

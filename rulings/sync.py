@@ -20,9 +20,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from rulings import accounts, records
+from rulings import accounts, postings, records
 from rulings.db import Conn
-from rulings.model import JournalError, Revision, Ruling
+from rulings.model import JournalError, Revision, Ruling, RulingInput
 from rulings.store import Journal
 
 BATCH = 200  # rulings per transaction on the receiving side
@@ -135,6 +135,7 @@ def _receive(conn: Conn, batch: Sequence[Ruling]) -> SyncReport:
         sql = f"SELECT ruling_id, uid, rev FROM revisions WHERE ruling_id IN ({marks})"
         for rid, uid, rev in conn.execute(sql, ids).fetchall():
             have.setdefault(int(rid), []).append((str(uid), int(rev)))
+    current: list[tuple[int, RulingInput]] = []
     for ruling in batch:
         good = [r for r in ruling.revisions if not r.damaged and r.uid]
         counted.damaged += [f"{ruling.uid} ред. {r.rev}" for r in ruling.revisions if r.damaged]
@@ -175,9 +176,10 @@ def _receive(conn: Conn, batch: Sequence[Ruling]) -> SyncReport:
             history = stored.revisions if stored is not None else good
         newest = max(r.created_at for r in history)
         conn.execute("UPDATE rulings SET updated_at = ? WHERE id = ?", (newest, rid))
-        records.index_ruling(conn, rid, history[-1].data)
+        current.append((rid, history[-1].data))
         if records.branch_apart(history):
             counted.conflicts.append(rid)
+    postings.index_rulings(conn, current)
     return counted
 
 
