@@ -26,7 +26,9 @@ amendment removes, and to tell the page which words matched). Both are rebuilt f
 
 from __future__ import annotations
 
+import array
 import itertools
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -68,12 +70,16 @@ def decode(blob: bytes) -> np.ndarray:
 
 def encode(offsets: Iterable[int]) -> bytes:
     """A row for these offsets: the shorter of the two forms (empty: nothing)."""
-    kept = np.array(sorted(set(offsets)), dtype=np.int64)
+    kept = sorted(set(offsets))
     if len(kept) > _SPARSE_MAX:
-        bits = np.zeros(CHUNK, dtype=np.uint8)
-        bits[kept] = 1
-        return np.packbits(bits, bitorder="little").tobytes()
-    return kept.astype("<u2").tobytes()
+        bits = bytearray(_BITMAP_BYTES)
+        for off in kept:
+            bits[off >> 3] |= 1 << (off & 7)
+        return bytes(bits)
+    out = array.array("H", kept)
+    if sys.byteorder == "big":
+        out.byteswap()  # rows are little-endian on every machine
+    return out.tobytes()
 
 
 def _changed(old: bytes | None, add: set[int], drop: set[int]) -> bytes:

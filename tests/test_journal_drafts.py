@@ -18,7 +18,8 @@ def test_a_draft_comes_back_to_its_judge_and_form_only(journal_target: str) -> N
     book.save_draft(sidorova, "journal_new", {**fields, "trace_json": "не поле формы"}, "d-1", None)
     book.save_draft(sidorova, "journal_amend_7", {"note": "опечатка"}, "d-2", 3)
     kept = Journal(journal_target).draft(sidorova, "journal_new")
-    assert kept is not None and dict(kept.fields) == fields and kept.draft_id == "d-1" and kept.base_rev is None
+    assert kept is not None and dict(kept.fields) == fields
+    assert kept.draft_id == "d-1" and kept.base_rev is None
     amend = Journal(journal_target).draft(sidorova, "journal_amend_7")
     assert amend is not None and amend.base_rev == 3 and dict(amend.fields) == {"note": "опечатка"}
     assert Journal(journal_target).draft(orlov, "journal_new") is None  # another judge's own forms

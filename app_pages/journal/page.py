@@ -166,7 +166,11 @@ def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
     if ruling.locked_by:
         return
     amend_key = f"journal_amend_{ruling.id}"
-    with st.expander("Править решение", key=f"{amend_key}_open", on_change="rerun"):
+    # An amendment the judge left unsaved (a reload, another tab) opens the form at once.
+    unsaved = (
+        who is not None and f"{amend_key}_draft_id" not in st.session_state and _has_draft(who, amend_key)
+    )
+    with st.expander("Править решение", key=f"{amend_key}_open", on_change="rerun", expanded=unsaved):
         ruling_form(amend_key, amend_of=ruling)
 
 
@@ -209,6 +213,13 @@ def action_words(scenario_yaml: str) -> Callable[[str], str]:
             return line
 
     return words
+
+
+def _has_draft(who: accounts.SignedIn, form: str) -> bool:
+    try:
+        return open_journal().draft(who, form) is not None
+    except model.JournalError:
+        return False
 
 
 def _lock_button(ruling: model.Ruling, who: accounts.SignedIn) -> None:
