@@ -12,7 +12,8 @@ p95 1.4–2 s here: a common word is in most rulings, and the full-text index vi
 The rulings are made from the embedded rules' own words (titles of 5–12 words, decisions of
 20–80, two to four cited clauses), 10 % of them amended once; the same seed gives the same journal.
 PostgreSQL is a server of Debian's package started for the run in a temporary folder (a Unix
-socket, no TCP); without it that half is skipped with a note. Numbers are reported, not asserted.
+socket, no TCP; fsync on, unlike the tests' server); without it that half is skipped with a note.
+Numbers are reported, not asserted.
 BENCH_JOURNAL_N sets the size (default 100000).
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -246,10 +248,12 @@ def main() -> None:
     engine_numbers("SQLite", str(root / "league.sqlite3"))
     if _bindir() is None:
         print("  PostgreSQL: пропущено — нет сервера (apt-get install postgresql)")
+        shutil.rmtree(root, ignore_errors=True)
         return
-    server = PgServer(_bindir() or Path(), Path(tempfile.mkdtemp(prefix="journal-bench-pg-")))
+    pg_root = Path(tempfile.mkdtemp(prefix="journal-bench-pg-"))
+    server = PgServer(_bindir() or Path(), pg_root)
     server.init()
-    server.start()
+    server.start(durable=True)  # commits reach the disk, as on a league's server (tests run without)
     try:
         url = server.new_schema()
         engine_numbers("PostgreSQL", url)
@@ -258,6 +262,8 @@ def main() -> None:
         fts_choice(url)
     finally:
         server.stop("immediate")
+        shutil.rmtree(pg_root, ignore_errors=True)
+        shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":
