@@ -9,7 +9,7 @@ they visit every match, and in a league journal a common word («карта», �
 journal keeps its own inverted index, laid out for counting points:
 
 - a *term* is a field letter and a key: «t:паразит» (title), «b:паразит» (body), «c:211.3» (a cited
-  clause or its parent); `terms` lists a ruling's;
+  clause or its parent), «s:вайл» (the recorded position); `terms` lists a ruling's;
 - a term's rulings are split by id into chunks of 4,096 (`CHUNK`); each row (term, chunk) holds the
   chunk's members as a 512-byte bitmap, or, when they are few, as their 16-bit offsets (2 bytes
   each), so a rare term costs bytes and a common one half a kilobyte per 4,096 rulings;
@@ -45,19 +45,24 @@ _IN = 400  # terms per IN (…) list
 META_KEY = "search_keys"  # journal_meta: the `rulings.search.keys_version` the index was built with
 
 
-def row_keys(data: RulingInput) -> tuple[str, str, str]:
+Keys = tuple[str, str, str, str]  # a ruling's keys: title, body, cited clauses, recorded position
+
+
+def row_keys(data: RulingInput) -> Keys:
     """What the index holds of a ruling's current text: its title's keys, its body's keys (the
-    fields `rulings.search` scores), and every prefix of every clause it cites («211», «211.3»…)."""
+    fields `rulings.search` scores), every prefix of every clause it cites («211», «211.3»…), and
+    the distinct keys of its recorded position (the card page finds rulings naming a card there)."""
     title, body = search.fields(data)
     cited = {".".join(c.split(".")[: i + 1]) for c in data.clauses for i in range(c.count(".") + 1)}
-    return " ".join(search.stems(title)), " ".join(search.stems(body)), " ".join(sorted(cited))
+    scene = " ".join(sorted(set(search.stems(data.scenario_yaml))))
+    return " ".join(search.stems(title)), " ".join(search.stems(body)), " ".join(sorted(cited)), scene
 
 
-def terms(keys: tuple[str, str, str]) -> set[str]:
-    """The terms of a ruling's (title, body, cited) keys."""
-    title, body, cited = keys
+def terms(keys: Keys) -> set[str]:
+    """The terms of a ruling's keys."""
+    title, body, cited, scene = keys
     out = {f"t:{k}" for k in title.split()} | {f"b:{k}" for k in body.split()}
-    return out | {f"c:{k}" for k in cited.split()}
+    return out | {f"c:{k}" for k in cited.split()} | {f"s:{k}" for k in scene.split()}
 
 
 def decode(blob: bytes) -> np.ndarray:
@@ -145,13 +150,7 @@ def index_rulings(conn: Conn, current: Sequence[tuple[int, RulingInput]]) -> Non
     if not current:
         return
     ids = [int(rid) for rid, _data in current]
-    before: dict[int, tuple[str, str, str]] = {}
-    for start in range(0, len(ids), _IN):
-        part = ids[start : start + _IN]
-        marks = ", ".join("?" for _ in part)
-        sql = f"SELECT ruling_id, title, body, cited FROM ruling_keys WHERE ruling_id IN ({marks})"
-        for rid, *keys in conn.execute(sql, part).fetchall():
-            before[int(rid)] = (str(keys[0]), str(keys[1]), str(keys[2]))
+    before = keys_of(conn, ids)
     changes = []
     rows = []
     for rid, data in current:
@@ -164,9 +163,9 @@ def index_rulings(conn: Conn, current: Sequence[tuple[int, RulingInput]]) -> Non
         rows.append((int(rid), *keys))
     update(conn, changes)
     conn.executemany(
-        "INSERT INTO ruling_keys (ruling_id, title, body, cited) VALUES (?, ?, ?, ?) "
+        "INSERT INTO ruling_keys (ruling_id, title, body, cited, scene) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT (ruling_id) DO UPDATE SET title = excluded.title, body = excluded.body, "
-        "cited = excluded.cited",
+        "cited = excluded.cited, scene = excluded.scene",
         rows,
     )
 
@@ -233,16 +232,36 @@ def best(conn: Conn, weights: Mapping[tuple[bool, str], int], limit: int) -> lis
     return [(int(chosen[i]), float(points[chosen[i]])) for i in order]
 
 
-def keys_of(conn: Conn, ids: Sequence[int]) -> dict[int, tuple[str, str, str]]:
-    """The (title keys, body keys, cited) the index holds for these rulings."""
-    out: dict[int, tuple[str, str, str]] = {}
+def keys_of(conn: Conn, ids: Sequence[int]) -> dict[int, Keys]:
+    """The keys the index holds for these rulings."""
+    out: dict[int, Keys] = {}
     for start in range(0, len(ids), _IN):
         part = [int(i) for i in ids[start : start + _IN]]
         marks = ", ".join("?" for _ in part)
-        sql = f"SELECT ruling_id, title, body, cited FROM ruling_keys WHERE ruling_id IN ({marks})"
-        for rid, title, body, cited in conn.execute(sql, part).fetchall():
-            out[int(rid)] = (str(title), str(body), str(cited))
+        sql = f"SELECT ruling_id, title, body, cited, scene FROM ruling_keys WHERE ruling_id IN ({marks})"
+        for rid, title, body, cited, scene in conn.execute(sql, part).fetchall():
+            out[int(rid)] = (str(title), str(body), str(cited), str(scene))
     return out
+
+
+def holding_all(conn: Conn, keys: Sequence[str], limit: int) -> list[int]:
+    """The newest `limit` rulings that hold every one of these keys somewhere (title, body or
+    recorded position): the candidates for «rulings that name this card»."""
+    wanted = list(dict.fromkeys(keys))
+    if not wanted or limit <= 0:
+        return []
+    names = [f"{f}:{k}" for k in wanted for f in ("t", "b", "s")]
+    rows, chunks = _members(conn, names)
+    if not chunks:
+        return []
+    size = chunks * CHUNK
+    every = np.ones(size, dtype=np.uint8)
+    for k in wanted:
+        some = _vector(rows.get(f"t:{k}", ()), size)
+        np.bitwise_or(some, _vector(rows.get(f"b:{k}", ()), size), out=some)
+        np.bitwise_or(some, _vector(rows.get(f"s:{k}", ()), size), out=some)
+        np.bitwise_and(every, some, out=every)
+    return [int(i) for i in np.flatnonzero(every)[::-1][:limit]]
 
 
 def create_tables(conn: Conn, engine: str) -> None:
@@ -251,7 +270,8 @@ def create_tables(conn: Conn, engine: str) -> None:
     conn.execute("DROP TABLE IF EXISTS ruling_search")
     conn.execute(
         f"CREATE TABLE IF NOT EXISTS ruling_keys (ruling_id {'INTEGER' if engine == 'sqlite' else 'BIGINT'} "
-        "PRIMARY KEY REFERENCES rulings(id), title TEXT NOT NULL, body TEXT NOT NULL, cited TEXT NOT NULL)"
+        "PRIMARY KEY REFERENCES rulings(id), title TEXT NOT NULL, body TEXT NOT NULL, cited TEXT NOT NULL, "
+        "scene TEXT NOT NULL)"
     )
     conn.execute(
         f"CREATE TABLE IF NOT EXISTS search_postings (term TEXT NOT NULL, chunk BIGINT NOT NULL, "
@@ -279,7 +299,8 @@ def reindex(conn: Conn) -> None:
             rows.append((ruling.id, *keys))
             for term in terms(keys):
                 members.setdefault(term, []).append(ruling.id)
-        conn.executemany("INSERT INTO ruling_keys (ruling_id, title, body, cited) VALUES (?, ?, ?, ?)", rows)
+        sql = "INSERT INTO ruling_keys (ruling_id, title, body, cited, scene) VALUES (?, ?, ?, ?, ?)"
+        conn.executemany(sql, rows)
         conn.executemany(
             "INSERT INTO search_postings (term, chunk, ids) VALUES (?, ?, ?)",
             [(t, _chunk, encode(i % CHUNK for i in got)) for t, got in sorted(members.items())],

@@ -51,7 +51,7 @@ def _analyzer() -> ri_text.Analyzer:
 
 
 # The analysis that makes search keys, as code: raise it when `stems` changes how it reads words.
-KEYS_ANALYSIS = "1"
+KEYS_ANALYSIS = "2"  # 2: the recorded position's keys too
 
 
 @functools.cache

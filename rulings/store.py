@@ -475,13 +475,27 @@ class Journal(JudgesMixin, DraftsMixin):
             rulings = {r.id: r for r in records.fetch_many(conn, version, ids)}
             hits = []
             for rid in ids:
-                title, text, cited = keys.get(rid, ("", "", ""))
+                title, text, cited, _scene = keys.get(rid, ("", "", "", ""))
                 m = search.match(
                     query_words, query_keys, set(title.split()), set(text.split()), cited.split()
                 )
                 if rid in rulings and m.score:
                     hits.append(RulingHit(rulings[rid], m.score, m.matched))
             return hits
+
+        return self._read(body, [])
+
+    def mentioning(self, keys: Collection[str], limit: int = 500) -> list[Ruling]:
+        """The newest `limit` rulings whose current text or recorded position holds every one of
+        these search keys (a card's name: `rulings.search.stems`); the caller checks the words'
+        order. A journal without an up-to-date index hands over every ruling."""
+
+        def body(conn: Conn, version: int) -> list[Ruling]:
+            if version < 5 or not postings.fresh(conn):
+                return records.fetch_many(conn, version, _all_ids(conn))
+            ids = postings.holding_all(conn, list(keys), limit)
+            found = {r.id: r for r in records.fetch_many(conn, version, ids)}
+            return [found[i] for i in ids if i in found]
 
         return self._read(body, [])
 

@@ -81,3 +81,25 @@ def test_a_change_of_the_search_keys_rebuilds_the_index_before_the_next_write(
         ("другая-версия",)
     ]
     assert [h.ruling.id for h in Journal(journal_target).search("паразит")] == [second, first]
+
+
+def test_the_card_page_gets_every_ruling_naming_the_card_from_the_index(journal_target: str) -> None:
+    from cardbase import related
+
+    book, by = journal_with_judge(journal_target, max_writes_per_minute=1000)
+    texts = [
+        ("Карлик Унд и Вайл", "Решение.", ""),
+        ("Вопрос о паразите", "Карлика Унда атакует только хозяин.", ""),
+        ("Без имени в тексте", "Решение.", "cards:\n  - name: Карлик Унд\n    at: c4\n"),
+        ("Унд без карлика", "Карлик стоит отдельно.", ""),  # both words, not the name
+        ("Про отряд", "Ничего о нём.", ""),
+    ]
+    for title, decision, scene in texts:
+        book.record(_ruling(title=title, decision=decision, scenario_yaml=scene), by)
+    keys = related.name_keys("Карлик Унд")
+    every = Journal(journal_target).rulings()
+    found = Journal(journal_target).mentioning(keys)
+    assert len(found) < len(every)  # the index, not the whole journal
+    want = related.rulings_mentioning("Карлик Унд", every)
+    assert [r.id for r in related.rulings_mentioning("Карлик Унд", found)] == [r.id for r in want]
+    assert len(want) == 3

@@ -144,7 +144,7 @@ def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
         with st.expander("Сценарий (позиция со стола судьи)", key=f"journal_scn_{ruling.id}"):
             st.code(cur.scenario_yaml, language="yaml")
             st.download_button(
-                "Скачать сценарий (YAML)",
+                "Скачать сценарий (файл .yaml)",
                 data=cur.scenario_yaml,
                 file_name=f"reshenie-{ruling.id}.yaml",
                 mime="application/x-yaml",
