@@ -140,8 +140,10 @@ class Journal(JudgesMixin, DraftsMixin):
 
     # -- transactions ----------------------------------------------------------------------
 
-    def _run(self, write: bool, body: Callable[[Conn, int], T]) -> T:
-        return self._db.run(write, body)
+    def _run(self, write: bool, body: Callable[[Conn, int], T], serial: bool = False) -> T:
+        """`body` in one transaction; `serial` for writes that change the search index (see
+        `rulings.postgres.PgDatabase.run`)."""
+        return self._db.run(write, body, serial)
 
     def _read(self, body: Callable[[Conn, int], T], absent: T) -> T:
         try:
@@ -316,7 +318,7 @@ class Journal(JudgesMixin, DraftsMixin):
             postings.index_rulings(conn, [(new_id, signed)])
             return Written(new_id, rev)
 
-        written = self._run(True, body)
+        written = self._run(True, body, serial=True)
         if not written.repeated:
             backup.maybe_backup(self.path)
         return written

@@ -95,7 +95,7 @@ def sync(
         def receive(conn: Conn, _version: int, rulings: list[Ruling] = batch) -> SyncReport:
             return _receive(conn, rulings)
 
-        done = target._run(True, receive)
+        done = target._run(True, receive, serial=True)
         report.add(done)
         if progress is not None:
             progress(after)

@@ -94,7 +94,7 @@ def fill(book: Journal, rulings: Sequence[Ruling]) -> float:
     t0 = time.perf_counter()
     for start in range(0, len(rulings), 1000):
         batch = list(rulings[start : start + 1000])
-        book._run(True, lambda conn, _v, b=batch: sync._receive(conn, b))
+        book._run(True, lambda conn, _v, b=batch: sync._receive(conn, b), serial=True)
     return time.perf_counter() - t0
 
 
