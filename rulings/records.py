@@ -67,19 +67,27 @@ def checksum(ruling_uid: str, rev: Revision) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def insert_revision(
-    conn: Conn, ruling_id: int, ruling_uid: str, rev: int, revision: Revision, draft: str
-) -> None:
-    """Append one revision (its `rev` number is this journal's) with its checksum."""
+_REVISION_COLUMNS = ("ruling_id", "rev", "created_at", *TEXT_FIELDS, "clauses_json", "author", "draft_id")
+_REVISION_COLUMNS += REVISION_EXTRA
+_MARKS = ", ".join("?" for _ in _REVISION_COLUMNS)
+INSERT_REVISION = f"INSERT INTO revisions ({', '.join(_REVISION_COLUMNS)}) VALUES ({_MARKS})"
+
+
+def revision_row(ruling_id: int, ruling_uid: str, rev: int, revision: Revision, draft: str) -> list[object]:
+    """The values of one revision row (its `rev` number is this journal's), with its checksum."""
     data = revision.data
-    columns = ["ruling_id", "rev", "created_at", *TEXT_FIELDS, "clauses_json", "author", "draft_id"]
-    columns += list(REVISION_EXTRA)
     values: list[object] = [ruling_id, rev, revision.created_at, *(getattr(data, n) for n in TEXT_FIELDS)]
     values += [json.dumps(list(data.clauses), ensure_ascii=False), revision.author, draft]
     values += [revision.uid, " ".join(revision.base_uids), revision.hall, revision.replaced]
     values.append(checksum(ruling_uid, revision))
-    marks = ", ".join("?" for _ in columns)
-    conn.execute(f"INSERT INTO revisions ({', '.join(columns)}) VALUES ({marks})", values)
+    return values
+
+
+def insert_revision(
+    conn: Conn, ruling_id: int, ruling_uid: str, rev: int, revision: Revision, draft: str
+) -> None:
+    """Append one revision (its `rev` number is this journal's) with its checksum."""
+    conn.execute(INSERT_REVISION, revision_row(ruling_id, ruling_uid, rev, revision, draft))
 
 
 def fetch(conn: Conn, version: int, ruling_id: int) -> Ruling | None:

@@ -136,6 +136,7 @@ def _receive(conn: Conn, batch: Sequence[Ruling]) -> SyncReport:
         for rid, uid, rev in conn.execute(sql, ids).fetchall():
             have.setdefault(int(rid), []).append((str(uid), int(rev)))
     current: list[tuple[int, RulingInput]] = []
+    rows: list[list[object]] = []  # the revisions of rulings new here, written in one statement
     for ruling in batch:
         good = [r for r in ruling.revisions if not r.damaged and r.uid]
         counted.damaged += [f"{ruling.uid} ред. {r.rev}" for r in ruling.revisions if r.damaged]
@@ -150,7 +151,7 @@ def _receive(conn: Conn, batch: Sequence[Ruling]) -> SyncReport:
                     ruling.created_at,
                     ruling.uid,
                     ruling.hall,
-                    good[-1].created_at,
+                    max(r.created_at for r in good),
                     ruling.locked_by,
                     ruling.locked_at,
                 ),
@@ -166,19 +167,22 @@ def _receive(conn: Conn, batch: Sequence[Ruling]) -> SyncReport:
         if not fresh:
             counted.unchanged += 1
             continue
-        for i, revision in enumerate(fresh, 1):
-            records.insert_revision(conn, rid, ruling.uid, top + i, revision, "")
         counted.revisions_new += len(fresh)
         if not known:  # all of it is new here: what arrived is the whole history
+            rows += [records.revision_row(rid, ruling.uid, i, r, "") for i, r in enumerate(fresh, 1)]
             history: Sequence[Revision] = good
         else:
+            for i, revision in enumerate(fresh, 1):
+                records.insert_revision(conn, rid, ruling.uid, top + i, revision, "")
             stored = records.fetch(conn, 4, rid)
             history = stored.revisions if stored is not None else good
-        newest = max(r.created_at for r in history)
-        conn.execute("UPDATE rulings SET updated_at = ? WHERE id = ?", (newest, rid))
+            newest = max(r.created_at for r in history)
+            conn.execute("UPDATE rulings SET updated_at = ? WHERE id = ?", (newest, rid))
         current.append((rid, history[-1].data))
         if records.branch_apart(history):
             counted.conflicts.append(rid)
+    if rows:
+        conn.executemany(records.INSERT_REVISION, rows)
     postings.index_rulings(conn, current)
     return counted
 
