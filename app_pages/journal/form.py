@@ -315,7 +315,19 @@ def ruling_form(
 
 def _fields(prefix: str, attached: Mapping[str, str], amending: bool) -> None:
     keep: Literal["session"] = "session"  # the draft stays when the judge visits another page of the app
-    kept = (prefix,)  # on each change the form is kept in the journal too, for a reload
+
+    def line(where: Any, name: str, label: str, hint: str | None = None) -> None:
+        # On each change the form is kept in the journal too, for a reload.
+        where.text_input(
+            label,
+            key=_key(prefix, name),
+            max_chars=_limit(name),
+            persist_state=keep,
+            help=hint,
+            on_change=_keep_draft,
+            args=(prefix,),
+        )
+
     for name, label, widget in _FIELDS[:3]:
         if widget == "area":
             st.text_area(
@@ -324,18 +336,11 @@ def _fields(prefix: str, attached: Mapping[str, str], amending: bool) -> None:
                 max_chars=_limit(name),
                 persist_state=keep,
                 on_change=_keep_draft,
-                args=kept,
+                args=(prefix,),
             )
         else:
-            st.text_input(
-                label,
-                key=_key(prefix, name),
-                max_chars=_limit(name),
-                persist_state=keep,
-                help="Например: 211.3.1, 535.8. Допущения движка: A1, A2 …" if name == "clauses" else None,
-                on_change=_keep_draft,
-                args=kept,
-            )
+            hint = "Например: 211.3.1, 535.8. Допущения движка: A1, A2 …" if name == "clauses" else None
+            line(st, name, label, hint)
     st.radio(
         "Ответ судьи на вопрос",
         list(lexicon.VERDICTS),
@@ -345,7 +350,7 @@ def _fields(prefix: str, attached: Mapping[str, str], amending: bool) -> None:
         key=_key(prefix, "judge_verdict"),
         persist_state=keep,
         on_change=_keep_draft,
-        args=kept,
+        args=(prefix,),
     )
     steps = model.step_verdicts(attached.get("trace_json", ""))
     if steps:
@@ -357,35 +362,11 @@ def _fields(prefix: str, attached: Mapping[str, str], amending: bool) -> None:
         st.caption(
             common.escape_md(f"Вердикт движка (последний шаг): {lexicon.verdict(attached['verdict'])}.")
         )
-    cols = st.columns(3)
-    for col, (name, label, _w) in zip(cols, _FIELDS[3:6], strict=True):
-        col.text_input(
-            label,
-            key=_key(prefix, name),
-            max_chars=_limit(name),
-            persist_state=keep,
-            on_change=_keep_draft,
-            args=kept,
-        )
-    cols = st.columns(3)
-    for col, (name, label, _w) in zip(cols, _FIELDS[6:], strict=True):
-        col.text_input(
-            label,
-            key=_key(prefix, name),
-            max_chars=_limit(name),
-            persist_state=keep,
-            on_change=_keep_draft,
-            args=kept,
-        )
+    for row in (_FIELDS[3:6], _FIELDS[6:]):
+        for col, (name, label, _w) in zip(st.columns(3), row, strict=True):
+            line(col, name, label)
     if amending:
-        st.text_input(
-            "Причина правки (обязательно)",
-            key=_key(prefix, "note"),
-            max_chars=model.FIELD_LIMITS["note"],
-            persist_state=keep,
-            on_change=_keep_draft,
-            args=kept,
-        )
+        line(st, "note", "Причина правки (обязательно)")
 
 
 # -- drafts kept in the journal (a reload, a new tab) ------------------------------------------
