@@ -10,9 +10,10 @@ import streamlit as st
 
 from app_pages import registry
 from app_pages.journal import form as journal_form
-from app_pages.shared import common
+from app_pages.shared import common, uploads
 
 st.set_page_config(page_title="Берсерк: помощник судьи", page_icon="⚖️", layout="centered")
+uploads.start()  # the upload bounds in place before this process takes its first file
 common.new_run()  # what this window's rules are is read from the store once per run
 
 page, declared = registry.navigation(lambda: journal_form.current_judge() is not None)

@@ -16,16 +16,18 @@ import cardbase
 from app_pages import registry
 from app_pages.desk import trace as desk_trace
 from app_pages.journal import form as journal_form
-from app_pages.shared import card_base, common
-from cardbase import explain, find, importer, links, readers, related, store
+from app_pages.shared import card_base, common, uploads
+from cardbase import constants, explain, find, importer, links, readers, related, store
 from rulings import guard
 from rulings import model as rulings_model
 from rulings import store as rulings_store
+from storage import worker
 
 UPLOAD_KEY = "cards_upload"
-CONSTANTS_KEY = "cards_upload_constants"
 _DONE_KEY = "cards_upload_done"
-_PENDING_KEY = "cards_upload_pending"  # (CardBase, files) imported with errors, awaiting the judge
+_PENDING_KEY = (
+    "cards_upload_pending"  # the ticket of (CardBase, files, size) imported with errors, awaiting the judge
+)
 _RESULT_KEY = "cards_upload_result"
 _REMOVE_KEY = "cards_remove_confirm"  # the base a «Удалить» click asks to confirm
 MAX_RESULTS = 30
@@ -113,7 +115,7 @@ def render_search(loaded: cardbase.Loaded) -> None:
 def _render_modelled(loaded: cardbase.Loaded, r: cardbase.CardRecord) -> None:
     st.subheader("Что моделирует движок")
     if loaded.base.id == cardbase.BUILTIN and r.modelled:
-        st.caption("Особенности этой карты описаны вручную в библиотеке движка (engine/data/cards.yaml).")
+        st.caption("Особенности этой карты описаны вручную в библиотеке движка (карты из примеров правил).")
     on_desk = loaded.desk.get(r.id, r)  # a card named like an embedded one: as the desk has it
     if not on_desk.modelled:
         st.caption("Ни одной особенности этой карты движок не моделирует.")
@@ -194,13 +196,14 @@ def render_card(loaded: cardbase.Loaded, card_id: str) -> None:
     if r is None:
         st.warning(
             common.escape_md(
-                f"Карты с id «{card_id}» нет в базе «{loaded.base.label}». Найдите её по названию."
+                f"Такой карты («{card_id}») нет в базе «{loaded.base.label}»: ссылка сделана на другой "
+                "базе или устарела. Найдите карту по названию."
             ),
             icon=common.ICON_WARNING,
         )
         render_search(loaded)
         return
-    st.header(r.name, anchor=False)
+    st.header(common.escape_md(r.name), anchor=False)
     if r.banned:
         st.warning("В базе карта отмечена как запрещённая.", icon=common.ICON_WARNING)
     st.markdown("  \n".join(f"**{k}:** {common.escape_md(v)}" for k, v in explain.facts(r)))
@@ -229,10 +232,15 @@ WINDOW_ONLY = (
 )
 
 
-def _stored(base: cardbase.CardBase, files: list[tuple[str, bytes]], accept: bool) -> str:
+def _stored(base: cardbase.CardBase, files: list[tuple[str, bytes]], accept: bool, size: int) -> str:
     """Use an imported base in this window: stored on the server first when a judge is signed in
-    (through rulings.guard), in this window's session alone for a player (players only read).
-    Returns the Russian line to show."""
+    (through rulings.guard), in this window alone for a player (players only read), held under the
+    server's budget for windows' uploads (`size`: the import's pickled size).
+    Returns the Russian line to show.
+
+    Raises:
+        storage.worker.LimitError: a player's base alone is larger than that budget.
+    """
     report = base.report
     assert report is not None
     cards = card_base.card_store()
@@ -242,14 +250,14 @@ def _stored(base: cardbase.CardBase, files: list[tuple[str, bytes]], accept: boo
         return f"{report.summary()} Эта база уже есть на сервере; она открыта в этом окне."
     who = journal_form.current_judge()
     if who is None:
-        card_base.use_unstored(cardbase.Loaded.of(base))
+        card_base.use_unstored(cardbase.Loaded.of(base), size)
         return f"{report.summary()} {WINDOW_ONLY}"
     try:
         _, info = guard.change_card_base(who, lambda: cards.save(base, files, accept_skipped=accept))
     except (cardbase.CardBaseError, rulings_model.NotSignedInError, rulings_model.JournalError) as exc:
         if isinstance(exc, cardbase.CardBaseError) and report.errors and not accept:
             raise
-        card_base.use_unstored(cardbase.Loaded.of(base))
+        card_base.use_unstored(cardbase.Loaded.of(base), size)
         why = exc.public if isinstance(exc, rulings_model.JournalError) else str(exc)
         return f"{report.summary()} {why} {WINDOW_ONLY}"
     card_base.use(info.id)
@@ -259,34 +267,73 @@ def _stored(base: cardbase.CardBase, files: list[tuple[str, bytes]], accept: boo
     )
 
 
+def _chosen_files() -> tuple[tuple[str, bytes, str] | None, tuple[str, bytes, str] | None, str]:
+    """The base and its codes file among the files chosen (together or one after the other, in any
+    order): (base, constants, why they cannot be used)."""
+    chosen = [
+        (uploads.file_name(u), bytes(u.getvalue()), str(u.file_id))
+        for u in st.session_state.get(UPLOAD_KEY) or []
+    ]
+    consts = [f for f in chosen if constants.is_constants_file(f[1], f[0])]
+    bases = [f for f in chosen if f not in consts]
+    if len(bases) > 1 or len(consts) > 1:
+        many = bases if len(bases) > 1 else consts
+        what = "базы карт" if len(bases) > 1 else "файла кодов"
+        names = ", ".join(f"«{f[0]}»" for f in many)
+        return None, None, f"Выбрано два {what} ({names}): оставьте один (крестик у лишнего файла)."
+    return (bases[0] if bases else None), (consts[0] if consts else None), ""
+
+
 def _handle_upload(loaded: cardbase.Loaded) -> None:
-    main = st.session_state.get(UPLOAD_KEY)
-    consts = st.session_state.get(CONSTANTS_KEY)
-    if main is None:
+    main, consts, problem = _chosen_files()
+    if problem:
+        st.session_state[_RESULT_KEY] = ("error", problem)
         return
-    ids = (main.file_id, consts.file_id if consts is not None else "")
+    if main is None:
+        if consts is not None:
+            st.session_state[_RESULT_KEY] = (
+                "info",
+                f"Файл кодов «{consts[0]}» получен: выберите файл базы — она загрузится с этими кодами.",
+            )
+        return
+    ids = (main[2], consts[2] if consts is not None else "")
     if st.session_state.get(_DONE_KEY) == ids:
         return
     st.session_state[_DONE_KEY] = ids
     st.session_state.pop(_PENDING_KEY, None)
-    files = [(main.name, main.getvalue())] + ([(consts.name, consts.getvalue())] if consts else [])
+    files = [(main[0], main[1])] + ([(consts[0], consts[1])] if consts else [])
     kept = f"Осталась прежняя база: {loaded.base.label}."
     refused = common.take_upload([n for n, _ in files], sum(len(d) for _, d in files))
     if refused:
         st.session_state[_RESULT_KEY] = ("error", f"{refused} {kept}")
         return
     try:
-        base = cardbase.import_base(files[0][1], files[0][0], constants=files[1] if consts else None)
-    except cardbase.CardBaseError as exc:
+        parsed = uploads.parse(
+            cardbase.import_base,
+            files[0][1],
+            files[0][0],
+            limits=uploads.CARDS,
+            constants=files[1] if consts else None,
+        )
+        base = parsed.value
+        report = base.report
+        assert report is not None
+        if report.errors:  # the base and its files wait for the judge, under the server's budget
+            waiting = worker.Parsed((base, files, parsed.size), parsed.size)
+            pending = uploads.hold(waiting, f"«{base.label}»", raw_bytes=sum(len(d) for _, d in files))
+            if pending is None:
+                raise worker.LimitError("held", uploads.too_big_to_hold(f"«{base.label}»"))
+            st.session_state[_PENDING_KEY] = pending
+            st.session_state[_RESULT_KEY] = ("pending", f"{report.summary()} База пока не загружена. {kept}")
+            return
+        with_codes = f" Коды — из «{consts[0]}»." if consts else ""
+        st.session_state[_RESULT_KEY] = (
+            "ok",
+            _stored(base, files, accept=False, size=parsed.size) + with_codes,
+        )
+    except (cardbase.CardBaseError, worker.LimitError) as exc:
         st.session_state[_RESULT_KEY] = ("error", f"База не загружена. {exc} {kept}")
         return
-    report = base.report
-    assert report is not None
-    if report.errors:
-        st.session_state[_PENDING_KEY] = (base, files)
-        st.session_state[_RESULT_KEY] = ("pending", f"{report.summary()} База пока не загружена. {kept}")
-        return
-    st.session_state[_RESULT_KEY] = ("ok", _stored(base, files, accept=False))
     st.rerun()  # the page above (its caption, the search) now reads the new base
 
 
@@ -311,22 +358,31 @@ def render_import(loaded: cardbase.Loaded) -> None:
             "судья (вход — в разделе «Для судей» ниже)."
         )
         st.file_uploader(
-            "Файл базы карт", type=["json", "csv", "yaml", "yml"], key=UPLOAD_KEY, max_upload_size=20
+            "Файл базы карт и, если есть, её файл кодов (const.json): оба сразу или по одному, в любом "
+            "порядке",
+            type=["json", "csv", "yaml", "yml"],
+            key=UPLOAD_KEY,
+            max_upload_size=20,
+            accept_multiple_files=True,
         )
-        st.file_uploader("Файл кодов (необязательно)", type=["json", "yaml", "yml"], key=CONSTANTS_KEY)
     _handle_upload(loaded)
     # What the import said stays outside the expander: it must be seen when the expander folds
     # (a loaded base opens the page with it folded).
     result = st.session_state.get(_RESULT_KEY)
-    pending = st.session_state.get(_PENDING_KEY)
+    ticket = st.session_state.get(_PENDING_KEY)
+    pending = uploads.redeem(ticket)
+    if ticket is not None and pending is None:  # dropped for room while the judge was reading
+        st.session_state.pop(_PENDING_KEY, None)
+        st.session_state[_RESULT_KEY] = ("error", uploads.dropped(getattr(ticket, "label", "")))
+        result = st.session_state[_RESULT_KEY]
     if isinstance(result, tuple) and len(result) == 2:
         kind, message = result
-        show = {"ok": st.success, "error": st.error, "pending": st.warning}[str(kind)]
+        show = {"ok": st.success, "error": st.error, "pending": st.warning, "info": st.info}[str(kind)]
         show(common.escape_md(str(message)))
         if kind == "ok":  # said once; the report stays under «Отчёт о загрузке»
             st.session_state.pop(_RESULT_KEY, None)
     if isinstance(pending, tuple):
-        base, files = pending
+        base, files, size = pending
         _render_report(base.report)
         n = len(base.report.errors)
         if st.button(
@@ -335,7 +391,10 @@ def render_import(loaded: cardbase.Loaded) -> None:
             icon=":material/done_all:",
         ):
             st.session_state.pop(_PENDING_KEY, None)
-            st.session_state[_RESULT_KEY] = ("ok", _stored(base, files, accept=True))
+            try:
+                st.session_state[_RESULT_KEY] = ("ok", _stored(base, files, accept=True, size=size))
+            except worker.LimitError as exc:
+                st.session_state[_RESULT_KEY] = ("error", f"База не загружена. {exc}")
             st.rerun()
     elif not builtin and loaded.base.report is not None:
         with st.expander("Отчёт о загрузке этой базы", expanded=False):

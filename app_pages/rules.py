@@ -20,11 +20,12 @@ import streamlit as st
 
 import rules_index
 from app_pages.journal import form as journal_form
-from app_pages.shared import common
+from app_pages.shared import common, uploads
 from rules_index import RulesIndex, recovered, versions
 from rules_index.uploads import MAX_FILE_MB, MAX_TEXT_MB, check_upload
 from rulings import guard
 from rulings import model as rulings_model
+from storage import worker
 
 UPLOAD_KEY = "rules_upload"
 # After an upload is read the box is emptied (a fresh widget key): what it shows is what comes next.
@@ -37,24 +38,32 @@ BERSERK_NO = "Нет, это другие правила (например, «Б
 _PROGRESS_FROM_BYTES = 200 * 1024
 _RESULT_KEY = "rules_upload_result"  # ("ok" | "error" | "info", message) of the last action
 _CONFIRM_KEY = "rules_remove_confirm"  # the version a «Удалить» click asks to confirm
-_PENDING_KEY = (
-    "rules_upload_pending"  # (files, index, answer) waiting for «Открыть новые?» over unsaved rules
-)
+# The ticket (storage.held, under the server's budget for windows' uploads) of (files, parsed index,
+# answer) waiting for «Открыть новые?» over unsaved rules.
+_PENDING_KEY = "rules_upload_pending"
 _REPLACE_KEY = "rules_upload_replace"
 _KEEP_KEY = "rules_upload_keep"
 
 
-def _parse(files: list[tuple[str, bytes]], berserk: bool) -> RulesIndex:
+def parse_upload(files: list[tuple[str, bytes]], berserk: bool) -> worker.Parsed[RulesIndex]:
+    """Uploaded rules parsed in the server's bounded worker (a progress bar for a large file).
+
+    Raises:
+        CorpusError: the files are not rules text we can read.
+        storage.worker.LimitError: the parse passed a limit of the worker (Russian, naming it).
+    """
     size = sum(len(data) for _, data in files)
     if size < _PROGRESS_FROM_BYTES:
-        return rules_index.load_texts(files, berserk=berserk)
+        return uploads.parse(rules_index.load_texts, files, limits=uploads.RULES, berserk=berserk)
     bar = st.progress(0.0, text="Разбираю текст правил…")
 
     def report(share: float) -> None:
         bar.progress(min(max(share, 0.0), 1.0), text=f"Разбираю текст правил… {round(share * 100)} %")
 
     try:
-        return rules_index.load_texts(files, progress=report, berserk=berserk)
+        return uploads.parse(
+            rules_index.load_texts, files, limits=uploads.RULES, progress=report, berserk=berserk
+        )
     finally:
         bar.empty()
 
@@ -88,18 +97,18 @@ def _load(files: list[tuple[str, bytes]], berserk: bool) -> None:
     st.session_state.pop(_PENDING_KEY, None)
     before = common.current_index()
     kept = f"Остались прежние правила: {common.version_text(before)} ({common.current_origin()})."
-    problem = check_upload(files) or common.take_upload([n for n, _ in files], sum(len(d) for _, d in files))
+    # Counted first: a file refused for its size was sent all the same.
+    problem = common.take_upload([n for n, _ in files], sum(len(d) for _, d in files)) or check_upload(files)
     if problem is None:
         try:
-            index = _parse(files, berserk)
-        except rules_index.CorpusError as err:
+            parsed = parse_upload(files, berserk)
+            if common.current_version() == common.WINDOW:
+                _hold_pending(files, parsed, berserk)
+            else:
+                _open_upload(files, parsed, berserk)
+        except (rules_index.CorpusError, worker.LimitError) as err:
             problem = str(err)
         else:
-            if common.current_version() == common.WINDOW:
-                st.session_state[_PENDING_KEY] = (files, index, berserk)  # held until answered
-                st.session_state.pop(_RESULT_KEY, None)
-            else:
-                _open_upload(files, index, berserk)
             return
     st.session_state[_RESULT_KEY] = ("error", f"Файл не загружен. {problem} {kept}")
 
@@ -111,12 +120,43 @@ def files_in_order(names: Sequence[str]) -> str:
     return ", ".join(f"{i}. «{name}»" for i, name in enumerate(names, 1))
 
 
+def _hold_pending(files: list[tuple[str, bytes]], parsed: worker.Parsed[RulesIndex], berserk: bool) -> None:
+    """Keep a parsed upload, and its files, until the judge answers «Открыть новые?»: by ticket,
+    under the server's budget for windows' uploads (a player's tab holds nothing outside it).
+
+    Raises:
+        storage.worker.LimitError: the upload alone is larger than the whole budget.
+    """
+    label = files_in_order([name for name, _ in files])
+    waiting = worker.Parsed((files, parsed, berserk), parsed.size)
+    ticket = uploads.hold(waiting, label, raw_bytes=sum(len(data) for _, data in files))
+    if ticket is None:
+        raise worker.LimitError("held", uploads.too_big_to_hold(label))
+    st.session_state[_PENDING_KEY] = ticket
+    st.session_state.pop(_RESULT_KEY, None)
+
+
+def _take_pending() -> tuple[list[tuple[str, bytes]], worker.Parsed[RulesIndex], bool] | None:
+    """The upload waiting for an answer, or None; if the server dropped it for room meanwhile,
+    the window is told to upload it again."""
+    ticket = st.session_state.get(_PENDING_KEY)
+    if ticket is None:
+        return None
+    pending = uploads.redeem(ticket)
+    if not (isinstance(pending, tuple) and len(pending) == 3):
+        st.session_state.pop(_PENDING_KEY, None)
+        st.session_state[_RESULT_KEY] = ("error", uploads.dropped(str(getattr(ticket, "label", ""))))
+        st.rerun()  # the result above now says so
+    files, parsed, berserk = pending
+    return list(files), parsed, bool(berserk)
+
+
 def _render_pending() -> None:
     """The question a new upload asks when the window reads rules that are not stored."""
-    pending = st.session_state.get(_PENDING_KEY)
-    if not (isinstance(pending, tuple) and len(pending) == 3):
+    pending = _take_pending()
+    if pending is None:
         return
-    files, index, berserk = pending
+    files, parsed, berserk = pending
     names = files_in_order([name for name, _ in files])
     st.warning(
         f"В этом окне открыты правила, которых нет на сервере ({common.escape_md(common.current_origin())}). "
@@ -126,8 +166,12 @@ def _render_pending() -> None:
     )
     with st.container(horizontal=True):
         if st.button("Открыть новые", key=_REPLACE_KEY, type="primary", icon=":material/swap_horiz:"):
+            # The ticket goes first, so the budget does not count the upload twice while it opens.
             st.session_state.pop(_PENDING_KEY, None)
-            _open_upload(list(files), index, bool(berserk))
+            try:
+                _open_upload(files, parsed, berserk)
+            except worker.LimitError as err:
+                st.session_state[_RESULT_KEY] = ("error", f"Файл не загружен. {err}")
             st.rerun()
         if st.button("Оставить прежние", key=_KEEP_KEY, icon=":material/undo:"):
             st.session_state.pop(_PENDING_KEY, None)
@@ -142,12 +186,17 @@ WINDOW_ONLY = (
 
 
 def store_or_window(
-    files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool
+    files: list[tuple[str, bytes]], parsed: worker.Parsed[RulesIndex], berserk: bool
 ) -> tuple[versions.VersionInfo | None, str]:
     """A parsed upload on the server, or in this window alone: (the stored version, "") when a
     judge is signed in (stored through rulings.guard) or the same files are stored already; else
-    (None, why it was not stored, "" for a player) with the index held in this window's session
-    (players only read). Used by «Правила» and «Что изменилось»."""
+    (None, why it was not stored, "" for a player) with the index held for this window under the
+    server's budget for windows' uploads (players only read). Used by «Правила» and «Что изменилось».
+
+    Raises:
+        storage.worker.LimitError: the index is larger than the whole budget (nothing opened).
+    """
+    index = parsed.value
     shop = common.store()
     who = journal_form.current_judge()
     info = shop.get(versions.version_id(files, berserk))  # the same files stored already: store nothing
@@ -160,20 +209,24 @@ def store_or_window(
         except rulings_model.JournalError as err:  # who is signed in cannot be read: store nothing
             why = f" {err.public}"
     if info is None:
-        common.use_window_index(index, [name for name, _ in files])
+        refused = common.use_window_index(index, [name for name, _ in files], parsed.size)
+        if refused:
+            raise worker.LimitError("held", refused)
     return info, why
 
 
-def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
+def _open_upload(files: list[tuple[str, bytes]], parsed: worker.Parsed[RulesIndex], berserk: bool) -> None:
     """Open a parsed upload in this window (stored on the server for a signed-in judge)."""
+    index = parsed.value
     tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
+    named = index.version or "без указания версии"  # never «правила версия не указана»
     names = files_in_order([name for name, _ in files])
     read = f" Файлы прочитаны как отдельные документы в этом порядке: {names}." if len(files) > 1 else ""
     loaded = (
-        f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}. "
+        f"Загружены правила {named}: пунктов {len(index.paragraphs)}; {tables}. "
         f"Они заменили прежние в этом окне.{read}"
     )
-    info, why = store_or_window(files, index, berserk)
+    info, why = store_or_window(files, parsed, berserk)
     if info is None:
         st.session_state[_RESULT_KEY] = ("ok", f"{loaded}{why} {WINDOW_ONLY}")
         return
@@ -222,7 +275,7 @@ def _render_upload() -> None:
         max_upload_size=MAX_FILE_MB,
         key=upload_key(),
     )
-    uploaded = [(f.file_id, f.name, f.getvalue()) for f in files or []]
+    uploaded = [(f.file_id, uploads.file_name(f), f.getvalue()) for f in files or []]
     if uploaded and berserk is None:
         st.info(
             "Ответьте выше, версия ли это правил «Берсерк» (РП), — тогда файл будет разобран.",

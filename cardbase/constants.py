@@ -19,6 +19,7 @@ import yaml
 import lexicon
 from cardbase import readers
 from cardbase.model import SAFE_LOADER, CardBaseError
+from storage import clean
 
 DATA_DIR = pathlib.Path(__file__).resolve().parent / "data"
 CONSTANTS_FILE = DATA_DIR / "constants.yaml"
@@ -113,6 +114,10 @@ def read_constants(data: bytes, name: str) -> Constants:
     what = f"Файл кодов «{name}»"
     is_yaml = name.lower().endswith((".yaml", ".yml"))
     raw = readers.parse_yaml(text, what) if is_yaml else readers.parse_json(text, what)
+    try:
+        clean.check_tree(raw)
+    except clean.TextError as err:
+        raise CardBaseError(f"{what}, {err}. Ничего не загружено.") from None
     if not isinstance(raw, Mapping):
         raise CardBaseError(f"Файл кодов «{name}»: ожидался словарь таблиц (sets, colors, creature_types…).")
     base, words = _builtin()
@@ -139,3 +144,21 @@ def read_constants(data: bytes, name: str) -> Constants:
         placeholders=base.placeholders,
         source=f"файл кодов «{name}»",
     )
+
+
+# The tables a constants file holds (and a base never holds at its top level).
+TABLES = ("sets", "rarities", "colors", "creature_types", "icons", "placeholders")
+
+
+def is_constants_file(data: bytes, name: str) -> bool:
+    """Whether a file a judge chose is a base's codes file (`const.json`) rather than a base: a
+    mapping of code tables with no `cards` list. Files bigger than a codes file may be are a base."""
+    if len(data) > MAX_CONSTANTS_BYTES or not name.lower().endswith((".json", ".yaml", ".yml")):
+        return False
+    try:
+        text = data.decode("utf-8-sig")
+        is_yaml = name.lower().endswith((".yaml", ".yml"))
+        raw = readers.parse_yaml(text, name) if is_yaml else readers.parse_json(text, name)
+    except (UnicodeDecodeError, CardBaseError):
+        return False
+    return isinstance(raw, Mapping) and "cards" not in raw and bool(set(map(str, raw)) & set(TABLES))

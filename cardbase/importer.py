@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import lexicon
@@ -38,6 +38,7 @@ from cardbase.constants import Constants, default_constants, read_constants, typ
 from cardbase.model import CardBase, CardBaseError, CardRecord, ImportReport, Modelled, Problem
 from engine import errors
 from engine.model.abilities import parse_ability
+from storage import clean
 
 _TRUE = {"1", "true", "да", "yes", "y", "+", "истина"}
 _FALSE = {"0", "false", "нет", "no", "n", "-", "", "ложь", "nan", "none", "null"}
@@ -145,7 +146,7 @@ def _word(value: Any, field: str, limit: int = MAX_WORD) -> str | None:
         raise _Skip(f"{field}: длиннее {limit} знаков ({len(text)})")
     if not text.isprintable():
         raise _Skip(f"{field}: управляющий символ в значении {_shown(text)}")
-    return text
+    return clean.normal(text)
 
 
 def _text(value: Any, field: str) -> str:
@@ -160,7 +161,10 @@ def _text(value: Any, field: str) -> str:
         raise _Skip(f"{field}: нужна строка, а не {_shown(value)}")
     if len(value) > MAX_TEXT:
         raise _Skip(f"{field}: длиннее {MAX_TEXT:,} знаков ({len(value):,})".replace(",", " "))
-    return value
+    flaw = clean.first_flaw(value)  # JSON's «\ud800» would break every page that shows the card
+    if flaw is not None:
+        raise _Skip(f"{field}: {flaw.what} (строка {flaw.line} текста)")
+    return clean.normal(value)
 
 
 def _strings(value: Any, split: str, field: str) -> tuple[str, ...]:
@@ -329,12 +333,12 @@ def _label(where: str, data: Mapping[str, Any]) -> str:
     bits = []
     card_id = _get(data, "id")
     if isinstance(card_id, str) or (isinstance(card_id, int) and card_id.bit_length() < 50):
-        shown = " ".join(str(card_id).split())
+        shown = " ".join(clean.scrub(str(card_id)).split())
         if shown and not isinstance(card_id, bool):
             bits.append(f"id {shown[:40]}…" if len(shown) > 40 else f"id {shown}")
     name = _get(data, "name")
     if isinstance(name, str) and name.strip():
-        name = " ".join(name.split())
+        name = " ".join(clean.scrub(name).split())  # the record is skipped, its name still shown
         bits.append(f"«{name[:60]}…»" if len(name) > 60 else f"«{name}»")
     return f"{where} ({', '.join(bits)})" if bits else where
 
@@ -378,8 +382,9 @@ def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tupl
         raise _Skip(f"abilities (особенности): нужен список, а не {_shown(abilities)}")
     for i, ab in enumerate(abilities or []):
         try:
+            clean.check_tree(ab, f"abilities[{i}]")
             ability = parse_ability(ab, f"особенность {i + 1}")
-        except errors.LibraryError as exc:
+        except (errors.LibraryError, clean.TextError) as exc:
             raise _Skip(str(exc)) from None
         declared.append(Modelled(source="задано в файле базы", ability=ability))
     if _bool(_get(data, "incorporeal"), "incorporeal"):
@@ -388,7 +393,7 @@ def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tupl
     alt_of = _word(_get(data, "altto", "alt_of"), "altto (основная карта)")
     record: Draft = dict(
         id=card_id or "",
-        name=" ".join(name.split()),
+        name=clean.normal(" ".join(name.split())),
         type=ctype,
         subtype=subtype,
         life=life,
@@ -459,8 +464,12 @@ def _set_rank(set_id: str) -> tuple[int, str]:
     return (int(set_id), "") if set_id.isdecimal() else (0, set_id)
 
 
-def _recognise(r: Draft, names: Mapping[str, str], icon_names: Mapping[str, str]) -> None:
-    found, rest = recognise.recognise(r["text"], r["raw_text"], r["icons"], icon_names, names)
+def _recognise(
+    r: Draft, names: Mapping[str, str], icon_names: Mapping[str, str], elements: Collection[str]
+) -> None:
+    found, rest = recognise.recognise(
+        r["text"], r["raw_text"], r["icons"], icon_names, names, r["name"], elements
+    )
     merged = list(r["modelled"])
     for m in found:
         if not any(m.ability == o.ability and m.prop == o.prop for o in merged):
@@ -530,7 +539,7 @@ def import_base(
     _library_names(base_records, notes)
     names = {lexicon.fold(r["name"]): r["name"] for r in base_records}
     for r in base_records:
-        _recognise(r, names, consts.icons)
+        _recognise(r, names, consts.icons, tuple(consts.colors.values()))
     done = [CardRecord(**r) for r in base_records]
     if progress:
         progress(1.0)

@@ -23,6 +23,8 @@ import yaml.constructor
 import yaml.nodes
 import yaml.reader
 
+from storage import clean
+
 # The largest scenario file we read. Real scenarios are a few kilobytes; the limit keeps an
 # upload from tying up a shared server.
 MAX_BYTES = 256 * 1024
@@ -32,8 +34,6 @@ MAX_DEPTH = 32
 # The most digits of an integer (a seed, wounds, a count): more is no number a scenario needs,
 # and Python refuses to read integers of more than 4,300 digits anyway.
 MAX_INT_DIGITS = 18
-# Control characters a file may not hold, even escaped inside quotes (tab, newline are fine).
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 _STANDARD_TAGS = frozenset(
     {
@@ -74,6 +74,10 @@ class ScenarioError(ValueError):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+    def __reduce__(self) -> tuple[type[ScenarioError], tuple[list[Problem]]]:
+        # Rebuilt from its problems (not its message) when it comes back from the bounded worker.
+        return (type(self), (self.problems,))
 
     @property
     def file(self) -> str:
@@ -247,10 +251,11 @@ def _convert(node: yaml.nodes.Node, file: str, seen: set[int], key: str | None) 
             digits = len(raw.lstrip("+-").replace("_", ""))
             message = f"слишком длинное число ({digits} цифр): допускается не больше {MAX_INT_DIGITS} цифр"
             raise _error(file, line, key, message)
-        bad = _CONTROL.search(raw)
+        # Control characters and lone surrogates, even escaped inside quotes («\\ud800»): a page
+        # that showed one would fail (storage.clean says which; tab and newline are text).
+        bad = clean.first_flaw(raw)
         if bad is not None:
-            code = f"U+{ord(bad.group()):04X}"
-            message = f"управляющий символ {code} в значении (в кавычках или как \\-код): удалите его"
+            message = f"{bad.what} в значении (в кавычках или как \\-код): удалите его"
             raise _error(file, line, key, message)
         constructor = yaml.constructor.SafeConstructor()
         try:
@@ -259,6 +264,8 @@ def _convert(node: yaml.nodes.Node, file: str, seen: set[int], key: str | None) 
             raise _error(file, line, key, f"непонятное значение: {exc.problem}") from None
         except (ValueError, OverflowError):
             raise _error(file, line, key, f"непонятное значение «{raw[:40]}»") from None
+        if isinstance(value, str):
+            value = clean.normal(value)  # one form for «й» however it was typed
         plain = node.style is None
         return YScalar(value=value, tag=str(node.tag), text=str(node.value), plain=plain, line=line)
     if isinstance(node, yaml.nodes.SequenceNode):
@@ -273,6 +280,9 @@ def _convert(node: yaml.nodes.Node, file: str, seen: set[int], key: str | None) 
         if not isinstance(key_node, yaml.nodes.ScalarNode):
             raise _error(file, key_line, key, "ключ словаря должен быть простым словом")
         name = str(key_node.value)
+        bad = clean.first_flaw(name)
+        if bad is not None:
+            raise _error(file, key_line, key, f"{bad.what} в имени ключа: удалите его")
         if name in names:
             raise _error(file, key_line, name, "ключ повторяется в одном словаре")
         names.add(name)

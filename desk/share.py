@@ -1,4 +1,5 @@
-"""Sharing a desk: a desk file (JSON) and a URL token (compressed JSON), and reading them back."""
+"""Sharing a desk: a desk file (JSON) and a URL token (compressed JSON), and reading them back
+(strictly: every string of either is clean text, or the desk is refused)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import zlib
 
 from desk.model import MAX_DESK_CHARS, Desk, DeskError
 from desk.schema import MAX_DEPTH, from_dict
+from storage import clean
 
 
 def to_file_text(desk: Desk) -> str:
@@ -34,7 +36,7 @@ def from_file_text(raw: bytes) -> Desk:
         raise DeskError(f"файл стола: слишком глубокая вложенность (больше {MAX_DEPTH} уровней)") from None
     except ValueError:  # a number of thousands of digits
         raise DeskError("файл стола: слишком длинное число") from None
-    return from_dict(data)
+    return _clean_desk(data)
 
 
 def encode(desk: Desk) -> str:
@@ -69,4 +71,14 @@ def decode(token: str) -> Desk:
         ) from None
     except (binascii.Error, ValueError, zlib.error):
         raise DeskError("ссылка на стол повреждена (её обрезали при копировании?)") from None
+    return _clean_desk(data)
+
+
+def _clean_desk(data: object) -> Desk:
+    """A desk from parsed JSON whose every string is clean text: a lone surrogate (JSON's
+    «\\ud800») or a control character is refused naming the key, before it reaches a page."""
+    try:
+        clean.check_tree(data)
+    except clean.TextError as err:
+        raise DeskError(str(err)) from None
     return from_dict(data)

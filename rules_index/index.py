@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import heapq
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -51,6 +52,7 @@ class RulesIndex:
     is_berserk_rules: bool
     _graph: Any  # None until `graph` is first asked for
     _graph_parts: tuple[tuple[str, ...], tuple[Citation, ...]]  # what it is built from
+    _id_parts: Any  # None until `nearest_ids` is first asked: each id with its parts as numbers
     _search: SearchIndex
 
     def __init__(
@@ -102,6 +104,7 @@ class RulesIndex:
         )
         set_(self, "_integrity", integrity)
         set_(self, "_graph", None)
+        set_(self, "_id_parts", None)
         set_(self, "_graph_parts", (tuple(absent), tuple(citations)))
         set_(self, "_search", SearchIndex(paragraphs, titles, tables or tables_for(berserk)))
 
@@ -185,18 +188,26 @@ class RulesIndex:
         return str(self._titles.get(ids.section(cid), ""))
 
     def nearest_ids(self, cid: str, n: int = 5) -> list[str]:
-        """Existing ids closest to cid: longest shared prefix first, then numeric distance."""
-        wanted = [_part_value(x) for x in cid.strip().rstrip(".").split(".")]
+        """Existing ids closest to cid: longest shared prefix first, then numeric distance.
 
-        def distance(other: str) -> tuple[int, int, int, str]:
-            parts = [_part_value(x) for x in other.split(".")]
+        Every id's parts are read as numbers once per index (a scenario checked against a full
+        rules text that lacks its clauses asks this for each: 3,000 ids read again each time
+        were most of «Что изменилось»'s scenario check)."""
+        wanted = [_part_value(x) for x in cid.strip().rstrip(".").split(".")]
+        table: tuple[tuple[str, tuple[int, ...]], ...] | None = self._id_parts
+        if table is None:
+            table = tuple((other, tuple(_part_value(x) for x in other.split("."))) for other in self._by_id)
+            object.__setattr__(self, "_id_parts", table)
+
+        def distance(item: tuple[str, tuple[int, ...]]) -> tuple[int, int, int, str]:
+            other, parts = item
             shared = 0
             while shared < min(len(parts), len(wanted)) and parts[shared] == wanted[shared]:
                 shared += 1
             gap = abs(parts[shared] - wanted[shared]) if shared < min(len(parts), len(wanted)) else 0
             return (-shared, abs(len(parts) - len(wanted)), gap, other)
 
-        return sorted(self._by_id, key=distance)[:n]
+        return [other for other, _ in heapq.nsmallest(n, table, key=distance)]
 
     def resolve(self, cid: str) -> str | None:
         """The id of the entry a typed number means: as typed, or with its letter read in the other
@@ -422,8 +433,10 @@ def _gaps(by_id: Mapping[str, Paragraph], limit: int = 3) -> list[str]:
 
 
 def _part_value(part: str) -> int:
-    """A part of a typed or stored id as a number for distances («11а» → 11; junk → 0)."""
-    digits = "".join(ch for ch in part if ch.isdigit())[:6]
+    """A part of a typed or stored id as a number for distances («11а» → 11; junk → 0). ASCII
+    digits only: `isdigit()` also says yes to «²» and «⑦», which `int()` refuses (a link's
+    `?p=211.3²` was a traceback)."""
+    digits = "".join(ch for ch in part if "0" <= ch <= "9")[:6]
     return int(digits) if digits else 0
 
 

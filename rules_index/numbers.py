@@ -1,6 +1,11 @@
 """Clause numbers in a search query: the clause first, then its subclauses, then the clauses
 citing it; a range lists every clause in it; a number the rules lack offers its neighbours.
 The grammar of a typed number is rules_index.ids.typed_refs (one for the whole product).
+
+Numbers typed into links (`whole`): ASCII digits within bounds, or nothing. `str.isdigit()` says
+yes to «²», «⑦» and «٣», which `int()` then refuses or reads as a digit of another script, and a
+number of 26 digits is no ruling's number and overflows SQLite's integers; a page asks for the
+number with its bounds and treats None as «no such item».
 """
 
 from __future__ import annotations
@@ -146,3 +151,22 @@ def typed_list(clause_ids: Iterable[str], typed: str) -> list[str] | None:
             continue
         out.extend(within(known, ref.first, ref.last) or [ref.first, ref.last])
     return list(dict.fromkeys(out))
+
+
+# -- numbers in links -------------------------------------------------------------------------
+
+# SQLite's INTEGER: the largest whole number a journal's id can be.
+INT64_MAX = 2**63 - 1
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+
+
+def whole(text: object, low: int = 0, high: int = INT64_MAX) -> int | None:
+    """The whole number `text` writes in ASCII digits (surrounding spaces allowed), if it lies
+    in [low, high]; None for anything else: other scripts' digits, signs, fractions, too many digits."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip(" ")
+    if len(text) > len(str(high)) or _ASCII_DIGITS.fullmatch(text) is None:
+        return None
+    value = int(text)
+    return value if low <= value <= high else None

@@ -22,7 +22,7 @@ half version and a broken `meta.json` hides that one version, never the store.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,11 +121,13 @@ class VersionStore(FileStore[VersionInfo]):
         """The stored files of a version as they were uploaded; raises VersionError."""
         return [(f.name, data) for f, data in self._read_files(vid)]
 
-    def load(self, vid: str) -> RulesIndex:
-        """The index of a stored version (built from its files); raises VersionError."""
+    def load(self, vid: str, build: Callable[..., RulesIndex] = load_texts) -> RulesIndex:
+        """The index of a stored version, built from its files by `build(files, berserk=…)`
+        (load_texts; the app passes one that runs it in the server's bounded worker); raises
+        VersionError."""
         info = self._known(vid)
         try:
-            return load_texts(self.files(vid), berserk=info.berserk)
+            return build(self.files(vid), berserk=info.berserk)
         except CorpusError as err:
             raise VersionError(f"Версия правил {info.label or vid} не читается: {err}") from None
 

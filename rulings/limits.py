@@ -8,6 +8,14 @@ comes near these numbers. These are THE per-tab upload limits (the README states
 also keeps its per-file limits (size, type) beside its uploader.
 
 The budget is a value (the page keeps it in the tab's st.session_state); nothing here is shared.
+Every file a page is handed counts, the ones it then refuses for their size too: the bytes were
+sent all the same.
+
+Beside them, the server-wide bounds (issue 26), since per-tab limits do not stop a player opening
+more tabs: what one file's parse may use in the bounded worker (storage.worker) and how many parse
+at once; what windows' own uploads may hold in the server's memory together (storage.held; the
+least recently used is dropped and its window told to upload again); and the bytes of uploaded files
+Streamlit itself keeps, per tab and for the whole server (app_pages/shared/uploads.py).
 """
 
 from __future__ import annotations
@@ -17,6 +25,16 @@ import dataclasses
 UPLOADS_PER_MINUTE = 8
 SESSION_UPLOAD_MB = 150
 WINDOW_S = 60.0
+
+PARSE_CPU_S = 60  # a 300-page rules PDF takes a few seconds
+PARSE_MEMORY_MB = 1024
+PARSE_WALL_S = 180
+PARSES_AT_ONCE = 2  # the laptop's cores: more would only slow every parse down
+PARSE_QUEUE_S = 60
+HELD_MB = 600  # windows' own parsed uploads, all windows together (estimated memory)
+HELD_ITEMS = 12
+TAB_FILES_MB = 100  # uploaded bytes Streamlit keeps for one tab at a time
+SERVER_FILES_MB = 400  # … and for all tabs together
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,8 +9,9 @@ same upload is stored once and an id in a link always means the same files.
 
 Writes are atomic: an item is written into a temporary folder and renamed whole, a JSON file is
 written beside its target and replaced, an item is removed by one rename. A crash mid-save leaves
-no half item; a broken meta.json hides that one item, never the store; nothing but the files is
-trusted (their checksums are checked on every read).
+no half item, only a hidden leftover that never counts against the store's size and is removed by
+the next sweep (`sweep`: at start and before every save); a broken meta.json hides that one item,
+never the store; nothing but the files is trusted (their checksums are checked on every read).
 
 A domain store subclasses `FileStore`: it says how its meta.json reads (`_parse`), what its
 messages call an item (`_title`, `wording`), which error it raises, and which items may be the
@@ -29,12 +30,16 @@ import os
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import ClassVar, Generic, Protocol, TypeVar
 
 SETTINGS = "settings.json"
+# A leftover of an interrupted write is removed once it is this old: a save writes its staging
+# folder in seconds, so an older one belongs to a process that died.
+LEFTOVER_AGE_S = 60.0
 _ID = re.compile(r"[0-9a-f]{16}")
 _UNSAFE = re.compile(r"[^\w.\- ]+")
 
@@ -224,8 +229,9 @@ class FileStore(abc.ABC, Generic[ItemT]):
         existing = self._all()
         if len(existing) >= max_items:
             raise self.error(self.wording.too_many.format(count=len(existing)))
+        self.sweep()
         size = sum(len(data) for _, data in files)
-        if _folder_size(self.root) + size > max_bytes:
+        if _items_size(self.root) + size > max_bytes:
             raise self.error(self.wording.full.format(mb=max_bytes // (1024 * 1024)))
         info = make_info()
         try:
@@ -248,6 +254,30 @@ class FileStore(abc.ABC, Generic[ItemT]):
         except OSError as err:
             raise self.error(self.wording.not_saved.format(reason=err.strerror or err)) from None
         return self.get(sid) or info
+
+    def sweep(self, min_age_s: float = LEFTOVER_AGE_S) -> list[str]:
+        """Remove what an interrupted write left behind (a save killed mid-way leaves its staging
+        folder, a removal its `.removed-` folder, a settings write its `.tmp-` file), once it is
+        older than `min_age_s` (younger ones may be another process's write in progress). The app
+        sweeps at start; every save sweeps first. Returns the names removed; a disk that refuses
+        is left for the next sweep."""
+        if not self.root.is_dir():
+            return []
+        removed = []
+        now = time.time()
+        with contextlib.suppress(OSError):
+            for entry in self.root.iterdir():
+                if not entry.name.startswith((self.staging, ".removed-", ".tmp-")):
+                    continue
+                with contextlib.suppress(OSError):
+                    if now - entry.lstat().st_mtime < min_age_s:
+                        continue
+                    if entry.is_dir() and not entry.is_symlink():
+                        shutil.rmtree(entry)
+                    else:
+                        entry.unlink()
+                    removed.append(entry.name)
+        return removed
 
     def _rewrite(self, info: ItemT, changes: dict[str, object]) -> ItemT:
         """Replace an item's meta.json with `changes` applied (atomically); the item as it reads now."""
@@ -302,7 +332,13 @@ def _stored_name(i: int, name: str) -> str:
     return f"{i:02d}-{base[:100]}"
 
 
-def _folder_size(root: Path) -> int:
+def _items_size(root: Path) -> int:
+    """The bytes the stored items take: hidden leftovers of interrupted writes never count."""
     if not root.is_dir():
         return 0
-    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+    total = 0
+    for entry in root.iterdir():
+        if entry.name.startswith(".") or not entry.is_dir() or entry.is_symlink():
+            continue
+        total += sum(p.stat().st_size for p in entry.rglob("*") if p.is_file())
+    return total

@@ -54,3 +54,27 @@ def test_a_full_size_diff_is_paged(full_size: tuple[Path, str], monkeypatch: pyt
     at = at.selectbox(key="changes_section").set_value("103").run()
     assert next(s.value for s in at.subheader if s.value.startswith("Раздел ")).startswith("Раздел 103")
     assert len([m for m in at.markdown if m.value.startswith("**") and " — " in m.value]) <= PAGE_SIZE
+
+
+@pytest.mark.timeout(240)
+def test_a_diff_past_its_limit_is_said_in_russian_and_the_page_stays(
+    full_size: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The diff runs in the bounded worker: one that passes a limit (here a memory limit too small
+    for any diff) leaves the page with its version pickers and says why, no traceback."""
+    from app_pages.shared import version_diff
+    from storage import worker
+
+    old_file, vid = full_size
+    monkeypatch.setattr(sys, "argv", ["app.py", "--corpus", str(old_file)])
+    monkeypatch.setattr(version_diff, "DIFF_LIMITS", worker.Limits(cpu_s=60, memory_mb=1, wall_s=120))
+    version_diff._diffs.clear()  # a diff kept from another test would not go to the worker
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["changes_my_versions"] = [vid]
+    at.run()
+    at = at.switch_page(registry.CHANGES.script).run()
+    assert not at.exception, at.exception
+    said = [w.value for w in at.warning]
+    assert any(s.startswith("Версии не сравнены (все пункты): ") for s in said), said
+    assert at.selectbox(key="changes_old") and at.selectbox(key="changes_new")
+    assert not [m for m in at.markdown if m.value.startswith("**") and " — " in m.value]  # no changes drawn

@@ -313,3 +313,21 @@ def test_the_page_groups_plain_moves_and_unchanged_clauses(result: RulesDiff) ->
         for c in (i.changes if isinstance(i, diff_groups.Moved) else (i,))
     ]
     assert sorted(map(id, flat)) == sorted(id(c) for c in result.changes if c.changed)
+
+
+def test_progress_is_heard_in_order_up_to_the_end_and_changes_nothing(
+    index: rules_index.RulesIndex, fictional: rules_index.RulesIndex, result: RulesDiff
+) -> None:
+    """The «Что изменилось» page's bar: shares between 0 and 1, never going back, the last one 1;
+    the diff made with a listener is the diff made without."""
+    heard: list[float] = []
+    many = list(fictional.paragraphs) * 8  # past one report's worth of entries on each side
+    listened = diff_paragraphs(list(index.paragraphs) * 8, many, progress=heard.append)
+    assert heard and heard[-1] == 1.0
+    assert all(0.0 <= s <= 1.0 for s in heard)
+    assert heard == sorted(heard)
+    assert len(heard) > 3  # reports while the entries are read, not only at the end
+    plain = diff_paragraphs(list(index.paragraphs) * 8, many)
+    assert listened.changes == plain.changes
+    again = diff_paragraphs(index.paragraphs, fictional.paragraphs, progress=heard.append)
+    assert again.changes == result.changes

@@ -86,7 +86,9 @@ def _ruling(found: impact.Impact, r: AffectedRuling, version: Mapping[str, str])
         st.markdown(_lines(found, r))
         if r.version_unknown:
             old = common.escape_md(found.old.name)
-            st.caption(f"В решении не указана версия правил: проверено как записанное по {old}.")
+            st.caption(
+                common.escape_md(f"В решении не указана версия правил: проверено как записанное по {old}.")
+            )
         registry.link(
             registry.JOURNAL,
             label="Открыть в журнале",

@@ -13,17 +13,20 @@ import math
 
 import streamlit as st
 
+import lexicon
 import rules_index
 from app_pages import rules as rules_page
 from app_pages.changes import affected as changes_affected
 from app_pages.journal import form as journal_form
 from app_pages.shared import common, version_diff
+from app_pages.shared import uploads as bounded
 from app_pages.shared.version_diff import Choice
 from rules_index import diff_groups, uploads
 from rules_index.diff import Change, RulesDiff, kind_word, part_word
 from rules_index.diff_cli import headline, ref_lines, summary
 from rules_index.diff_groups import ALL_SECTIONS, Moved, Same
 from rules_index.wordiff import DELETE_MARKS, INSERT_MARKS, OP_EQUAL, OP_INSERT, Word, compact
+from storage import worker
 
 UPLOAD_KEY = "changes_upload"
 ONLY_KEY = "changes_only"
@@ -40,31 +43,33 @@ WINDOW_ONLY = (
 
 def _handle_upload() -> None:
     files = st.session_state.get(UPLOAD_KEY) or []
-    uploaded = [(f.file_id, f.name, f.getvalue()) for f in files]
+    uploaded = [(f.file_id, bounded.file_name(f), f.getvalue()) for f in files]
     done = tuple(file_id for file_id, _, _ in uploaded)
     if not uploaded or st.session_state.get(_DONE_KEY) == done:
         return
     st.session_state[_DONE_KEY] = done
     pairs = [(name, data) for _, name, data in uploaded]
-    problem = uploads.check_upload(pairs) or common.take_upload(
+    # Counted first: a file refused for its size was sent all the same.
+    problem = common.take_upload(
         [n for n, _ in pairs], sum(len(d) for _, d in pairs)
-    )
+    ) or uploads.check_upload(pairs)
     if problem is None:
         try:
-            index = rules_index.load_texts(pairs, berserk=True)
-        except rules_index.CorpusError as err:
+            _keep(pairs, rules_page.parse_upload(pairs, True))
+        except (rules_index.CorpusError, worker.LimitError) as err:
             problem = str(err)
         else:
-            _keep(pairs, index)
             return
     st.session_state[_RESULT_KEY] = ("error", f"Файл не загружен: {problem} Сравнение осталось прежним.")
 
 
-def _keep(pairs: list[tuple[str, bytes]], index: rules_index.RulesIndex) -> None:
+def _keep(pairs: list[tuple[str, bytes]], parsed: worker.Parsed[rules_index.RulesIndex]) -> None:
     """Make the upload the «Стало» side: stored unshared (this window lists it) for a signed-in
     judge, through rulings.guard; for a player in this window alone (players only read)."""
-    counts = f"{common.version_text(index)} ({len(index.paragraphs)} пунктов)"
-    info, why = rules_page.store_or_window(pairs, index, True)
+    index = parsed.value
+    clauses = lexicon.plural(len(index.paragraphs), "пункт", "пункта", "пунктов")
+    counts = f"{common.version_text(index)} ({clauses})"
+    info, why = rules_page.store_or_window(pairs, parsed, True)
     if info is None:
         key, note = version_diff.WINDOW, f"{why} {WINDOW_ONLY}"
     else:
@@ -135,9 +140,11 @@ def _word_md(w: Word) -> str:
     if w.op == OP_EQUAL:
         return lead + common.escape_md(text) + trail
     left, right = (common.escape_md(m) for m in (INSERT_MARKS if w.op == OP_INSERT else DELETE_MARKS))
-    # The marks stay outside the strike-through, where the «−» is not hidden by the line.
+    # The marks stay outside the bold and the strike-through: beside a mark (punctuation) the
+    # emphasis opens and closes even inside a word («игрок[+, чей сейчас ход,+]»), where «**»
+    # between a letter and a bracket would show as two stars; and the «−» is not hidden by the line.
     body = (
-        f"**{left}{common.escape_md(text)}{right}**"
+        f"{left}**{common.escape_md(text)}**{right}"
         if w.op == OP_INSERT
         else f"{left}~~{common.escape_md(text)}~~{right}"
     )
@@ -217,7 +224,9 @@ def _section_title(result: RulesDiff, new: Choice, old: Choice, section: str) ->
 
 
 def render_diff(old: Choice, new: Choice) -> None:
-    result = version_diff.diff_of(old.index, new.index)
+    result = version_diff.diff_shown(old.index, new.index, "все пункты")
+    if result is None:
+        return
     st.markdown(
         f"**{common.escape_md(result.old.name)} → {common.escape_md(result.new.name)}:** "
         + common.escape_md(summary(result))

@@ -20,8 +20,9 @@ import lexicon
 from app_pages.journal.form import open_journal, ruling_form, sign_in_panel, when
 from app_pages.shared import common, version_diff
 from casebook import wording
-from rules_index import ids
+from rules_index import ids, numbers
 from rulings import accounts, export, model, search, store
+from storage import clean
 
 __all__ = ["clause_refs", "open_journal", "render", "ruling_form"]
 
@@ -53,12 +54,13 @@ def _answer_view(data: model.RulingInput) -> None:
 
 
 def _history(ruling: model.Ruling) -> None:
-    with st.expander(f"История правок ({len(ruling.revisions)} редакции)", key=f"journal_hist_{ruling.id}"):
+    revisions = lexicon.plural(len(ruling.revisions), "редакция", "редакции", "редакций")
+    with st.expander(f"История правок ({revisions})", key=f"journal_hist_{ruling.id}"):
         previous: model.RulingInput | None = None
         for rev in ruling.revisions:
             who = f", {rev.author}" if rev.author else ""
             where = f", {rev.hall}" if rev.hall else ""
-            st.markdown(
+            st.markdown(  # the heading bold, the judge's name and hall escaped
                 f"**Редакция {rev.rev}** — " + common.escape_md(f"{when(rev.created_at)}{who}{where}")
             )
             if rev.replaced:
@@ -337,10 +339,17 @@ def render() -> None:
                 where += f" Зал: {book.hall} ({store.HALL_ENV})."
             st.caption(common.escape_md(where))
     wanted = str(st.query_params.get("r", ""))
-    if wanted.isdigit() and st.session_state.get("journal_r_seen") != wanted:
+    number = numbers.whole(wanted, 1)  # ASCII digits within SQLite's integers: «²» or 26 digits are none
+    if number is not None and st.session_state.get("journal_r_seen") != wanted:
         # A link /journal?r=3 opens ruling 3 once; afterwards the judge picks freely.
         st.session_state["journal_r_seen"] = wanted
-        st.session_state["journal_open_request"] = int(wanted)
+        st.session_state["journal_open_request"] = number
+    elif wanted and number is None:
+        shown = common.escape_md(clean.scrub(wanted[:30]))
+        st.warning(
+            f"В ссылке r=«{shown}» — не номер решения журнала: нужно целое число, например /journal?r=3.",
+            icon=common.ICON_WARNING,
+        )
     tab_find, tab_new = st.tabs(["Найти и открыть", "Записать решение"], key="journal_tabs")
     with tab_new:
         ruling_form("journal_new")

@@ -25,6 +25,7 @@ from app_pages.shared import card_base, common
 from casebook import answers
 from rules_index import Hit, Named, RulesIndex, understood
 from rules_index.model import SearchResult
+from storage import clean
 
 BOX_KEY = "search_box"
 # The ?q= value the box last took from the URL: a new URL value (a shared link, the back
@@ -45,7 +46,7 @@ _SAME_QUESTION = 1.0
 
 def _submit() -> None:
     """Enter in the box: the query goes into the URL, which makes it a link and a history step."""
-    query = str(st.session_state.get(BOX_KEY, "")).strip()
+    query = clean.scrub(str(st.session_state.get(BOX_KEY, ""))).strip()
     st.session_state[_SYNCED_KEY] = query
     if query:
         st.query_params.from_dict(common.search_params(common.current_index(), query))
@@ -112,7 +113,9 @@ def base_cards(query: str) -> list[Named]:
 
 def render_search(index: RulesIndex) -> None:
     card_base.follow_link()  # a shared link made on a card base searches with that base's names
-    query = str(st.query_params.get(common.QUERY_PARAM, "")).strip()
+    query = clean.scrub(
+        str(st.query_params.get(common.QUERY_PARAM, ""))
+    ).strip()  # the link's text, cleaned once
     _sync_box_from_url(query)
     st.title("Поиск по правилам")
     common.rules_caption(index)

@@ -3,8 +3,9 @@
 A base is read once per process per id (`st.cache_resource`: the `Loaded` bundle is immutable), and
 each window keeps only the id of its base in `st.session_state`. A window starts with the server's
 default base (the embedded library until a judge makes an imported base the default); a link with
-`?base=<id>` switches to that base. A base that imported but could not be stored lives in this
-window's session alone.
+`?base=<id>` switches to that base. A base that imported but could not be stored is this window's
+alone, held under the server's budget for windows' uploads (app_pages/shared/uploads.py): dropped
+for room, the window is told to upload it again.
 
 The desk calls `current_library()` where it called `engine.load_library()`.
 """
@@ -15,11 +16,12 @@ import streamlit as st
 
 import cardbase
 import engine
-from app_pages.shared import common
+from app_pages.shared import common, uploads
 from cardbase import explain, links, store
+from storage import held, worker
 
 _BASE_KEY = "cards_base_id"
-_UNSTORED_KEY = "cards_base_unstored"  # a Loaded that could not be stored (this window only)
+_UNSTORED_KEY = "cards_base_unstored"  # the ticket of a Loaded that could not be stored (this window only)
 _PROBLEM_KEY = "cards_base_problem"
 
 
@@ -46,9 +48,18 @@ def use(bid: str) -> None:
     st.session_state.pop(_PROBLEM_KEY, None)
 
 
-def use_unstored(loaded: cardbase.Loaded) -> None:
-    """Make a base that could not be stored this window's base (it goes with the session)."""
-    st.session_state[_UNSTORED_KEY] = loaded
+def use_unstored(loaded: cardbase.Loaded, size: int) -> None:
+    """Make a base that could not be stored this window's base (it goes with the session);
+    `size`: its import's pickled size, what the server's budget counts.
+
+    Raises:
+        storage.worker.LimitError: the base alone is larger than the budget (nothing changes).
+    """
+    label = f"«{loaded.base.label}»"
+    ticket = uploads.hold(worker.Parsed(loaded, size), label)
+    if ticket is None:
+        raise worker.LimitError("held", uploads.too_big_to_hold(label))
+    st.session_state[_UNSTORED_KEY] = ticket
     st.session_state[_BASE_KEY] = loaded.base.id
 
 
@@ -72,9 +83,15 @@ def follow_link() -> None:
 def current() -> cardbase.Loaded:
     """This window's base; one that fails to read falls back to the embedded library (the reason
     is kept for `problem()`)."""
-    unstored = st.session_state.get(_UNSTORED_KEY)
-    if isinstance(unstored, cardbase.Loaded) and unstored.base.id == current_id():
-        return unstored
+    ticket = st.session_state.get(_UNSTORED_KEY)
+    if isinstance(ticket, held.Ticket):
+        unstored = uploads.redeem(ticket)
+        if isinstance(unstored, cardbase.Loaded) and unstored.base.id == current_id():
+            return unstored
+        if unstored is None:  # dropped for room: back to the server's base, and the window is told
+            st.session_state.pop(_UNSTORED_KEY, None)
+            st.session_state[_BASE_KEY] = card_store().default_id()
+            st.session_state[_PROBLEM_KEY] = uploads.dropped(ticket.label)
     bid = current_id()
     try:
         return _loaded(bid)

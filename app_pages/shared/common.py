@@ -20,16 +20,20 @@ import re
 import sys
 import time
 import types
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 import streamlit as st
 
+import lexicon
 import rules_index
 from app_pages import registry
-from rules_index import Paragraph, RulesIndex, versions
+from app_pages.shared import uploads
+from rules_index import Paragraph, RulesIndex, numbers, versions
 from rulings import limits
+from storage import clean, worker
 
 T = TypeVar("T")
 
@@ -44,7 +48,8 @@ OCCURRENCE_PARAM = "n"
 # version this window could not open (said once on the page).
 _VERSION_KEY = "rules_version"
 _MISSING_KEY = "rules_version_missing"
-# Rules parsed for this window alone when the server could not store them (index, file names).
+# Rules parsed for this window alone when the server could not store them: (the ticket of the
+# index, held under the server's budget for windows' uploads (uploads.hold), the file names).
 WINDOW = "window"
 _WINDOW_KEY = "rules_window_index"
 
@@ -105,6 +110,7 @@ RUSSIAN_JS = r"""<script>
   const doc = document;
   const main = "Открыта главная страница.";
   const sentences = [
+    [/^Skip to main content$/, () => "Перейти к содержимому"],
     [/^Page not found$/, () => "Страница не найдена"],
     [/^You have requested page \/(.*), but no corresponding file was found in the app's pages\/ directory\./,
      (m) => "Страницы «/" + m[1] + "» в приложении нет. " + main],
@@ -219,8 +225,17 @@ def store() -> versions.VersionStore:
 
 @st.cache_resource(show_spinner="Загружаю версию правил…", max_entries=8)
 def stored_index(root: str, vid: str) -> RulesIndex:
-    """A stored version's index, shared read-only by every window that reads it."""
-    return versions.VersionStore(root).load(vid)
+    """A stored version's index, shared read-only by every window that reads it. Built in the
+    server's bounded worker: a full rules text is a second or more of CPU that every other
+    window's run would otherwise wait through."""
+    try:
+        return versions.VersionStore(root).load(vid, build=_built_in_worker)
+    except worker.LimitError as err:
+        raise rules_index.VersionError(f"Версия правил не открыта: {err}") from None
+
+
+def _built_in_worker(files: list[tuple[str, bytes]], *, berserk: bool) -> RulesIndex:
+    return uploads.parse(rules_index.load_texts, files, limits=uploads.RULES, berserk=berserk).value
 
 
 def builtin_id() -> str:
@@ -273,12 +288,15 @@ def _once_per_run(name: str, compute: Callable[[], T]) -> T:
         st.session_state[_RUN_MEMO_KEY] = memo
     held = memo.get(name)
     if held is not None:
-        link, chosen, window, value = held
+        link, chosen, window, kept = held
         now = _inputs()
-        if link == now[0] and chosen == now[1] and window is now[2]:
+        value = kept() if isinstance(kept, weakref.ref) else kept
+        if link == now[0] and chosen == now[1] and window is now[2] and value is not None:
             return value  # type: ignore[no-any-return]
     value = compute()
-    memo[name] = (*_inputs(), value)
+    # An index is kept by reference only: its owner (the process's cache, or the server's budget
+    # for players' uploads, uploads.hold) decides how long it lives, not a memo left in a session.
+    memo[name] = (*_inputs(), weakref.ref(value) if isinstance(value, RulesIndex) else value)
     return value
 
 
@@ -312,17 +330,31 @@ def _current_version() -> str:
 
 def _window() -> tuple[RulesIndex, list[str]] | None:
     held = st.session_state.get(_WINDOW_KEY)
-    if isinstance(held, tuple) and len(held) == 2 and isinstance(held[0], RulesIndex):
-        return held[0], list(held[1])
-    return None
+    if not (isinstance(held, tuple) and len(held) == 2):
+        return None
+    index = uploads.redeem(held[0])
+    if not isinstance(index, RulesIndex):  # dropped for room: the window is told, once
+        st.session_state.pop(_WINDOW_KEY, None)
+        st.session_state["rules_version_problem"] = uploads.dropped(_names(held[1]))
+        return None
+    return index, list(held[1])
 
 
-def use_window_index(index: RulesIndex, names: Sequence[str]) -> None:
-    """Rules for this window alone, kept in its session (a reload loses them): the path when
-    the server cannot store an upload."""
-    st.session_state[_WINDOW_KEY] = (index, list(names))
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(f"«{n}»" for n in names)
+
+
+def use_window_index(index: RulesIndex, names: Sequence[str], size: int) -> str | None:
+    """Rules for this window alone (a reload loses them): the path when the server cannot store
+    an upload. Held under the server's budget for windows' uploads (`size`: the parse's pickled
+    size); None, or why they could not be held (nothing changes then)."""
+    ticket = uploads.hold(worker.Parsed(index, size), _names(names))
+    if ticket is None:
+        return uploads.too_big_to_hold(_names(names))
+    st.session_state[_WINDOW_KEY] = (ticket, list(names))
     st.session_state[_VERSION_KEY] = WINDOW
     st.query_params.pop(VERSION_PARAM, None)
+    return None
 
 
 def use_version(vid: str) -> None:
@@ -382,7 +414,7 @@ def current_info() -> versions.VersionInfo | None:
 def current_origin() -> str:
     held = _window() if current_version() == WINDOW else None
     if held is not None:
-        return "загружены вами только в это окно: " + ", ".join(f"«{n}»" for n in held[1])
+        return "загружены вами только в это окно: " + _names(held[1])
     info = current_info()
     if info is None:
         return base_rules().origin
@@ -421,9 +453,8 @@ def entry(index: RulesIndex, cid: str) -> Paragraph | None:
     found = index.occurrences(cid)
     if not found:
         return None
-    raw = str(st.query_params.get(OCCURRENCE_PARAM, "1"))
-    k = int(raw) - 1 if raw.isdigit() else 0
-    return found[k] if 0 <= k < len(found) else found[0]
+    k = (numbers.whole(st.query_params.get(OCCURRENCE_PARAM, "1"), 1, len(found)) or 1) - 1
+    return found[k]
 
 
 def duplicate_notice(index: RulesIndex, cid: str, shown: Paragraph) -> None:
@@ -432,8 +463,9 @@ def duplicate_notice(index: RulesIndex, cid: str, shown: Paragraph) -> None:
     if len(found) < 2:
         return
     number = next(k for k, p in enumerate(found, 1) if p is shown)
+    times = lexicon.plural(len(found), "раз", "раза", "раз")
     st.warning(
-        f"Номер {escape_md(cid)} в тексте правил встречается {len(found)} раза(раз); показан "
+        f"Номер {escape_md(cid)} в тексте правил встречается {times}; показан "
         f"{number}-й ({escape_md(shown.where)}).",
         icon=ICON_WARNING,
     )
@@ -497,6 +529,7 @@ def short(text: str, limit: int = 90) -> str:
 def clause_id(raw: str) -> str:
     """A clause id as people write it in a link or a box: «п. 211,4.» means 211.4 (the one
     grammar: rules_index.ids.parse_typed); the text itself when it holds no number."""
+    raw = clean.scrub(raw)  # a link's parameter is whatever the sender wrote
     typed = rules_index.ids.parse_typed(raw)
     return typed[0] if typed else raw.strip()
 

@@ -7,13 +7,18 @@ with everyone (rules_index.versions), the version this window reads, and the one
 «Что изменилось» (stored unshared: this window knows their ids). A link to a clause of a side
 carries that side's `v=` (app_pages.common), so it opens the clause in its own version.
 
-The diff of two versions is cached per process, keyed by the content of both (same texts, same
-diff, whoever asks); it is immutable, so sharing it keeps no judge's state.
+The diff of two versions is kept per process, keyed by the content of both (same texts, same
+diff, whoever asks); it is immutable, so sharing it keeps no judge's state. It is made in the
+server's bounded worker (storage.worker, through app_pages.shared.uploads): a diff of two full rules
+texts is seconds of CPU, and in the server's own process it would slow every other judge's search
+for as long (one process runs Python one thread at a time); the page that waits shows a bar.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import collections
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
@@ -21,16 +26,21 @@ import streamlit as st
 import engine
 import rules_index
 from app_pages import registry
-from app_pages.shared import common
+from app_pages.shared import common, uploads
 from engine.implemented import VersionView
 from rules_index import RulesIndex, versions
-from rules_index.diff import RulesDiff, diff_indexes, side_of
+from rules_index.diff import RulesDiff, diff_paragraphs, side_of
 from rules_index.fates import other_side
 from rulings import affected
 from rulings.model import Ruling
+from storage import worker
 
 BUILTIN = versions.BUILTIN
 WINDOW = common.WINDOW
+# A diff of two full rules texts (3,000 entries each) takes 2–5 s of CPU and some 200 MB; these
+# bound one of the largest the importers let in (rules_index/limits.py) without hanging the server.
+DIFF_LIMITS = worker.Limits(cpu_s=120, memory_mb=2048, output_mb=256, wall_s=300)
+KEPT_DIFFS = 8
 # The comparison this window chose on «Что изменилось» (keys of `choices`), and the versions it
 # uploaded there (stored unshared; only this window lists them).
 OLD_KEY = "changes_old"
@@ -111,13 +121,97 @@ def fingerprint(index: RulesIndex) -> int:
     return hash((index.version, tuple((p.id, p.text, p.bullets, p.examples) for p in index.paragraphs)))
 
 
-@st.cache_resource(max_entries=8, show_spinner="Сравниваю версии правил…")
-def _shared_diff(old_print: int, new_print: int, _old: RulesIndex, _new: RulesIndex) -> RulesDiff:
-    return diff_indexes(_old, _new)
+class _Diffs:
+    """The process's diffs by the fingerprints of both sides, the KEPT_DIFFS last used; a pair
+    being made has a lock, so that windows asking for the same diff at once wait for one."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._done: collections.OrderedDict[tuple[int, int], RulesDiff] = collections.OrderedDict()
+        self._making: dict[tuple[int, int], threading.Lock] = {}
+
+    def get(self, key: tuple[int, int]) -> RulesDiff | None:
+        with self._lock:
+            found = self._done.get(key)
+            if found is not None:
+                self._done.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[int, int], diff: RulesDiff) -> None:
+        with self._lock:
+            self._done[key] = diff
+            self._making.pop(key, None)  # a window still waiting on it finds the diff done
+            while len(self._done) > KEPT_DIFFS:
+                self._done.popitem(last=False)
+
+    def making(self, key: tuple[int, int]) -> threading.Lock:
+        with self._lock:
+            return self._making.setdefault(key, threading.Lock())
 
 
-def diff_of(old: RulesIndex, new: RulesIndex) -> RulesDiff:
-    return _shared_diff(fingerprint(old), fingerprint(new), old, new)
+@st.cache_resource(show_spinner=False)
+def _diffs() -> _Diffs:
+    return _Diffs()
+
+
+def diff_of(old: RulesIndex, new: RulesIndex, progress: Callable[[float], None] | None = None) -> RulesDiff:
+    """What changed from `old` to `new`: kept, or made in the worker (`progress` hears the share
+    done while this window waits for it).
+
+    Raises:
+        storage.worker.LimitError: the diff passed a limit, or the window went away (Russian).
+    """
+    key = (fingerprint(old), fingerprint(new))
+    diffs = _diffs()
+    found = diffs.get(key)
+    if found is not None:
+        return found
+    with diffs.making(key):
+        found = diffs.get(key)
+        if found is None:
+            found = uploads.parse(
+                diff_paragraphs,
+                tuple(old.paragraphs),
+                tuple(new.paragraphs),
+                limits=DIFF_LIMITS,
+                progress=progress,
+                old_side=side_of(old),
+                new_side=side_of(new),
+            ).value
+            diffs.put(key, found)
+    return found
+
+
+def diff_shown(old: RulesIndex, new: RulesIndex, what: str) -> RulesDiff | None:
+    """The diff with a bar while it is made («what»: what the page makes it for); None, with the
+    reason said on the page, when it could not be made."""
+    bar = st.empty()
+
+    def moved(share: float) -> None:
+        bar.progress(min(max(share, 0.0), 1.0), text=f"Сравниваю версии правил ({what}): {share:.0%}")
+
+    try:
+        return diff_of(old, new, progress=moved)
+    except worker.LimitError as err:
+        st.warning(f"Версии не сравнены ({what}): {_why(err)}", icon=common.ICON_WARNING)
+        return None
+    finally:
+        bar.empty()
+
+
+# What a limit means for a diff (the worker's own messages speak of parsing a file).
+_ONE = "это предел для одного сравнения."
+_LIMIT_WORDS = {
+    "cpu": f"сравнение заняло больше {DIFF_LIMITS.cpu_s} с процессорного времени — {_ONE}",
+    "memory": f"сравнению не хватило {DIFF_LIMITS.memory_mb} МБ памяти — {_ONE}",
+    "wall": f"сравнение не закончилось за {DIFF_LIMITS.wall_s:.0f} с — {_ONE}",
+    "output": f"результат сравнения больше {DIFF_LIMITS.output_mb} МБ — {_ONE}",
+    "crash": "процесс сравнения прервался; чаще всего так кончается память.",
+}
+
+
+def _why(err: worker.LimitError) -> str:
+    return common.escape_md(_LIMIT_WORDS.get(err.limit, str(err)))
 
 
 def clause_query(c: Choice, cid: str) -> dict[str, str]:
@@ -164,11 +258,13 @@ def render_other_side(index: RulesIndex, cid: str) -> None:
     old, new = pair
     reading = "old" if index is old.index else "new"
     other = new if reading == "old" else old
-    said = other_side(diff_of(old.index, new.index), cid, reading=reading)
+    diff = diff_shown(old.index, new.index, "что стало с пунктом")
+    if diff is None:
+        return
+    said = other_side(diff, cid, reading=reading)
     if said is None:
         return
     text, targets = said
-    diff = diff_of(old.index, new.index)
     with st.container(border=True, key="clause_other_version"):
         st.markdown(":material/compare_arrows: " + common.escape_md(text))
         if targets:
@@ -205,7 +301,9 @@ def ruling_notice(ruling: Ruling) -> None:
     ]
     if not written or not ruling.current.clauses:
         return
-    diff = diff_of(written[0].index, current)
+    diff = diff_shown(written[0].index, current, "пункты решения")
+    if diff is None:
+        return
     found = affected.ruling_fates(ruling, diff)
     if not found:
         return

@@ -45,6 +45,14 @@ class SearchIndex:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("SearchIndex неизменяем после построения")
 
+    # A parse in the server's bounded worker sends its index back pickled (storage.worker); the
+    # default for slots sets them by assignment, which this class refuses.
+    def __getstate__(self) -> Corpus:
+        return self.corpus
+
+    def __setstate__(self, corpus: Corpus) -> None:
+        object.__setattr__(self, "corpus", corpus)
+
     def search(self, text: str, top: int = 10, named: Sequence[Named] = ()) -> list[Hit]:
         """Hits best first; raises QueryError for an empty or over-long query."""
         return list(self.lookup(text, top, named).hits)

@@ -12,9 +12,15 @@ chromium (driving.py), interleaved, round by round, the same steps in the same r
 - first load: a new window → the search box shown (cold: the process's first window);
 - throughput: 1, 5 and 10 windows each searching once a second: searches done of those
   due, per second, latency p50/p95, and the server's CPU time per search (one process runs one
-  script at a time, so 1 / that is what it can serve at most);
+  script at a time, so 1 / that is what it can serve at most); on 2 cores the windows' Chromium
+  is much of the bound, so bench_protocol.py drives the same searches with protocol clients (no
+  browser) for the server's own rate;
 - memory: the server's resident memory after start, per open window, at the 10-window peak,
-  and after a player's upload (a 3,030-clause text) once the window that made it is closed.
+  and after a player's upload (a 3,030-clause text) once the window that made it is closed;
+- diff: a player uploads a 3,030-clause text and opens «Что изменилось» (the built-in rules
+  against it), while another window searches on: the diff's wait (the menu tap → the changes
+  painted, and whether a progress bar showed), and the other window's search latency before and
+  during the diff.
 
 Medians and p95 of BENCH_ROUNDS rounds (default 20), ratio = ours / bare (p50 by p50, p95 by
 p95). The machine is shared: only the ratios of one run compare, and the load average is printed
@@ -23,7 +29,7 @@ first load ≤ 1.2×; 10 windows all served with p95 ≤ 1 s; ≥ 8 searches/s; 
 10-window run; an upload released within the session's expiry. Reported, never asserted.
 
 Environment: BENCH_ROUNDS, BENCH_SECONDS (each throughput level, default 20), BENCH_ONLY
-(a comma list of: load, search, desk, switch, throughput, memory), BENCH_SESSION_TTL (seconds a
+(a comma list of: load, search, desk, switch, throughput, memory, diff), BENCH_SESSION_TTL (seconds a
 closed window's session is kept, default 30 for the bench; Streamlit's own default is 120),
 BENCH_APP_FLAGS (Streamlit flags for our app alone), BENCH_BASELINE (another checkout of the
 project, served beside as "main" and measured the same way: a change against what it changes, in
@@ -53,7 +59,7 @@ from tests.bench.driving import App, Bare, Ours, Want  # noqa: E402
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "20"))
 SECONDS = int(os.environ.get("BENCH_SECONDS", "20"))
 SESSION_TTL = int(os.environ.get("BENCH_SESSION_TTL", "30"))
-PARTS = ("load", "search", "desk", "switch", "throughput", "memory")
+PARTS = ("load", "search", "desk", "switch", "throughput", "memory", "diff")
 ONLY = [p for p in os.environ.get("BENCH_ONLY", ",".join(PARTS)).split(",") if p]
 LEVELS = (1, 5, 10)
 TARGETS = {"search": 1.5, "desk action": 2.0, "page switch": 1.5, "first load": 1.2}
@@ -205,12 +211,11 @@ async def throughput(browser: Browser, name: str, app: App, srv: served.Server, 
     )
 
 
-async def memory(browser: Browser, name: str, srv: served.Server, lines: list[str]) -> None:
-    """A player uploads a 3,030-clause text on «Правила», then closes the window."""
+async def upload_full_rules(browser: Browser, srv: served.Server) -> Page:
+    """A new window, as a player, uploads a 3,030-clause text on «Правила» (open in it alone)."""
     from tests import rules_docs
 
     data = rules_docs.full_rules(1.0)
-    before = srv.rss_mb()
     page = await driving.new_page(browser)
     await page.goto(srv.url + "/rules")
     await driving.settle(page)
@@ -220,22 +225,68 @@ async def memory(browser: Browser, name: str, srv: served.Server, lines: list[st
         files=[FilePayload(name="full.txt", mimeType="text/plain", buffer=data)]
     )
     await driving.done(page, Want('[data-testid="stAlert"]', "Загружены правила"), since_press=False)
+    return page
+
+
+async def memory(browser: Browser, name: str, srv: served.Server, lines: list[str]) -> None:
+    """A player uploads a 3,030-clause text on «Правила», then closes the window."""
+    before = srv.rss_mb()
+    page = await upload_full_rules(browser, srv)
     loaded = srv.rss_mb()
     await driving.close(page)
     await asyncio.sleep(2)
     closed = srv.rss_mb()
     await asyncio.sleep(SESSION_TTL + 10)
     expired = srv.rss_mb()
-    # Another window comes and goes (Streamlit forgets expired sessions only when touched).
-    other = await driving.new_page(browser)
-    await Ours().open_search(other, srv.url)
-    await driving.close(other)
-    await asyncio.sleep(3)
-    touched = srv.rss_mb()
+    # The server's sweeper (app_pages.shared.uploads) releases what a window gone for longer than
+    # the session expiry and its margin held; it looks every SWEEP_S seconds.
+    from app_pages.shared import uploads
+
+    swept_after = SESSION_TTL + uploads.SWEEP_MARGIN_S + uploads.SWEEP_S + 5
+    await asyncio.sleep(swept_after - SESSION_TTL - 10)
+    swept = srv.rss_mb()
     lines.append(
         f"{name}: upload of a 3,030-clause text by a player: {before:.0f} → {loaded:.0f} MB; window closed: "
         f"{closed:.0f} MB; {SESSION_TTL + 10} s later (session expiry {SESSION_TTL} s): {expired:.0f} MB; "
-        f"after another window came and went: {touched:.0f} MB"
+        f"{swept_after:.0f} s later (the sweeper's time): {swept:.0f} MB"
+    )
+
+
+async def diff_beside_searches(browser: Browser, name: str, srv: served.Server, lines: list[str]) -> None:
+    """Another window's searches before and while a player's «Что изменилось» diff is made."""
+    app = Ours()
+    other = await driving.new_page(browser)
+    await app.open_search(other, srv.url)
+    quiet = [await app.search(other, QUERIES[k % len(QUERIES)]) for k in range(8)]
+    judge = await upload_full_rules(browser, srv)
+    await driving.settle(judge)
+    bar_seen: list[bool] = []
+
+    async def wait_for_diff() -> float:
+        link = judge.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Что изменилось")
+        await link.click()
+        watch = asyncio.create_task(judge.wait_for_selector('[data-testid="stProgress"]', timeout=60_000))
+        took = await driving.done(judge, Want("h3", "Изменения по разделам"))
+        bar_seen.append(watch.done() and not watch.cancelled() and watch.exception() is None)
+        watch.cancel()
+        return took
+
+    diffing = asyncio.create_task(wait_for_diff())
+    during: list[float] = []
+    k = 0
+    while not diffing.done():
+        during.append(await app.search(other, QUERIES[k % len(QUERIES)]))
+        k += 1
+    waited = await diffing
+    for page in (judge, other):
+        await driving.close(page)
+    if not during:
+        during = [float("nan")]
+    lines.append(
+        f"{name}: «Что изменилось» (built-in → a player's 3,030-clause text): {waited:,.0f} ms, progress bar "
+        f"{'shown' if bar_seen and bar_seen[0] else 'not seen'}; another window's search p50 "
+        f"{statistics.median(quiet):,.0f} ms before ({len(quiet)}), {statistics.median(during):,.0f} ms "
+        f"during ({len(during)}): {statistics.median(during) / statistics.median(quiet):.2f}×"
     )
 
 
@@ -288,6 +339,12 @@ async def main() -> None:
                 for name in ("ours", "main"):
                     if name in running:
                         await memory(browser, name, running[name], lines)
+                lines.append(f"({served.uptime()})")
+            if "diff" in ONLY:
+                lines.append("")
+                for name in ("ours", "main"):
+                    if name in running:
+                        await diff_beside_searches(browser, name, running[name], lines)
                 lines.append(f"({served.uptime()})")
             await browser.close()
     print("\n".join(lines))
