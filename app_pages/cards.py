@@ -171,7 +171,9 @@ def _render_mentions(r: cardbase.CardRecord) -> None:
     else:
         st.caption("В сценариях библиотеки эта карта не встречается.")
     try:
-        rulings = related.rulings_mentioning(r.name, rulings_store.Journal().rulings())
+        # The journal's index hands over the rulings holding the name's words; the order is checked here.
+        named = rulings_store.Journal().mentioning(related.name_keys(r.name))
+        rulings = related.rulings_mentioning(r.name, named)
     except rulings_model.JournalError as exc:
         st.caption(common.escape_md(f"Журнал решений не прочитан: {exc}"))
         return

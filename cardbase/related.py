@@ -131,6 +131,11 @@ def _keys(text: str) -> tuple[str, ...]:
     return tuple(rsearch.stems(text))
 
 
+def name_keys(name: str) -> tuple[str, ...]:
+    """A card name's search keys, in order (what `rulings_mentioning` looks for)."""
+    return _keys(name)
+
+
 def _contains(seq: Sequence[str], sub: Sequence[str]) -> bool:
     n = len(sub)
     return n > 0 and any(tuple(seq[i : i + n]) == tuple(sub) for i in range(len(seq) - n + 1))

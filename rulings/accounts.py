@@ -185,6 +185,7 @@ def remove(conn: Conn, name: str) -> None:
     if not conn.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone():
         raise AccountError(f"Учётной записи «{name}» нет.")
     conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
+    conn.execute("DELETE FROM drafts WHERE name = ?", (name,))  # the judge's unsaved forms go too
     conn.execute("DELETE FROM accounts WHERE name = ?", (name,))
 
 

@@ -191,15 +191,32 @@ def journal_markdown(
     return "\n".join(head) + "\n---\n\n".join(body)
 
 
-def human_time(iso: str) -> str:
-    """A stored moment in the server's local time zone, the zone named: «09.11.2024 14:05 MSK»
-    (the hall's clock is the laptop's); text that is not a moment, as it is."""
+def _moment(iso: str) -> dt.datetime | None:
+    """A stored moment (UTC when it names no zone), or None for text that is not one."""
     try:
         moment = dt.datetime.fromisoformat(iso)
     except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+def clock_time(iso: str, zone: dt.tzinfo | None) -> str:
+    """A stored moment for a page: on the reader's own clock when their time zone is known
+    («09.11.2024 14:05»), else on the server's, said so in words; text that is not a moment, as it is."""
+    moment = _moment(iso)
+    if moment is None:
         return iso
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.UTC)
+    if zone is not None:
+        return moment.astimezone(zone).strftime("%d.%m.%Y %H:%M")
+    return moment.astimezone().strftime("%d.%m.%Y %H:%M") + " по времени сервера"
+
+
+def human_time(iso: str) -> str:
+    """A stored moment in the server's local time zone, the zone named: «09.11.2024 14:05 MSK»
+    (the hall's clock is the laptop's); text that is not a moment, as it is."""
+    moment = _moment(iso)
+    if moment is None:
+        return iso
     local = moment.astimezone()
     zone = local.tzname() or local.strftime("UTC%z")
     if zone[:1] in "+-":  # a zone without a name: «UTC+03»

@@ -29,14 +29,20 @@ import psycopg
 import psycopg_pool
 from psycopg import errors
 
-from rulings import schema
+from rulings import postings, schema
 from rulings.db import PgConn, shown_url
 from rulings.model import JournalError, JournalLockedError
 
 T = TypeVar("T")
 _SCHEMA_LOCK = 0x4245_5253_0001  # advisory lock ids: creating/upgrading the schema
 SIGN_IN_LOCK = 0x4245_5253_0002  # one password check at a time per journal (rulings.throttle)
-_RETRY = (errors.SerializationFailure, errors.DeadlockDetected, errors.UniqueViolation)
+WRITE_LOCK = 0x4245_5253_0003  # writes of rulings, one at a time (`PgDatabase.run`, serial)
+_RETRY = (
+    errors.SerializationFailure,
+    errors.DeadlockDetected,
+    errors.UniqueViolation,
+    errors.QueryCanceled,  # the write turn did not come before the statement timeout
+)
 MAX_ATTEMPTS = 60
 
 
@@ -109,9 +115,13 @@ class PgDatabase:
             )
         return JournalError(f"Ошибка базы журнала решений: {_first_line(exc)}.", self.where())
 
-    def run(self, write: bool, body: Callable[[PgConn, int], T]) -> T:
+    def run(self, write: bool, body: Callable[[PgConn, int], T], serial: bool = False) -> T:
         """`body(conn, schema_version)` in one transaction (SERIALIZABLE for writes), run again while
-        the server aborts it for a concurrent writer and the busy timeout lasts.
+        the server aborts it for a concurrent writer and the busy timeout lasts. `serial`: writes of
+        rulings, which all change the search index's shared rows (`rulings.postings`), take their
+        turn first (a session lock taken before the transaction starts, so its snapshot already
+        sees the previous writer's commit): judges write a ruling a minute, and eight at once
+        would otherwise abort each other on the index rows until the busy timeout.
 
         Raises:
             FileNotFoundError: reading a database that holds no journal yet (no rulings).
@@ -124,7 +134,7 @@ class PgDatabase:
             attempt += 1
             started: list[bool] = []
             try:
-                return self._once(write, body, deadline, started)
+                return self._once(write, body, deadline, started, serial)
             except psycopg.Error as exc:
                 # A connection that failed before the body ran (a pooled one the server dropped)
                 # is safe to try again; one lost during the body or its commit is reported.
@@ -138,20 +148,41 @@ class PgDatabase:
             except psycopg_pool.PoolTimeout as exc:
                 raise self.translate(exc, write) from None
 
-    def _once(self, write: bool, body: Callable[[PgConn, int], T], deadline: float, started: list[bool]) -> T:
+    def _once(
+        self,
+        write: bool,
+        body: Callable[[PgConn, int], T],
+        deadline: float,
+        started: list[bool],
+        serial: bool = False,
+    ) -> T:
         left = max(deadline - time.monotonic(), 0.05)
         with _pools(os.getpid()).get(self.url).connection(timeout=left) as raw:
-            mode = "SERIALIZABLE" if write else "REPEATABLE READ, READ ONLY"
-            raw.execute(f"SET TRANSACTION ISOLATION LEVEL {mode}")
-            raw.execute(f"SET LOCAL statement_timeout = {int(left * 1000):d}")
-            conn = PgConn(raw)
-            version = self._prepare(conn, write)
-            started.append(True)
-            return body(conn, version)
+            if serial:
+                raw.execute(f"SET LOCAL statement_timeout = {int(left * 1000):d}")
+                raw.execute("SELECT pg_advisory_lock(%s)", (WRITE_LOCK,))
+                raw.commit()  # the lock is the session's: the transaction below starts after it
+            try:
+                left = max(deadline - time.monotonic(), 0.05)
+                mode = "SERIALIZABLE" if write else "REPEATABLE READ, READ ONLY"
+                raw.execute(f"SET TRANSACTION ISOLATION LEVEL {mode}")
+                raw.execute(f"SET LOCAL statement_timeout = {int(left * 1000):d}")
+                conn = PgConn(raw)
+                version = self._prepare(conn, write)
+                started.append(True)
+                result = body(conn, version)
+                raw.commit()
+                return result
+            finally:
+                if serial:
+                    _unlock(raw)
 
     def _prepare(self, conn: PgConn, write: bool) -> int:
         version = self._version(conn)
         if version == schema.SCHEMA_VERSION:
+            if write and not postings.fresh(conn):
+                conn.execute("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
+                schema.keep_index(conn)
             return version
         if version > schema.SCHEMA_VERSION:
             raise JournalError(
@@ -193,6 +224,17 @@ class PgDatabase:
             return 0
         row = conn.execute("SELECT value FROM journal_meta WHERE key = 'schema_version'").fetchone()
         return int(row[0]) if row else 0
+
+
+def _unlock(raw: Any) -> None:
+    """Give the write turn back (a lost connection gives it back by itself)."""
+    try:
+        if raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            raw.rollback()
+        raw.execute("SELECT pg_advisory_unlock(%s)", (WRITE_LOCK,))
+        raw.commit()
+    except psycopg.Error:
+        pass
 
 
 def _first_line(exc: BaseException) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
+import importlib.metadata
 import re
 from collections.abc import Collection, Sequence
 
@@ -46,6 +48,23 @@ def _analyzer() -> ri_text.Analyzer:
     The analyzer holds only immutable tables, so caching it keeps no judge's state.
     """
     return ri_text.Analyzer(ri_tables.load_tables())
+
+
+# The analysis that makes search keys, as code: raise it when `stems` changes how it reads words.
+KEYS_ANALYSIS = "2"  # 2: the recorded position's keys too
+
+
+@functools.cache
+def keys_version() -> str:
+    """The version of the search keys: the analysis above, the word families that join keys and
+    the stemmer's own version. A journal whose index was built with another one rebuilds it
+    (`rulings.postings.reindex`) before its next write, and searches by the scan until then. A
+    digest of immutable tables: no judge's state."""
+    tables = ri_tables.load_tables()
+    norm = ri_text.normalize
+    families = sorted((norm(p), norm(f.key)) for f in tables.families for p in f.prefixes)
+    made = repr([KEYS_ANALYSIS, importlib.metadata.version("PyStemmer"), families])
+    return KEYS_ANALYSIS + "-" + hashlib.sha256(made.encode("utf-8")).hexdigest()[:16]
 
 
 def stopwords() -> frozenset[str]:

@@ -111,9 +111,10 @@ class SqliteFile:
             )
         return JournalError(f"Ошибка базы журнала решений: {exc}.", self.where())
 
-    def run(self, write: bool, body: Callable[[SqliteConn, int], T]) -> T:
+    def run(self, write: bool, body: Callable[[SqliteConn, int], T], serial: bool = False) -> T:
         """`body(conn, schema_version)` in one transaction (IMMEDIATE for writes), retried while
         SQLite says the file is busy and the busy timeout lasts; SQLite errors become JournalError.
+        (`serial` is for PostgreSQL: writes to a file are one at a time already.)
         A write to a path where no file is creates the journal first.
 
         Raises:
@@ -231,6 +232,8 @@ class SqliteFile:
             schema.upgrade(SqliteConn(conn), "sqlite", version)
             conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION}")
             version = schema.SCHEMA_VERSION
+        if write and version == schema.SCHEMA_VERSION:
+            schema.keep_index(SqliteConn(conn))
         return version
 
     def _quick_check(self, conn: sqlite3.Connection) -> None:

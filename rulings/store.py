@@ -12,6 +12,8 @@ The journal's parts:
   check before the first write, SQLite's errors in Russian);
 - `rulings.records`: rulings as rows (a revision appended, rulings read back with their history);
 - `rulings.signins`: accounts and sign-in sessions as methods of `Journal`;
+- `rulings.drafts`: judges' unsaved forms, kept so that a reload loses nothing;
+- `rulings.postings`: the search index;
 - here: the one write path for rulings (`Journal._write`): the input is validated, the judge's
   sign-in checked, the draft looked up (a repeated submit returns the first write), the base
   revision compared (a colleague's amendment is a conflict, not overwritten), the judge's rate
@@ -36,9 +38,10 @@ from typing import TYPE_CHECKING, TypeVar
 
 import argon2
 
-from rulings import accounts, backup, db, records, search, throttle
+from rulings import accounts, backup, db, postings, records, search, throttle
 from rulings.accounts import Account, SignedIn
 from rulings.db import Conn
+from rulings.drafts import DraftsMixin
 from rulings.model import (
     JournalError,
     KnownClauses,
@@ -82,7 +85,7 @@ def default_hall() -> str:
     return " ".join(os.environ.get(HALL_ENV, "").split())[:MAX_HALL_CHARS]
 
 
-class Journal(JudgesMixin):
+class Journal(JudgesMixin, DraftsMixin):
     """The rulings journal: a SQLite file or a PostgreSQL database (`path` is a file path or a
     `postgresql://` URL). Holds the target and settings: create one per request.
 
@@ -137,8 +140,10 @@ class Journal(JudgesMixin):
 
     # -- transactions ----------------------------------------------------------------------
 
-    def _run(self, write: bool, body: Callable[[Conn, int], T]) -> T:
-        return self._db.run(write, body)
+    def _run(self, write: bool, body: Callable[[Conn, int], T], serial: bool = False) -> T:
+        """`body` in one transaction; `serial` for writes that change the search index (see
+        `rulings.postgres.PgDatabase.run`)."""
+        return self._db.run(write, body, serial)
 
     def _read(self, body: Callable[[Conn, int], T], absent: T) -> T:
         try:
@@ -310,10 +315,10 @@ class Journal(JudgesMixin):
                 replaced=replaced,
             )
             records.insert_revision(conn, new_id, ruling_uid, rev, revision, draft)
-            records.index_ruling(conn, new_id, signed)
+            postings.index_rulings(conn, [(new_id, signed)])
             return Written(new_id, rev)
 
-        written = self._run(True, body)
+        written = self._run(True, body, serial=True)
         if not written.repeated:
             backup.maybe_backup(self.path)
         return written
@@ -448,34 +453,51 @@ class Journal(JudgesMixin):
     ) -> list[RulingHit]:
         """Rulings whose current text matches the query's words (any Russian word form) or clause ids.
 
-        The database counts `rulings.search.match`'s points over its index (SQLite FTS5, PostgreSQL
-        tsvectors with GIN indexes over the same search keys) and returns only the best: the ranking
-        is the one a scan of every ruling gave, without reading every ruling (a journal older than
-        schema 4, not yet upgraded, is scanned whole). An empty query lists
+        The journal's index (`rulings.postings`) counts `rulings.search.match`'s points for every
+        ruling and hands over only the best: the ranking a scan of every ruling gave, without
+        reading every ruling (a journal whose index is older than this version's search keys, or
+        older than schema 5 and not yet upgraded, is scanned whole). An empty query lists
         nothing. Raises `JournalError` as `rulings` does.
         """
         query_words, query_keys = search.query_terms(query, stopwords)
         if not query_keys:
             return []
+        weights: dict[tuple[bool, str], int] = {}
+        for word, key in zip(query_words, query_keys, strict=True):
+            weights[(word[:1].isdigit(), key)] = weights.get((word[:1].isdigit(), key), 0) + 1
 
         def body(conn: Conn, version: int) -> list[RulingHit]:
-            if version < 4:
+            if version < 5 or not postings.fresh(conn):
                 return search.search_rulings(
                     records.fetch_many(conn, version, _all_ids(conn)), query, top, stopwords
                 )
-            pairs = list(zip(query_words, query_keys, strict=True))
-            best = records.ranked(conn, pairs, top)
-            keys = records.keys_of(conn, [rid for rid, _points in best])
-            rulings = {r.id: r for r in records.fetch_many(conn, version, [rid for rid, _p in best])}
+            best = postings.best(conn, weights, top)
+            ids = [rid for rid, _points in best]
+            keys = postings.keys_of(conn, ids)
+            rulings = {r.id: r for r in records.fetch_many(conn, version, ids)}
             hits = []
-            for rid, _points in best:
-                title, text, cited = keys.get(rid, ("", "", ""))
+            for rid in ids:
+                title, text, cited, _scene = keys.get(rid, ("", "", "", ""))
                 m = search.match(
                     query_words, query_keys, set(title.split()), set(text.split()), cited.split()
                 )
                 if rid in rulings and m.score:
                     hits.append(RulingHit(rulings[rid], m.score, m.matched))
             return hits
+
+        return self._read(body, [])
+
+    def mentioning(self, keys: Collection[str], limit: int = 500) -> list[Ruling]:
+        """The newest `limit` rulings whose current text or recorded position holds every one of
+        these search keys (a card's name: `rulings.search.stems`); the caller checks the words'
+        order. A journal without an up-to-date index hands over every ruling."""
+
+        def body(conn: Conn, version: int) -> list[Ruling]:
+            if version < 5 or not postings.fresh(conn):
+                return records.fetch_many(conn, version, _all_ids(conn))
+            ids = postings.holding_all(conn, list(keys), limit)
+            found = {r.id: r for r in records.fetch_many(conn, version, ids)}
+            return [found[i] for i in ids if i in found]
 
         return self._read(body, [])
 

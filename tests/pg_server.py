@@ -44,6 +44,7 @@ class PgServer:
         self.bindir = bindir
         self.root = root
         self.data = root / "data"
+        self.durable = False
         self.user = "postgres" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
 
     def _as_owner(self, *args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -62,9 +63,13 @@ class PgServer:
         if done.returncode:
             raise RuntimeError(f"initdb: {done.stderr.strip()[-500:]}")
 
-    def start(self) -> None:
+    def start(self, durable: bool = False) -> None:
         # No TCP at all; fsync off: a test server's data need not survive a power cut, only a restart.
-        options = f"-c listen_addresses='' -k {self.root} -c fsync=off -c full_page_writes=off"
+        # `durable` (the benchmark): every commit reaches the disk, as on the league's server.
+        options = f"-c listen_addresses='' -k {self.root}"
+        if not durable:
+            options += " -c fsync=off -c full_page_writes=off"
+        self.durable = durable
         options += " -c max_connections=100"
         log = str(self.root / "log")
         pg_ctl = self.bindir / "pg_ctl"
@@ -77,7 +82,7 @@ class PgServer:
 
     def restart(self) -> None:
         self.stop("immediate")
-        self.start()
+        self.start(self.durable)
 
     def log_tail(self) -> str:
         with contextlib.suppress(OSError):

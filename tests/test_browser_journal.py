@@ -274,3 +274,49 @@ def test_a_sign_in_survives_a_reload_and_a_new_tab_and_users_passwd_ends_it(
     finally:
         judge.close()
         store.Journal(journal_path, hasher=cheap_hasher()).set_password("Орлов", PASSWORD)
+
+
+def test_an_unsaved_ruling_and_amendment_survive_a_reload(
+    browser: Browser, server: str, journal_path: Path
+) -> None:
+    """What a judge typed is kept in the journal under their account (not in the server's memory):
+    a reload of the page, or a new tab, gives the form back; recording it deletes the draft."""
+    judge = Tab(browser, PHONE, server)
+    try:
+        judge.open()
+        judge.tab("Записать решение")
+        judge.sign_in("Сидорова")
+        main = judge.panel()
+        main.get_by_text("Записываете как: Сидорова (судья).").wait_for()
+        title = "Черновик: кто хозяин Унда после отката хода?"
+        main.get_by_label("Вопрос (о чём спор)").fill(title)
+        main.get_by_label("Вопрос (о чём спор)").press("Tab")
+        judge.settle()
+        main.get_by_label("Решение судьи (своими словами)").fill("Хозяин прежний (211.4).")
+        main.get_by_label("Вопрос (о чём спор)").click()  # leaving the text area commits it
+        judge.settle()
+        judge.page.reload()
+        judge.page.get_by_role("heading", name="Журнал решений", exact=True).first.wait_for()
+        judge.settle()
+        judge.tab("Записать решение")
+        main = judge.panel()
+        main.get_by_text("Восстановлен несохранённый черновик").wait_for()
+        assert main.get_by_label("Вопрос (о чём спор)").input_value() == title
+        assert main.get_by_label("Решение судьи (своими словами)").input_value() == "Хозяин прежний (211.4)."
+        judge.fits_width()
+        judge.shot("draft_after_reload")
+        before = store.Journal(journal_path).count()
+        main.get_by_role("button", name="Записать решение").click()
+        judge.settle()
+        main.get_by_text("Решение записано в журнал под №").wait_for()
+        assert store.Journal(journal_path).count() == before + 1
+        judge.page.reload()
+        judge.page.get_by_role("heading", name="Журнал решений", exact=True).first.wait_for()
+        judge.settle()
+        judge.tab("Записать решение")
+        main = judge.panel()
+        main.get_by_text("Записываете как: Сидорова (судья).").wait_for()
+        assert main.get_by_label("Вопрос (о чём спор)").input_value() == ""
+        assert main.get_by_text("Восстановлен несохранённый черновик").count() == 0
+    finally:
+        judge.close()

@@ -212,7 +212,7 @@ def test_corrupt_file_is_reported_and_the_form_is_kept(journal_file: Path) -> No
     assert any("повреждён" in plain(e.value) for e in at.error)
     assert at.text_input(key="journal_new_title").value == "Спор"  # the judge's text is still there
     assert any(
-        getattr(b, "label", None) == "Скачать несохранённое решение (Markdown)"
+        getattr(b, "label", None) == "Скачать несохранённое решение (файл .md)"
         for b in at.get("download_button")
     )
     assert journal_file.read_bytes() == garbage
@@ -279,3 +279,29 @@ def test_a_shared_journal_shows_halls_filters_them_and_both_texts_of_a_conflict(
     at.selectbox(key="journal_pick").set_value(local.id).run()
     assert any("исправили в двух журналах" in w.value for w in at.warning)
     assert {"Казань: да.", "Москва: нет."} <= set(_texts(at))
+
+
+def test_an_unsaved_amendment_comes_back_in_a_new_session_of_the_same_judge(journal_file: Path) -> None:
+    """A reload is a new session: the amendment the judge was typing comes back from the journal with
+    the revision it started from (a colleague's revision saved meanwhile is still a conflict)."""
+    book = store.Journal(journal_file, hasher=cheap_hasher())
+    judge = book.sign_in("Сидорова", PASSWORD)
+    rid = book.record(model.RulingInput(title="Спор о хозяине", decision="Хозяин прежний."), judge)
+    at = _sign_in(_page(r=str(rid)))
+    at.text_area(key=f"journal_amend_{rid}_decision").input("Хозяин меняется (211.4).").run()
+    at.text_input(key=f"journal_amend_{rid}_note").input("уточнение").run()
+    who = at.session_state["judge_signin"]
+    other = store.Journal(journal_file, hasher=cheap_hasher()).sign_in("Сидорова", PASSWORD)
+    theirs = model.RulingInput(title="Спор о хозяине", decision="Коллега: хозяин прежний.")
+    book.amend(rid, theirs, other, base_rev=1)
+    again = AppTest.from_file(APP, default_timeout=30)
+    again.session_state["judge_signin"] = who  # the device's sign-in, as its cookie resumes it
+    again.run()
+    again.query_params.update({"r": str(rid)})
+    again = again.switch_page(PAGE).run()
+    assert not again.exception
+    assert any("Восстановлен несохранённый черновик" in i.value for i in again.info)
+    assert again.text_area(key=f"journal_amend_{rid}_decision").value == "Хозяин меняется (211.4)."
+    again = again.button(key=f"journal_amend_{rid}_submit").click().run()
+    assert any("коллега" in w.value.lower() for w in again.warning)  # still a conflict, nothing lost
+    assert store.Journal(journal_file).get(rid).rev == 2  # type: ignore[union-attr]

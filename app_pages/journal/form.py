@@ -7,14 +7,20 @@ each result next to the button that caused it.
 
 A draft survives moving to another page of the app in the same tab: its fields are widgets with
 `persist_state="session"` (their values stay while the page is away), and the draft's id and base
-revision are plain session keys. A second press of the button submits the same draft id, which the
+revision are plain session keys. It survives a reload and a new tab too: each change of a field is
+kept in the journal under the signed-in judge's account and the form's name (`rulings.drafts`),
+and a form opened without a draft in the tab takes the kept one back (with its draft id and base
+revision, so a submit after a reload is still the same ruling, and a colleague's revision saved
+meanwhile is still a conflict). A second press of the button submits the same draft id, which the
 journal recognises, so no duplicate is ever recorded.
 """
 
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import uuid
+import zoneinfo
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -24,7 +30,7 @@ import engine
 import lexicon
 from app_pages.shared import common
 from rules_index import RulesIndex
-from rulings import accounts, export, model, store
+from rulings import accounts, drafts, export, model, store
 
 JUDGE_KEY = "judge_signin"  # the tab's rulings.accounts.SignedIn (a token, never the password)
 # The device keeps the sign-in's token in this cookie, so a reload or a new tab resumes it (never a
@@ -59,6 +65,16 @@ def open_journal() -> store.Journal:
     run under another journal setting ($BERSERK_JOURNAL, the hall) opens its own."""
     setting = repr((store.default_path(), store.default_hall(), accounts.idle_seconds()))
     return common.per_run("journal " + setting, store.Journal)
+
+
+def when(iso: str) -> str:
+    """A stored moment on the reader's clock (their browser's time zone), else the server's, said so."""
+    name = st.context.timezone
+    zone: dt.tzinfo | None = None
+    if name:
+        with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
+            zone = zoneinfo.ZoneInfo(str(name))
+    return export.clock_time(iso, zone)
 
 
 # -- signing in ---------------------------------------------------------------------------------
@@ -262,10 +278,20 @@ def ruling_form(
         values["clauses"] = ", ".join(str(c) for c in pre.get("clauses", []) or [])
         attached = {n: str(pre.get(n, "") or "") for n in ("verdict", "scenario_yaml", "trace_json")}
     if not isinstance(st.session_state.get(_key(prefix, "draft_id")), str):
-        _reset(prefix, values, amend_of.rev if amend_of is not None else None)
+        if not _restore(prefix, book, who, values):
+            _reset(prefix, values, amend_of.rev if amend_of is not None else None)
     elif amend_of is None:
         _fill(prefix, values)
     st.caption(common.escape_md(f"Записываете как: {who.label}. Судья решения — ваша учётная запись."))
+    restored = st.session_state.get(_key(prefix, "restored"))
+    if isinstance(restored, str):
+        st.info(f"Восстановлен несохранённый черновик ({when(restored)}): текст формы — ваш, ещё не записан.")
+        st.button(
+            "Начать заново (черновик удалить)",
+            key=_key(prefix, "start_over"),
+            on_click=_start_over,
+            args=(prefix, values, amend_of.rev if amend_of is not None else None),
+        )
     base = st.session_state.get(_key(prefix, "base_rev"))
     conflict = amend_of is not None and st.session_state.get(_key(prefix, "conflict")) == amend_of.rev
     _fields(prefix, attached, amend_of is not None)
@@ -280,7 +306,7 @@ def ruling_form(
             feedback.button(
                 "Новое решение (очистить форму)",
                 key=_key(prefix, "new"),
-                on_click=_reset,
+                on_click=_start_over,
                 args=(prefix, values, None),
             )
     if conflict and amend_of is not None:
@@ -292,17 +318,32 @@ def ruling_form(
 
 def _fields(prefix: str, attached: Mapping[str, str], amending: bool) -> None:
     keep: Literal["session"] = "session"  # the draft stays when the judge visits another page of the app
+
+    def line(where: Any, name: str, label: str, hint: str | None = None) -> None:
+        # On each change the form is kept in the journal too, for a reload.
+        where.text_input(
+            label,
+            key=_key(prefix, name),
+            max_chars=_limit(name),
+            persist_state=keep,
+            help=hint,
+            on_change=_keep_draft,
+            args=(prefix,),
+        )
+
     for name, label, widget in _FIELDS[:3]:
         if widget == "area":
-            st.text_area(label, key=_key(prefix, name), max_chars=_limit(name), persist_state=keep)
-        else:
-            st.text_input(
+            st.text_area(
                 label,
                 key=_key(prefix, name),
                 max_chars=_limit(name),
                 persist_state=keep,
-                help="Например: 211.3.1, 535.8. Допущения движка: A1, A2 …" if name == "clauses" else None,
+                on_change=_keep_draft,
+                args=(prefix,),
             )
+        else:
+            hint = "Например: 211.3.1, 535.8. Допущения движка: A1, A2 …" if name == "clauses" else None
+            line(st, name, label, hint)
     st.radio(
         "Ответ судьи на вопрос",
         list(lexicon.VERDICTS),
@@ -311,6 +352,8 @@ def _fields(prefix: str, attached: Mapping[str, str], amending: bool) -> None:
         horizontal=True,
         key=_key(prefix, "judge_verdict"),
         persist_state=keep,
+        on_change=_keep_draft,
+        args=(prefix,),
     )
     steps = model.step_verdicts(attached.get("trace_json", ""))
     if steps:
@@ -322,19 +365,70 @@ def _fields(prefix: str, attached: Mapping[str, str], amending: bool) -> None:
         st.caption(
             common.escape_md(f"Вердикт движка (последний шаг): {lexicon.verdict(attached['verdict'])}.")
         )
-    cols = st.columns(3)
-    for col, (name, label, _w) in zip(cols, _FIELDS[3:6], strict=True):
-        col.text_input(label, key=_key(prefix, name), max_chars=_limit(name), persist_state=keep)
-    cols = st.columns(3)
-    for col, (name, label, _w) in zip(cols, _FIELDS[6:], strict=True):
-        col.text_input(label, key=_key(prefix, name), max_chars=_limit(name), persist_state=keep)
+    for row in (_FIELDS[3:6], _FIELDS[6:]):
+        for col, (name, label, _w) in zip(st.columns(3), row, strict=True):
+            line(col, name, label)
     if amending:
-        st.text_input(
-            "Причина правки (обязательно)",
-            key=_key(prefix, "note"),
-            max_chars=model.FIELD_LIMITS["note"],
-            persist_state=keep,
+        line(st, "note", "Причина правки (обязательно)")
+
+
+# -- drafts kept in the journal (a reload, a new tab) ------------------------------------------
+
+
+def _draft_fields(prefix: str) -> dict[str, str]:
+    out = {}
+    for name in drafts.FIELDS:
+        value = st.session_state.get(_key(prefix, name))
+        if isinstance(value, str):
+            out[name] = value
+    return out
+
+
+def _keep_draft(prefix: str) -> None:
+    """A field changed: keep the form in the journal under the judge's account (best effort: the
+    tab keeps it anyway, and a journal that cannot take it says so at the submit)."""
+    who = st.session_state.get(JUDGE_KEY)
+    draft_id = st.session_state.get(_key(prefix, "draft_id"))
+    if not isinstance(who, accounts.SignedIn) or not isinstance(draft_id, str):
+        return
+    base = st.session_state.get(_key(prefix, "base_rev"))
+    with contextlib.suppress(model.JournalError, model.NotSignedInError):
+        open_journal().save_draft(
+            who, prefix, _draft_fields(prefix), draft_id, int(base) if isinstance(base, int) else None
         )
+
+
+def _restore(prefix: str, book: store.Journal, who: accounts.SignedIn, values: Mapping[str, str]) -> bool:
+    """Take back the judge's kept draft of this form (a reload, a new tab); False when there is none."""
+    try:
+        kept = book.draft(who, prefix)
+    except model.JournalError:
+        return False
+    if kept is None:
+        return False
+    _fill(prefix, values, force=True)
+    for name, value in kept.fields.items():
+        st.session_state[_key(prefix, name)] = value
+    st.session_state[_key(prefix, "draft_id")] = kept.draft_id
+    st.session_state[_key(prefix, "base_rev")] = kept.base_rev
+    st.session_state[_key(prefix, "restored")] = kept.saved_at
+    return True
+
+
+def _drop_draft(prefix: str) -> None:
+    st.session_state.pop(_key(prefix, "restored"), None)
+    who = st.session_state.get(JUDGE_KEY)
+    if isinstance(who, accounts.SignedIn):
+        with contextlib.suppress(model.JournalError, model.NotSignedInError):
+            open_journal().drop_draft(who, prefix)
+
+
+def _start_over(prefix: str, values: Mapping[str, str], base_rev: int | None) -> None:
+    """«Начать заново» / «Новое решение»: the kept draft is deleted, the form starts afresh."""
+    _drop_draft(prefix)
+    for name in ("judge_verdict", "note"):
+        st.session_state.pop(_key(prefix, name), None)
+    _reset(prefix, values, base_rev)
 
 
 def _known_ids() -> tuple[RulesIndex, frozenset[str]]:
@@ -387,6 +481,7 @@ def _submit(
         feedback.error(common.escape_md(exc.public))
         _offer_unsaved_copy(prefix, data, feedback)
     else:
+        _drop_draft(prefix)
         if amend_of is not None:
             text = f"Правка сохранена: решение № {done.ruling_id}, редакция {done.rev}."
             if done.repeated:
@@ -432,9 +527,9 @@ def _conflict_panel(
         st.markdown("**Ваша правка** (не сохранена)")
         _changes_view(start, mine)
     with right, st.container(border=True, key=f"{prefix}_theirs"):
-        when = export.human_time(theirs.created_at)
+        saved = when(theirs.created_at)
         who_else = f", {theirs.author}" if theirs.author else ""
-        st.markdown("**Правка коллеги** — " + common.escape_md(f"редакция {theirs.rev}, {when}{who_else}"))
+        st.markdown("**Правка коллеги** — " + common.escape_md(f"редакция {theirs.rev}, {saved}{who_else}"))
         _changes_view(start, theirs.data)
     c1, c2 = feedback.columns(2)
     if c1.button("Сохранить мою правку поверх", type="primary", key=_key(prefix, "overwrite")):
@@ -443,6 +538,7 @@ def _conflict_panel(
             prefix, open_journal(), who, attached, amend_of, base_rev, values, feedback, on_top_of=theirs.rev
         )
     if c2.button("Отказаться от моей правки", key=_key(prefix, "discard")):
+        _drop_draft(prefix)
         for name in (*values, "judge_verdict", "note"):
             st.session_state.pop(_key(prefix, name), None)
         st.session_state.pop(_key(prefix, "draft_id"), None)
@@ -476,7 +572,7 @@ def _offer_unsaved_copy(prefix: str, data: model.RulingInput, where: Any) -> Non
     now = model.now_iso()
     draft = model.Ruling(id=0, created_at=now, updated_at=now, current=data, revisions=())
     where.download_button(
-        "Скачать несохранённое решение (Markdown)",
+        "Скачать несохранённое решение (файл .md)",
         data=export.ruling_markdown(draft, with_history=False),
         file_name="reshenie-ne-sohraneno.md",
         mime="text/markdown",

@@ -17,7 +17,7 @@ import yaml
 
 import engine
 import lexicon
-from app_pages.journal.form import open_journal, ruling_form, sign_in_panel
+from app_pages.journal.form import open_journal, ruling_form, sign_in_panel, when
 from app_pages.shared import common, version_diff
 from casebook import wording
 from rules_index import ids, numbers
@@ -61,8 +61,7 @@ def _history(ruling: model.Ruling) -> None:
             who = f", {rev.author}" if rev.author else ""
             where = f", {rev.hall}" if rev.hall else ""
             st.markdown(  # the heading bold, the judge's name and hall escaped
-                f"**Редакция {rev.rev}** — "
-                + common.escape_md(f"{export.human_time(rev.created_at)}{who}{where}")
+                f"**Редакция {rev.rev}** — " + common.escape_md(f"{when(rev.created_at)}{who}{where}")
             )
             if rev.replaced:
                 st.caption(
@@ -92,7 +91,7 @@ def _history(ruling: model.Ruling) -> None:
 def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
     cur = ruling.current
     st.subheader(f"Решение № {ruling.id}")
-    created, updated = export.human_time(ruling.created_at), export.human_time(ruling.updated_at)
+    created, updated = when(ruling.created_at), when(ruling.updated_at)
     author = f", {ruling.author}" if ruling.author else ""
     last = ruling.revisions[-1].author if ruling.revisions else ""
     st.caption(
@@ -113,9 +112,9 @@ def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
     if ruling.conflict:
         _conflict_view(ruling)
     if ruling.locked_by:
-        when = export.human_time(ruling.locked_at)
+        locked_when = when(ruling.locked_at)
         st.info(
-            f"Закреплено главным судьёй: {ruling.locked_by}, {when}. Правки не принимаются.",
+            f"Закреплено главным судьёй: {ruling.locked_by}, {locked_when}. Правки не принимаются.",
             icon=":material/lock:",
         )
     st.markdown("**Вопрос**")
@@ -147,7 +146,7 @@ def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
         with st.expander("Сценарий (позиция со стола судьи)", key=f"journal_scn_{ruling.id}"):
             st.code(cur.scenario_yaml, language="yaml")
             st.download_button(
-                "Скачать сценарий (YAML)",
+                "Скачать сценарий (файл .yaml)",
                 data=cur.scenario_yaml,
                 file_name=f"reshenie-{ruling.id}.yaml",
                 mime="application/x-yaml",
@@ -157,7 +156,7 @@ def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
     if len(ruling.revisions) > 1:
         _history(ruling)
     st.download_button(
-        "Выгрузить это решение (Markdown)",
+        "Выгрузить это решение (файл .md)",
         data=export.ruling_markdown(ruling, words=action_words(cur.scenario_yaml)),
         file_name=f"reshenie-{ruling.id}.md",
         mime="text/markdown",
@@ -169,7 +168,11 @@ def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
     if ruling.locked_by:
         return
     amend_key = f"journal_amend_{ruling.id}"
-    with st.expander("Править решение", key=f"{amend_key}_open", on_change="rerun"):
+    # An amendment the judge left unsaved (a reload, another tab) opens the form at once.
+    unsaved = (
+        who is not None and f"{amend_key}_draft_id" not in st.session_state and _has_draft(who, amend_key)
+    )
+    with st.expander("Править решение", key=f"{amend_key}_open", on_change="rerun", expanded=unsaved):
         ruling_form(amend_key, amend_of=ruling)
 
 
@@ -183,9 +186,7 @@ def _conflict_view(ruling: model.Ruling) -> None:
         icon=":material/call_split:",
     )
     with st.container(border=True, key=f"journal_conflict_{ruling.id}"):
-        st.caption(
-            common.escape_md(f"Другая версия: {other.author}{where}, {export.human_time(other.created_at)}")
-        )
+        st.caption(common.escape_md(f"Другая версия: {other.author}{where}, {when(other.created_at)}"))
         st.text(other.data.title)
         st.text(other.data.decision)
 
@@ -214,6 +215,13 @@ def action_words(scenario_yaml: str) -> Callable[[str], str]:
             return line
 
     return words
+
+
+def _has_draft(who: accounts.SignedIn, form: str) -> bool:
+    try:
+        return open_journal().draft(who, form) is not None
+    except model.JournalError:
+        return False
 
 
 def _lock_button(ruling: model.Ruling, who: accounts.SignedIn) -> None:
@@ -286,7 +294,7 @@ def _words_for(rulings: list[model.Ruling]) -> Callable[[str], str]:
 
 def _export_all(book: store.Journal) -> None:
     """The whole journal's Markdown, built only when the judge asks (not on every rerun)."""
-    if st.button("Подготовить выгрузку всего журнала (Markdown для печати)", key="journal_export_build"):
+    if st.button("Подготовить выгрузку всего журнала (файл .md для печати)", key="journal_export_build"):
         try:
             everything = book.rulings()
         except model.JournalError as exc:
@@ -312,7 +320,7 @@ def _cards(found: list[model.Ruling]) -> None:
             facts += [f"стол {cur.table_no}"] if cur.table_no else []
             facts += [f"тур {cur.round}"] if cur.round else []
             facts += [v for v in (cur.event, r.hall, r.author or cur.judge) if v]
-            facts.append(export.human_time(r.updated_at))
+            facts.append(when(r.updated_at))
             marks = (" · повреждено" if r.damaged else "") + (" · конфликт версий" if r.conflict else "")
             with st.container(border=True, key=f"journal_card_{r.id}"):
                 st.markdown(f"**№ {r.id}.** " + common.escape_md(cur.title))
