@@ -5,7 +5,7 @@ For every action applied, whatever its verdict:
 - an illegal action leaves the state equal to the one before (and `apply` never mutates its input);
 - no card's owner ever changes, and no card appears or vanishes;
 - every card is in exactly one place, and a symbiote shares its host's cell
-  (tests/test_engine_properties.check_invariants, the engine's structural invariants);
+  (tests/engine_cases.check_invariants, the engine's structural invariants);
 - every clause the trace cites exists in the rules index, and every assumption in the assumptions file.
 """
 
@@ -20,7 +20,7 @@ import engine
 import rules_index
 from engine.model import board
 from rules_index import ids
-from tests.test_engine_common import (
+from tests.engine_cases import (
     CALLER,
     COMPANION,
     FLYER,
@@ -28,11 +28,12 @@ from tests.test_engine_common import (
     ORC,
     PARASITE,
     PHOENIX,
+    check_invariants,
     full_board,
     random_action,
+    snapshot,
     spec,
 )
-from tests.test_engine_properties import check_invariants, snapshot
 
 # Cards a random position draws from: the example cards and every kind of template.
 POOL: tuple[str | Mapping[str, object], ...] = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.test_engine_common import (
+from tests.engine_cases import (
     COMPANION,
     FLYER,
     GHOST,
