@@ -41,9 +41,11 @@ class TermEntry:
 
 @dataclass(frozen=True)
 class CardEntry:
+    """A card as search knows it: its name and the other spellings people type (its facts are the
+    engine library's)."""
+
     name: str
     aliases: tuple[str, ...]
-    kind: str
 
 
 @dataclass(frozen=True)
@@ -154,11 +156,7 @@ def _terms(path: Path) -> tuple[TermEntry, ...]:
 
 def _cards(path: Path) -> tuple[CardEntry, ...]:
     return tuple(
-        CardEntry(
-            _strings(path, i, e, "name", True)[0],
-            _strings(path, i, e, "aliases", False),
-            (_strings(path, i, e, "kind", False) or ("",))[0],
-        )
+        CardEntry(_strings(path, i, e, "name", True)[0], _strings(path, i, e, "aliases", False))
         for i, e in enumerate(_entries(path))
     )
 
