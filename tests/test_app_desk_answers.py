@@ -66,7 +66,7 @@ def test_clause_usage_renders() -> None:
     heads = [label.split(" · ")[0] for label in labels]
     words = ("можно", "нельзя", "не определено")
     assert heads and all(h in words or re.fullmatch(r"\d+ шаг(а|ов)?", h) for h in heads), labels
-    assert "`s211_symbiotes.host_lock`" in "\n".join(m.value for m in at.markdown)
+    assert "`s211_bond.host_lock`" in "\n".join(m.value for m in at.markdown)
 
 
 def test_a_multi_step_scenario_is_not_headlined_by_one_verdict() -> None:

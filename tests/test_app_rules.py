@@ -450,7 +450,7 @@ def test_clause_page_lists_the_scenarios_and_engine_handlers_of_the_clause() -> 
     # the official ПРИМЕР to 211.3.1 is one click away, opening on the desk (a page link: no reload)
     to_desk = [link_params(x) for x in at.page_link if x.proto.page == "desk"]
     assert {"scn": "scenarios/official/211.3.1_karlik_und.yaml"} in to_desk, to_desk
-    assert "`s211_symbiotes.host_lock`" in body
+    assert "`s211_bond.host_lock`" in body
     # a clause the engine does not apply says so instead of an empty list
     heading = run_app(p="535")
     assert "Движок этот пункт не применяет." in [c.value for c in heading.caption]

@@ -60,7 +60,11 @@ ENGINE_ORDER = [
         "events",
         "guards",
         "zones",
-        "s211_symbiotes",
+        "s211_hosts",
+        "s211_bond",
+        "s211_movement",
+        "s211_reveal",
+        "s211_attach",
         "s534_replacement",
         "s535_squad",
         "s535_summon",
@@ -143,7 +147,7 @@ def test_the_import_walk_sees_imports_inside_functions() -> None:
     # engine/implemented.py imports the rules index inside a function; zones imports no section,
     # but it is imported
     assert ("engine.implemented", "rules_index") in GRAPH.edges
-    assert ("engine.rules.s211_symbiotes", "engine.rules.zones") in GRAPH.edges
+    assert ("engine.rules.s211_hosts", "engine.rules.zones") in GRAPH.edges
     # context names the catalogue only for type checking
     assert ("engine.context", "engine.rules.registry") not in GRAPH.edges
 

@@ -196,7 +196,7 @@ def test_answers_appear_only_for_the_rules_they_were_written_for(
 def test_clause_usage_lists_scenarios_and_handlers(digests: tuple[da.ScenarioDigest, ...]) -> None:
     scenarios, handlers = da.clause_usage("211.3.1", digests)
     assert "scenarios/official/211.3.1_karlik_und.yaml" in [d.path for d in scenarios]
-    assert any(h.startswith("s211_symbiotes.") for h in handlers)
+    assert any(h.startswith("s211_") for h in handlers)
     assert da.clause_usage("999.9", digests) == ([], [])
     assert da.clause_usage("211.3.1", digests, handlers={"211.3.1": ["x.y"]})[1] == ["x.y"]
 

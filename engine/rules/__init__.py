@@ -1,11 +1,11 @@
 """The rule modules and the catalogue of what they declare.
 
-One module per part of the rules: zones (shared zone code, no section), s211_symbiotes,
-s534_replacement, s535_squad, s535_summon, s535_incarnation, card_text (abilities from a card's
-own text) and procedure (phases, turns, movement, attacks, wounds). A module declares its
-clauses with @registry.rule, its action kinds with @registry.action and its hooks with
-@registry.hook; a new module is listed in RULE_MODULES and nowhere else. Sections run in this
-order at each hook point.
+One module per part of the rules: zones (shared zone code, no section), the five parts of 211
+(s211_hosts, s211_bond, s211_movement, s211_reveal, s211_attach), s534_replacement, s535_squad,
+s535_summon, s535_incarnation, card_text (abilities from a card's own text) and procedure (phases,
+turns, movement, attacks, wounds). A module declares its clauses with @registry.rule, its action
+kinds with @registry.action and its hooks with @registry.hook; a new module is listed in
+RULE_MODULES and nowhere else. Sections run in this order at each hook point.
 """
 
 from __future__ import annotations
@@ -16,7 +16,11 @@ from engine.rules import (
     card_text,
     procedure,
     registry,
-    s211_symbiotes,
+    s211_attach,
+    s211_bond,
+    s211_hosts,
+    s211_movement,
+    s211_reveal,
     s534_replacement,
     s535_incarnation,
     s535_squad,
@@ -28,7 +32,11 @@ from rules_index import ids
 # The order hooks run in at each point, and the order action kinds are listed in.
 RULE_MODULES: tuple[types.ModuleType, ...] = (
     procedure,
-    s211_symbiotes,
+    s211_hosts,
+    s211_bond,
+    s211_movement,
+    s211_reveal,
+    s211_attach,
     s534_replacement,
     s535_squad,
     s535_summon,

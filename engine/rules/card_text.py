@@ -13,7 +13,7 @@ import lexicon
 from engine import context
 from engine.model import actions, board, state
 from engine.model.abilities import Ability
-from engine.rules import guards, s211_symbiotes, s534_replacement
+from engine.rules import guards, s211_bond, s534_replacement
 from engine.rules.events import Effect, Event, Offer
 from engine.rules.registry import action, arg, hook, rule
 
@@ -116,16 +116,14 @@ def heal_to_wound(
 def _next_to(ctx: context.Ctx, card: state.CardState) -> list[state.CardState]:
     """The creatures standing next to `card` (211.9, A1): the targets Вожак сатиров may choose."""
     return [
-        c
-        for c in ctx.cards.values()
-        if c.in_play and c.is_creature and s211_symbiotes.cards_adjacent(c, card)
+        c for c in ctx.cards.values() if c.in_play and c.is_creature and s211_bond.cards_adjacent(c, card)
     ]
 
 
 def _wound_instead(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
     card = ctx.c(eff.card)
     near = _next_to(ctx, card)
-    s211_symbiotes.explain_adjacent(ctx, card, near)
+    s211_bond.explain_adjacent(ctx, card, near)
     return s534_replacement.generate_replacing(
         ctx, ev, eff, near, str(eff.ability.get("damage_kind")), str(eff.ability.get("counts_as"))
     )
@@ -201,9 +199,9 @@ def on_death(ctx: context.Ctx, card: state.CardState, ab: Ability) -> None:
             if other.in_play
             and other.is_creature
             and other.controller != card.controller
-            and s211_symbiotes.cards_adjacent(other, card)
+            and s211_bond.cards_adjacent(other, card)
         ]
-        s211_symbiotes.explain_adjacent(ctx, card, victims)
+        s211_bond.explain_adjacent(ctx, card, victims)
         for victim in victims:
             if not ctx.c(victim.id).in_play:
                 continue

@@ -10,7 +10,7 @@ import lexicon
 from engine import context
 from engine.model import actions, board, state
 from engine.model import cards as library
-from engine.rules import guards, s211_symbiotes, s534_replacement, zones
+from engine.rules import guards, s211_bond, s211_hosts, s211_movement, s534_replacement, zones
 from engine.rules.events import Event
 from engine.rules.registry import action, arg, rule
 
@@ -117,10 +117,10 @@ def _cannot_stand_on(ctx: context.Ctx, card: state.CardState, to: str, free_cell
     if occ is not None:
         ctx.forbid(free_cell, f"клетка {to} занята картой {occ.label}: на клетке стоит не больше одной карты")
         return True
-    if s211_symbiotes.cannot_enter(ctx, card, to):
+    if s211_movement.cannot_enter(ctx, card, to):
         ctx.forbid("A8", f"{card.label} не может перемещаться на {to} (текст карты)")
         return True
-    return card.host is None and s211_symbiotes.symbiote_restricts_host(ctx, card, to)
+    return card.host is None and s211_movement.symbiote_restricts_host(ctx, card, to)
 
 
 @action(
@@ -137,11 +137,11 @@ def do_move(ctx: context.Ctx, action: actions.Action) -> None:
     if card is None:
         return
     to = str(action.get("to"))
-    if s211_symbiotes.movement_declared(ctx, card):
+    if s211_movement.movement_declared(ctx, card):
         return
     if not _may_act(ctx, card, "движение"):
         return
-    if s211_symbiotes.host_lock(ctx, card, f"движение на {to}", None):
+    if s211_bond.host_lock(ctx, card, f"движение на {to}", None):
         return
     if ctx.ability(card, "cannot_move") is not None:
         ctx.forbid("A8", f"{card.label} не может двигаться (текст карты)")
@@ -174,7 +174,7 @@ def do_move(ctx: context.Ctx, action: actions.Action) -> None:
     old = card.cell
     ctx.update(card.id, cell=to)
     ctx.step("", "effect", f"{card.label} двигается {old} → {to}", f"{card.label}: клетка {old} → {to}")
-    s211_symbiotes.carry_symbiote(ctx, card, to)
+    s211_movement.carry_symbiote(ctx, card, to)
 
 
 @action(
@@ -193,7 +193,7 @@ def do_relocate(ctx: context.Ctx, action: actions.Action) -> None:
     if card is None:
         return
     to = str(action.get("to"))
-    if s211_symbiotes.relocate_symbiote(ctx, card, bool(action.get("symbiote_alone", False))):
+    if s211_movement.relocate_symbiote(ctx, card, bool(action.get("symbiote_alone", False))):
         return
     if ctx.ability(card, "cannot_be_relocated") is not None:
         ctx.forbid("A8", f"{card.label} не может быть перемещён (текст карты)")
@@ -224,7 +224,7 @@ def do_relocate(ctx: context.Ctx, action: actions.Action) -> None:
         return
     ctx.update(card.id, cell=to)
     ctx.step("", "effect", f"{card.label} перемещён {old} → {to}", f"{card.label}: клетка {old} → {to}")
-    s211_symbiotes.carry_symbiote(ctx, card, to)
+    s211_movement.carry_symbiote(ctx, card, to)
 
 
 @action(
@@ -248,12 +248,12 @@ def do_attack(ctx: context.Ctx, action: actions.Action) -> None:
         return
     if not _may_act(ctx, attacker, "нападение"):
         return
-    if s211_symbiotes.host_lock(ctx, attacker, f"нападение на {target.label}", target.id):
+    if s211_bond.host_lock(ctx, attacker, f"нападение на {target.label}", target.id):
         return
     own = ctx.symbiote_of(attacker.id)
     if own is not None and ctx.ability(own, "host_lock") is not None:
         ctx.allow("A8", f"нападение на своего симбиота {target.label} текст карты разрешает")
-    if s211_symbiotes.attack_with_host(ctx, attacker, target):
+    if s211_bond.attack_with_host(ctx, attacker, target):
         ctx.last_attack = (attacker.id, target.id)
         return
     if attacker.cell is None or target.cell is None or attacker.zone == "aux" or target.zone == "aux":
@@ -422,7 +422,7 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
     if to_aux and card.zone == "battle":
         ctx.update(card.id, zone="aux", cell=None)
         ctx.assume("A5", f"{card.label} стал летающим и переходит во вспомогательную зону")
-    s211_symbiotes.check_hosts(ctx)
+    s211_hosts.check_hosts(ctx)
     if new_sub in library.SYMBIOTE_SUBTYPES:
         ctx.undet(
             "211.7",
@@ -454,7 +454,7 @@ def do_set_incorporeal(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.undet(
             "211.5",
             f"затронут бестелесный симбиот или симбиот меняет бестелесность ({who.label if who else ''}); "
-            + s211_symbiotes.CUT_211_5,
+            + s211_hosts.CUT_211_5,
         )
         ctx.keep_state = True
         return
@@ -466,4 +466,4 @@ def do_set_incorporeal(ctx: context.Ctx, action: actions.Action) -> None:
         f"{card.label}: {'бестелесный' if value else 'небестелесный'}",
     )
     if value:
-        s211_symbiotes.became_incorporeal(ctx, card.id)
+        s211_hosts.became_incorporeal(ctx, card.id)

@@ -10,7 +10,7 @@ import lexicon
 from engine import context
 from engine.model import board, state
 from engine.model.abilities import Ability
-from engine.rules import s211_symbiotes, s535_squad, zones
+from engine.rules import s211_hosts, s535_squad, zones
 from engine.rules.registry import hook, rule
 
 
@@ -91,11 +91,11 @@ def _incarnation_problems(
     info = incarnation_x(card)
     places_on = info[2].get("places_on") if info else None
     if card.is_symbiote:
-        for cl, _k, reason in s211_symbiotes.summon_target_problems(ctx, card, places_on, "инкарнировать"):
+        for cl, _k, reason in s211_hosts.summon_target_problems(ctx, card, places_on, "инкарнировать"):
             probs.append((cl, reason))
         if probs:
             return probs, [], []
-        hosts = s211_symbiotes.possible_hosts(ctx, card, str(places_on), p)
+        hosts = s211_hosts.possible_hosts(ctx, card, str(places_on), p)
         if not hosts:
             probs.append(("211.8", f"нет карты, на которую можно поместить {card.label}"))
         return probs, hosts, []

@@ -11,7 +11,7 @@ import lexicon
 from engine import context
 from engine.model import actions, board, state
 from engine.model.abilities import Ability
-from engine.rules import s211_symbiotes, s535_squad, zones
+from engine.rules import s211_bond, s211_hosts, s535_squad, zones
 from engine.rules.registry import action, arg, rule
 
 
@@ -121,13 +121,13 @@ def _place_symbiote(
 ) -> str:
     """A summoned or resurrected symbiote goes onto the card its ability names (211.8)."""
     places_on = ab.get("places_on") if ab else None
-    for cl, _kind, reason in s211_symbiotes.summon_target_problems(ctx, card, places_on, verb):
+    for cl, _kind, reason in s211_hosts.summon_target_problems(ctx, card, places_on, verb):
         ctx.forbid(cl, reason)
     if ctx.illegal:
         return "illegal"
     host_id = action.get("host") if action else None
     if host_id is None:
-        hosts = s211_symbiotes.possible_hosts(ctx, card, str(places_on), player)
+        hosts = s211_hosts.possible_hosts(ctx, card, str(places_on), player)
         if not hosts:
             ctx.step("211.8", "not_applied", f"нет карты, на которую можно поместить {card.label}")
             return "failed"
@@ -136,8 +136,8 @@ def _place_symbiote(
     if h is None:
         ctx.forbid("", f"карты {host_id} нет в раскладе")
         return "illegal"
-    probs = s211_symbiotes.summon_host_problems(ctx, card, h, str(places_on), player)
-    if not s211_symbiotes.record(ctx, probs, card, h):
+    probs = s211_hosts.summon_host_problems(ctx, card, h, str(places_on), player)
+    if not s211_hosts.record(ctx, probs, card, h):
         return "illegal" if ctx.illegal else "undetermined"
     zones.place_in_play(ctx, card.id, cell=None, host=h.id, controller=player, closed=closed, hidden=False)
     ctx.step(
@@ -212,7 +212,7 @@ def _source(
         ctx.forbid("A8", f"{by.label} уже использовал эту особенность в этом бою")
         return None
     # A host under a lock like Карлик Унд's declares nothing but an attack on its symbiote.
-    if s211_symbiotes.host_lock(ctx, by, "вызов" if kind == "summon" else "возрождение", None):
+    if s211_bond.host_lock(ctx, by, "вызов" if kind == "summon" else "возрождение", None):
         return None
     return by, ab
 
@@ -397,7 +397,7 @@ def _blind_problems(ctx: context.Ctx, card: state.CardState, ab: Ability, p: str
     if card.is_symbiote:
         out.extend(
             (cl, r)
-            for cl, _k, r in s211_symbiotes.summon_target_problems(ctx, card, ab.get("places_on"), "вызвать")
+            for cl, _k, r in s211_hosts.summon_target_problems(ctx, card, ab.get("places_on"), "вызвать")
         )
     return out
 
