@@ -52,27 +52,14 @@ LAYERS = {
 # The upward imports: `python -m engine run|check|coverage`, documented in the README, is the
 # scenario casebook's command line, and `python -m engine cards …` the card base's.
 ALLOWED_UPWARD = {("engine.__main__", "casebook.cli"), ("engine.__main__", "cardbase.cli")}
-# Inside the engine: the model knows no rules; the rule modules import only those before them.
-ENGINE_ORDER = [
-    f"engine.rules.{name}"
-    for name in (
-        "registry",
-        "events",
-        "guards",
-        "zones",
-        "s211_hosts",
-        "s211_bond",
-        "s211_movement",
-        "s211_reveal",
-        "s211_attach",
-        "s534_replacement",
-        "s535_squad",
-        "s535_summon",
-        "s535_incarnation",
-        "card_text",
-        "procedure",
-    )
-]
+# Inside the engine the model knows no rules, and the rule modules are engine.rules.RULE_MODULES,
+# listed there and nowhere else: the sections in their order, each importing only the sections
+# before it, and two general modules — `procedure` (the game's procedure: first at every hook point,
+# it may use any section) and `zones` (the shared zone code: it calls hooks and knows no section).
+# The package's other modules (registry, events, guards) are the machinery and import no rule module.
+RULE_NAMES = tuple(m.__name__ for m in RULE_MODULES)
+PROCEDURE, ZONES = "engine.rules.procedure", "engine.rules.zones"
+SECTIONS = tuple(n for n in RULE_NAMES if n not in (PROCEDURE, ZONES))
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -180,12 +167,38 @@ def test_the_model_knows_no_rules_and_sections_import_backwards() -> None:
                 or target in ("engine.errors",)
                 or not target.startswith("engine")
             ), (source, target)
-        if source in ENGINE_ORDER and target in ENGINE_ORDER:
-            assert ENGINE_ORDER.index(target) < ENGINE_ORDER.index(source), (source, target)
-    # the shared zone code dispatches hooks and imports no section
-    sections = set(ENGINE_ORDER[4:])
-    assert not [t for t in GRAPH.successors("engine.rules.zones") if t in sections]
-    assert sorted(m.__name__ for m in RULE_MODULES) == sorted(ENGINE_ORDER[3:])
+        if source in SECTIONS and target in SECTIONS:
+            assert SECTIONS.index(target) < SECTIONS.index(source), (source, target)
+        if source in _machinery():
+            assert target not in RULE_NAMES, (source, target)
+    # the shared zone code dispatches hooks and imports no section; nothing imports the procedure
+    assert not [t for t in GRAPH.successors(ZONES) if t in (*SECTIONS, PROCEDURE)]
+    assert [s for s in GRAPH.predecessors(PROCEDURE) if s.startswith("engine.rules")] == ["engine.rules"]
+
+
+def _name(node: ast.expr) -> str:
+    """`rule` for both `@rule(…)` and `@registry.rule(…)`."""
+    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+
+
+def _machinery() -> list[str]:
+    return [m for m in SOURCES if m.startswith("engine.rules.") and m not in RULE_NAMES]
+
+
+def test_every_module_that_declares_rules_is_in_rule_modules() -> None:
+    # A module with @rule, @action or @hook left out of RULE_MODULES would never be registered.
+    assert {PROCEDURE, ZONES} <= set(RULE_NAMES) and len(SECTIONS) == len(RULE_NAMES) - 2
+    for module in _machinery():
+        tree = ast.parse(SOURCES[module].read_text(encoding="utf-8"))
+        marks = {
+            _name(d.func if isinstance(d, ast.Call) else d)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef)
+            for d in node.decorator_list
+        }
+        assert not marks & {"rule", "action", "hook"}, (
+            f"{module} объявляет правила, но его нет в RULE_MODULES"
+        )
 
 
 @pytest.mark.parametrize("module", sorted(SOURCES))
