@@ -24,6 +24,7 @@ LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # check; the problem is matched first, then its context, first match wins.
 _PROBLEMS = (
     ("another document", "в файле больше одного документа (---)"),
+    ("document start", "лишний отступ у строки верхнего уровня (или текст после конца документа)"),
     ("mapping values are not allowed", "двоеточие там, где его не ждали: возьмите текст в кавычки"),
     ("could not find expected ':'", "после ключа нет двоеточия: проверьте отступ и кавычки"),
     ("expected ',' or ']'", "в списке […] пропущена запятая или «]»"),

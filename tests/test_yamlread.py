@@ -46,6 +46,7 @@ def test_only_the_helper_and_the_scenario_reader_load_yaml() -> None:
         ("a: 1\n---\nb: 2\n", "в файле больше одного документа (---)", 2),
         ("a: *x\n", "ссылка *… на якорь &…, которого нет", 1),
         ("a: !x 1\n", "неизвестный тег «!…»", 1),
+        ("# a\n  b: 1\nc: 2\n", "лишний отступ у строки верхнего уровня", 3),
     ],
 )
 def test_problems_are_said_in_russian_with_the_place(
