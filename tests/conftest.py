@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 from playwright import sync_api as playwright_sync
 
 import engine
@@ -17,6 +19,15 @@ from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
+
+# Hypothesis under CI (CI=true, as .ci/run sets it): every run tries the same examples, derived from
+# each test (derandomize), and keeps no database, so a failure on a fresh clone repeats on the next
+# run and prints how to reproduce it. Elsewhere examples are random and the failing ones are
+# remembered outside the checkout (a database in the tree would travel between branches).
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "berserk-judge" / "hypothesis"
+settings.register_profile("dev", database=DirectoryBasedExampleDatabase(_CACHE))
+settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 
 @pytest.fixture(scope="session", autouse=True)
