@@ -13,15 +13,15 @@ from collections.abc import Callable
 import streamlit as st
 
 import cardbase
-from app_pages import card_base, common, desk_trace, journal_form
+from app_pages import registry
+from app_pages.desk import trace as desk_trace
+from app_pages.journal import form as journal_form
+from app_pages.shared import card_base, common
 from cardbase import explain, find, importer, links, readers, related, store
 from rulings import guard
 from rulings import model as rulings_model
 from rulings import store as rulings_store
 
-PAGE = "app_pages/cards.py"
-DESK_PAGE = "app_pages/desk.py"
-JOURNAL_PAGE = "app_pages/journal.py"
 UPLOAD_KEY = "cards_upload"
 CONSTANTS_KEY = "cards_upload_constants"
 _DONE_KEY = "cards_upload_done"
@@ -96,8 +96,8 @@ def render_search(loaded: cardbase.Loaded) -> None:
     with st.container(key="cards_hits"):
         for h in hits:
             # the name alone on the link (a long label is cut on a phone), the facts under it
-            st.page_link(
-                PAGE,
+            registry.link(
+                registry.CARDS,
                 label=f"**{common.escape_md(h.record.name)}**",
                 icon=":material/style:",
                 query_params=links.card_params(loaded.base.id, h.record.id),
@@ -159,8 +159,8 @@ def _render_mentions(r: cardbase.CardRecord) -> None:
     if scenarios:
         st.caption(f"Сценарии библиотеки с этой картой: {len(scenarios)} (щелчок открывает на столе)")
         for e in scenarios:
-            st.page_link(
-                DESK_PAGE,
+            registry.link(
+                registry.DESK,
                 label=f"{common.escape_md(e.title)} ({common.escape_md(e.group_label)})",
                 icon=":material/grid_on:",
                 query_params={"scn": e.path},
@@ -176,8 +176,8 @@ def _render_mentions(r: cardbase.CardRecord) -> None:
     if rulings:
         st.caption(f"Решения журнала, где названа эта карта: {len(rulings)}")
         for ruling in rulings[:20]:
-            st.page_link(
-                JOURNAL_PAGE,
+            registry.link(
+                registry.JOURNAL,
                 label=f"№ {ruling.id} · {common.escape_md(common.short(ruling.current.title, 70))}",
                 icon=":material/edit_note:",
                 query_params={"r": str(ruling.id)},
@@ -202,8 +202,8 @@ def render_card(loaded: cardbase.Loaded, card_id: str) -> None:
     if r.banned:
         st.warning("В базе карта отмечена как запрещённая.", icon=common.ICON_WARNING)
     st.markdown("  \n".join(f"**{k}:** {common.escape_md(v)}" for k, v in explain.facts(r)))
-    st.page_link(
-        DESK_PAGE,
+    registry.link(
+        registry.DESK,
         label="Поставить на стол",
         icon=":material/add_box:",
         query_params=links.desk_params(loaded.base.id, r),
@@ -445,8 +445,8 @@ def render() -> None:
     card_id = str(st.query_params.get(links.CARD_PARAM, "")).strip()
     if card_id:
         render_card(loaded, card_id)
-        st.page_link(
-            PAGE,
+        registry.link(
+            registry.CARDS,
             label="Найти другую карту",
             icon=":material/search:",
             query_params=links.search_params(loaded.base.id),
@@ -456,4 +456,5 @@ def render() -> None:
     render_import(loaded)
 
 
-render()
+if __name__ == "__main__":
+    render()

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import common, desk_answers, version_diff
+from app_pages import registry
+from app_pages.search import ready
+from app_pages.shared import common, version_diff
 from rules_index import Paragraph, RulesIndex, ids
 from rules_index.numbers import typed_list
 
@@ -129,7 +131,7 @@ def _render_missing(index: RulesIndex, cid: str) -> None:
 
 def _new_search() -> None:
     # On a phone the navigation hides behind the menu button; the way back to the box stays here.
-    st.page_link(common.ROOT_PAGE, label="Новый поиск", icon=":material/search:")
+    registry.link(registry.ROOT, label="Новый поиск", icon=":material/search:")
 
 
 def render_clause(index: RulesIndex, cid: str) -> None:
@@ -152,7 +154,7 @@ def render_clause(index: RulesIndex, cid: str) -> None:
     version_diff.render_other_side(index, cid)
     st.caption(common.escape_md(f"Источник: {para.where}"))
     _render_links(index, cid)
-    desk_answers.render_clause_usage(cid)
+    ready.render_clause_usage(cid)
     _render_graph(index, cid)
 
 
@@ -178,7 +180,7 @@ def render_picker(index: RulesIndex) -> None:
     )
     wanted = st.session_state.pop(_OPEN_REQUEST, None)
     if isinstance(wanted, str) and wanted:
-        st.switch_page(common.ROOT_PAGE, query_params=common.clause_params(index, wanted))
+        registry.switch(registry.ROOT, common.clause_params(index, wanted))
     typed = str(st.session_state.get(_TYPED, "")).strip()
     if typed:
         numbers = typed_list((p.id for p in index.paragraphs), typed)

@@ -9,7 +9,7 @@ from typing import Any
 
 import streamlit as st
 
-from app_pages import common
+from app_pages.shared import common
 from rules_index import RulesIndex
 
 SECTION_KEY = "graph_section"

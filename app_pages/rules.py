@@ -19,7 +19,8 @@ from collections.abc import Sequence
 import streamlit as st
 
 import rules_index
-from app_pages import common, journal_form
+from app_pages.journal import form as journal_form
+from app_pages.shared import common
 from rules_index import RulesIndex, versions
 from rules_index.uploads import MAX_FILE_MB, MAX_TEXT_MB, check_upload
 from rulings import guard

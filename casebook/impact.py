@@ -2,7 +2,7 @@
 that changed, moved, split or went away, each with the citation to use now. Read-only: nothing
 here writes a ruling or a scenario.
 
-Shared by the «Что изменилось» page (app_pages/changes.py) and `python -m engine affected OLD NEW
+Shared by the «Что изменилось» page (app_pages.changes) and `python -m engine affected OLD NEW
 [--json] [--journal ФАЙЛ]`. Rulings are checked when they were written for the diff's old version
 (or name none: rulings.affected); the library's scenarios speak the engine's numbering (the
 built-in rules, РП 4.1-2), so they are checked only when the old side is that version.

@@ -257,7 +257,7 @@ class _Reader(NodeReader):
         return root.key_line("setup"), "setup", str(exc)
 
     def _position(self, setup: YMap) -> list[engine.CardSpec]:
-        """The cards of `setup.position`, the position in one line (casebook/notation.py)."""
+        """The cards of `setup.position`, the position in one line (casebook/notation/)."""
         if setup.get("cards") is not None:
             self.fail(setup.key_line("cards"), "cards", "укажите либо cards, либо position, но не оба")
             return []

@@ -103,7 +103,7 @@ def cited_clauses(rp: Replay) -> list[str]:
 
 
 def position_text(desk: Desk, library: engine.CardLibrary | None = None) -> str:
-    """The desk's position as one line of the notation (casebook/notation.py), header included.
+    """The desk's position as one line of the notation (casebook/notation/), header included.
 
     Raises:
         casebook.NotationError: a card the notation cannot write (an own card with abilities).

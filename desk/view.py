@@ -13,6 +13,7 @@ from typing import Any
 
 import engine
 import lexicon
+from casebook import wording
 
 Props = Mapping[str, Any]
 CONTROL_MARK = "⚑"
@@ -21,8 +22,6 @@ CONTROL_MARK = "⚑"
 OPTION_MARKS: Mapping[str, str] = types.MappingProxyType(
     {v: f"{lexicon.verdict_mark(v)} {lexicon.option_mark(v)}" for v in lexicon.VERDICTS}
 )
-# The zones beside the field, in the order a judge looks at them.
-SIDE_ZONES = ("aux", "hand", "deck", "graveyard", "exile")
 ROWS_TOP_DOWN = (6, 5, 4, 3, 2, 1)
 
 
@@ -124,7 +123,7 @@ def side_zones(
     """(zone label, card ids) of one player's non-empty zones beside the field: the auxiliary zone
     by controller, the others by owner; the deck top first."""
     out: list[tuple[str, list[str]]] = []
-    for zone in SIDE_ZONES:
+    for zone in lexicon.OFF_FIELD_ZONES:
         if zone == "deck":
             ids = [cid for cid in state.deck(player) if cid in props]
         else:
@@ -142,38 +141,6 @@ def position_line(state: engine.GameState, cards: int) -> str:
     return f"{lexicon.phase(state.phase)}{turn}; активный игрок {state.active}. Карт: {cards}."
 
 
-def value_word(value: object, props: Mapping[str, Props] | None = None) -> str:
-    """An action argument's value in words: a card by its name, a zone, a damage kind, a list."""
-    if isinstance(value, list | tuple):
-        return ", ".join(map(str, value))
-    shown = str(value)
-    if props is not None and shown in props:
-        return f"{props[shown].get('name', shown)} [{shown}]"
-    if shown in lexicon.ZONES:
-        return lexicon.zone(shown)
-    return lexicon.enum_word(shown)
-
-
-def action_words(action: engine.Action, props: Mapping[str, Props] | None = None) -> str:
-    """The action in the judge's words: «Объявить нападение: атакующий — Вайл [vail]; цель — Орк [orc]»
-    (cards by name when `props` names them)."""
-    data = action.to_dict()
-    kind = next(iter(data), "")
-    spec = engine.ACTION_SPECS.get(kind)
-    if spec is None:
-        return repr(action)
-    labels = {a.name: a.label for a in spec.args}
-    args = data.get(kind, {})
-    parts = [f"{labels.get(name, name)} — {value_word(value, props)}" for name, value in args.items()]
-    return spec.label + (": " + "; ".join(parts) if parts else "")
-
-
-def action_label(action: engine.Action) -> str:
-    """The declared label of the action's kind: «Объявить нападение»."""
-    spec = engine.ACTION_SPECS.get(action.kind)
-    return spec.label if spec is not None else action.kind
-
-
 def step_citation(
     step: engine.TraceStep, action: engine.Action, cite: Callable[[str], str] = lexicon.cite
 ) -> str:
@@ -182,7 +149,7 @@ def step_citation(
     (desk.citations: in the numbering of the rules the window reads)."""
     if step.clause:
         return cite(step.clause)
-    return f"действие «{action_label(action)}»"
+    return f"действие «{wording.action_label(action)}»"
 
 
 def forbidden_by(outcome: engine.Outcome) -> list[str]:

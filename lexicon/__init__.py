@@ -35,7 +35,10 @@ STEP_KINDS = (
     "conflict",
 )
 PHASES = ("recruit", "placement", "reveal", "battle")
-ZONES = ("battle", "aux", "deck", "hand", "graveyard", "exile")
+# The battle zone first, then the zones beside the field in the order a judge looks at them (the
+# desk draws them so, the position notation names them): the one list of zones.
+ZONES = ("battle", "aux", "hand", "deck", "graveyard", "exile")
+OFF_FIELD_ZONES = ZONES[1:]
 CARD_TYPES = ("creature", "artifact", "terrain")
 SUBTYPES = ("ground", "flyer", "companion", "parasite")
 DAMAGE_KINDS = ("strike", "ranged", "poison", "magic", "influence")

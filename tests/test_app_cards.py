@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 import cardbase
 import rules_index
+from app_pages import registry
 from cardbase import store
 from rules_index import versions
 from tests import cardbase_cases as cases
@@ -18,7 +19,7 @@ from tests import fictional_rules as fr
 from tests.rulings_samples import PASSWORD, judges_journal
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PAGE = "app_pages/cards.py"
+PAGE = registry.CARDS.script
 
 
 @pytest.fixture(autouse=True)
@@ -199,7 +200,7 @@ def test_a_players_upload_opens_in_their_window_only_and_a_judges_is_stored(own_
     # the desk in the same window puts the upload's cards on the table
     at.query_params.clear()
     at.query_params.update({"put": "Светлый паладин"})
-    at.switch_page("app_pages/desk.py").run()
+    at.switch_page(registry.DESK.script).run()
     assert not at.exception and "Светлый паладин" in texts(at)
     assert not own_folders.exists() or list(own_folders.iterdir()) == []
     other = open_cards()  # another window: the embedded library

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import rules_index
+from app_pages import registry
 from rules_index import versions
 from rulings import model, store
 from tests import fictional_rules as fr
@@ -18,8 +19,8 @@ from tests import rulings_samples
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-PAGE = "app_pages/changes.py"
-ROOT_PAGE = "app_pages/search.py"
+PAGE = registry.CHANGES.script
+ROOT_PAGE = registry.ROOT.script
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +173,7 @@ def test_journal_shows_that_the_rules_of_a_ruling_changed(
         judge,
     )
     before = journal.get(rid)
-    at = _app(vid, "app_pages/journal.py", r=str(rid), v=vid)
+    at = _app(vid, registry.JOURNAL.script, r=str(rid), v=vid)
     assert not at.exception, at.exception
     warning = plain("\n".join(w.value for w in at.warning))
     assert (
@@ -184,7 +185,7 @@ def test_journal_shows_that_the_rules_of_a_ruling_changed(
     assert "211.4" not in warning
     assert journal.get(rid) == before  # the ruling itself is untouched
     # Read under the rules it was written for, the ruling has no notice.
-    at = _app(None, "app_pages/journal.py", r=str(rid))
+    at = _app(None, registry.JOURNAL.script, r=str(rid))
     assert not any("Правила изменились" in w.value for w in at.warning)
 
 

@@ -12,7 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import rules_index
-from app_pages.changes_affected import scenario_key
+from app_pages import registry
+from app_pages.changes.affected import scenario_key
 from rules_index import versions
 from rulings import store
 from tests import fictional_rules as fr
@@ -21,7 +22,7 @@ from tests.test_app_changes import link_params, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-PAGE = "app_pages/changes.py"
+PAGE = registry.CHANGES.script
 RECRUIT_535_2 = "scenarios/rulings/535.2_recruit_during_battle.yaml"
 
 

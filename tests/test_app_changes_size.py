@@ -11,7 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import rules_index
-from app_pages.changes import PAGE_SIZE
+from app_pages import registry
+from app_pages.changes.page import PAGE_SIZE
 from rules_index import versions
 from tests.bench import bench_diff
 
@@ -39,7 +40,7 @@ def test_a_full_size_diff_is_paged(full_size: tuple[Path, str], monkeypatch: pyt
     at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["changes_my_versions"] = [vid]
     at.run()
-    at = at.switch_page("app_pages/changes.py").run()
+    at = at.switch_page(registry.CHANGES.script).run()
     assert not at.exception, at.exception
     drawn = [m for m in at.markdown if m.value.startswith("**") and " — " in m.value]
     assert 0 < len(drawn) <= PAGE_SIZE

@@ -10,14 +10,15 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_pages import registry
 from desk import cases, edits, model, share
 from rulings import store
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-DESK = "app_pages/desk.py"
-JOURNAL = "app_pages/journal.py"
+DESK = registry.DESK.script
+JOURNAL = registry.JOURNAL.script
 OFFICIAL = sorted((ROOT / "scenarios" / "official").glob("*.yaml"))
 HOSTILE = "<img src=x onerror=alert(1)> **Орк** [x](javascript:alert(1))"
 

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 import cardbase
 import cardbase.explain
+from app_pages import registry
 from cardbase import store
 from desk import edits, model, share
 from rulings import store as journal
@@ -20,8 +21,8 @@ from tests.test_app_desk import _form_key, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-DESK = "app_pages/desk.py"
-CARDS = "app_pages/cards.py"
+DESK = registry.DESK.script
+CARDS = registry.CARDS.script
 
 
 @pytest.fixture(autouse=True)
@@ -145,7 +146,7 @@ def test_uploads_per_tab_are_bounded_with_a_russian_message(monkeypatch: pytest.
 
     monkeypatch.setattr(limits, "UPLOADS_PER_MINUTE", 2)
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at = _page("app_pages/rules.py", at)
+    at = _page(registry.RULES_PAGE.script, at)
     from app_pages import rules
 
     at.radio(key="rules_upload_berserk").set_value(rules.BERSERK_YES)

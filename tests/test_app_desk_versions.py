@@ -15,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import rules_index
+from app_pages import registry
 from rules_index import versions
 from rulings import store
 from tests import fictional_rules as fr
@@ -23,7 +24,7 @@ from tests.test_app_desk import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-DESK = "app_pages/desk.py"
+DESK = registry.DESK.script
 CUT_OFF_211_5 = "scenarios/rulings/211.5_nonincorporeal_on_incorporeal.yaml"
 RECRUIT_535_2 = "scenarios/rulings/535.2_recruit_during_battle.yaml"
 

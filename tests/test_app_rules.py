@@ -9,8 +9,10 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_pages import registry
+
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-ROOT_PAGE = "app_pages/search.py"
+ROOT_PAGE = registry.ROOT.script
 VERSION = "РП 4.1-2"
 
 
@@ -72,9 +74,9 @@ def hit_links(at: AppTest) -> list[str]:
     [
         (ROOT_PAGE, {}, "Поиск по правилам"),
         (ROOT_PAGE, {"p": "211.3.1"}, "п. 211.3.1"),
-        ("app_pages/clause.py", {}, "Пункт правил"),
-        ("app_pages/graph.py", {}, "Граф ссылок"),
-        ("app_pages/rules.py", {}, "Правила"),
+        (registry.CLAUSE.script, {}, "Пункт правил"),
+        (registry.GRAPH.script, {}, "Граф ссылок"),
+        (registry.RULES_PAGE.script, {}, "Правила"),
     ],
 )
 def test_every_page_renders_without_exception(page: str, params: dict[str, str], title: str) -> None:
@@ -84,7 +86,7 @@ def test_every_page_renders_without_exception(page: str, params: dict[str, str],
 
 
 @pytest.mark.parametrize(
-    ("page", "title"), [("app_pages/desk.py", "Стол судьи"), ("app_pages/journal.py", "Журнал решений")]
+    ("page", "title"), [(registry.DESK.script, "Стол судьи"), (registry.JOURNAL.script, "Журнал решений")]
 )
 def test_judge_pages_render_without_exception(
     page: str, title: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -207,7 +209,7 @@ def loaded_version(at: AppTest) -> str:
     ],
 )
 def test_bad_upload_keeps_the_previous_rules(name: str, data: bytes, reason: str) -> None:
-    at = open_page("app_pages/rules.py")
+    at = open_page(registry.RULES_PAGE.script)
     before = loaded_version(at)
     at = upload(at, name, data)
     assert not at.exception, at.exception
@@ -237,7 +239,7 @@ def stored_versions(root: Path) -> list[str]:
 
 
 def test_a_players_upload_opens_in_their_window_only_and_stores_nothing(judge_account: Path) -> None:
-    at = open_page("app_pages/rules.py")
+    at = open_page(registry.RULES_PAGE.script)
     at = upload(at, "my_rules.txt", GOOD_RULES.encode())
     assert not at.exception, at.exception
     said = at.success[0].value.replace("\\", "")
@@ -251,7 +253,7 @@ def test_a_players_upload_opens_in_their_window_only_and_stores_nothing(judge_ac
     assert not at.exception and "Второй пункт" in texts(at)
     # … and the desk opens in the same window over it (its address names no stored version)
     at.query_params.clear()
-    at.switch_page("app_pages/desk.py").run()
+    at.switch_page(registry.DESK.script).run()
     assert not at.exception and "v" not in at.query_params
     # another window still has the embedded rules
     other = run_app(p="900.2")
@@ -262,7 +264,7 @@ def test_a_players_upload_labelled_like_the_embedded_rules_stays_in_their_window
     # A PDF of the current rules carries the embedded rules' label: the links made in the window
     # name that label, and following them must not swap the upload for the embedded text.
     same = GOOD_RULES.replace("РП 9.9", VERSION).encode()
-    at = upload(open_page("app_pages/rules.py"), "same_label.txt", same)
+    at = upload(open_page(registry.RULES_PAGE.script), "same_label.txt", same)
     assert not at.exception and VERSION in loaded_version(at) and not at.query_params.get("v")
     at.query_params.clear()
     at.query_params.update({"q": "второй пункт"})
@@ -281,7 +283,7 @@ def test_a_players_upload_labelled_like_the_embedded_rules_stays_in_their_window
 def test_a_judges_upload_is_stored_and_a_bad_one_after_it_keeps_it(judge_account: Path) -> None:
     from tests.rulings_samples import PASSWORD
 
-    at = open_page("app_pages/rules.py")
+    at = open_page(registry.RULES_PAGE.script)
     at.text_input(key="rules_signin_signin_name").input("Сидорова")
     at.text_input(key="rules_signin_signin_password").input(PASSWORD)
     at = at.button(key="rules_signin_signin_submit").click().run()
@@ -314,7 +316,7 @@ def test_a_judges_upload_is_stored_and_a_bad_one_after_it_keeps_it(judge_account
 
 
 def test_uploaded_text_is_shown_as_text_not_markup() -> None:
-    at = open_page("app_pages/rules.py")
+    at = open_page(registry.RULES_PAGE.script)
     upload(at, "my_rules.txt", GOOD_RULES.encode())
     at.query_params.clear()
     at.query_params.update({"p": "900.2"})
@@ -347,7 +349,7 @@ def test_upload_size_limit_is_checked() -> None:
 
 
 def test_graph_page_draws_a_section_with_absent_clauses_named() -> None:
-    at = open_page("app_pages/graph.py", s="534")
+    at = open_page(registry.GRAPH.script, s="534")
     assert not at.exception
     assert at.selectbox(key="graph_section").value == "534"
     charts = at.get("graphviz_chart")
@@ -366,7 +368,7 @@ def test_graph_page_draws_a_section_with_absent_clauses_named() -> None:
 
 
 def test_number_typed_on_the_clause_page_opens_that_clause_on_the_root() -> None:
-    at = open_page("app_pages/clause.py")
+    at = open_page(registry.CLAUSE.script)
     assert {"211", "535"} <= set(clause_links(at))  # the sections, each a link
     at.text_input(key="clause_number").input("п. 211.4").run()
     assert not at.exception, at.exception
@@ -376,7 +378,7 @@ def test_number_typed_on_the_clause_page_opens_that_clause_on_the_root() -> None
 
 
 def test_corpus_option_after_the_double_dash() -> None:
-    from app_pages import common
+    from app_pages.shared import common
 
     assert common.corpus_argument(["--corpus", "/rules/dir"]) == "/rules/dir"
     assert common.corpus_argument([]) is None
@@ -408,13 +410,13 @@ def test_large_upload_is_parsed_with_progress_and_every_page_still_renders() -> 
 
     data = big_rules()
     assert len(data) > rules._PROGRESS_FROM_BYTES  # the progress bar path
-    at = open_page("app_pages/rules.py")
+    at = open_page(registry.RULES_PAGE.script)
     at = upload(at, "big_rules.txt", data)
     assert not at.exception, at.exception
     assert at.success and "пунктов 3030" in at.success[0].value.replace("\\", "")
     at.query_params.clear()
     at.query_params.update({"s": "115"})
-    at.switch_page("app_pages/graph.py").run()
+    at.switch_page(registry.GRAPH.script).run()
     assert not at.exception, at.exception
     dot = at.get("graphviz_chart")[0].proto.spec
     assert '"115.100"' in dot and '"116.1"' not in dot

@@ -1,4 +1,4 @@
-"""The position notation (casebook/notation.py): reading, writing back, errors that name the word and
+"""The position notation (casebook/notation/): reading, writing back, errors that name the word and
 its place, the same name tolerance as scenario files, and `setup.position` in a scenario file."""
 
 from __future__ import annotations

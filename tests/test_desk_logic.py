@@ -14,6 +14,7 @@ import pytest
 
 import desk
 import engine
+from casebook import wording
 from desk import actions, edits, entries, model, view
 from tests.test_desk_model import ORC, UND, VAIL
 
@@ -138,11 +139,11 @@ def test_zones_beside_the_field_by_owner_and_controller() -> None:
 def test_an_action_in_words_uses_the_judges_words() -> None:
     wound = engine.parse_action("wound", {"card": "und", "amount": 2, "source": "orc", "kind": "ranged"})
     assert (
-        view.action_words(wound)
+        wording.action_words(wound)
         == "Нанести раны: кому — und; сколько — 2; источник — orc; вид — дальняя атака"
     )
     back = engine.parse_action("return_to_deck", {"card": "und", "position": "bottom"})
-    assert view.action_words(back).endswith("под низ колоды")
+    assert wording.action_words(back).endswith("под низ колоды")
 
 
 def test_a_click_fills_the_cell_argument_or_the_next_empty_card() -> None:

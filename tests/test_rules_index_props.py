@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules_index
+from rules_index import ids
 from rules_index.ids import is_clause_id
 from rules_index.parser import parse_lines
 from rules_index.sources import to_source_lines
@@ -51,8 +52,18 @@ def test_parser_never_raises_and_ids_are_well_formed(text: str, suffix: str) -> 
     parsed = parse_lines(name, to_source_lines(name, text))
     for p in parsed.paragraphs:
         assert is_clause_id(p.id)
-        assert p.level == p.id.count(".") + 1
-        assert p.parent is None or p.id.startswith(p.parent + ".")
+        # the id grammar decides depth and ancestry («535.5.1.2а» sits under 535.5.1.2, level 5)
+        assert p.level == ids.level(p.id)
+        assert p.parent is None or p.parent in _ancestors(p.id)
+
+
+def _ancestors(cid: str) -> list[str]:
+    found = []
+    up = ids.parent(cid)
+    while up is not None:
+        found.append(up)
+        up = ids.parent(up)
+    return found
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,12 +10,13 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_pages import registry
 from rulings import model, store
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-PAGE = "app_pages/journal.py"
+PAGE = registry.JOURNAL.script
 HOSTILE_TITLE = "<b>Вайл</b> '); DROP TABLE rulings;-- [x](javascript:alert(1)) ../../etc/passwd"
 SUBMIT_NEW = "journal_new_submit"
 

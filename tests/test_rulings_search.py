@@ -66,7 +66,7 @@ def test_a_query_of_question_words_alone_scores_nothing(query: str) -> None:
 
 def test_ready_answers_score_a_scenario_as_the_journal_scores_a_ruling(tmp_path: Path) -> None:
     """One scoring: the same question, answer and clause rank a scenario and a ruling alike."""
-    from desk import answers as da
+    from casebook import answers as da
 
     title, answer = "Может ли Сугед пересесть на летающее существо?", "Нет: симбиот не помещается."
     j, by = journal_with_judge(tmp_path / "j.sqlite3", max_writes_per_minute=100)

@@ -80,7 +80,7 @@ def test_the_menus_search_drops_a_clause_left_in_the_url() -> None:
 
 
 def _search_only_page() -> None:
-    from app_pages import search as page
+    from app_pages.search import page
 
     page.search_only()
 

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import rules_index
+from app_pages import registry
 from rules_index import RulesIndex, ids
 from rules_index.cli import main
 from rules_index.numbers import typed_list
@@ -98,7 +99,7 @@ def test_show_reads_the_same_numbers(typed: str) -> None:
     ("typed", "cid"), [("211,10", "211.10"), ("п.211,3,1", "211.3.1"), ("п 211.10.", "211.10")]
 )
 def test_the_clause_page_box_opens_typed_numbers(typed: str, cid: str) -> None:
-    at = open_page("app_pages/clause.py")
+    at = open_page(registry.CLAUSE.script)
     at.text_input(key="clause_number").input(typed).run()
     assert not at.exception, at.exception
     assert at.query_params.get("p") == cid
@@ -106,7 +107,7 @@ def test_the_clause_page_box_opens_typed_numbers(typed: str, cid: str) -> None:
 
 
 def test_the_clause_page_box_lists_a_range_and_says_what_is_no_number() -> None:
-    at = open_page("app_pages/clause.py")
+    at = open_page(registry.CLAUSE.script)
     at.text_input(key="clause_number").input("пп. 211.3–211.5").run()
     assert not at.exception, at.exception
     assert [t.value for t in at.title] == ["Пункт правил"]  # stays, and lists the range
@@ -147,4 +148,4 @@ def test_a_clause_link_with_a_comma_opens_the_clause() -> None:
     at.run()
     assert not at.exception, at.exception
     assert [t.value.replace("\\", "") for t in at.title] == ["п. 211.10"]
-    assert ROOT_PAGE.endswith("search.py")
+    assert registry.ROOT.script == ROOT_PAGE and registry.ROOT.default  # the root is the search page

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import rules_index
+from app_pages import registry
 from rules_index import versions
 from rules_index.versions import BUILTIN, VersionStore, publish_version, remove_version
 from tests import rules_docs
@@ -128,7 +129,7 @@ def open_rules(**params: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=30).run()
     at.query_params.clear()
     at.query_params.update(params)
-    return at.switch_page("app_pages/rules.py").run()
+    return at.switch_page(registry.RULES_PAGE.script).run()
 
 
 def upload(at: AppTest, name: str, data: bytes, berserk: bool | None = True) -> AppTest:
@@ -190,7 +191,7 @@ def test_only_a_signed_in_judge_shares_makes_default_or_removes(rules_store: Pat
     at = sign_in(at)
     assert "Вы вошли: Сидорова" in body(at)
     # a sign-in that ends between showing the button and the click: refused in Russian, nothing changed
-    from app_pages import journal_form
+    from app_pages.journal import form as journal_form
 
     signed = at.session_state[journal_form.JUDGE_KEY]
     from rulings import store as journal
@@ -273,7 +274,7 @@ def test_a_duplicate_is_listed_once_and_a_hit_opens_the_entry_that_was_hit() -> 
     assert sum(m.value.replace("\\", "").startswith("- 100.1:") for m in at.markdown) == 1
     at.query_params.clear()
     at.query_params.update({"q": "драконов"})
-    at.switch_page("app_pages/search.py").run()
+    at.switch_page(registry.ROOT.script).run()
     hit = next(x for x in at.get_by_key("search_hits").page_link)  # type: ignore[attr-defined]
     from urllib.parse import parse_qs
 
@@ -281,7 +282,7 @@ def test_a_duplicate_is_listed_once_and_a_hit_opens_the_entry_that_was_hit() -> 
     assert params["p"] == "100.1" and params["n"] == "2"
     at.query_params.clear()
     at.query_params.update(params)
-    at.switch_page("app_pages/search.py").run()
+    at.switch_page(registry.ROOT.script).run()
     shown = "\n".join(t.value for t in at.text)
     assert "Второй текст про драконов." in shown and "гоблинов" not in shown
     assert any("встречается 2 раза" in w.value for w in at.warning)

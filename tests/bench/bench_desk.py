@@ -19,6 +19,7 @@ os.environ.setdefault("BERSERK_JOURNAL", str(Path(tempfile.mkdtemp()) / "bench.s
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from app_pages import registry  # noqa: E402
 from desk import edits, model  # noqa: E402
 
 ROUNDS = 15
@@ -42,7 +43,7 @@ def twenty_cards() -> model.Desk:
 def main() -> int:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.run()
-    at.switch_page("app_pages/desk.py").run()
+    at.switch_page(registry.DESK.script).run()
     at.session_state["desk"] = twenty_cards()
     at.run()
     if at.exception:

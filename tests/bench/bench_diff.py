@@ -26,6 +26,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import rules_index  # noqa: E402
+from app_pages import registry  # noqa: E402
 from rules_index import Paragraph, ids, versions  # noqa: E402
 from rules_index.diff import diff_paragraphs  # noqa: E402
 
@@ -153,7 +154,7 @@ def page_seconds(old: list[Paragraph], new: list[Paragraph]) -> str:
             at.session_state["changes_my_versions"] = [stored.id]
             at.run()
             start = time.perf_counter()
-            at = at.switch_page("app_pages/changes.py").run()
+            at = at.switch_page(registry.CHANGES.script).run()
             first = time.perf_counter() - start
             start = time.perf_counter()
             at = at.toggle(key="changes_only").set_value(False).run()

@@ -20,7 +20,8 @@ import streamlit as st
 
 import engine
 import rules_index
-from app_pages import common
+from app_pages import registry
+from app_pages.shared import common
 from engine.implemented import VersionView
 from rules_index import RulesIndex, versions
 from rules_index.diff import RulesDiff, diff_indexes, side_of
@@ -129,8 +130,8 @@ def clause_query(c: Choice, cid: str) -> dict[str, str]:
 
 def side_link(c: Choice, cid: str) -> None:
     """A link to `cid`'s clause page in version `c`."""
-    st.page_link(
-        common.ROOT_PAGE,
+    registry.link(
+        registry.ROOT,
         label=f"{common.escape_md(c.name)}: п. {common.escape_md(cid)}",
         icon=":material/description:",
         query_params=clause_query(c, cid),
@@ -187,9 +188,7 @@ def render_other_side(index: RulesIndex, cid: str) -> None:
                         f"{common.escape_md(diff.old.name)}; {common.escape_md(names)}): "
                         f"{common.escape_md(warning)}."
                     )
-        st.page_link(
-            "app_pages/changes.py", label="Все изменения между версиями", icon=":material/difference:"
-        )
+        registry.link(registry.CHANGES, label="Все изменения между версиями", icon=":material/difference:")
 
 
 def ruling_notice(ruling: Ruling) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import streamlit as st
 
 import engine
-from app_pages import card_base, common
+from app_pages.shared import card_base, common
 from desk import model
 from rules_index import RulesIndex
 

@@ -5,7 +5,7 @@ every search has a link on the app's root that opens the same view for another j
 sidebar's «Поиск» is `search_only` (its own path, /search): choosing it always leaves a clause.
 
 Screen order for a query: what was understood (and which words the rules lack), the best
-clause hits, then the ready answers (scenarios and judges' rulings, desk/answers.py), then the
+clause hits, then the ready answers (scenarios and judges' rulings, casebook.answers), then the
 other hits. Card names of the window's card base are passed to the rules search as names it
 does not know (rules_index.Named): «Горный клещ» finds the rules for parasites.
 """
@@ -17,8 +17,10 @@ from collections.abc import Sequence
 import streamlit as st
 
 import rules_index
-from app_pages import card_base, clause, common, desk_answers
-from desk import answers as ready
+from app_pages import clause
+from app_pages.search import ready
+from app_pages.shared import card_base, common
+from casebook import answers
 from rules_index import Hit, Named, RulesIndex, understood
 from rules_index.model import SearchResult
 
@@ -121,23 +123,23 @@ def render_search(index: RulesIndex) -> None:
     _render_understood(result)
     hits = list(result.hits)
     rank = {h.id: i for i, h in enumerate(hits)}
-    answers, problem = desk_answers.ready_answers(ready.answer_query(result), index, rank, _ANSWERS)
+    found, problem = ready.ready_answers(answers.answer_query(result), index, rank, _ANSWERS)
     if not hits:
         st.info(
             common.escape_md(understood.NOTHING) + " Попробуйте другое слово или номер пункта.",
             icon=common.ICON_INFO,
         )
-        desk_answers.render_answers(index, answers, problem)
+        ready.render_answers(index, found, problem)
         return
     split = first_hits(hits)
     st.caption(f"Найдено пунктов: {len(hits)} (лучшие сверху)")
     with st.container(key="search_hits"):
         for hit in hits[:split]:
             _render_hit(index, hit)
-    desk_answers.render_answers(index, answers, problem)
+    ready.render_answers(index, found, problem)
     if hits[split:]:
         with st.container(key="search_hits_more"):
-            if answers:
+            if found:
                 st.subheader("Другие пункты")
             for hit in hits[split:]:
                 _render_hit(index, hit)

@@ -14,9 +14,11 @@ import math
 import streamlit as st
 
 import rules_index
-from app_pages import changes_affected, common, journal_form, version_diff
 from app_pages import rules as rules_page
-from app_pages.version_diff import Choice
+from app_pages.changes import affected as changes_affected
+from app_pages.journal import form as journal_form
+from app_pages.shared import common, version_diff
+from app_pages.shared.version_diff import Choice
 from rules_index import diff_groups, uploads
 from rules_index.diff import Change, RulesDiff, kind_word, part_word
 from rules_index.diff_cli import headline, ref_lines, summary

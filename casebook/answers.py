@@ -6,30 +6,27 @@ through the engine once for their verdicts and clauses) and rulings are scored a
 the journal's one scoring (rulings.search.match), with the words the rules search understood («двигать»
 read as «движение»). They are shown only for the rules they were written for: the «Берсерк» rules of
 the version they name (when both they and the loaded rules name one), and only when the loaded rules
-have every clause they cite. No Streamlit: app_pages/desk_answers.py
-renders what this module decides.
+have every clause they cite. No Streamlit: app_pages.search.ready renders what this module decides
+(and opens a scenario on the desk, a ruling in the journal).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-import urllib.parse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import casebook
 import engine
 import lexicon
-from desk import view
+from casebook import wording
 from rules_index import RulesIndex, ids
 from rules_index.model import SearchResult
 from rulings import model
 from rulings import search as ruling_search
 from rulings.affected import names_version
 
-DESK_PAGE = "app_pages/desk.py"
-JOURNAL_PAGE = "app_pages/journal.py"
 MIN_SCORE = 0.5
 # How the rules search linked a typed word to a rules word: the answers read that rules word.
 _LINKED = frozenset({"jargon", "typo", "derived", "opposite", "near"})
@@ -55,17 +52,10 @@ class Answer:
     detail: str  # where it comes from: «разбор», «решение № 3, стол 7»
     verdict: str  # legal | illegal | undetermined | "" (a ruling recorded without the engine)
     clauses: tuple[str, ...]
-    page: str  # DESK_PAGE or JOURNAL_PAGE
-    params: tuple[tuple[str, str], ...]  # its query parameters, built only from ids we listed ourselves
+    params: tuple[tuple[str, str], ...]  # the query of the page it opens, built only from ids we listed
     score: float
     steps: tuple[Step, ...] = ()  # a scenario's steps
     summary: str = ""  # the answer in words: a scenario's `answer`, a ruling's decision
-
-    @property
-    def link(self) -> str:
-        """The same place as a URL path (for a judge to share)."""
-        path = "/desk" if self.page == DESK_PAGE else "/journal"
-        return path + "?" + "&".join(f"{k}={urllib.parse.quote(v)}" for k, v in self.params)
 
     @property
     def by_steps(self) -> bool:
@@ -98,7 +88,7 @@ class ScenarioDigest:
 def step_question(action: engine.Action, names: Mapping[str, str]) -> str:
     """What a step asks, as the desk says an action, with the cards' names for their ids:
     «Объявить нападение: атакующий — Вайл; цель — Орк»."""
-    return _ID_AFTER_DASH.sub(lambda m: names.get(m.group(), m.group()), view.action_words(action))
+    return _ID_AFTER_DASH.sub(lambda m: names.get(m.group(), m.group()), wording.action_words(action))
 
 
 def verdict_line(a: Answer) -> str:
@@ -281,7 +271,6 @@ def find_answers(
                     d.group,
                     d.verdict,
                     d.clauses,
-                    DESK_PAGE,
                     (("scn", d.path),),
                     score,
                     d.steps,
@@ -305,7 +294,6 @@ def find_answers(
                 where,
                 cur.judge_verdict,
                 cur.clauses,
-                JOURNAL_PAGE,
                 (("r", str(hit.ruling.id)),),
                 hit.score,
                 steps,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 import streamlit as st
 
 import engine
-from app_pages import common
+from app_pages.shared import common
 from desk import board, view
 from desk.actions import Mark
 

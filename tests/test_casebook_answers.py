@@ -1,4 +1,4 @@
-"""Ready answers without Streamlit (desk/answers.py): scoring, order, the rules version filter,
+"""Ready answers without Streamlit (casebook/answers.py): scoring, order, the rules version filter,
 the words of a verdict per step, clause usage."""
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ import pytest
 
 import engine
 import rules_index
-from desk import answers as da
+from app_pages import registry
+from app_pages.search import ready
+from casebook import answers as da
 from rulings import model
 from rulings import search as ruling_search
 from rulings.store import Journal
@@ -33,7 +35,6 @@ def _answer(**kw: object) -> da.Answer:
         "detail": "разбор",
         "verdict": "illegal",
         "clauses": (),
-        "page": da.DESK_PAGE,
         "params": (),
         "score": 1.0,
     }
@@ -63,7 +64,9 @@ Digests = tuple[da.ScenarioDigest, ...]
 def test_a_scenario_answers_its_question_with_its_answer_in_words(digests: Digests) -> None:
     found = da.find_answers("Карлик Унд паразит Вайла контроль", [], digests, index=SEEDS)
     assert found and found[0].kind == "scenario" and "Карлик Унд" in found[0].title
-    assert found[0].link == "/desk?scn=scenarios/official/211.3.1_karlik_und.yaml"
+    assert registry.address(ready.opens(found[0]), found[0].params) == (
+        "/desk?scn=scenarios/official/211.3.1_karlik_und.yaml"
+    )
     assert found[0].summary.startswith("Да.")
     assert da.find_answers("можно ли", [], digests) == []  # question words alone match nothing
 
@@ -114,7 +117,8 @@ def test_rulings_rank_beside_scenarios_by_one_scoring(tmp_path: Path, digests: D
     )
     found = da.find_answers("Сугед летающее", book.rulings(), digests, index=SEEDS)
     rulings = [a for a in found if a.kind == "ruling"]
-    assert rulings and rulings[0].link == "/journal?r=1" and rulings[0].detail == "решение № 1, стол 5"
+    assert rulings and registry.address(ready.opens(rulings[0]), rulings[0].params) == "/journal?r=1"
+    assert rulings[0].detail == "решение № 1, стол 5"
     assert [a.score for a in found] == sorted((a.score for a in found), reverse=True)
     # The score is rulings.search.match's, the journal's own.
     assert rulings[0].score == pytest.approx(book.search("Сугед летающее")[0].score)

@@ -15,8 +15,9 @@ import streamlit as st
 
 import engine
 import lexicon
-from app_pages import common, desk_trace
-from app_pages import desk_session as session
+from app_pages.desk import session
+from app_pages.desk import trace as desk_trace
+from app_pages.shared import common
 from desk import actions as desk_actions
 from desk import edits, quick, view
 from desk.actions import Mark

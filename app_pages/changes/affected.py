@@ -5,7 +5,7 @@ Rendering only, and read-only: players read this page too, and nothing here chan
 scenario. A ruling links to the journal (`?r=`), a scenario to the desk (`?scn=`), both with the
 «Стало» version's `v=`, so they open under the new rules (the journal then shows its notice, the
 desk the new numbering). The library's run is the one the ready answers use
-(desk_answers.scenario_digests: once per process, immutable); the journal is read on each run, as
+(ready.scenario_digests: once per process, immutable); the journal is read on each run, as
 the journal page reads it. How many items a part shows is this window's (st.session_state).
 """
 
@@ -16,11 +16,12 @@ from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
-from app_pages import common, desk_answers
-from app_pages.version_diff import WINDOW, Choice
+from app_pages import registry
+from app_pages.search import ready
+from app_pages.shared import common
+from app_pages.shared.version_diff import WINDOW, Choice
 from casebook import impact
 from casebook.affected import AffectedScenario
-from desk.answers import DESK_PAGE, JOURNAL_PAGE
 from rules_index.diff import RulesDiff
 from rulings import model, store
 from rulings.affected import AffectedRuling, written_for
@@ -42,7 +43,7 @@ def gather(result: RulesDiff) -> impact.Impact:
     except model.JournalError as exc:
         rulings, problem = [], exc.public
     label = impact.library_label(common.base_rules().index)
-    digests = desk_answers.scenario_digests() if written_for(label, result.old) else ()
+    digests = ready.scenario_digests() if written_for(label, result.old) else ()
     return impact.impact(result, rulings, digests, label, problem)
 
 
@@ -86,8 +87,8 @@ def _ruling(found: impact.Impact, r: AffectedRuling, version: Mapping[str, str])
         if r.version_unknown:
             old = common.escape_md(found.old.name)
             st.caption(f"В решении не указана версия правил: проверено как записанное по {old}.")
-        st.page_link(
-            JOURNAL_PAGE,
+        registry.link(
+            registry.JOURNAL,
             label="Открыть в журнале",
             icon=":material/edit_note:",
             query_params={"r": str(r.ruling_id), **version},
@@ -99,8 +100,8 @@ def _scenario(found: impact.Impact, s: AffectedScenario, version: Mapping[str, s
     with st.container(border=True, key=scenario_key(s.path)):
         st.markdown(f"**{common.escape_md(common.short(s.title, 160))}**")
         st.markdown(_lines(found, s))
-        st.page_link(
-            DESK_PAGE,
+        registry.link(
+            registry.DESK,
             label="Открыть на столе судьи",
             icon=":material/grid_on:",
             query_params={"scn": s.path, **version},

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import zlib
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -19,14 +18,19 @@ import streamlit as st
 import cardbase
 import casebook
 import engine
-from app_pages import card_base, common, desk_actions, desk_board, desk_cards, desk_trace
-from app_pages import desk_session as session
-from app_pages import journal as journal_page
+from app_pages import registry
+from app_pages.desk import actions as desk_actions
+from app_pages.desk import board as desk_board
+from app_pages.desk import cards as desk_cards
+from app_pages.desk import session
+from app_pages.desk import trace as desk_trace
+from app_pages.journal import form as journal_form
+from app_pages.shared import card_base, common
 from cardbase import links
 from desk import board, cardform, cases, edits, model, share, view
 from desk.model import Desk, DeskError, Replay
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = registry.PROJECT
 MAX_SCENARIO_BYTES = casebook.MAX_BYTES
 MAX_DESK_BYTES = 1024 * 1024
 UPLOAD_TYPES = (".yaml", ".yml", ".json")
@@ -426,7 +430,7 @@ def _save_panel(desk: Desk, rp: Replay) -> None:
     with st.expander(
         "Записать решение в журнал", key="desk_ruling_box", icon=":material/edit_note:", on_change="rerun"
     ):
-        journal_page.ruling_form(
+        journal_form.ruling_form(
             "desk_ruling",
             prefill={
                 "title": desk.title,

@@ -22,7 +22,7 @@ import streamlit as st
 
 import engine
 import lexicon
-from app_pages import common
+from app_pages.shared import common
 from rules_index import RulesIndex
 from rulings import accounts, export, model, store
 

@@ -14,8 +14,8 @@ import math
 import streamlit as st
 
 import lexicon
-from app_pages import common, version_diff
-from app_pages.journal_form import open_journal, ruling_form, sign_in_panel
+from app_pages.journal.form import open_journal, ruling_form, sign_in_panel
+from app_pages.shared import common, version_diff
 from rules_index import ids
 from rulings import accounts, export, model, search, store
 

@@ -17,8 +17,9 @@ import streamlit as st
 import casebook
 import engine
 import lexicon
-from app_pages import common, version_diff
-from app_pages import desk_session as session
+from app_pages.desk import session
+from app_pages.shared import common, version_diff
+from casebook import wording
 from desk import view
 from desk.citations import Citations
 from desk.model import Desk, Replay
@@ -113,7 +114,7 @@ def verdict_banner(outcome: engine.Outcome, action: engine.Action, props: Props)
         )
     for cid in view.forbidden_by(outcome):
         clause_ref(cid)
-    st.text(view.action_words(action, props))
+    st.text(wording.action_words(action, props))
 
 
 def last_verdict(rp: Replay) -> None:
@@ -144,7 +145,7 @@ def explanation(rp: Replay) -> None:
                 word = lexicon.verdict(outcome.verdict).capitalize()
                 names = session.props_of(rp.states[i - 1])
                 st.markdown(f"{i}\\. {lexicon.verdict_icon(outcome.verdict)} **{word}**")
-                st.text(view.action_words(action, names))
+                st.text(wording.action_words(action, names))
                 with st.container(border=True):
                     draw_steps(outcome.trace, action)
 
@@ -171,7 +172,7 @@ def expectations_panel(desk: Desk) -> None:
             mark = ":material/check_circle: как ожидалось" if good else ":material/cancel: не как ожидалось"
             verdict = lexicon.verdict(step.verdict) if step.verdict else "—"
             st.markdown(f"**Шаг {step.number}** {mark} — вердикт: {common.escape_md(verdict)}")
-            st.text(view.action_words(step.action))
+            st.text(wording.action_words(step.action))
             for e in step.expectations:
                 st.text(
                     ("✔ выполнено: " if e.ok else "✘ не выполнено: ")

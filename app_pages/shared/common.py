@@ -17,6 +17,7 @@ import argparse
 import re
 import sys
 import time
+import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -24,14 +25,9 @@ from typing import Literal
 import streamlit as st
 
 import rules_index
+from app_pages import registry
 from rules_index import Paragraph, RulesIndex, versions
 from rulings import limits
-
-# The page served at the app's root: it shows a search (?q=) or a clause (?p=).
-ROOT_PAGE = "app_pages/search.py"
-CLAUSE_PAGE = "app_pages/clause.py"
-GRAPH_PAGE = "app_pages/graph.py"
-RULES_PAGE = "app_pages/rules.py"
 
 QUERY_PARAM = "q"
 CLAUSE_PARAM = "p"
@@ -49,16 +45,18 @@ WINDOW = "window"
 _WINDOW_KEY = "rules_window_index"
 
 # How a query word matched, in the judge's words.
-HOW_LABELS: Mapping[str, str] = {
-    "number": "номер пункта",
-    "exact": "точное слово",
-    "form": "другая форма слова",
-    "typo": "с опечаткой",
-    "jargon": "жаргон",
-    "card": "название карты",
-    "term": "термин правил",
-    "phrase": "фраза",
-}
+HOW_LABELS: Mapping[str, str] = types.MappingProxyType(
+    {
+        "number": "номер пункта",
+        "exact": "точное слово",
+        "form": "другая форма слова",
+        "typo": "с опечаткой",
+        "jargon": "жаргон",
+        "card": "название карты",
+        "term": "термин правил",
+        "phrase": "фраза",
+    }
+)
 
 
 # Icons come from the Material Symbols font Streamlit ships (no emoji font needed, no request).
@@ -477,8 +475,8 @@ def clause_link(
     entry of a doubled number). A page link, not a Markdown one: following it does not reload
     the app."""
     absent = index.is_absent(cid) and not index.has(cid)
-    st.page_link(
-        ROOT_PAGE,
+    registry.link(
+        registry.ROOT,
         label=label if label is not None else clause_label(index, cid),
         icon=ICON_ABSENT if absent else icon,
         query_params=clause_params(index, cid, occurrence),

@@ -15,7 +15,7 @@ import streamlit as st
 
 import cardbase
 import engine
-from app_pages import common
+from app_pages.shared import common
 from cardbase import explain, links, store
 
 _BASE_KEY = "cards_base_id"

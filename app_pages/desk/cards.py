@@ -17,8 +17,9 @@ import streamlit as st
 
 import engine
 import lexicon
-from app_pages import card_base, common
-from app_pages import desk_session as session
+from app_pages import registry
+from app_pages.desk import session
+from app_pages.shared import card_base, common
 from cardbase import links
 from desk import cardform, edits, entries, view
 from desk.model import Desk, DeskError
@@ -28,7 +29,6 @@ PLACES = (*engine.CELLS, "aux", "hand", "deck", "graveyard", "exile")
 FLAG_WORDS = types.MappingProxyType({"closed": "закрыта", "hidden": "скрыта", "incarnated": "инкарнировала"})
 NAME_HINT = "название из библиотеки, или своя: Орк (Наземное существо, жизнь 5)"
 MAX_PILLS = 12
-CARDS_PAGE = "app_pages/cards.py"
 
 
 def _names(props: Props) -> dict[str, str]:
@@ -371,8 +371,8 @@ def card_text(cid: str, name: str) -> None:
             st.caption("Ни одной особенности этой карты движок не моделирует.")
         for m in record.modelled:
             st.markdown(card_base.modelled_markdown(m, source=False))
-        st.page_link(
-            CARDS_PAGE,
+        registry.link(
+            registry.CARDS,
             label="Страница карты",
             icon=":material/style:",
             query_params=links.card_params(loaded.base.id, record.id),

@@ -1,6 +1,6 @@
 """«Готовые ответы» on the search page and «Сценарии и движок» on the clause page: rendering only.
 
-What is an answer, how answers rank and for which rules they show lives in desk/answers.py; here
+What is an answer, how answers rank and for which rules they show lives in casebook.answers; here
 the library's scenarios are run once per process (`st.cache_resource`), the journal is read, and
 the result is drawn. Text from files and judges is escaped before it is shown.
 """
@@ -8,18 +8,18 @@ the result is drawn. Text from files and judges is escaped before it is shown.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import streamlit as st
 
 import engine
 import lexicon
-from app_pages import common
-from desk import answers
+from app_pages import registry
+from app_pages.shared import common
+from casebook import answers
 from rules_index import RulesIndex, ids
 from rulings import model, store
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = registry.PROJECT
 
 
 @st.cache_resource(show_spinner="Прогоняю сценарии библиотеки…")
@@ -43,6 +43,11 @@ def ready_answers(
         query, rulings, scenario_digests(), index=index, cited_rank=cited_rank, top=top
     )
     return found, problem
+
+
+def opens(a: answers.Answer) -> registry.Page:
+    """The page an answer opens: a scenario on the desk, a ruling in the journal."""
+    return registry.DESK if a.kind == "scenario" else registry.JOURNAL
 
 
 def render_answers(index: RulesIndex, found: Sequence[answers.Answer], problem: str) -> None:
@@ -79,7 +84,7 @@ def _render_answer(index: RulesIndex, a: answers.Answer) -> None:
                 label, page_icon = "Открыть на столе судьи", ":material/grid_on:"
             else:
                 label, page_icon = "Открыть в журнале", ":material/edit_note:"
-            st.page_link(a.page, label=label, icon=page_icon, query_params=dict(a.params))
+            registry.link(opens(a), label=label, icon=page_icon, query_params=dict(a.params))
             for c in a.clauses:
                 if ids.is_clause_id(c):
                     common.clause_chip(index, c)
@@ -93,8 +98,8 @@ def render_clause_usage(cid: str) -> None:
         st.caption(f"Пункт срабатывает в сценариях библиотеки: {len(scenarios)} (щелчок открывает на столе)")
         for d in scenarios:
             icon = ":material/checklist:" if len(d.steps) > 1 else lexicon.verdict_icon(d.verdict)
-            st.page_link(
-                answers.DESK_PAGE,
+            registry.link(
+                registry.DESK,
                 label=f"{answers.brief_verdict(d)} · {common.escape_md(d.title)} ({d.group})",
                 icon=icon,
                 query_params={"scn": d.path},
