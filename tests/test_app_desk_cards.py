@@ -17,7 +17,7 @@ from cardbase import store
 from desk import edits, model, share
 from rulings import store as journal
 from tests import cardbase_cases as cases
-from tests.test_app_desk import _form_key, plain
+from tests.apptest import form_key, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -61,7 +61,7 @@ def test_the_card_page_link_places_the_real_card_in_one_click(base_id: str) -> N
     put = next(link for link in at.page_link if link.proto.label == "Поставить на стол")  # type: ignore[attr-defined]
     assert put.proto.page == "desk" and _params(put) == {"put": "Горный клещ", "base": base_id}  # type: ignore[attr-defined]
     at = _page(DESK, at, **_params(put))
-    key = _form_key(at, "desk_new_")
+    key = form_key(at, "desk_new_")
     assert at.text_input(key=f"{key}_name").value == "Горный клещ"
     assert at.selectbox(key=f"{key}_at").value == "c3"  # the free middle of A's first row
     assert any("базы «base.json»" in plain(i.value) for i in at.info)
@@ -85,7 +85,7 @@ def test_the_card_page_link_places_the_real_card_in_one_click(base_id: str) -> N
 def test_a_name_with_brackets_and_commas_is_placed_and_written_as_text(base_id: str) -> None:
     name = "Степной дозорный (Пробный выпуск, №1)"
     at = _page(DESK, put=name, base=base_id)
-    key = _form_key(at, "desk_new_")
+    key = form_key(at, "desk_new_")
     at = at.button(key=f"{key}_put").click().run()
     assert [c["card"] for c in at.session_state["desk"].cards] == [name]
     text_area = next(t for t in at.text_area if t.key and t.key.startswith("desk_text_"))
@@ -107,7 +107,7 @@ def test_a_desk_with_actions_asks_before_forgetting_them(base_id: str) -> None:
     at = _page(DESK, at, put="Каменный голем", base=base_id)
     at = at.button(key="desk_put_yes").click().run()
     assert not at.session_state["desk"].actions and len(at.session_state["desk"].cards) == 1
-    key = _form_key(at, "desk_new_")
+    key = form_key(at, "desk_new_")
     assert at.selectbox(key=f"{key}_at").value == "b3"  # c3 is taken by Вайл
     at = at.button(key=f"{key}_put").click().run()
     assert [c["card"] for c in at.session_state["desk"].cards] == ["Вайл", "Каменный голем"]
@@ -119,20 +119,20 @@ def test_unknown_cards_and_bases_in_a_link_leave_the_desk_as_it_was(base_id: str
     assert at.session_state["desk"] == model.Desk()
     # a base card on the desk, then a link to the embedded library's card without that base
     at = _page(DESK, at, put="Каменный голем", base=base_id)
-    at = at.button(key=f"{_form_key(at, 'desk_new_')}_put").click().run()
+    at = at.button(key=f"{form_key(at, 'desk_new_')}_put").click().run()
     before = at.session_state["desk"]
     at = _page(DESK, at, put="Вайл", base="0123456789abcdef")  # a base this server does not have
     assert at.session_state["desk"] == before
     assert any("а её на сервере нет" in plain(w.value) for w in at.warning)
     # the window stays on its base: the base's card still builds, Вайл (embedded) is offered
     assert at.session_state["cards_base_id"] == base_id
-    assert at.text_input(key=f"{_form_key(at, 'desk_new_')}_name").value == "Вайл"
+    assert at.text_input(key=f"{form_key(at, 'desk_new_')}_name").value == "Вайл"
     assert share.decode(share.encode(before)) == before
 
 
 def test_a_link_to_another_base_never_breaks_the_desk(base_id: str) -> None:
     at = _page(DESK, put="Каменный голем", base=base_id)
-    at = at.button(key=f"{_form_key(at, 'desk_new_')}_put").click().run()
+    at = at.button(key=f"{form_key(at, 'desk_new_')}_put").click().run()
     before = at.session_state["desk"]
     at = _page(DESK, at, put="Вайл", base=cardbase.BUILTIN)  # the embedded library has no Каменный голем
     assert at.session_state["desk"] == before and at.session_state["cards_base_id"] == base_id

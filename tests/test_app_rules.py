@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import parse_qs
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages import registry
+from tests.apptest import APP, ROOT_PAGE, clause_links, hit_links, link_params, open_page
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-ROOT_PAGE = registry.ROOT.script
 VERSION = "РП 4.1-2"
 
 
@@ -20,18 +18,6 @@ def run_app(**params: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=30)
     at.query_params.update(params)
     return at.run()
-
-
-def open_page(page: str, **params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30).run()
-    at.query_params.clear()
-    at.query_params.update(params)
-    return at.switch_page(page).run()
-
-
-def link_params(link: object) -> dict[str, str]:
-    query = parse_qs(link.proto.query_string)  # type: ignore[attr-defined]
-    return {k: v[0] for k, v in query.items()}
 
 
 def follow(at: AppTest, link: object) -> AppTest:
@@ -48,22 +34,6 @@ def texts(at: AppTest) -> str:
     parts += [t.value for t in at.text]
     parts += [e.value for e in at.error] + [w.value for w in at.warning] + [s.value for s in at.success]
     return "\n".join(parts).replace("\\", "")
-
-
-def clause_links(at: AppTest) -> list[str]:
-    return [link_params(link).get("p", "") for link in at.page_link]
-
-
-def hit_links(at: AppTest) -> list[str]:
-    """The clause search hits, in rank order (other blocks of the page may link clauses too)."""
-    out: list[str] = []
-    for key in ("search_hits", "search_hits_more"):  # the best hits, then (after ready answers) the rest
-        try:
-            found = at.get_by_key(key)
-        except KeyError:  # no other hits
-            continue
-        out += [link_params(link).get("p", "") for link in found.page_link]
-    return out
 
 
 # Every page renders ---------------------------------------------------------------------------

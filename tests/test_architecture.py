@@ -285,3 +285,21 @@ def test_every_action_kind_is_declared_once_with_its_handler() -> None:
         for name in spec.choice:
             arg = spec.arg(name)
             assert arg is not None and arg.pool, (kind, name)
+
+
+def test_no_test_module_imports_another() -> None:
+    # A test module is run, not imported: what tests share lives in modules meant for it
+    # (tests/helpers.py, apptest.py, the *_cases.py and *_samples.py modules, conftest.py).
+    wrong = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [f"{node.module or ''}.{a.name}" for a in node.names]
+            else:
+                continue
+            for name in names:
+                if any(part.startswith("test_") for part in name.split(".")):
+                    wrong.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {name}")
+    assert not wrong, wrong
