@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import multiprocessing.process
 import os
 import signal
 import socket
@@ -11,7 +12,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -25,6 +26,10 @@ ENGINE_ISSUE_CLAUSES = (
     *("535.5.1.3", "535.5.2", "535.6", "535.7", "535.7.1", "535.7.2", "535.7.3", "535.7.4"),
     *("535.8", "535.8.1", "535.9"),
 )
+
+# The bound on one subprocess a test runs (a CLI, chromium printing a PDF): generous for a shared
+# 2-core machine under load, and under pytest-timeout's 300 s for the whole test.
+PROCESS_TIMEOUT = 240
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -122,6 +127,22 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
+@contextlib.contextmanager
+def processes(procs: Sequence[multiprocessing.process.BaseProcess]) -> Iterator[None]:
+    """Start the processes; whatever happens in the block (a failed assertion, pytest-timeout's
+    interruption), none is left running after it. Joins wait for the processes to end, however
+    slow a loaded machine is: pytest-timeout bounds the test, not a guess per process."""
+    for p in procs:
+        p.start()
+    try:
+        yield
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+            p.join()
+
+
 def run_in_threads(worker: Callable[[], None], n: int = 4) -> None:
     """Run `worker` in `n` threads at once and wait for all (for shared-object safety tests)."""
     threads = [threading.Thread(target=worker) for _ in range(n)]
@@ -141,6 +162,6 @@ def run_module(*argv: str, env: dict[str, str] | None = None) -> subprocess.Comp
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=PROCESS_TIMEOUT,
         check=False,
     )
