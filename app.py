@@ -13,6 +13,7 @@ from app_pages.journal import form as journal_form
 from app_pages.shared import common
 
 st.set_page_config(page_title="Берсерк: помощник судьи", page_icon="⚖️", layout="centered")
+common.new_run()  # what this window's rules are is read from the store once per run
 
 page, declared = registry.navigation(lambda: journal_form.current_judge() is not None)
 

@@ -1,7 +1,10 @@
 """`RulesIndex`: the parsed corpus as a cross-reference graph, with queries and integrity facts.
 
 Built once by `load_default`, `load_paths` or `load_texts`, then read-only: every attribute is
-set in `__init__` and assigning afterwards raises, so one index can serve every judge at once.
+set in `__init__` and assigning afterwards raises, so one index can serve every judge at once. The
+one exception is the citation graph, a pure function of the paragraphs built on first use (the graph
+page, a clause's neighbours): most windows never ask for it, and networkx's import alone was a third
+of a cold start (issue 24). Two threads asking at once both build the same graph; either is kept.
 """
 
 from __future__ import annotations
@@ -13,8 +16,6 @@ from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
-
-import networkx as nx
 
 from rules_index import ids
 from rules_index.errors import CorpusError
@@ -48,7 +49,8 @@ class RulesIndex:
     _sources: tuple[SourceInfo, ...]
     _integrity: Integrity
     is_berserk_rules: bool
-    _graph: Any
+    _graph: Any  # None until `graph` is first asked for
+    _graph_parts: tuple[tuple[str, ...], tuple[Citation, ...]]  # what it is built from
     _search: SearchIndex
 
     def __init__(
@@ -99,7 +101,8 @@ class RulesIndex:
             ),
         )
         set_(self, "_integrity", integrity)
-        set_(self, "_graph", nx.freeze(_build_graph(by_id, absent, citations)))
+        set_(self, "_graph", None)
+        set_(self, "_graph_parts", (tuple(absent), tuple(citations)))
         set_(self, "_search", SearchIndex(paragraphs, titles, tables or tables_for(berserk)))
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -126,7 +129,13 @@ class RulesIndex:
     @property
     def graph(self) -> Any:
         """The frozen citation graph (networkx.DiGraph); copy it before changing anything."""
-        return self._graph
+        graph = self._graph
+        if graph is None:
+            import networkx as nx
+
+            graph = nx.freeze(_build_graph(self._by_id, *self._graph_parts))
+            object.__setattr__(self, "_graph", graph)
+        return graph
 
     def get(self, cid: str) -> Paragraph | None:
         """The paragraph with this id (the first one when the id is doubled)."""
@@ -201,10 +210,13 @@ class RulesIndex:
 
     def neighbourhood(self, cid: str, radius: int = 1) -> Any:
         """A copy of the subgraph within `radius` steps of cid (edges in both directions)."""
-        if cid not in self._graph:
+        import networkx as nx
+
+        graph = self.graph
+        if cid not in graph:
             return nx.DiGraph()
-        nodes = nx.ego_graph(self._graph, cid, radius=radius, undirected=True).nodes
-        return nx.DiGraph(self._graph.subgraph(nodes))
+        nodes = nx.ego_graph(graph, cid, radius=radius, undirected=True).nodes
+        return nx.DiGraph(graph.subgraph(nodes))
 
     def to_dot(self, graph: Any) -> str:
         """DOT text for a graph of this index; absent nodes dashed and labelled «нет в тексте»."""
@@ -322,6 +334,8 @@ def _integrity(
 
 def _build_graph(by_id: Mapping[str, Paragraph], absent: Sequence[str], citations: Sequence[Citation]) -> Any:
     """Paragraphs and placeholders for absent cited ids; parent and citation edges."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     for p in by_id.values():
         graph.add_node(

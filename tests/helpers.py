@@ -93,7 +93,7 @@ def running_app(
                     return
                 problems.append(_text(log)[-2000:])
             finally:
-                _stop(proc)
+                stop_group(proc)
     raise RuntimeError("приложение не запустилось ни на одном из пяти портов:\n" + "\n---\n".join(problems))
 
 
@@ -116,7 +116,8 @@ def _listening(proc: subprocess.Popen[bytes], log: BinaryIO, url: str, timeout: 
     raise TimeoutError(f"{url}: сервер не начал слушать за {timeout:.0f} с:\n{_text(log)[-2000:]}")
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
+def stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server started with start_new_session=True, and everything it started."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGTERM)
     try:

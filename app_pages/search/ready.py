@@ -25,7 +25,9 @@ ROOT = registry.PROJECT
 @st.cache_resource(show_spinner="Прогоняю сценарии библиотеки…")
 def scenario_digests() -> tuple[answers.ScenarioDigest, ...]:
     """Every library scenario with its verdicts and clauses (immutable; built once per process)."""
-    return answers.scenario_digests(ROOT, common.base_rules().index, engine.load_library())
+    return common.kept_for_good(
+        answers.scenario_digests(ROOT, common.base_rules().index, engine.load_library())
+    )
 
 
 def ready_answers(

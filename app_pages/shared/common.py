@@ -14,13 +14,15 @@ keeps it too.
 from __future__ import annotations
 
 import argparse
+import functools
+import gc
 import re
 import sys
 import time
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 import streamlit as st
 
@@ -28,6 +30,8 @@ import rules_index
 from app_pages import registry
 from rules_index import Paragraph, RulesIndex, versions
 from rulings import limits
+
+T = TypeVar("T")
 
 QUERY_PARAM = "q"
 CLAUSE_PARAM = "p"
@@ -162,6 +166,13 @@ class SharedRules:
 
 def corpus_argument(argv: Sequence[str]) -> str | None:
     """The `--corpus PATH` given after `--` on the `streamlit run` line (make run ARGS=...)."""
+    return _corpus_of(tuple(argv))
+
+
+@functools.lru_cache(maxsize=4)
+def _corpus_of(argv: tuple[str, ...]) -> str | None:
+    """Parsed once per command line: building the parser (and its gettext look-ups) on each of
+    the dozens of `current_index()` calls of a desk run was 4% of its script time (issue 24)."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--corpus", default=None)
     known, _ = parser.parse_known_args(list(argv))
@@ -169,9 +180,25 @@ def corpus_argument(argv: Sequence[str]) -> str | None:
     return str(corpus) if corpus else None
 
 
+def kept_for_good(value: T) -> T:
+    """`value`, built once for the life of the process, moved out of the cycle collector's way
+    with everything else alive now (gc.freeze). Python's full collection walks every object it
+    tracks; with Streamlit's collection after each run off (.streamlit/config.toml), the one the
+    interpreter still starts now and then walked the whole index and the library's scenarios, a
+    pause of one window's run in about sixty (issue 24). Only for what the process never lets go:
+    a frozen object is still freed when nothing refers to it, but a frozen cycle never is."""
+    gc.collect()
+    gc.freeze()
+    return value
+
+
 @st.cache_resource(show_spinner="Загружаю правила…")
 def shared_rules(corpus: str | None) -> SharedRules:
     """The process-wide rules: `--corpus` when given and readable, else the embedded text."""
+    return kept_for_good(_shared_rules(corpus))
+
+
+def _shared_rules(corpus: str | None) -> SharedRules:
     if corpus:
         try:
             return SharedRules(rules_index.load_paths([corpus]), origin=f"файл(ы) «{corpus}» (--corpus)")
@@ -217,9 +244,51 @@ def _resolve(wanted: str) -> str | None:
     return None
 
 
+# What this run has already worked out about the window's rules (see `_once_per_run`).
+_RUN_MEMO_KEY = "rules_run_memo"
+
+
+def new_run() -> None:
+    """app.py calls this first in every run: the store (settings.json, meta.json) is read afresh
+    once per run, whatever another judge changed since the last one."""
+    st.session_state.pop(_RUN_MEMO_KEY, None)
+
+
+def _inputs() -> tuple[str, object, object]:
+    return (
+        str(st.query_params.get(VERSION_PARAM, "")),
+        st.session_state.get(_VERSION_KEY),
+        st.session_state.get(_WINDOW_KEY),
+    )
+
+
+def _once_per_run(name: str, compute: Callable[[], T]) -> T:
+    """compute(), once per run while what it reads of this window stays the same (the link's `v=`,
+    the window's choice and its own upload; a change of any recomputes). A desk run asked for
+    the window's rules dozens of times, each reading settings.json and meta.json from disk (8% of
+    its script time, issue 24). Kept in the tab's state: never shared between windows."""
+    memo = st.session_state.get(_RUN_MEMO_KEY)
+    if not isinstance(memo, dict):
+        memo = {}
+        st.session_state[_RUN_MEMO_KEY] = memo
+    held = memo.get(name)
+    if held is not None:
+        link, chosen, window, value = held
+        now = _inputs()
+        if link == now[0] and chosen == now[1] and window is now[2]:
+            return value  # type: ignore[no-any-return]
+    value = compute()
+    memo[name] = (*_inputs(), value)
+    return value
+
+
 def current_version() -> str:
     """The version this window reads: the link's `v=` if this server has it, else the window's
     choice, else the server's default (versions.BUILTIN for the built-in rules)."""
+    return _once_per_run("version", _current_version)
+
+
+def _current_version() -> str:
     wanted = st.query_params.get(VERSION_PARAM)
     held = _window() if st.session_state.get(_VERSION_KEY) == WINDOW else None
     if wanted and held is not None and str(wanted) == held[0].version_label:
@@ -284,6 +353,10 @@ def _load(vid: str) -> RulesIndex | None:
 def current_index() -> RulesIndex:
     """The rules this window reads (see `current_version`); the built-in ones if that version
     cannot be read (the reason is kept for `version_problem`)."""
+    return _once_per_run("index", _current_index)
+
+
+def _current_index() -> RulesIndex:
     vid = current_version()
     index = _load(vid)
     if index is None:

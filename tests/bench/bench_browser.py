@@ -1,0 +1,297 @@
+"""What a person waits for, in a real browser, as a ratio to a bare Streamlit page (issue 24).
+
+`make bench` runs this beside the AppTest and library figures. It serves our app and the bare
+page (tests/bench/bare_app.py: one text field and ten lines of output; one button; a second page)
+side by side, each a Streamlit process of its own (served.py), and drives both in Debian's
+chromium (driving.py), interleaved, round by round, the same steps in the same run:
+
+- search: Enter in the box → this query's results painted and the run over;
+- desk action: on the Карлик Унд example, Вайл taken under A's control → the verdict (then
+  undone, untimed); the bare page: its button → the line it changes;
+- page switch: «Поиск» ↔ «Стол судьи» through the menu (the bare page: «Поле» ↔ «Кнопка»);
+- first load: a new window → the search box shown (cold: the process's first window);
+- throughput: 1, 5 and 10 windows each searching once a second: searches done of those
+  due, per second, latency p50/p95, and the server's CPU time per search (one process runs one
+  script at a time, so 1 / that is what it can serve at most);
+- memory: the server's resident memory after start, per open window, at the 10-window peak,
+  and after a player's upload (a 3,030-clause text) once the window that made it is closed.
+
+Medians and p95 of BENCH_ROUNDS rounds (default 20), ratio = ours / bare (p50 by p50, p95 by
+p95). The machine is shared: only the ratios of one run compare, and the load average is printed
+with every section. Targets (issue 24): search ≤ 1.5×, desk action ≤ 2×, page switch ≤ 1.5×,
+first load ≤ 1.2×; 10 windows all served with p95 ≤ 1 s; ≥ 8 searches/s; ≤ 300 MB under the
+10-window run; an upload released within the session's expiry. Reported, never asserted.
+
+Environment: BENCH_ROUNDS, BENCH_SECONDS (each throughput level, default 20), BENCH_ONLY
+(a comma list of: load, search, desk, switch, throughput, memory), BENCH_SESSION_TTL (seconds a
+closed window's session is kept, default 30 for the bench; Streamlit's own default is 120),
+BENCH_APP_FLAGS (Streamlit flags for our app alone), BENCH_BASELINE (another checkout of the
+project, served beside as "main" and measured the same way: a change against what it changes, in
+one run; served.py). Run:
+`nice -n 5 .venv/bin/python tests/bench/bench_browser.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from playwright.async_api import Browser, FilePayload, Page, async_playwright  # noqa: E402
+
+from tests.bench import driving, served  # noqa: E402
+from tests.bench.bench_app import QUERIES  # noqa: E402
+from tests.bench.driving import App, Bare, Ours, Want  # noqa: E402
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "20"))
+SECONDS = int(os.environ.get("BENCH_SECONDS", "20"))
+SESSION_TTL = int(os.environ.get("BENCH_SESSION_TTL", "30"))
+PARTS = ("load", "search", "desk", "switch", "throughput", "memory")
+ONLY = [p for p in os.environ.get("BENCH_ONLY", ",".join(PARTS)).split(",") if p]
+LEVELS = (1, 5, 10)
+TARGETS = {"search": 1.5, "desk action": 2.0, "page switch": 1.5, "first load": 1.2}
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def row(name: str, ours: list[float], bare: list[float], who: str = "") -> str:
+    o50, b50, o95, b95 = statistics.median(ours), statistics.median(bare), p95(ours), p95(bare)
+    target = f"   target ≤ {TARGETS[name]}×" if name in TARGETS and not who else ""
+    return (
+        f"| {name}{who} | {o50:,.0f} / {o95:,.0f} ms | {b50:,.0f} / {b95:,.0f} ms "
+        f"| {o50 / b50:.2f}× / {o95 / b95:.2f}× |{target}"
+    )
+
+
+Step = Callable[[], Awaitable[float]]
+
+
+async def interleaved(rounds: int, steps: dict[str, Step]) -> dict[str, list[float]]:
+    """`rounds` of each app's step, the order rotating round by round, so that a slow moment of
+    the machine falls on every app alike."""
+    out: dict[str, list[float]] = {name: [] for name in steps}
+    names = list(steps)
+    for k in range(rounds):
+        for name in names[k % len(names) :] + names[: k % len(names)]:
+            out[name].append(await steps[name]())
+    return out
+
+
+def rows(name: str, took: dict[str, list[float]], lines: list[str], keep: slice = slice(None)) -> None:
+    """Our app against the bare page (and the baseline checkout's, when served, beside it)."""
+    bare = took["bare"][keep]
+    lines.append(row(name, took["ours"][keep], bare))
+    if "main" in took:
+        lines.append(row(name, took["main"][keep], bare, who=" (baseline)"))
+
+
+async def open_pages(
+    browser: Browser,
+    apps: dict[str, tuple[App, served.Server]],
+    how: Callable[[App, Page, str], Awaitable[None]],
+) -> dict[str, Page]:
+    """A window of its own on each app, opened where the next steps start."""
+    pages = {name: await driving.new_page(browser) for name in apps}
+    for name, (app, srv) in apps.items():
+        await how(app, pages[name], srv.url)
+    return pages
+
+
+async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], lines: list[str]) -> None:
+    if "load" in ONLY:
+
+        def load(app: App, srv: served.Server) -> Step:
+            return lambda: driving.first_load(browser, srv.url, app.load_want())
+
+        rows("first load", await interleaved(ROUNDS, {n: load(a, s) for n, (a, s) in apps.items()}), lines)
+    if "search" in ONLY:
+        pages = await open_pages(browser, apps, lambda a, p, u: a.open_search(p, u))
+        counts = dict.fromkeys(apps, 0)
+
+        def search(app: App, name: str) -> Step:
+            async def step() -> float:
+                counts[name] += 1
+                return await app.search(pages[name], QUERIES[counts[name] % len(QUERIES)])
+
+            return step
+
+        rows("search", await interleaved(ROUNDS, {n: search(a, n) for n, (a, _) in apps.items()}), lines)
+        for page in pages.values():
+            await driving.close(page)
+    if "desk" in ONLY:
+        pages = await open_pages(browser, apps, lambda a, p, u: a.open_action(p, u))
+
+        def act(app: App, name: str) -> Step:
+            return lambda: app.action(pages[name])
+
+        rows("desk action", await interleaved(ROUNDS, {n: act(a, n) for n, (a, _) in apps.items()}), lines)
+        for page in pages.values():
+            await driving.close(page)
+    if "switch" in ONLY:
+        pages = await open_pages(browser, apps, lambda a, p, u: a.open_search(p, u))
+        state = dict.fromkeys(apps, 0)
+
+        def switch(app: App, name: str) -> Step:
+            async def step() -> float:
+                first, second, first_want, second_want = app.pages()
+                state[name] ^= 1
+                to, want = (second, second_want) if state[name] else (first, first_want)
+                return await app.switch(pages[name], to, want)
+
+            return step
+
+        took = await interleaved(ROUNDS * 2, {n: switch(a, n) for n, (a, _) in apps.items()})
+        rows("page switch", took, lines)
+        rows("  to the desk / «Кнопка»", took, lines, slice(0, None, 2))
+        rows("  to the search / «Поле»", took, lines, slice(1, None, 2))
+        for page in pages.values():
+            await driving.close(page)
+
+
+async def throughput(browser: Browser, name: str, app: App, srv: served.Server, sessions: int) -> str:
+    pages = [await driving.new_page(browser) for _ in range(sessions)]
+    rss_before = srv.rss_mb()
+    for page in pages:
+        await app.open_search(page, srv.url)
+    rss_open = srv.rss_mb()
+    loop = asyncio.get_running_loop()
+    start = loop.time() + 0.5
+    deadline = start + SECONDS
+    took: list[float] = []
+    peak = [rss_open]
+
+    async def player(k: int, page: Page) -> None:
+        for i in range(SECONDS):
+            due = start + i + k / sessions  # spread over the second
+            if loop.time() >= deadline:
+                return
+            if loop.time() < due:
+                await asyncio.sleep(due - loop.time())
+            query = QUERIES[(k + i) % len(QUERIES)]
+            took.append(await app.search(page, query, polling=25))
+
+    async def sampler() -> None:
+        while loop.time() < deadline + 5:
+            peak.append(srv.rss_mb())
+            await asyncio.sleep(0.5)
+
+    cpu0, wall0, client0 = srv.cpu_s(), time.monotonic(), served.descendants_cpu_s(os.getpid())
+    sampling = asyncio.create_task(sampler())
+    await asyncio.gather(*(player(k, p) for k, p in enumerate(pages)))
+    wall, cpu = time.monotonic() - wall0, srv.cpu_s() - cpu0
+    client = served.descendants_cpu_s(os.getpid()) - client0
+    sampling.cancel()
+    for page in pages:
+        await driving.close(page)
+    due = sessions * SECONDS
+    per_search = cpu / max(len(took), 1)
+    latency = f"p50 {statistics.median(took):,.0f} ms, p95 {p95(took):,.0f} ms" if took else "—"
+    return (
+        f"| {name} | {sessions} | {len(took)} of {due} | {len(took) / wall:.1f}/s | {latency} "
+        f"| {per_search * 1000:.0f} ms (≤ {1 / per_search:.1f}/s) "
+        f"| {client / max(len(took), 1) * 1000:.0f} ms | "
+        f"{rss_before:.0f} → {rss_open:.0f} MB ({(rss_open - rss_before) / sessions:.1f} MB each), "
+        f"peak {max(peak):.0f} MB |"
+    )
+
+
+async def memory(browser: Browser, name: str, srv: served.Server, lines: list[str]) -> None:
+    """A player uploads a 3,030-clause text on «Правила», then closes the window."""
+    from tests import rules_docs
+
+    data = rules_docs.full_rules(1.0)
+    before = srv.rss_mb()
+    page = await driving.new_page(browser)
+    await page.goto(srv.url + "/rules")
+    await driving.settle(page)
+    await page.get_by_text("Да, это версия правил «Берсерк» (РП)").click()
+    await driving.settle(page)
+    await page.locator(".st-key-rules_upload input[type=file]").set_input_files(
+        files=[FilePayload(name="full.txt", mimeType="text/plain", buffer=data)]
+    )
+    await driving.done(page, Want('[data-testid="stAlert"]', "Загружены правила"), since_press=False)
+    loaded = srv.rss_mb()
+    await driving.close(page)
+    await asyncio.sleep(2)
+    closed = srv.rss_mb()
+    await asyncio.sleep(SESSION_TTL + 10)
+    expired = srv.rss_mb()
+    # Another window comes and goes (Streamlit forgets expired sessions only when touched).
+    other = await driving.new_page(browser)
+    await Ours().open_search(other, srv.url)
+    await driving.close(other)
+    await asyncio.sleep(3)
+    touched = srv.rss_mb()
+    lines.append(
+        f"{name}: upload of a 3,030-clause text by a player: {before:.0f} → {loaded:.0f} MB; window closed: "
+        f"{closed:.0f} MB; {SESSION_TTL + 10} s later (session expiry {SESSION_TTL} s): {expired:.0f} MB; "
+        f"after another window came and went: {touched:.0f} MB"
+    )
+
+
+async def main() -> None:
+    lines: list[str] = []
+    with served.servers(SESSION_TTL) as running:
+        memory_now = ", ".join(f"{n} {srv.rss_mb():.0f} MB" for n, srv in running.items())
+        lines.append(f"servers up ({served.uptime()}): {memory_now}")
+        apps: dict[str, tuple[App, served.Server]] = {
+            n: (Bare() if n == "bare" else Ours(), srv) for n, srv in running.items()
+        }
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(
+                executable_path="/usr/bin/chromium", args=driving.chromium_args()
+            )
+            cold = {
+                n: await driving.first_load(browser, srv.url, app.load_want())
+                for n, (app, srv) in apps.items()
+            }
+            cold_text = ", ".join(f"{n} {ms:,.0f} ms" for n, ms in cold.items())
+            lines.append(
+                f"first load, cold (each process's first window; ours builds the index): {cold_text}"
+            )
+            lines.append("   target < 2,000 ms")
+            memory_now = ", ".join(f"{n} {srv.rss_mb():.0f} MB" for n, srv in running.items())
+            lines.append(f"after the first window: {memory_now}")
+            lines.append("")
+            lines.append(f"latency, {ROUNDS} rounds interleaved ({served.uptime()})")
+            lines.append("| | ours p50 / p95 | bare p50 / p95 | ratio p50 / p95 |")
+            lines.append("|---|---|---|---|")
+            await latency(browser, apps, lines)
+            lines.append(f"({served.uptime()})")
+            if "throughput" in ONLY:
+                lines.append("")
+                lines.append(
+                    f"throughput: windows searching once a second for {SECONDS} s ({served.uptime()})"
+                )
+                lines.append(
+                    "| | windows | searches done | per s | latency | server CPU per search "
+                    "| browser CPU per search | server memory |"
+                )
+                lines.append("|---|---|---|---|---|---|---|---|")
+                for n in LEVELS:
+                    for name, (app, srv) in apps.items():
+                        lines.append(await throughput(browser, name, app, srv, n))
+                        print(lines[-1], flush=True)
+                lines.append(f"({served.uptime()})")
+            if "memory" in ONLY:
+                lines.append("")
+                for name in ("ours", "main"):
+                    if name in running:
+                        await memory(browser, name, running[name], lines)
+                lines.append(f"({served.uptime()})")
+            await browser.close()
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
