@@ -63,8 +63,11 @@ lint: dev-deps
 typecheck: dev-deps
 	$(PY) -m mypy $(PACKAGES)
 
+# The tests over every core (pytest-xdist), a whole file to one worker, so that a file's module
+# fixtures (its browser, its app server) stay in one process. PYTEST_JOBS=0: all in this process.
+PYTEST_JOBS ?= auto
 pytest: dev-deps chromium
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(PYTEST_JOBS) --dist loadfile
 
 test: lint typecheck pytest
 
