@@ -13,7 +13,7 @@ STREAMLIT_FLAGS := --server.headless true --browser.gatherUsageStats false \
 # make bench QUESTIONS=path evaluates that question set alone (default: every tests/data/questions*.yaml).
 QUESTIONS ?=
 
-.PHONY: run test lint typecheck pytest bench venv deps dev-deps chromium lock clean
+.PHONY: run test lint typecheck pytest bench venv deps dev-deps chromium postgresql lock clean
 
 # The stamp files carry the lock file's checksum, so editing a lock reinstalls.
 RUN_STAMP = $(VENV)/.deps-$(shell cat requirements.txt | md5sum | cut -c1-12)
@@ -44,15 +44,28 @@ run: deps
 # tests skip with a reason (under CI=true a missing chromium fails them instead).
 chromium:
 	@if [ -x /usr/bin/chromium ]; then :; \
-	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-		echo "Устанавливаю chromium для браузерных тестов…"; \
-		apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
-		|| echo "chromium не установился: браузерные тесты будут пропущены (под CI — провалены)"; \
+	else $(call apt_install,chromium,браузерные тесты); fi
+
+# $(call apt_install,PACKAGE,WHAT): install a Debian package as root or through sudo; where apt is
+# not usable say that WHAT will be skipped (under CI=true those tests fail instead).
+define apt_install
+if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		echo "Устанавливаю $(1): $(2)…"; \
+		apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null \
+		|| echo "$(1) не установился: $(2) будут пропущены (под CI — провалены)"; \
 	elif command -v apt-get >/dev/null && sudo -n true 2>/dev/null; then \
-		echo "Устанавливаю chromium для браузерных тестов (sudo)…"; \
-		sudo -n apt-get update -qq >/dev/null && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
-		|| echo "chromium не установился: браузерные тесты будут пропущены (под CI — провалены)"; \
-	else echo "apt недоступен: браузерные тесты будут пропущены (нужен /usr/bin/chromium)"; fi
+		echo "Устанавливаю $(1): $(2) (sudo)…"; \
+		sudo -n apt-get update -qq >/dev/null && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null \
+		|| echo "$(1) не установился: $(2) будут пропущены (под CI — провалены)"; \
+	else echo "apt недоступен: $(2) будут пропущены (нужен пакет $(1))"; fi
+endef
+
+# The journal's tests start their own PostgreSQL server (Debian's postgresql package) in a
+# temporary folder; install it where apt is usable, otherwise those tests skip with a reason
+# (under CI=true a missing server fails them instead).
+postgresql:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
+	else $(call apt_install,postgresql,тесты журнала на PostgreSQL); fi
 
 PACKAGES := storage rules_index lexicon rulings engine casebook cardbase desk app_pages app.py
 
@@ -66,12 +79,12 @@ typecheck: dev-deps
 # The tests over every core (pytest-xdist), a whole file to one worker, so that a file's module
 # fixtures (its browser, its app server) stay in one process. PYTEST_JOBS=0: all in this process.
 PYTEST_JOBS ?= auto
-pytest: dev-deps chromium
+pytest: dev-deps chromium postgresql
 	$(PY) -m pytest -n $(PYTEST_JOBS) --dist loadfile
 
 test: lint typecheck pytest
 
-bench: dev-deps
+bench: dev-deps postgresql
 	@for f in tests/bench/bench_*.py; do echo "== $$f"; QUESTIONS=$(QUESTIONS) $(PY) $$f || exit 1; done
 
 # Regenerate the full locks from the direct lists (requirements.in, requirements-dev.in).

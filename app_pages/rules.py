@@ -21,21 +21,27 @@ import streamlit as st
 import rules_index
 from app_pages.journal import form as journal_form
 from app_pages.shared import common
-from rules_index import RulesIndex, versions
+from rules_index import RulesIndex, recovered, versions
 from rules_index.uploads import MAX_FILE_MB, MAX_TEXT_MB, check_upload
 from rulings import guard
 from rulings import model as rulings_model
 
 UPLOAD_KEY = "rules_upload"
+# After an upload is read the box is emptied (a fresh widget key): what it shows is what comes next.
+ROUND_KEY = "rules_upload_round"
 BERSERK_KEY = "rules_upload_berserk"
 FORGET_KEY = "rules_upload_forget"
 BERSERK_YES = "Да, это версия правил «Берсерк» (РП)"
 BERSERK_NO = "Нет, это другие правила (например, «Берсерк. Герои»)"
 # Above this size the parse gets a progress bar (a small file parses in a blink).
 _PROGRESS_FROM_BYTES = 200 * 1024
-_DONE_KEY = "rules_upload_done"  # the upload (file ids, answer) already handled, so a rerun won't redo it
 _RESULT_KEY = "rules_upload_result"  # ("ok" | "error" | "info", message) of the last action
 _CONFIRM_KEY = "rules_remove_confirm"  # the version a «Удалить» click asks to confirm
+_PENDING_KEY = (
+    "rules_upload_pending"  # (files, index, answer) waiting for «Открыть новые?» over unsaved rules
+)
+_REPLACE_KEY = "rules_upload_replace"
+_KEEP_KEY = "rules_upload_keep"
 
 
 def _parse(files: list[tuple[str, bytes]], berserk: bool) -> RulesIndex:
@@ -53,13 +59,33 @@ def _parse(files: list[tuple[str, bytes]], berserk: bool) -> RulesIndex:
         bar.empty()
 
 
+def upload_key(state: object | None = None) -> str:
+    """The file box's key in this round («rules_upload», then «rules_upload_1» …), read from
+    this window's session state (or another's: the page tests pass theirs)."""
+    held = st.session_state if state is None else state
+    try:
+        round_ = int(held[ROUND_KEY])  # type: ignore[index]
+    except (KeyError, TypeError, ValueError):
+        round_ = 0
+    return UPLOAD_KEY if round_ == 0 else f"{UPLOAD_KEY}_{round_}"
+
+
 def _handle_upload(uploaded: list[tuple[str, str, bytes]], berserk: bool | None) -> None:
-    """Parse and store a new upload once; keep the previous rules on any problem."""
-    done = (tuple(file_id for file_id, _, _ in uploaded), berserk)
-    if not uploaded or berserk is None or st.session_state.get(_DONE_KEY) == done:
+    """A new upload replaces the open rules, never joins them. The files chosen together are one
+    version, in the order given; once read, the box is emptied, so what it holds next is the
+    next version. If the window reads rules that are not stored (they would be lost), the page
+    asks first (`_load`)."""
+    if not uploaded or berserk is None:
         return
-    st.session_state[_DONE_KEY] = done
-    files = [(name, data) for _, name, data in uploaded]
+    st.session_state[ROUND_KEY] = int(st.session_state.get(ROUND_KEY, 0)) + 1
+    _load([(name, data) for _, name, data in uploaded], berserk)
+    st.rerun()  # draw the emptied box, the result and any question
+
+
+def _load(files: list[tuple[str, bytes]], berserk: bool) -> None:
+    """Parse one upload and open it (over unsaved rules only once the judge agrees); keep the
+    previous rules on any problem."""
+    st.session_state.pop(_PENDING_KEY, None)
     before = common.current_index()
     kept = f"Остались прежние правила: {common.version_text(before)} ({common.current_origin()})."
     problem = check_upload(files) or common.take_upload([n for n, _ in files], sum(len(d) for _, d in files))
@@ -69,9 +95,44 @@ def _handle_upload(uploaded: list[tuple[str, str, bytes]], berserk: bool | None)
         except rules_index.CorpusError as err:
             problem = str(err)
         else:
-            _open_upload(files, index, berserk)
+            if common.current_version() == common.WINDOW:
+                st.session_state[_PENDING_KEY] = (files, index, berserk)  # held until answered
+                st.session_state.pop(_RESULT_KEY, None)
+            else:
+                _open_upload(files, index, berserk)
             return
     st.session_state[_RESULT_KEY] = ("error", f"Файл не загружен. {problem} {kept}")
+
+
+def files_in_order(names: Sequence[str]) -> str:
+    """««a.txt»» for one file; «1. «a.txt», 2. «b.pdf»» for several (the order they are read in)."""
+    if len(names) == 1:
+        return f"«{names[0]}»"
+    return ", ".join(f"{i}. «{name}»" for i, name in enumerate(names, 1))
+
+
+def _render_pending() -> None:
+    """The question a new upload asks when the window reads rules that are not stored."""
+    pending = st.session_state.get(_PENDING_KEY)
+    if not (isinstance(pending, tuple) and len(pending) == 3):
+        return
+    files, index, berserk = pending
+    names = files_in_order([name for name, _ in files])
+    st.warning(
+        f"В этом окне открыты правила, которых нет на сервере ({common.escape_md(common.current_origin())}). "
+        f"Открыть вместо них {common.escape_md(names)}? Прежние из окна пропадут: вернуть их можно, только "
+        "загрузив файл снова.",
+        icon=common.ICON_WARNING,
+    )
+    with st.container(horizontal=True):
+        if st.button("Открыть новые", key=_REPLACE_KEY, type="primary", icon=":material/swap_horiz:"):
+            st.session_state.pop(_PENDING_KEY, None)
+            _open_upload(list(files), index, bool(berserk))
+            st.rerun()
+        if st.button("Оставить прежние", key=_KEEP_KEY, icon=":material/undo:"):
+            st.session_state.pop(_PENDING_KEY, None)
+            st.session_state[_RESULT_KEY] = ("info", f"Остались прежние правила ({common.current_origin()}).")
+            st.rerun()
 
 
 WINDOW_ONLY = (
@@ -106,7 +167,12 @@ def store_or_window(
 def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
     """Open a parsed upload in this window (stored on the server for a signed-in judge)."""
     tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
-    loaded = f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}."
+    names = files_in_order([name for name, _ in files])
+    read = f" Файлы прочитаны как отдельные документы в этом порядке: {names}." if len(files) > 1 else ""
+    loaded = (
+        f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}. "
+        f"Они заменили прежние в этом окне.{read}"
+    )
     info, why = store_or_window(files, index, berserk)
     if info is None:
         st.session_state[_RESULT_KEY] = ("ok", f"{loaded}{why} {WINDOW_ONLY}")
@@ -149,12 +215,12 @@ def _render_upload() -> None:
     )
     berserk = None if answer is None else answer == BERSERK_YES
     files = st.file_uploader(
-        "Файлы правил",
+        "Файлы правил (несколько файлов — одна версия, если выбраны вместе)",
         # .doc, .odt and .rtf are accepted only to be told, in Russian, to save them as .docx.
         type=["pdf", "docx", "html", "htm", "txt", "md", "rst", "doc", "odt", "rtf"],
         accept_multiple_files=True,
         max_upload_size=MAX_FILE_MB,
-        key=UPLOAD_KEY,
+        key=upload_key(),
     )
     uploaded = [(f.file_id, f.name, f.getvalue()) for f in files or []]
     if uploaded and berserk is None:
@@ -163,6 +229,7 @@ def _render_upload() -> None:
             icon=common.ICON_INFO,
         )
     _handle_upload(uploaded, berserk)
+    _render_pending()
 
 
 def _act(action: str, vid: str) -> None:
@@ -356,6 +423,8 @@ def _id_list(index: RulesIndex, ids: Sequence[str], icon: str, what: str, none: 
 def _render_integrity(index: RulesIndex) -> None:
     st.subheader("Целостность текста")
     report = index.integrity()
+    # What structure recovery found, first: «354 пункта», not 0, is the first thing to check.
+    st.markdown("  \n".join(common.escape_md(line) for line in recovered.summary(report)))
     _id_list(
         index,
         report.absent_cited,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TextIO
 
-from rules_index import cliparse, diff_cli, ids, understood
+from rules_index import cliparse, diff_cli, ids, recovered, understood
 from rules_index.errors import CorpusError, QueryError
 from rules_index.index import RulesIndex, load_default, load_paths
 from rules_index.text import plural
@@ -139,6 +139,7 @@ def _cmd_search(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: T
     lines = [line for line in said if line]
     if not result.hits:
         lines.append(understood.NOTHING + " Попробуйте другие слова или номер пункта.")
+    lines += understood.answer_lines(result.answer)
     for rank, h in enumerate(result.hits, 1):
         title = f" — {h.title}" if h.title else ""
         lines.append(f"{rank}. {h.id}{title}  (оценка {h.score:.2f})")
@@ -228,6 +229,7 @@ def _cmd_check(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: Te
         "Файлы: " + "; ".join(files),
         f"Пунктов: {facts.paragraphs}, из них заголовков разделов: {facts.headings}; "
         f"примеров: {facts.examples}",
+        *recovered.summary(facts),
         "Ссылки на отсутствующие пункты: " + (", ".join(facts.absent_cited) or "нет"),
         "Пропуски нумерации: " + (", ".join(facts.gaps) or "нет"),
         "Оборванные пункты: " + (", ".join(facts.cut_off) or "нет"),

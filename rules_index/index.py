@@ -17,11 +17,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from rules_index import ids
+from rules_index import ids, limits
 from rules_index.errors import CorpusError
 from rules_index.importers.dispatch import KINDS_TEXT, SUFFIXES, import_file
 from rules_index.model import Citation, Duplicate, Hit, Integrity, Named, Paragraph, SearchResult, SourceInfo
-from rules_index.parser import ParsedSource, find_citations, parse_lines, version_label
+from rules_index.parser import ParsedSource, find_citations, parse_blocks, version_label
 from rules_index.search import SearchIndex
 from rules_index.tables import Tables, load_tables
 from rules_index.text import plural
@@ -319,7 +319,22 @@ def _integrity(
         where = "; ".join(f"«{s}», строка {n}" for s, n in d.places)
         times = plural(len(d.places), "раз", "раза", "раз")
         warnings.append(f"Пункт {d.id} встречается {times}: {where}. Сохранены все.")
+    levels: dict[int, int] = {}
+    lettered: dict[int, int] = {}
+    for p in paragraphs:
+        levels[p.level] = levels.get(p.level, 0) + 1
+        if ids.lettered(p.id):
+            lettered[p.level] = lettered.get(p.level, 0) + 1
+    dropped: dict[str, int] = {}
+    for src in parsed:
+        for role, n in src.recovery.dropped:
+            dropped[role] = dropped.get(role, 0) + n
     return Integrity(
+        levels=tuple(sorted(levels.items())),
+        lettered=tuple(sorted(lettered.items())),
+        implied=sum(src.recovery.implied for src in parsed),
+        dropped=tuple(sorted(dropped.items())),
+        glossary=sum(src.recovery.glossary for src in parsed),
         version=versions[0] if versions else None,
         paragraphs=len(paragraphs),
         headings=sum(1 for p in paragraphs if p.is_heading),
@@ -444,11 +459,12 @@ def tables_for(berserk: bool, jargon: Sequence[str | Path] = ()) -> Tables:
     """The search tables for a rules text: all of ours for a version of «Берсерк» РП; for any
     other rules no jargon, terms or card names (they were written for РП and would mislead:
     «свойства» means something else in «Берсерк. Герои»). Stop words and word families are
-    plain Russian (question words, pronouns, word forms) and stay."""
+    plain Russian (question words, pronouns, word forms, derivations, what a question asks)
+    and stay."""
     tables = load_tables(extra_jargon=jargon)
     if berserk:
         return tables
-    return Tables(jargon=(), terms=(), cards=(), families=tables.families, stopwords=tables.stopwords)
+    return replace(tables, jargon=(), terms=(), cards=())
 
 
 def load_default(*, jargon: Sequence[str | Path] = ()) -> RulesIndex:
@@ -540,18 +556,34 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+def parse_file(name: str, data: bytes) -> tuple[ParsedSource, str]:
+    """One rules file parsed (imported, its structure recovered, its entries built) and how it
+    was read; raises CorpusError. A pure function of its arguments with a picklable result, so a
+    bounded worker process can run it and hand the result back for `RulesIndex`."""
+    imported = import_file(name, data)
+    source = parse_blocks(name, imported.blocks)
+    if source.version is None and imported.version is not None:
+        source = replace(source, version=imported.version)
+    return replace(source, notes=source.notes + imported.notes), imported.encoding
+
+
 def _build(
     files: Sequence[tuple[str, bytes]], progress: Progress | None, jargon: Sequence[str | Path], berserk: bool
 ) -> RulesIndex:
     parsed: list[ParsedSource] = []
     encodings: list[str] = []
+    entries = 0
     for i, (name, data) in enumerate(files):
-        imported = import_file(name, data)
-        source = parse_lines(name, imported.lines)
-        if source.version is None and imported.version is not None:
-            source = replace(source, version=imported.version)
-        parsed.append(replace(source, notes=imported.notes))
-        encodings.append(imported.encoding)
+        # Each file is its own document: a file without a final newline never runs into the next.
+        source, encoding = parse_file(name, data)
+        entries += len(source.paragraphs)
+        if entries > limits.MAX_ENTRIES:
+            raise CorpusError(
+                f"В файлах вместе больше {limits.MAX_ENTRIES:,} пронумерованных пунктов".replace(",", " ")
+                + " — в полных правилах их около 3 000. Загрузите сами правила."
+            )
+        parsed.append(source)
+        encodings.append(encoding)
         if progress is not None:
             progress(0.5 * (i + 1) / len(files))
     if not any(src.paragraphs for src in parsed):
@@ -566,4 +598,4 @@ def _build(
     return index
 
 
-__all__ = ["RulesIndex", "load_default", "load_paths", "load_texts", "tables_for", "to_dot"]
+__all__ = ["RulesIndex", "load_default", "load_paths", "load_texts", "parse_file", "tables_for", "to_dot"]

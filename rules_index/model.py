@@ -117,6 +117,18 @@ class Integrity:
     cut_off: tuple[str, ...]
     duplicates: tuple[Duplicate, ...]
     warnings: tuple[str, ...] = field(default=())
+    # What structure recovery found: entries per level (1 = sections), lettered subclauses per
+    # level, numbers implied by list numbering, and what was dropped as furniture (by role:
+    # «contents», «header», «footer», «page_number») or kept as glossary rows.
+    levels: tuple[tuple[int, int], ...] = field(default=())
+    lettered: tuple[tuple[int, int], ...] = field(default=())
+    implied: int = 0
+    dropped: tuple[tuple[str, int], ...] = field(default=())
+    glossary: int = 0
+
+    def dropped_as(self, role: str) -> int:
+        """How many lines were dropped as `role` («contents», «header», «footer», «page_number»)."""
+        return sum(n for r, n in self.dropped if r == role)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -129,6 +141,11 @@ class Integrity:
             "cut_off": list(self.cut_off),
             "duplicates": [d.to_dict() for d in self.duplicates],
             "warnings": list(self.warnings),
+            "levels": {str(level): n for level, n in self.levels},
+            "lettered": {str(level): n for level, n in self.lettered},
+            "implied": self.implied,
+            "dropped": dict(self.dropped),
+            "glossary": self.glossary,
         }
 
 
@@ -190,24 +207,80 @@ class Hit:
 @dataclass(frozen=True)
 class QueryWord:
     """How one word (or number) the user typed was understood: `how` is number, exact, form,
-    typo, jargon, card, named, derived, broader, opposite, near, prefix, count (a bare number: it
-    only adds to the other words); «» = it matched nothing in these rules."""
+    typo, jargon, akin (like a jargon word by its form), card, named, derived, broader, opposite,
+    near, prefix, count (a bare number: it only adds to the other words); «» = it matched
+    nothing in these rules."""
 
     word: str
     how: str
     found: tuple[str, ...] = ()
+    like: str = ""  # for «akin»: the jargon word it resembles («вражины» → «враг»)
 
     def to_dict(self) -> dict[str, object]:
-        return {"word": self.word, "how": self.how, "found": list(self.found)}
+        data: dict[str, object] = {"word": self.word, "how": self.how, "found": list(self.found)}
+        if self.like:
+            data["like"] = self.like
+        return data
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One typed word (or phrase) as evidence for the clause an answer rests on: `how` as in
+    QueryWord («» = the loaded text lacks it), `found` the clause's words it matched, `where`
+    «text» (the rule itself), «example» (only its example) or «» (not in that clause), and
+    whether it is `central` to the clause (the rule says it, not only mentions it in passing)."""
+
+    word: str
+    how: str
+    found: tuple[str, ...] = ()
+    where: str = ""
+    central: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "word": self.word,
+            "how": self.how,
+            "found": list(self.found),
+            "where": self.where,
+            "central": self.central,
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Whether the loaded rules answer a query, and why: `answered`, the clause the decision
+    rests on (the one that covers most of the question; «» when none covers any of it), the
+    evidence word by word, the typed words the text lacks, and `reason` in Russian when the
+    rules do not answer it although its words are there (a question of how many, where the text
+    states no number)."""
+
+    answered: bool
+    clause: str = ""
+    evidence: tuple[Evidence, ...] = ()
+    missing: tuple[str, ...] = ()
+    reason: str = ""
+    coverage: float = 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "answered": self.answered,
+            "clause": self.clause,
+            "evidence": [e.to_dict() for e in self.evidence],
+            "missing": list(self.missing),
+            "reason": self.reason,
+            "coverage": round(self.coverage, 3),
+        }
 
 
 @dataclass(frozen=True)
 class SearchResult:
-    """Hits best first, and what each typed word matched (stopwords left out)."""
+    """Hits best first, what each typed word matched (stopwords left out), and the decision
+    whether these rules answer the query at all (no hits when they do not)."""
 
     query: str
     hits: tuple[Hit, ...]
     words: tuple[QueryWord, ...]
+    answer: Answer = field(default_factory=lambda: Answer(True))
 
     @property
     def unmatched(self) -> tuple[str, ...]:
@@ -220,4 +293,5 @@ class SearchResult:
             "hits": [h.to_dict() for h in self.hits],
             "words": [w.to_dict() for w in self.words],
             "unmatched": list(self.unmatched),
+            "answer": self.answer.to_dict(),
         }

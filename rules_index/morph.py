@@ -57,6 +57,7 @@ class WordInfo:
     minor: bool  # adverb, adjective, numeral, pronoun…: rarely what the question is about
     function: bool = False  # «один», «другой», «тот», «сам», «каждый», «оба»: a pointer, not a topic
     noun: bool = False
+    verb: bool = False  # a finite verb or an infinitive («блокировать», «длится»)
 
 
 @functools.cache
@@ -76,7 +77,7 @@ def analyse(word: str) -> WordInfo:
     weight = 0.0 if "Anum" in tag else _POS_WEIGHT.get(pos, _POS_WEIGHT["NOUN"])
     lemma = str(best.normal_form).replace("ё", "е") if best.is_known else word
     function = pos in _FUNCTION or "Apro" in tag
-    return WordInfo(True, lemma, weight, pos in _MINOR, function, pos == "NOUN")
+    return WordInfo(True, lemma, weight, pos in _MINOR, function, pos == "NOUN", pos in ("VERB", "INFN"))
 
 
 def warm() -> None:

@@ -1,7 +1,10 @@
 """The rules text parser: numbered entries, examples, bullets, continuations, version stamp.
 
-Input is a list of `SourceLine`s of one file; output is a `ParsedSource` with paragraphs in
-file order. The parser never raises on text: odd input yields fewer paragraphs, not errors.
+Input is one file's blocks (`rules_index.blocks`, from any importer); `structure.recover` finds
+the logical lines and the entries they open, and this module builds the paragraphs: rule text,
+«ПРИМЕР» blocks, bullets, continuation paragraphs, the version stamp, cut-off clauses. Output
+is a `ParsedSource` with paragraphs in file order. The parser never raises on text: odd input
+yields fewer paragraphs, not errors (a text over `limits` is refused).
 """
 
 from __future__ import annotations
@@ -11,18 +14,15 @@ import re
 from dataclasses import dataclass, field
 
 from rules_index import ids
+from rules_index.blocks import Block
 from rules_index.model import Paragraph
-from rules_index.sources import SourceLine
+from rules_index.structure import Line, Recovery, recover, split_version
 
-_ENTRY = re.compile(rf"^\s*({ids.CLAUSE_PATTERN})(\.?)(?=\s|$|[А-ЯЁA-Z«\"“(])\s*(.*)$")
-# A «number» deeper than ids.MAX_DEPTH at a line start: refused, with a message naming the line.
-_DEEP = re.compile(rf"^\s*{ids.DEEP_PATTERN}")
 _EXAMPLE = re.compile(r"^\s*примеры?(?:\s*\d+)?\s*[:.]\s*(.*)$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*[●•]\s*")
 _BULLET_SPLIT = re.compile(r"\s*[●•]\s*")
 # Two bullets glued on one line: «на свободную клетку;не более 1 карты на клетку».
 _SEMICOLON_SPLIT = re.compile(r"(?<=;)\s*(?=\S)")
-_VERSION = re.compile(r"(?:^|\s)((РП)\s*(\d+(?:[.\-]\d+)*)\s+от\s+(\d{1,2}\.\d{1,2}\.\d{4}))\s*\.?\s*$")
 # What a complete sentence, clause or list item ends with.
 _TERMINAL = re.compile(r"[.!?:;…)\]»\"”'’]\s*$")
 
@@ -50,14 +50,7 @@ class ParsedSource:
     version: str | None
     problems: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # what the importer did (headers dropped, numbering restored)
-
-
-def split_version(line: str) -> tuple[str, str | None]:
-    """Cut a version stamp («РП 4.1-2 от 09.11.2024») off the end of a line."""
-    found = _VERSION.search(line)
-    if found is None:
-        return line, None
-    return line[: found.start()].rstrip(), re.sub(r"\s+", " ", found.group(1))
+    recovery: Recovery = field(default_factory=Recovery)
 
 
 def version_label(version: str | None) -> str | None:
@@ -78,31 +71,39 @@ def split_bullets(line: str) -> list[str]:
     return items
 
 
-def parse_lines(name: str, lines: list[SourceLine]) -> ParsedSource:
-    """Parse one file's lines into paragraphs; see the module docstring for the rules."""
+def parse_blocks(name: str, stream: list[Block]) -> ParsedSource:
+    """Parse one file's blocks into paragraphs; see the module docstring."""
+    lines, recovery, problems = recover(name, stream)
+    parsed = parse_lines(name, lines)
+    return ParsedSource(
+        name,
+        parsed.paragraphs,
+        parsed.preamble,
+        parsed.version,
+        tuple(problems),
+        recovery.notes(),
+        recovery,
+    )
+
+
+def parse_lines(name: str, lines: list[Line]) -> ParsedSource:
+    """Paragraphs from the logical lines of one file (entries already decided)."""
     drafts: list[_Draft] = []
     preamble: list[str] = []
     version: str | None = None
-    problems: list[str] = []
     in_example = False
     for src in lines:
         line, stamp = split_version(src.text.replace("\t", " ").rstrip())
         if stamp is not None and version is None:
             version = stamp
-        if not line.strip():
-            continue
-        if _DEEP.match(line):
-            problems.append(
-                f"«{name}», {_where(src)}: номер пункта глубже {ids.MAX_DEPTH} уровней — "
-                "строка не принята за пункт и прочитана как текст."
-            )
-        entry = _ENTRY.match(line)
-        if entry and _is_entry(entry.group(1), bool(entry.group(2)), src.heading, drafts):
-            cid, _, rest = entry.groups()
-            drafts.append(_Draft(cid, src.number, src.heading or "." not in cid, src.page))
-            if rest.strip():
-                drafts[-1].text_lines.append(rest.strip())
+        if src.entry is not None:
+            cid = src.entry
+            drafts.append(_Draft(cid, src.line, src.heading or "." not in cid, src.page))
+            if line.strip():
+                drafts[-1].text_lines.append(line.strip())
             in_example = False
+            continue
+        if not line.strip():
             continue
         if not drafts:
             preamble.append(line.strip())
@@ -130,34 +131,7 @@ def parse_lines(name: str, lines: list[SourceLine]) -> ParsedSource:
         else:
             current.text_lines.append(line.strip())
     paragraphs = tuple(_finish(name, d) for d in drafts)
-    return ParsedSource(name, paragraphs, "\n".join(preamble), version, tuple(problems[:_MAX_PROBLEMS]))
-
-
-_MAX_PROBLEMS = 20
-
-
-def _where(src: SourceLine) -> str:
-    """«страница 3, строка 12» for a paged document, «строка 12» for a text file."""
-    return f"страница {src.page}, строка {src.number}" if src.page else f"строка {src.number}"
-
-
-def _is_entry(cid: str, dotted: bool, heading: bool, drafts: list[_Draft]) -> bool:
-    """Whether a line starting with a number opens a new entry.
-
-    «211.3.1 Текст» and «211. Симбиоты.» do; so does a numbered markup heading. A small bare
-    number inside a section of hundreds («1. первое» under 535.9) is a list item of the
-    paragraph, not a new section.
-    """
-    if heading:
-        return True
-    if "." in cid:
-        return True
-    if not dotted:
-        return False
-    if not drafts:
-        return True
-    current_top = int(ids.section(drafts[-1].id))
-    return int(cid) >= 100 or current_top < 100
+    return ParsedSource(name, paragraphs, "\n".join(preamble), version)
 
 
 def _finish(name: str, draft: _Draft) -> Paragraph:

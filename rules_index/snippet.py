@@ -1,6 +1,6 @@
 """The snippet of a search hit: the sentence that best shows why a paragraph matched, marked.
 
-Split from search.py: ranking decides which paragraphs; this module only cuts and marks text.
+Split from the search: its ranking decides which paragraphs; this module only cuts and marks text.
 """
 
 from __future__ import annotations

@@ -1,33 +1,21 @@
 """Reading rules files: bytes to text (encoding detection) and markup to plain numbered lines.
 
-A file becomes a list of `SourceLine`s, one per physical line, so the parser can name the
-line a paragraph starts on whatever markup the file used.
+A text file becomes a list of `blocks.Block`s, one per physical line, so the parser can name
+the line a paragraph starts on whatever markup the file used.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import PurePath
 
+from rules_index.blocks import Block
 from rules_index.errors import CorpusError
 
 SUFFIXES = (".txt", ".md", ".rst")
 
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-@dataclass(frozen=True)
-class SourceLine:
-    """One physical line after markup stripping; `heading` is set by `#` or an underline."""
-
-    number: int
-    text: str
-    heading: bool = False
-    bullet: bool = False
-    # The page of a paged document (PDF) the line is on; 0 for a text file.
-    page: int = 0
 
 
 def decode(name: str, data: bytes) -> tuple[str, str]:
@@ -109,14 +97,22 @@ def _utf16_without_bom(data: bytes) -> str | None:
     offsets (little-endian) or all on even ones (big-endian); a binary file mixes them."""
     if len(data) % 2:
         return None
-    zeros = [i % 2 for i, b in enumerate(data) if b == 0]
-    if len(zeros) * 20 < len(data):
+    even, odd = data[0::2].count(0), data[1::2].count(0)
+    if (even + odd) * 20 < len(data):
         return None  # UTF-16 text has a zero for every space, digit and stop: at least 5 % of bytes
-    if all(zeros):
+    if not even:
         return "utf-16-le"
-    if not any(zeros):
+    if not odd:
         return "utf-16-be"
     return None
+
+
+def utf16_codec(data: bytes) -> str | None:
+    """«utf-16» for text with a UTF-16 BOM, «utf-16-le»/«utf-16-be» for UTF-16 without one (told
+    by where its zero bytes fall), None for anything else."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    return _utf16_without_bom(data) if b"\x00" in data else None
 
 
 def _eight_bit_cyrillic(data: bytes) -> str | None:
@@ -144,7 +140,7 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-def to_source_lines(name: str, text: str) -> list[SourceLine]:
+def to_source_lines(name: str, text: str) -> list[Block]:
     """Plain lines for the parser: markup stripped by the file kind (.md, .rst or plain text)."""
     lines = split_lines(text)
     suffix = PurePath(name).suffix.lower()
@@ -160,20 +156,20 @@ def to_source_lines(name: str, text: str) -> list[SourceLine]:
 _TXT_UNDERLINE = re.compile(r"^\s*(?:=+|-{3,})\s*$")
 
 
-def _underline(out: list[SourceLine], number: int) -> None:
+def _underline(out: list[Block], number: int) -> None:
     """An underline (or an rst overline) is not text; it makes the text line above a heading."""
     if out and out[-1].text.strip() and not out[-1].heading:
-        out[-1] = SourceLine(out[-1].number, out[-1].text, heading=True)
-    out.append(SourceLine(number, ""))
+        out[-1] = Block(out[-1].text, out[-1].line, heading=True)
+    out.append(Block("", number))
 
 
-def _plain(lines: list[str]) -> list[SourceLine]:
-    out: list[SourceLine] = []
+def _plain(lines: list[str]) -> list[Block]:
+    out: list[Block] = []
     for i, raw in enumerate(lines):
         if _TXT_UNDERLINE.match(raw):
             _underline(out, i + 1)
         else:
-            out.append(SourceLine(i + 1, raw))
+            out.append(Block(raw, i + 1))
     return out
 
 
@@ -206,34 +202,34 @@ def _md_inline(text: str) -> str:
     return _strip_inline(text, _MD_INLINE)
 
 
-def _markdown(lines: list[str]) -> list[SourceLine]:
-    out: list[SourceLine] = []
+def _markdown(lines: list[str]) -> list[Block]:
+    out: list[Block] = []
     in_fence = False
     for i, raw in enumerate(lines):
         number = i + 1
         if _MD_FENCE.match(raw):
             in_fence = not in_fence
-            out.append(SourceLine(number, ""))
+            out.append(Block("", number))
             continue
         if in_fence:
-            out.append(SourceLine(number, raw))
+            out.append(Block(raw, number))
             continue
         if _MD_UNDERLINE.match(raw):  # setext heading underline
             _underline(out, number)
             continue
         if _MD_RULE.match(raw):
-            out.append(SourceLine(number, ""))
+            out.append(Block("", number))
             continue
         line = _MD_QUOTE.sub("", raw)
         heading = _MD_HEADING.match(line)
         if heading:
-            out.append(SourceLine(number, _md_inline(heading.group(1)), heading=True))
+            out.append(Block(_md_inline(heading.group(1)), number, heading=True))
             continue
         bullet = _MD_LIST.match(line)
         if bullet:
-            out.append(SourceLine(number, "● " + _md_inline(line[bullet.end() :]), bullet=True))
+            out.append(Block("● " + _md_inline(line[bullet.end() :]), number, bullet=True))
             continue
-        out.append(SourceLine(number, _md_inline(line)))
+        out.append(Block(_md_inline(line), number))
     return out
 
 
@@ -255,8 +251,8 @@ def _rst_inline(text: str) -> str:
     return _strip_inline(text, _RST_INLINE)
 
 
-def _rst(lines: list[str]) -> list[SourceLine]:
-    out: list[SourceLine] = []
+def _rst(lines: list[str]) -> list[Block]:
+    out: list[Block] = []
     in_directive = False
     for i, raw in enumerate(lines):
         number = i + 1
@@ -265,18 +261,18 @@ def _rst(lines: list[str]) -> list[SourceLine]:
             if raw.strip() and not raw[:1].isspace():
                 in_directive = False
             else:
-                out.append(SourceLine(number, ""))
+                out.append(Block("", number))
                 continue
         if _RST_DIRECTIVE.match(raw):
             in_directive = True
-            out.append(SourceLine(number, ""))
+            out.append(Block("", number))
             continue
         if _RST_ADORN.match(raw):
             _underline(out, number)
             continue
         bullet = _RST_LIST.match(raw)
         if bullet:
-            out.append(SourceLine(number, "● " + _rst_inline(raw[bullet.end() :]), bullet=True))
+            out.append(Block("● " + _rst_inline(raw[bullet.end() :]), number, bullet=True))
             continue
-        out.append(SourceLine(number, _rst_inline(raw)))
+        out.append(Block(_rst_inline(raw), number))
     return out

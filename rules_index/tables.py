@@ -1,5 +1,6 @@
 """The search's data tables (YAML under rules_index/data/): jargon, terms, cards, families,
-stopwords, derivation (verb prefixes and root alternations).
+stopwords, derivation (verb prefixes and root alternations), asks (what a kind of question
+asks the rules to state).
 
 Loaded fresh for each index build (no module-level cache): a judge who edits jargon.yaml
 sees the change at the next load.
@@ -30,6 +31,9 @@ class JargonEntry:
     means: str
     keep: bool = False
     relation: str = "broader"
+    # A «keep» word stands for `means` only in clauses that also have one of these words:
+    # «хозяин» is the broader «существо» where a clause speaks of symbiotes, not in 535.7.3.
+    within: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,18 @@ class Derivation:
 
 
 @dataclass(frozen=True)
+class Asks:
+    """Question words by kind (asks.yaml): how-many words and the number words that answer
+    them; what-is phrases and the words that define; light verbs that say nothing."""
+
+    quantity: frozenset[str] = frozenset()
+    numbers: frozenset[str] = frozenset()
+    definition: tuple[tuple[str, ...], ...] = ()
+    defines: tuple[str, ...] = ()  # words or phrases, a dash written «–»
+    light: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class Tables:
     jargon: tuple[JargonEntry, ...]
     terms: tuple[TermEntry, ...]
@@ -70,6 +86,7 @@ class Tables:
     families: tuple[Family, ...]
     stopwords: frozenset[str]
     derivation: Derivation = field(default_factory=Derivation)
+    asks: Asks = field(default_factory=Asks)
 
 
 def _read(path: Path) -> object:
@@ -114,13 +131,14 @@ def _jargon(path: Path) -> list[JargonEntry]:
                 _strings(path, i, e, "means", True)[0],
                 bool(e.get("keep", False)),
                 relation,
+                _strings(path, i, e, "within", False),
             )
         )
     return out
 
 
 def load_tables(data_dir: Path = DATA_DIR, extra_jargon: Sequence[str | Path] = ()) -> Tables:
-    """Read all six tables, plus a judge's own jargon files (same format as jargon.yaml).
+    """Read all seven tables, plus a judge's own jargon files (same format as jargon.yaml).
 
     Raises CorpusError (Russian, naming the file and entry) on bad data.
     """
@@ -137,6 +155,7 @@ def load_tables(data_dir: Path = DATA_DIR, extra_jargon: Sequence[str | Path] = 
         _families(data_dir / "families.yaml"),
         _stopwords(data_dir / "stopwords.yaml"),
         _derivation(data_dir / "derivation.yaml"),
+        _asks(data_dir / "asks.yaml"),
     )
 
 
@@ -195,4 +214,47 @@ def _derivation(path: Path) -> Derivation:
     return Derivation(
         tuple(sorted(dict.fromkeys(prefixes), key=lambda x: -len(x))),
         MappingProxyType({k: tuple(v) for k, v in alternations.items()}),
+    )
+
+
+def _asks(path: Path) -> Asks:
+    if not path.is_file():
+        return Asks()
+    data = _read(path)
+    if data is None:
+        return Asks()
+    if not isinstance(data, dict):
+        raise CorpusError(f"Таблица «{path.name}»: ожидаются ключи «quantity», «definition» и «light».")
+
+    def words(value: object, where: str) -> frozenset[str]:
+        if value is None:
+            return frozenset()
+        if not isinstance(value, list) or not all(isinstance(x, str) and x.strip() for x in value):
+            raise CorpusError(f"Таблица «{path.name}»: «{where}» — список слов.")
+        return frozenset(x.strip().lower().replace("ё", "е") for x in value)
+
+    def part(key: str) -> dict[str, object]:
+        value = data.get(key) or {}
+        if not isinstance(value, dict):
+            raise CorpusError(f"Таблица «{path.name}»: «{key}» — ключи «ask» и «states».")
+        return value
+
+    quantity, definition = part("quantity"), part("definition")
+    return Asks(
+        words(quantity.get("ask"), "quantity.ask"),
+        words(quantity.get("states"), "quantity.states"),
+        tuple(
+            sorted(
+                {tuple(p.split()) for p in words(definition.get("ask"), "definition.ask")},
+                key=len,
+                reverse=True,
+            )
+        ),
+        tuple(
+            sorted(
+                w.replace("—", "–").replace("-", "–")
+                for w in words(definition.get("states"), "definition.states")
+            )
+        ),
+        words(data.get("light"), "light"),
     )

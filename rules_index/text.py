@@ -22,6 +22,36 @@ _APOSTROPHES: Mapping[int, str] = MappingProxyType(
 # A dotted number («535.5.1.2», «09.11.2024») is one token: the «5» inside a clause id is not
 # the word «5».
 TOKEN_RE = re.compile(r"\d+(?:\.\d+)+|[0-9a-zа-я]+(?:'[0-9a-zа-я]+)*")
+# Latin letters that look like Cyrillic ones: a phone switching layouts mid-word types «xост»,
+# «cимбиот», «пaразита». Read only inside a word that has Cyrillic letters too.
+_LOOKALIKES: Mapping[int, str] = MappingProxyType(
+    str.maketrans(
+        {
+            "a": "а",
+            "b": "в",
+            "c": "с",
+            "e": "е",
+            "h": "н",
+            "k": "к",
+            "m": "м",
+            "o": "о",
+            "p": "р",
+            "t": "т",
+            "x": "х",
+            "y": "у",
+        }
+    )
+)
+_LATIN = re.compile(r"[a-z]")
+_CYRILLIC = re.compile(r"[а-я]")
+
+
+def fold_lookalikes(word: str) -> str:
+    """A normalised word with Latin look-alike letters read as Cyrillic when the word mixes the
+    two alphabets («xост» → «хост»); a word in one alphabet is left alone («qwerty», «хост»)."""
+    if _LATIN.search(word) and _CYRILLIC.search(word):
+        return word.translate(_LOOKALIKES)
+    return word
 
 
 def normalize(text: str) -> str:
@@ -75,7 +105,7 @@ class Analyzer:
     ) -> Iterator[Token]:
         """Word tokens of a text with offsets into it (the text need not be normalised).
 
-        `memo` (word → (word, key)) is a cache owned by the caller (one build or one query),
+        `memo` (word as typed → (word read, key)) is a cache owned by the caller (one build or one query),
         never shared; with it each word is stemmed once and every token of the word shares one
         string.
         """
@@ -84,7 +114,8 @@ class Analyzer:
             word = m.group()
             known = memo.get(word)
             if known is None:
-                known = memo[word] = (word, self.key(word, stemmer))
+                folded = fold_lookalikes(word)
+                known = memo[word] = (folded, self.key(folded, stemmer))
             start, end = m.span()
             yield Token(start, end, *known)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from rules_index.model import Match, QueryWord
+from rules_index.model import Answer, Evidence, Match, QueryWord
 
 NOTHING = "В загруженных правилах об этом ничего нет."
 
@@ -20,6 +20,7 @@ HOW: Mapping[str, str] = MappingProxyType(
         "form": "другая форма слова",
         "typo": "с опечаткой",
         "jargon": "жаргон",
+        "akin": "похоже на жаргон",
         "broader": "более общее слово",
         "opposite": "противоположное слово",
         "near": "близкое по смыслу слово",
@@ -42,6 +43,8 @@ def word_note(word: QueryWord) -> str:
         shown = ", ".join(f"п. {cid}" for cid in word.found[:3]) + ("…" if len(word.found) > 3 else "")
         return f"«{word.word}» → {shown} ({how})"
     found = [f for f in word.found if f.casefold() != word.word.casefold()]
+    if word.how == "akin":  # «вражины» → противник (похоже на жаргон «враг»)
+        return f"«{word.word}» → {', '.join(found[:3])} ({how} «{word.like}»)"
     if word.how == "exact" or not found:
         return f"«{word.word}» ({how})"
     return f"«{word.word}» → {', '.join(found[:3])} ({how})"
@@ -56,12 +59,51 @@ def understood(words: Sequence[QueryWord]) -> str:
 
 
 def not_found(words: Sequence[QueryWord]) -> str:
-    """«Нет в правилах: «ываыва»» over the words that matched nothing, or «»."""
+    """«Не нашлось в тексте: «ходит первым»» over the words that matched nothing, or «»."""
     missing = list(dict.fromkeys(w.word for w in words if not w.how))
     if not missing:
         return ""
-    label = "Нет в загруженных правилах: " if len(missing) > 1 else "Нет в загруженных правилах слова "
-    return label + ", ".join(f"«{w}»" for w in missing)
+    return "Не нашлось в тексте: " + ", ".join(f"«{w}»" for w in missing)
+
+
+# Where a clause has a word of the question, when not in the rule itself.
+WHERE: Mapping[str, str] = MappingProxyType(
+    {
+        "example": "только в примере",
+        "reference": "только в ссылке на другой пункт",
+        "name": "в примере",
+    }
+)
+
+
+def evidence_note(e: Evidence) -> str:
+    """One word as evidence: «хост» → существо (более общее слово); «яда» (только в примере)."""
+    how = HOW.get(e.how, e.how)
+    where = WHERE.get(e.where, "")
+    found = [f for f in e.found if f.casefold() != e.word.casefold()]
+    arrow = f" → {found[0]}" if found and e.how not in ("exact", "card") else ""
+    return f"«{e.word}»{arrow} ({how}{', ' + where if where else ''})"
+
+
+def answer_lines(answer: Answer) -> list[str]:
+    """Why the rules answer the query, or why not, in a judge's words: the clause the answer
+    rests on and how each word of the question is there («Ответ есть: п. 211.4 — …»), the words
+    that clause lacks; or «об этом ничего нет» with the reason and the nearest clause."""
+    there = [evidence_note(e) for e in answer.evidence if e.where]
+    elsewhere = [f"«{e.word}»" for e in answer.evidence if not e.where and e.how]
+    lines: list[str] = []
+    if answer.answered and answer.clause:
+        if there:
+            lines.append(f"Ответ есть: п. {answer.clause} — " + "; ".join(there))
+        if elsewhere:
+            lines.append(f"В п. {answer.clause} нет: " + ", ".join(elsewhere) + " (есть в других пунктах)")
+    elif not answer.answered:
+        if answer.reason:
+            lines.append("Почему: " + answer.reason + ".")
+        elif answer.clause and there:
+            near = f"Ближе всего п. {answer.clause}: есть " + "; ".join(there)
+            lines.append(near + (", нет " + ", ".join(elsewhere) if elsewhere else "") + ".")
+    return lines
 
 
 def match_note(m: Match) -> str:

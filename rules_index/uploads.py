@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules_index.importers.dispatch import KINDS_TEXT, kind_of
+from rules_index.sources import utf16_codec
 
 MAX_FILE_MB = 20  # a PDF or Word file
 # Text and web pages are all text: 5 MB is a whole rules book several times over.
@@ -26,8 +27,8 @@ def check_upload(files: Sequence[tuple[str, bytes]]) -> str | None:
         limit = MAX_FILE_MB if kind in ("pdf", "docx") else MAX_TEXT_MB
         if len(data) > limit * 1024 * 1024:
             return f"Файл «{name}» больше {limit} МБ — для текста правил это слишком много."
-        utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
-        if kind in ("text", "html") and b"\x00" in data[:65536] and not utf16:
+        # UTF-16 (with a BOM or without one) has zero bytes and is text all the same.
+        if kind in ("text", "html") and b"\x00" in data[:65536] and utf16_codec(data) is None:
             return (
                 f"Файл «{name}» не похож на текст (в нём есть двоичные данные). Нужен текст правил: "
                 f"{KINDS_TEXT}."

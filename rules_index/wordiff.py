@@ -18,7 +18,7 @@ from rapidfuzz.distance import Indel
 
 from rules_index import ids
 from rules_index.model import Paragraph
-from rules_index.parser import split_version
+from rules_index.structure import split_version
 
 # The parts of an entry a change can touch, in the order a reader meets them.
 PARTS = ("text", "bullets", "examples")

@@ -10,14 +10,15 @@ inside the write's own transaction (`rulings.store.Journal`), not only by a page
 - Passwords are hashed with Argon2id (argon2-cffi, its default parameters); the clear password is
   never stored, logged or kept in a page's state.
 - A sign-in is a random token; only its SHA-256 is stored. The page keeps the token in the tab's
-  `st.session_state`; every write presents it, and a token unused for `idle_s` seconds (or whose
-  account was removed or whose password changed) no longer works.
+  `st.session_state` and in a cookie of the device (never in a URL), so a reload or a new tab
+  resumes it (`resume`); every write presents it, and a token unused for `idle_s` seconds (12 h by
+  default), or whose account was removed or whose password changed, no longer works anywhere.
 - Wrong passwords slow down the source that typed them (its address, else its tab), not the
   account name, and the server checks at most so many passwords a minute: `rulings.throttle` says
   how, and what that does and does not protect against. An unknown name costs the same hash and
   gets the same words as a wrong password (no probing for names).
 
-The functions taking a `sqlite3.Connection` run inside a transaction the store opened.
+The functions taking a `Conn` run inside a transaction the store opened.
 """
 
 from __future__ import annotations
@@ -28,13 +29,13 @@ import hashlib
 import os
 import re
 import secrets
-import sqlite3
 import types
 from collections.abc import Mapping
 
 import argon2
 
 from rulings import throttle
+from rulings.db import Conn
 from rulings.model import NotSignedInError, SignInError
 
 ROLES = ("judge", "head")
@@ -42,7 +43,7 @@ ROLE_LABELS: Mapping[str, str] = types.MappingProxyType({"judge": "судья", 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 IDLE_ENV = "BERSERK_SIGNIN_IDLE_MIN"
-DEFAULT_IDLE_MIN = 30.0
+DEFAULT_IDLE_MIN = 720.0  # a tournament day: a judge stays signed in between rounds and reloads
 # A name as judges write it: letters (any alphabet), digits, spaces, dots, hyphens, apostrophes.
 _NAME_RE = re.compile(r"[^\W_](?:[\w .'’-]{0,38}[^\W_.])?")
 # A sign-in's last-seen time is refreshed at most this often (a write per minute, not per click).
@@ -101,13 +102,17 @@ class SignedIn:
 
 
 def idle_seconds() -> float:
-    """Inactivity after which a sign-in expires: `$BERSERK_SIGNIN_IDLE_MIN` minutes, default 30."""
-    raw = os.environ.get(IDLE_ENV, "").strip()
+    """Inactivity after which a sign-in expires: `$BERSERK_SIGNIN_IDLE_MIN` minutes, default 12 h."""
+    return max(minutes_from_env(IDLE_ENV, DEFAULT_IDLE_MIN), 0.1) * 60.0
+
+
+def minutes_from_env(name: str, default: float) -> float:
+    """A number of minutes from an environment variable; the default when unset or not a number."""
+    raw = os.environ.get(name, "").strip()
     try:
-        minutes = float(raw) if raw else DEFAULT_IDLE_MIN
+        return float(raw) if raw else default
     except ValueError:
-        minutes = DEFAULT_IDLE_MIN
-    return max(minutes, 0.1) * 60.0
+        return default
 
 
 def idle_text(idle_s: float) -> str:
@@ -166,7 +171,7 @@ def _token_hash(token: str) -> str:
 # -- inside a transaction -----------------------------------------------------------------------
 
 
-def add(conn: sqlite3.Connection, name: str, role: str, pw_hash: str, now_iso: str) -> None:
+def add(conn: Conn, name: str, role: str, pw_hash: str, now_iso: str) -> None:
     if conn.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone():
         raise AccountError(f"Учётная запись «{name}» уже есть (сменить пароль: users passwd).")
     conn.execute(
@@ -175,7 +180,7 @@ def add(conn: sqlite3.Connection, name: str, role: str, pw_hash: str, now_iso: s
     )
 
 
-def remove(conn: sqlite3.Connection, name: str) -> None:
+def remove(conn: Conn, name: str) -> None:
     """Delete the account and end its sign-ins; its rulings keep the name they were written with."""
     if not conn.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone():
         raise AccountError(f"Учётной записи «{name}» нет.")
@@ -183,7 +188,7 @@ def remove(conn: sqlite3.Connection, name: str) -> None:
     conn.execute("DELETE FROM accounts WHERE name = ?", (name,))
 
 
-def set_password(conn: sqlite3.Connection, name: str, pw_hash: str) -> None:
+def set_password(conn: Conn, name: str, pw_hash: str) -> None:
     """A new password; every open sign-in of the account ends."""
     if not conn.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone():
         raise AccountError(f"Учётной записи «{name}» нет.")
@@ -191,13 +196,13 @@ def set_password(conn: sqlite3.Connection, name: str, pw_hash: str) -> None:
     conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
 
 
-def listed(conn: sqlite3.Connection) -> list[Account]:
+def listed(conn: Conn) -> list[Account]:
     rows = conn.execute("SELECT name, role, created_at FROM accounts ORDER BY name").fetchall()
     return [Account(str(n), str(r), str(c)) for n, r, c in rows]
 
 
 def sign_in(
-    conn: sqlite3.Connection,
+    conn: Conn,
     name: str,
     password: str,
     now: float,
@@ -234,9 +239,7 @@ def sign_in(
     return SignedIn(name=key, role=str(found[0]), token=token), None
 
 
-def authenticate(
-    conn: sqlite3.Connection, who: SignedIn | None, now: float, idle_s: float, touch: bool
-) -> Account:
+def authenticate(conn: Conn, who: SignedIn | None, now: float, idle_s: float, touch: bool) -> Account:
     """The account behind a sign-in, checked against the stored token; `touch` refreshes its time.
 
     Raises:
@@ -264,10 +267,26 @@ def authenticate(
     return Account(name=str(row[1]), role=str(row[2]), created_at=str(row[3]))
 
 
-def sign_out(conn: sqlite3.Connection, who: SignedIn) -> None:
+def resume(conn: Conn, token: str, now: float, idle_s: float) -> SignedIn | None:
+    """The sign-in a token still opens (a reload, a new tab of the same device: the page keeps the
+    token in a cookie), or None: unknown, expired, or its account removed or its password changed
+    (both delete the account's sessions). Reads only: the next write refreshes its time."""
+    if not token or len(token) > 200:
+        return None
+    row = conn.execute(
+        "SELECT s.last_seen, a.name, a.role FROM sessions AS s JOIN accounts AS a ON a.name = s.name "
+        "WHERE s.token_hash = ?",
+        (_token_hash(token),),
+    ).fetchone()
+    if row is None or now - float(row[0]) > idle_s:
+        return None
+    return SignedIn(name=str(row[1]), role=str(row[2]), token=token)
+
+
+def sign_out(conn: Conn, who: SignedIn) -> None:
     conn.execute("DELETE FROM sessions WHERE token_hash = ?", (_token_hash(who.token),))
 
 
-def forget_expired(conn: sqlite3.Connection, now: float, idle_s: float) -> None:
+def forget_expired(conn: Conn, now: float, idle_s: float) -> None:
     """Drop every expired sign-in, so the table stays small."""
     conn.execute("DELETE FROM sessions WHERE last_seen < ?", (now - idle_s,))

@@ -13,6 +13,7 @@ import argparse
 import getpass
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from rules_index import cliparse
@@ -38,7 +39,8 @@ def build_parser() -> cliparse.Parser:
         default=argparse.SUPPRESS,
         help="другой файл журнала (по умолчанию $BERSERK_JOURNAL или data/rulings.sqlite3)",
     )
-    users = parser.commands().add_parser(
+    commands = parser.commands()
+    users = commands.add_parser(
         "users",
         parents=[journal],
         help="учётные записи судей",
@@ -58,7 +60,40 @@ def build_parser() -> cliparse.Parser:
         "passwd", parents=[journal], help="сменить пароль (все её входы завершатся)", epilog=NOTES
     )
     passwd.add_argument("name", metavar="ИМЯ")
+    sync = commands.add_parser(
+        "sync",
+        help="скопировать решения из одного журнала в другой",
+        description=(
+            "Копирует решения и их историю, которых нет в КУДА, из ОТКУДА (файл или postgresql://…). "
+            "Повторный запуск ничего не меняет; решения, исправленные в обоих журналах, становятся "
+            "конфликтами с обоими текстами."
+        ),
+        epilog=SYNC_NOTES,
+    )
+    sync.add_argument("source", metavar="ОТКУДА", help="файл журнала или адрес postgresql://")
+    sync.add_argument("target", metavar="КУДА", help="файл журнала или адрес postgresql://")
+    sync.add_argument("--both", action="store_true", help="и обратно: зал получает решения лиги")
+    sync.add_argument("--accounts", action="store_true", help="скопировать и учётные записи судей")
+    init = commands.add_parser(
+        "init", parents=[journal], help="создать новый журнал (или обновить схему существующего)"
+    )
+    init.set_defaults(action="init")
+    backup = commands.add_parser("backup", parents=[journal], help="сделать резервную копию журнала сейчас")
+    backup.set_defaults(action="backup")
+    restore = commands.add_parser(
+        "restore",
+        parents=[journal],
+        help="вернуть журнал из резервной копии (без аргумента — список копий)",
+        epilog="Остановите приложение перед восстановлением. Заменённый файл не удаляется: он "
+        "переименовывается в «….before-restore-ВРЕМЯ».",
+    )
+    restore.add_argument("copy", metavar="КОПИЯ", nargs="?", help="файл копии или latest — самая новая")
     return parser
+
+
+SYNC_NOTES = """Зал, который весь день работал без сети, вечером одной командой:
+  python -m rulings sync data/rulings.sqlite3 postgresql://судья@сервер/лига --both
+Коды выхода: 0 — готово (конфликты перечислены); 2 — журнал недоступен или повреждён."""
 
 
 def _ask_password(stdin: TextIO, err: TextIO, prompt: Callable[[str], str]) -> str:
@@ -84,6 +119,10 @@ def main(
 
     def dispatch(args: argparse.Namespace) -> int:
         try:
+            if args.command == "sync":
+                return _sync(args, out, err)
+            if args.command in ("init", "backup", "restore"):
+                return _keep(args, out)
             return _users(args, out, err, stdin, prompt)
         except (accounts.AccountError, JournalError) as exc:
             print(f"Ошибка: {exc}", file=err)
@@ -126,4 +165,41 @@ def _users(
     else:
         book.set_password(name, _ask_password(stdin, err, prompt))
         print(f"Пароль «{name}» сменён; все её входы завершены.", file=out)
+    return EXIT_OK
+
+
+def _sync(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from rulings import sync
+
+    source, target = Journal(args.source), Journal(args.target)
+    legs = [(source, target)] + ([(target, source)] if args.both else [])
+    for a, b in legs:
+        done = sync.sync(a, b, with_accounts=args.accounts)
+        for line in done.lines(a.shown, b.shown):
+            print(line, file=out)
+    return EXIT_OK
+
+
+def _keep(args: argparse.Namespace, out: TextIO) -> int:
+    from rulings import backup
+
+    book = Journal(getattr(args, "file", None))
+    if args.command == "init":
+        print(book.initialise(), file=out)
+        return EXIT_OK
+    if args.command == "backup":
+        print(f"Резервная копия: {backup.make(book.path)}", file=out)
+        return EXIT_OK
+    copies = backup.listed(book.path)
+    if args.copy is None:
+        if not isinstance(book.path, Path):
+            print(backup.PG_HINT, file=out)
+        elif not copies:
+            print(f"Резервных копий нет (папка {backup.folder(book.path)}).", file=out)
+        for copy in copies:
+            print(copy, file=out)
+        return EXIT_OK
+    chosen = copies[0] if args.copy == "latest" and copies else Path(args.copy)
+    aside = backup.restore(book.path, chosen, lambda p: Journal(p).problems())
+    print(f"Журнал восстановлен из {chosen}. Прежний файл сохранён как {aside}.", file=out)
     return EXIT_OK

@@ -9,12 +9,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import lexicon
 from rulings import model
 from rulings.model import FIELD_LABELS, Ruling, now_iso
 
+ActionWords = Callable[[str], str]
 # Marks that can form Markdown or HTML anywhere in a line, and the ones that do so only at its start.
 _MD_INLINE = re.compile(r"([\\`*_\[\]<>&|~$])")
 _MD_LINE_START = re.compile(r"^([#+=>-]|\d+[.)](?=\s|$))")
@@ -72,9 +73,11 @@ def _trace_lines(steps: object, indent: str = "") -> list[str]:
     return out
 
 
-def trace_markdown(trace_json: str) -> list[str]:
-    """The stored trace as Markdown: each action numbered with its verdict, its steps nested below.
-    JSON of another shape is shown as a code block, so nothing stored is ever hidden."""
+def trace_markdown(trace_json: str, words: ActionWords | None = None) -> list[str]:
+    """The stored trace as Markdown: each action numbered with its verdict, its steps nested below;
+    `words` turns an action's stored line («take_control: {card: vail, by: A}») into the judge's
+    words (the page passes the engine's wording; the journal cannot import the engine). JSON of
+    another shape is shown as a code block, so nothing stored is ever hidden."""
     try:
         data = json.loads(trace_json)
     except json.JSONDecodeError:
@@ -88,7 +91,9 @@ def trace_markdown(trace_json: str) -> list[str]:
             if isinstance(item, Mapping) and "trace" in item:
                 number += 1
                 said = lexicon.verdict(str(item.get("verdict", "")))
-                lines.append(f"{number}. {md_text(str(item.get('action', '')))} — **{md_text(said)}**")
+                action = str(item.get("action", ""))
+                shown = words(action) if words is not None else action
+                lines.append(f"{number}. {md_text(shown)} — **{md_text(said)}**")
                 lines.extend(_trace_lines(item["trace"], " " * (len(str(number)) + 2)))
             else:
                 lines.extend(_trace_lines([item]))
@@ -124,8 +129,10 @@ def change_lines(old: model.RulingInput, new: model.RulingInput, indent: str = "
     return out
 
 
-def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
-    """One ruling as Markdown for printing: question as heading, facts as a list, decision, trace."""
+def ruling_markdown(ruling: Ruling, with_history: bool = True, words: ActionWords | None = None) -> str:
+    """One ruling as Markdown for printing: question as heading, facts as a list, decision, the trace
+    in words (`words`: see `trace_markdown`). The position is named, not printed: its YAML is a file
+    of its own (the page offers it), and a printout is read by people."""
     cur = ruling.current
     parts = [f"## Решение № {ruling.id}: {md_text(cur.title)}", ""]
     author = f", {ruling.author}" if ruling.author else ""
@@ -137,8 +144,17 @@ def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
     ]
     if not ruling.author and cur.judge:
         facts.append(("Судья (записано текстом)", cur.judge))
+    if ruling.hall:
+        facts.append(("Зал", ruling.hall))
     if ruling.locked_by:
         facts.append(("Закреплено", f"{ruling.locked_by}, {human_time(ruling.locked_at)}"))
+    if ruling.damaged:
+        revs = ", ".join(map(str, ruling.damaged))
+        facts.append(("ПОВРЕЖДЕНО", f"текст редакций {revs} не совпадает с контрольной суммой"))
+    if ruling.conflict:
+        facts.append(
+            ("КОНФЛИКТ", f"есть другая версия: {', '.join(r.author or '?' for r in ruling.conflict)}")
+        )
     facts.extend((FIELD_LABELS[name], getattr(cur, name)) for name in _FACTS if getattr(cur, name))
     if cur.clauses:
         label = f" ({cur.rules_version})" if cur.rules_version else ""
@@ -146,9 +162,9 @@ def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
     parts.extend(f"- **{label}:** {md_text(value)}" for label, value in facts)
     parts += ["", "### Решение судьи", "", md_text(cur.decision), ""]
     if cur.trace_json.strip():
-        parts += ["### Трассировка движка", "", *trace_markdown(cur.trace_json), ""]
+        parts += ["### Разбор движка", "", *trace_markdown(cur.trace_json, words), ""]
     if cur.scenario_yaml.strip():
-        parts += ["### Сценарий", "", md_code(cur.scenario_yaml, "yaml"), ""]
+        parts += ["*Позиция со стола судьи приложена к решению в журнале (файл сценария).*", ""]
     if with_history and len(ruling.revisions) > 1:
         parts += ["### История правок", ""]
         previous: model.RulingInput | None = None
@@ -165,10 +181,12 @@ def ruling_markdown(ruling: Ruling, with_history: bool = True) -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
-def journal_markdown(rulings: Sequence[Ruling], title: str = "Журнал решений") -> str:
+def journal_markdown(
+    rulings: Sequence[Ruling], title: str = "Журнал решений", words: ActionWords | None = None
+) -> str:
     """All given rulings as one Markdown document, each starting on a new printed page."""
     head = [f"# {md_text(title)}", "", f"Решений: {len(rulings)}. Выгружено {human_time(now_iso())}.", "", ""]
-    body = [ruling_markdown(r) for r in sorted(rulings, key=lambda r: r.id)]
+    body = [ruling_markdown(r, words=words) for r in sorted(rulings, key=lambda r: r.id)]
     # A horizontal rule between rulings; printed Markdown viewers break pages poorly, a rule reads well.
     return "\n".join(head) + "\n---\n\n".join(body)
 

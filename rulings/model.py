@@ -242,17 +242,33 @@ def parse_clauses(text: str) -> tuple[str, ...]:
 
 @dataclasses.dataclass(frozen=True)
 class Revision:
-    """One stored version of a ruling; `author` is the account that wrote it ("" before accounts)."""
+    """One stored version of a ruling; `author` is the account that wrote it ("" before accounts).
+
+    `uid` is the revision's global id (the same in every journal a sync copied it to) and
+    `base_uids` the revisions it was written on (one; two or more when it resolved a conflict);
+    `hall` is where it was written; `replaced` names the colleague's revision a judge chose to
+    overwrite in a conflict («ред. 3, Орлов»). `damaged` says the stored text no longer matches its
+    checksum: the text shown is what could be read, and must not be trusted.
+    """
 
     rev: int
     created_at: str
     data: RulingInput
     author: str = ""
+    uid: str = ""
+    base_uids: tuple[str, ...] = ()
+    hall: str = ""
+    replaced: str = ""
+    damaged: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
 class Ruling:
-    """A ruling as stored: its current text plus every earlier revision (oldest first)."""
+    """A ruling as stored: its current text plus every earlier revision (oldest first).
+
+    `conflict` holds the other branch when two journals amended the same revision apart (a sync
+    keeps both): those revisions are newer than the common one and no later revision resolves them.
+    """
 
     id: int
     created_at: str
@@ -261,6 +277,9 @@ class Ruling:
     revisions: tuple[Revision, ...]
     locked_by: str = ""  # the head judge who locked it ("" when it may be amended)
     locked_at: str = ""
+    uid: str = ""
+    hall: str = ""
+    conflict: tuple[Revision, ...] = ()
 
     @property
     def rev(self) -> int:
@@ -270,6 +289,11 @@ class Ruling:
     def author(self) -> str:
         """The account that recorded the ruling ("" for a ruling written before accounts)."""
         return self.revisions[0].author if self.revisions else ""
+
+    @property
+    def damaged(self) -> tuple[int, ...]:
+        """Numbers of the revisions whose stored text fails its checksum."""
+        return tuple(r.rev for r in self.revisions if r.damaged)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -38,8 +38,8 @@ What it does not protect against:
 from __future__ import annotations
 
 import math
-import sqlite3
 
+from rulings.db import Conn
 from rulings.model import SignInError
 
 FREE_FAILURES = 3
@@ -83,7 +83,7 @@ def source_key(source: str) -> str:
     return " ".join(str(source).split())[:MAX_SOURCE_CHARS] or API_SOURCE
 
 
-def refusal(conn: sqlite3.Connection, source: str, now: float, max_checks: int) -> SignInError | None:
+def refusal(conn: Conn, source: str, now: float, max_checks: int) -> SignInError | None:
     """Why this attempt must not be checked now (the source's wait, or the server's cap), or None.
     Reads only: a refused attempt neither counts nor lengthens a wait."""
     row = conn.execute("SELECT failures, last_at FROM sign_in_sources WHERE source = ?", (source,)).fetchone()
@@ -108,13 +108,13 @@ def refusal(conn: sqlite3.Connection, source: str, now: float, max_checks: int) 
     return None
 
 
-def checked(conn: sqlite3.Connection, now: float) -> None:
+def checked(conn: Conn, now: float) -> None:
     """Count one password check (made now) against the server's cap; forget checks out of the window."""
     conn.execute("DELETE FROM password_checks WHERE at <= ?", (now - WINDOW_S,))
     conn.execute("INSERT INTO password_checks (at) VALUES (?)", (now,))
 
 
-def failed(conn: sqlite3.Connection, source: str, now: float) -> float:
+def failed(conn: Conn, source: str, now: float) -> float:
     """Count a wrong attempt from `source`; returns how long its next attempt must wait."""
     row = conn.execute("SELECT failures FROM sign_in_sources WHERE source = ?", (source,)).fetchone()
     failures = (int(row[0]) if row else 0) + 1
@@ -127,6 +127,6 @@ def failed(conn: sqlite3.Connection, source: str, now: float) -> float:
     return failure_wait(failures)
 
 
-def succeeded(conn: sqlite3.Connection, source: str) -> None:
+def succeeded(conn: Conn, source: str) -> None:
     """A right password from `source`: its count starts again."""
     conn.execute("DELETE FROM sign_in_sources WHERE source = ?", (source,))

@@ -88,3 +88,24 @@ def place(at: AppTest, cell: str, name: str, owner: str = "", cid: str = "", own
         at = at.button(key=f"{key}_put_own").click().run()
     assert not at.exception, at.exception
     return at
+
+
+# The rules page's uploads ----------------------------------------------------------------------
+
+GOOD_RULES = (
+    "900. Пробный раздел.\n\n"
+    "900.1. Первый пункт пробных правил, ссылается на 900.2.\n\n"
+    "900.2. Второй пункт. [ссылка](http://evil.example/) ![x](http://evil.example/x.png) "
+    "<b>жирный</b> :red[красный] www.evil.example $x^2$\n\n"
+    "РП 9.9 от 01.01.2030"
+)
+
+
+def loaded_version(at: AppTest) -> str:
+    """The «Версия …» line of the rules page: which rules the window reads."""
+    return next(m.value for m in at.markdown if "Версия" in m.value).replace("\\", "")
+
+
+def stored_versions(root: Path) -> list[str]:
+    """The rules versions saved in the rules store at `root`."""
+    return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.exists() else []

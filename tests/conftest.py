@@ -17,6 +17,9 @@ import rules_index
 from tests import browser as harness
 from tests import helpers
 
+# The journal's two engines: `journal_target` and the session's PostgreSQL server.
+pytest_plugins = ["tests.pg_server"]
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 
@@ -117,3 +120,14 @@ def index() -> rules_index.RulesIndex:
 def library() -> engine.CardLibrary:
     """The card library of engine/data/cards.yaml (read-only)."""
     return engine.load_library()
+
+
+@pytest.fixture
+def judge_account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A journal of this test's own with one judge's account, and a rules store of its own."""
+    from rules_index import versions
+    from tests.rulings_samples import judges_journal
+
+    monkeypatch.setenv(versions.ENV_VAR, str(tmp_path / "rules"))
+    judges_journal(tmp_path / "rulings.sqlite3", monkeypatch)
+    return tmp_path / "rules"

@@ -101,3 +101,30 @@ def journal_for_affected(path: str | os.PathLike[str]) -> tuple[Journal, dict[st
         for key, (title, clauses) in AFFECTED_SAMPLES.items()
     }
     return book, ids
+
+
+def raw_rows(target: str | os.PathLike[str], sql: str) -> list[tuple[Any, ...]]:
+    """Rows of a statement run straight on a journal's database (either engine), past the API."""
+    import sqlite3
+
+    from rulings import db
+
+    if db.is_url(str(target)):
+        import psycopg
+
+        with psycopg.connect(str(target), autocommit=True) as conn:
+            return [tuple(r) for r in conn.execute(sql).fetchall()]
+    with sqlite3.connect(target) as raw:
+        return [tuple(r) for r in raw.execute(sql).fetchall()]
+
+
+def dump(book: Journal) -> dict[str, object]:
+    """What a journal holds, by global ids (local numbers differ between journals)."""
+    out: dict[str, object] = {}
+    for r in book.rulings():
+        revs = sorted(
+            (v.uid, v.base_uids, v.created_at, v.author, v.hall, v.data, v.replaced, v.damaged)
+            for v in r.revisions
+        )
+        out[r.uid] = (r.created_at, r.hall, r.locked_by, tuple(revs))
+    return out

@@ -233,8 +233,10 @@ def test_record_a_ruling_from_the_desk_and_find_it_again(_journal: Path) -> None
     at.text_input(key="journal_query").input("вайла контроля").run()
     assert at.selectbox(key="journal_pick").value == 1
     assert "Может ли Вайл атаковать после смены контроля?" in _texts(at)
-    trace = [m.value for m in at.markdown if m.value.startswith("1. take")]
-    assert trace and trace[0].startswith("1. take\\_control: {card: vail, by: A} — **законно**")
+    # The trace reads in words (the stored action line is the engine's, not the judge's).
+    trace = [m.value for m in at.markdown if m.value.startswith("1. ")]
+    assert trace and trace[0].startswith("1. Взять под контроль: карта — Вайл")
+    assert "— **законно**" in trace[0] and "take\\_control" not in trace[0]
     assert "**эффект, п. 535.8:**" in trace[0]
 
 

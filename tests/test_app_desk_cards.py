@@ -154,7 +154,7 @@ def test_uploads_per_tab_are_bounded_with_a_russian_message(monkeypatch: pytest.
 
     at.radio(key="rules_upload_berserk").set_value(rules.BERSERK_YES)
     rules_text = "900. Раздел.\n900.1. Пункт.".encode()
-    at.file_uploader(key="rules_upload").set_value(("r.txt", rules_text, "text/plain"))
+    at.file_uploader(key=rules.upload_key(at.session_state)).set_value(("r.txt", rules_text, "text/plain"))
     at = at.run()
     assert at.success and not at.error
     at = _page(CARDS, at)

@@ -9,7 +9,17 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages import registry
-from tests.apptest import APP, ROOT_PAGE, clause_links, hit_links, link_params, open_page
+from tests.apptest import (
+    APP,
+    GOOD_RULES,
+    ROOT_PAGE,
+    clause_links,
+    hit_links,
+    link_params,
+    loaded_version,
+    open_page,
+    stored_versions,
+)
 
 VERSION = "РП 4.1-2"
 
@@ -149,25 +159,13 @@ def test_bad_query_gets_a_russian_message() -> None:
 
 # Rules page: uploads ----------------------------------------------------------------------------
 
-GOOD_RULES = (
-    "900. Пробный раздел.\n\n"
-    "900.1. Первый пункт пробных правил, ссылается на 900.2.\n\n"
-    "900.2. Второй пункт. [ссылка](http://evil.example/) ![x](http://evil.example/x.png) "
-    "<b>жирный</b> :red[красный] www.evil.example $x^2$\n\n"
-    "РП 9.9 от 01.01.2030"
-)
-
 
 def upload(at: AppTest, name: str, data: bytes, berserk: bool = True) -> AppTest:
     from app_pages import rules
 
     at.radio(key="rules_upload_berserk").set_value(rules.BERSERK_YES if berserk else rules.BERSERK_NO)
-    at.file_uploader(key="rules_upload").set_value((name, data, "text/plain"))
+    at.file_uploader(key=rules.upload_key(at.session_state)).set_value((name, data, "text/plain"))
     return at.run()
-
-
-def loaded_version(at: AppTest) -> str:
-    return next(m.value for m in at.markdown if "Версия" in m.value).replace("\\", "")
 
 
 @pytest.mark.parametrize(
@@ -191,21 +189,6 @@ def test_bad_upload_keeps_the_previous_rules(name: str, data: bytes, reason: str
     at.query_params.update({"p": "211.3.1"})
     at.switch_page(ROOT_PAGE).run()
     assert "Если симбиот меняет хозяина" in texts(at)
-
-
-@pytest.fixture
-def judge_account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A journal of this test's own with one judge's account, and a rules store of its own."""
-    from rules_index import versions
-    from tests.rulings_samples import judges_journal
-
-    monkeypatch.setenv(versions.ENV_VAR, str(tmp_path / "rules"))
-    judges_journal(tmp_path / "rulings.sqlite3", monkeypatch)
-    return tmp_path / "rules"
-
-
-def stored_versions(root: Path) -> list[str]:
-    return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.exists() else []
 
 
 def test_a_players_upload_opens_in_their_window_only_and_stores_nothing(judge_account: Path) -> None:

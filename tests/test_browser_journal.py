@@ -226,3 +226,51 @@ def test_the_desks_ruling_form_stays_open_through_sign_in_and_an_error(
             judge.shot("desk_ruling_error")
         finally:
             judge.close()
+
+
+def test_a_sign_in_survives_a_reload_and_a_new_tab_and_users_passwd_ends_it(
+    browser: Browser, server: str, journal_path: Path
+) -> None:
+    """A judge signs in once for the day (a cookie of the device, no token in the URL); a password
+    change from the command line ends that sign-in on every tab."""
+    import io
+
+    from rulings import cli
+
+    judge = Tab(browser, PHONE, server)
+    try:
+        judge.open()
+        judge.tab("Записать решение")
+        judge.sign_in("Орлов")
+        main = judge.panel()
+        main.get_by_text("Записываете как: Орлов (главный судья).").first.wait_for()
+        judge.settle()
+        judge.page.reload()
+        judge.page.get_by_role("heading", name="Журнал решений", exact=True).first.wait_for()
+        judge.settle()
+        judge.tab("Записать решение")
+        main.get_by_text("Записываете как: Орлов (главный судья).").first.wait_for()
+        assert "token" not in judge.page.url and "=" not in judge.page.url.split("/journal", 1)[1]
+        second = judge.page.context.new_page()  # a new tab of the same browser
+        second.goto(server + "/journal")
+        second.get_by_role("heading", name="Журнал решений", exact=True).first.wait_for()
+        second.get_by_role("tab", name="Записать решение").click()
+        panel = second.get_by_role("tabpanel", name="Записать решение")
+        panel.get_by_text("Записываете как: Орлов (главный судья).").first.wait_for()
+        second.close()
+        judge.shot("signed_in_after_reload")
+        out, err = io.StringIO(), io.StringIO()
+        stdin = io.StringIO("другой-пароль-99\n")
+        assert (
+            cli.main(["users", "passwd", "Орлов", "--file", str(journal_path)], out=out, err=err, stdin=stdin)
+            == 0
+        )
+        judge.page.reload()
+        judge.page.get_by_role("heading", name="Журнал решений", exact=True).first.wait_for()
+        judge.settle()
+        judge.tab("Записать решение")
+        judge.panel().get_by_text("только судьи, вошедшие под своим именем").wait_for()
+        assert main.get_by_text("Записываете как: Орлов").count() == 0
+    finally:
+        judge.close()
+        store.Journal(journal_path, hasher=cheap_hasher()).set_password("Орлов", PASSWORD)

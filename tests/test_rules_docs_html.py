@@ -108,7 +108,7 @@ def test_a_word_file_of_the_embedded_rules_parses_as_the_plain_text(
     assert shape(ix) == shape(index)
     assert ix.version == "РП 4.1-2 от 09.11.2024"
     notes = " ".join(ix.sources[0].notes)
-    assert ("автоматической нумерации Word: 44" in notes) == automatic
+    assert ("номеров восстановлено из нумерации списков: 44" in notes) == automatic
 
 
 def test_word_numbering_formats_letters_and_restarts() -> None:

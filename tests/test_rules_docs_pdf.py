@@ -62,8 +62,9 @@ def test_pdf_parses_into_the_same_entries_as_the_plain_text(printed: bytes, inde
     assert not any("стр." in p.text or "Правила игры «Берсерк»" in p.text for p in ix.paragraphs)
     assert ix.sources[0].encoding.startswith("PDF, страниц:")
     assert any("колонтитулов" in note for note in ix.sources[0].notes)
-    assert "убрано строк оглавления: 2" in ix.sources[0].notes  # not two doubled headings
-    assert not ix.integrity().duplicates and ix.sources[0].preamble == "Содержание"
+    # the contents (its title and two lines) are not two doubled headings
+    assert "убрано строк оглавления: 3" in ix.sources[0].notes
+    assert not ix.integrity().duplicates and ix.sources[0].preamble == ""
     # where an entry starts is a page, not a line of a text file
     assert ix.get("535.9").page > ix.get("211").page >= 1  # type: ignore[union-attr]
     assert ix.get("211.3.1").where.startswith("rules.pdf, страница ")  # type: ignore[union-attr]
@@ -179,11 +180,37 @@ def _line(text: str, base: float, x1: float = 260.0, page: int = 1, x0: float = 
 def test_where_a_paragraph_starts(
     prev: tuple[str, float, float], line: tuple[str, float], current: str, starts: bool
 ) -> None:
+    from rules_index import structure
     from rules_index.importers import pdf
 
     page2 = 2 if line[1] > prev[1] else 1
+    head = _line(f"{current}. Полная строка абзаца правил для оценки", 480)
+    context = [_line("полная строка абзаца правил для оценки ширины", 469.5 - 10.5 * i) for i in range(7)]
     before = _line(prev[0], prev[1], prev[2])
     after = _line(line[0], line[1], page=page2)
-    context = [_line("Полная строка абзаца правил для оценки ширины", 400 - 10.5 * i) for i in range(8)]
-    layout = pdf._layout([*context, before])
-    assert pdf._starts_paragraph(before, prev[0], after, current, layout) is starts  # type: ignore[arg-type]
+    printed = [head, *context, before, after]
+    lines, _, _ = structure.recover("t.pdf", list(pdf._blocks(printed, printed, {})))  # type: ignore[arg-type]
+    assert [ln.entry for ln in lines][:1] == [current]
+    assert (len(lines) == 2) is starts, [ln.text[-60:] for ln in lines]
+
+
+@pytest.mark.parametrize("spacing", ["0", "1pt"], ids=["no spacing", "tight spacing"])
+def test_a5_with_tight_spacing_at_clause_starts_parses_as_the_plain_text(
+    chromium_executable: str, index: RulesIndex, spacing: str
+) -> None:
+    # issue 20: on A5 the gap before 534.4 (1.33 line heights) was just under the old threshold,
+    # and 534.4 was glued onto 211.11 and its version stamp
+    page = rules_docs.print_html(page="A5").replace("margin: 0 0 4pt 0;", f"margin: 0 0 {spacing} 0;")
+    assert f"margin: 0 0 {spacing} 0;" in page
+    ix = rules_index.load_texts([("a5.pdf", rules_docs.print_pdf(page, chromium_executable))])
+    if spacing == "0":
+        # with no space and no indent nothing on the page parts a continuation paragraph (after
+        # 535.7.3) from its clause when its line is full: it joins the clause's text with a space
+        def flat(ix: RulesIndex) -> list[tuple[object, ...]]:
+            return [(*row[:2], " ".join(str(row[2]).split()), *row[3:]) for row in shape(ix)]
+
+        assert flat(ix) == flat(index)
+    else:
+        assert shape(ix) == shape(index)
+    assert ix.get("211.11").text.endswith("хозяина этого существа.")  # type: ignore[union-attr]
+    assert not ix.integrity().gaps[4:] and "534.4" not in ix.integrity().absent_cited

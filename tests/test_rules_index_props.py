@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import rules_index
 from rules_index import ids
 from rules_index.ids import is_clause_id
-from rules_index.parser import parse_lines
+from rules_index.parser import parse_blocks
 from rules_index.sources import to_source_lines
 
 # Text biased towards what the parser looks for: numbers, dots, bullets, «ПРИМЕР», citations.
@@ -49,7 +49,7 @@ TEXT = st.lists(st.one_of(FRAGMENTS, st.text(max_size=8)), max_size=60).map("".j
 @given(text=TEXT, suffix=st.sampled_from([".txt", ".md", ".rst"]))
 def test_parser_never_raises_and_ids_are_well_formed(text: str, suffix: str) -> None:
     name = "rules" + suffix
-    parsed = parse_lines(name, to_source_lines(name, text))
+    parsed = parse_blocks(name, to_source_lines(name, text))
     for p in parsed.paragraphs:
         assert is_clause_id(p.id)
         # the id grammar decides depth and ancestry («535.5.1.2а» sits under 535.5.1.2, level 5)

@@ -26,7 +26,7 @@ from rulings.model import (
 )
 from rulings.store import Journal, require_judge
 from tests import helpers
-from tests.rulings_samples import PASSWORD, CountingHasher, cheap_hasher, journal_with_judge
+from tests.rulings_samples import PASSWORD, CountingHasher, cheap_hasher, journal_with_judge, raw_rows
 from tests.rulings_samples import ruling as _ruling
 
 
@@ -40,8 +40,8 @@ class Clock:
         return self.now
 
 
-def test_no_account_by_default_and_no_write_without_a_signed_in_judge(tmp_path: Path) -> None:
-    path = tmp_path / "j.sqlite3"
+def test_no_account_by_default_and_no_write_without_a_signed_in_judge(journal_target: str) -> None:
+    path = journal_target
     book = Journal(path, hasher=cheap_hasher())
     assert book.accounts() == []
     with pytest.raises(NotSignedInError, match="только судья"):
@@ -63,14 +63,13 @@ def test_no_account_by_default_and_no_write_without_a_signed_in_judge(tmp_path: 
     got = book.get(rid)
     assert got is not None and got.author == "Сидорова" and got.current.judge == "Сидорова"
     assert "token" not in repr(real) and real.token not in repr(real)
-    with sqlite3.connect(path) as conn:
-        stored = " ".join(str(v) for row in conn.execute("SELECT * FROM accounts, sessions") for v in row)
+    stored = " ".join(str(v) for row in raw_rows(path, "SELECT * FROM accounts, sessions") for v in row)
     assert PASSWORD not in stored and real.token not in stored
 
 
-def test_sign_in_expires_after_inactivity_and_activity_extends_it(tmp_path: Path) -> None:
+def test_sign_in_expires_after_inactivity_and_activity_extends_it(journal_target: str) -> None:
     clock = Clock()
-    book, by = journal_with_judge(tmp_path / "j.sqlite3", clock=clock, idle_s=600)
+    book, by = journal_with_judge(journal_target, clock=clock, idle_s=600)
     clock.now += 590
     assert book.signed_in(by) is not None
     book.record(_ruling(title="Первый"), by)  # a write is activity
@@ -85,9 +84,9 @@ def test_sign_in_expires_after_inactivity_and_activity_extends_it(tmp_path: Path
     assert book.record(_ruling(title="Третий"), again) == 3
 
 
-def test_wrong_passwords_slow_down_their_source_counted_not_timed(tmp_path: Path) -> None:
+def test_wrong_passwords_slow_down_their_source_counted_not_timed(journal_target: str) -> None:
     clock = Clock()
-    book, _ = journal_with_judge(tmp_path / "j.sqlite3", clock=clock)
+    book, _ = journal_with_judge(journal_target, clock=clock)
     phone = "ip:192.168.1.23"
     waits: list[float] = []
     refused_unchecked = 0
@@ -126,9 +125,9 @@ def test_wrong_passwords_slow_down_their_source_counted_not_timed(tmp_path: Path
     assert messages == {"Неверное имя или пароль."}
 
 
-def test_a_players_guesses_do_not_lock_the_judge_out(tmp_path: Path) -> None:
+def test_a_players_guesses_do_not_lock_the_judge_out(journal_target: str) -> None:
     clock = Clock()
-    book, _ = journal_with_judge(tmp_path / "j.sqlite3", name="Иванов", role="head", clock=clock)
+    book, _ = journal_with_judge(journal_target, name="Иванов", role="head", clock=clock)
     player = "ip:192.168.1.50"
     for _ in range(12):  # a player in the hall types «Иванов» with wrong passwords, again and again
         with contextlib.suppress(SignInError):
@@ -143,10 +142,10 @@ def test_a_players_guesses_do_not_lock_the_judge_out(tmp_path: Path) -> None:
         book.sign_in("Иванов", "угадываю", source=player)  # and the player still waits
 
 
-def test_the_server_wide_cap_refuses_without_hashing(tmp_path: Path) -> None:
+def test_the_server_wide_cap_refuses_without_hashing(journal_target: str) -> None:
     clock = Clock()
     hasher = CountingHasher()
-    path = tmp_path / "j.sqlite3"
+    path = journal_target
     book = Journal(path, clock=clock, hasher=hasher, max_checks_per_minute=5)
     book.add_account("Сидорова", "judge", PASSWORD)
     # Five devices with random names use up the minute's checks (each its first, free, attempt).
@@ -166,13 +165,13 @@ def test_the_server_wide_cap_refuses_without_hashing(tmp_path: Path) -> None:
     clock.now += 55.5  # the first check left the window: one more may be made
     assert book.sign_in("Сидорова", PASSWORD, source="ip:192.168.1.7").name == "Сидорова"
     assert hasher.verified == hashed + 1
-    with sqlite3.connect(path) as conn:  # the log keeps only the last minute's checks
-        assert conn.execute("SELECT COUNT(*) FROM password_checks").fetchone()[0] == 5
+    # The log keeps only the last minute's checks.
+    assert raw_rows(path, "SELECT COUNT(*) FROM password_checks") == [(5,)]
 
 
-def test_the_throttle_is_shared_by_journals_on_one_file(tmp_path: Path) -> None:
+def test_the_throttle_is_shared_by_journals_on_one_file(journal_target: str) -> None:
     clock = Clock()
-    path = tmp_path / "j.sqlite3"
+    path = journal_target
     journal_with_judge(path, clock=clock)
     first = Journal(path, clock=clock, hasher=cheap_hasher(), max_checks_per_minute=5)
     second = Journal(path, clock=clock, hasher=cheap_hasher(), max_checks_per_minute=5)
@@ -188,9 +187,9 @@ def test_the_throttle_is_shared_by_journals_on_one_file(tmp_path: Path) -> None:
         first.sign_in("Сидорова", PASSWORD, source="tab:3")
 
 
-def test_an_expired_sign_in_says_seconds_under_a_minute(tmp_path: Path) -> None:
+def test_an_expired_sign_in_says_seconds_under_a_minute(journal_target: str) -> None:
     clock = Clock()
-    book, by = journal_with_judge(tmp_path / "j.sqlite3", clock=clock, idle_s=45)
+    book, by = journal_with_judge(journal_target, clock=clock, idle_s=45)
     clock.now += 46
     with pytest.raises(NotSignedInError, match="больше 45 с без действий"):
         book.record(_ruling(), by)
@@ -198,8 +197,8 @@ def test_an_expired_sign_in_says_seconds_under_a_minute(tmp_path: Path) -> None:
     assert accounts.idle_text(0.2) == "1 с"
 
 
-def test_removed_account_and_changed_password_end_sign_ins(tmp_path: Path) -> None:
-    book, by = journal_with_judge(tmp_path / "j.sqlite3")
+def test_removed_account_and_changed_password_end_sign_ins(journal_target: str) -> None:
+    book, by = journal_with_judge(journal_target)
     book.set_password("Сидорова", "новый-пароль-2")
     with pytest.raises(NotSignedInError):
         book.record(_ruling(), by)
@@ -214,8 +213,8 @@ def test_removed_account_and_changed_password_end_sign_ins(tmp_path: Path) -> No
     assert got is not None and got.author == "Сидорова"  # the ruling keeps who wrote it
 
 
-def test_head_judge_locks_a_ruling_and_a_judge_cannot(tmp_path: Path) -> None:
-    book, judge = journal_with_judge(tmp_path / "j.sqlite3")
+def test_head_judge_locks_a_ruling_and_a_judge_cannot(journal_target: str) -> None:
+    book, judge = journal_with_judge(journal_target)
     book.add_account("Орлов", "head", PASSWORD)
     head = book.sign_in("Орлов", PASSWORD)
     rid = book.record(_ruling(), judge)
@@ -233,8 +232,8 @@ def test_head_judge_locks_a_ruling_and_a_judge_cannot(tmp_path: Path) -> None:
         book.set_locked(rid + 5, head)
 
 
-def test_concurrent_amendment_is_a_conflict_not_a_loss(tmp_path: Path) -> None:
-    book, a = journal_with_judge(tmp_path / "j.sqlite3")
+def test_concurrent_amendment_is_a_conflict_not_a_loss(journal_target: str) -> None:
+    book, a = journal_with_judge(journal_target)
     book.add_account("Орлов", "judge", PASSWORD)
     b = book.sign_in("Орлов", PASSWORD)
     rid = book.record(_ruling(decision="Первое"), a)
@@ -259,8 +258,8 @@ def test_concurrent_amendment_is_a_conflict_not_a_loss(tmp_path: Path) -> None:
         book.write(rid, mine, b)  # an amendment must say which revision it started from
 
 
-def test_a_repeated_submit_of_one_draft_records_once(tmp_path: Path) -> None:
-    book, by = journal_with_judge(tmp_path / "j.sqlite3")
+def test_a_repeated_submit_of_one_draft_records_once(journal_target: str) -> None:
+    book, by = journal_with_judge(journal_target)
     first = book.write(None, _ruling(), by, draft_id="черновик-1")
     again = book.write(None, _ruling(), by, draft_id="черновик-1")
     assert (first.ruling_id, first.repeated) == (1, False)
@@ -277,9 +276,9 @@ def test_a_repeated_submit_of_one_draft_records_once(tmp_path: Path) -> None:
     assert (stale.rev, stale.repeated) == (2, True)
 
 
-def test_a_judge_writing_too_fast_is_stopped(tmp_path: Path) -> None:
+def test_a_judge_writing_too_fast_is_stopped(journal_target: str) -> None:
     clock = Clock()
-    book, by = journal_with_judge(tmp_path / "j.sqlite3", clock=clock, max_writes_per_minute=3)
+    book, by = journal_with_judge(journal_target, clock=clock, max_writes_per_minute=3)
     for i in range(3):
         book.record(_ruling(title=f"Спор {i}"), by)
         clock.now += 1
@@ -290,9 +289,9 @@ def test_a_judge_writing_too_fast_is_stopped(tmp_path: Path) -> None:
     assert book.record(_ruling(title="Через минуту"), by) == 4
 
 
-def test_cited_clauses_are_checked_against_the_loaded_rules(tmp_path: Path) -> None:
+def test_cited_clauses_are_checked_against_the_loaded_rules(journal_target: str) -> None:
     index = rules_index.load_default()
-    book, by = journal_with_judge(tmp_path / "j.sqlite3")
+    book, by = journal_with_judge(journal_target)
     with pytest.raises(RulingInputError, match=r"Пункта 999\.9 нет в загруженных правилах") as err:
         book.record(_ruling(clauses=("211.3.1", "999.9")), by, rules=index, assumptions={"A1", "A2"})
     near = index.nearest_ids("999.9", 5)
@@ -305,8 +304,8 @@ def test_cited_clauses_are_checked_against_the_loaded_rules(tmp_path: Path) -> N
     assert got is not None and got.current.clauses == ("211.3.1", "A1")
 
 
-def test_the_guard_for_rules_versions(tmp_path: Path) -> None:
-    book, judge = journal_with_judge(tmp_path / "j.sqlite3")
+def test_the_guard_for_rules_versions(journal_target: str) -> None:
+    book, judge = journal_with_judge(journal_target)
     assert require_judge(judge, book).name == "Сидорова"
     with pytest.raises(NotSignedInError, match="войдите"):
         require_judge(None, book)
@@ -339,7 +338,9 @@ def test_a_truncated_journal_is_never_written_and_never_grows(tmp_path: Path) ->
         with pytest.raises(JournalError, match="повреждён"):
             call()
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite3"]
+    # Nothing new beside it (the backups folder holds the copy the first good write made).
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backups", "j.sqlite3"]
+    assert len(list((tmp_path / "backups").iterdir())) == 1
 
 
 def _first_writer(paths: list[str], worker: int, errors: multiprocessing.Queue[str], start: Any) -> None:

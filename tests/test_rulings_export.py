@@ -87,7 +87,8 @@ def test_export_one_and_all_reads_well(tmp_path: Path) -> None:
     assert "- **ЗАПРЕЩЕНО, п. 211.3.1:** Вайл может атаковать только Карлика Унда" in exported_first
     # An assumption step names the assumption once: «допущение A1», not «допущение, A1».
     assert "  - **допущение A1:** \\<b\\>рядом\\</b\\>" in exported_first
-    assert "```yaml\ntitle: x\n```" in exported_first
+    # A printout names the attached position; its YAML keys are not printed for people.
+    assert "title: x" not in exported_first and "Позиция со стола судьи приложена" in exported_first
 
 
 def test_desk_trace_prints_as_numbered_actions_with_verdicts() -> None:

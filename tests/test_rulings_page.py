@@ -174,6 +174,10 @@ def test_two_judges_amending_at_once_see_a_conflict_and_nothing_is_lost(journal_
     assert ruling is not None
     assert [r.data.decision for r in ruling.revisions] == ["Первое", "Правка Сидоровой", "Правка Орлова"]
     assert [r.author for r in ruling.revisions] == ["Сидорова", "Сидорова", "Орлов"]
+    # Overwriting keeps the ruling's judge and records whose revision it replaced.
+    assert ruling.current.judge == "Сидорова" and ruling.revisions[-1].replaced == "ред. 2, Сидорова"
+    b = b.run()
+    assert any("поверх правки коллеги (ред. 2, Сидорова): Орлов" in plain(c.value) for c in b.caption)
 
 
 def test_head_judge_locks_and_the_amend_form_goes(journal_file: Path) -> None:
@@ -216,12 +220,57 @@ def test_link_opens_a_ruling_once_and_the_list_is_paged(journal_file: Path) -> N
         book.record(model.RulingInput(title=f"Спор {i + 1}", decision="Да."), judge)
     at = _page(r="1")
     assert at.selectbox(key="journal_pick").value == 1  # the oldest, not on the first page, still opens
-    assert len(at.dataframe[0].value) == 21  # one page of 20, and the linked ruling
+    # One page of 20 cards, and the linked ruling.
+    assert len(at.selectbox(key="journal_pick").options) == 21
+    assert len([m for m in at.markdown if m.value.startswith("**№ ")]) == 21
     at.selectbox(key="journal_pick").set_value(25).run()
     assert at.selectbox(key="journal_pick").value == 25  # the link does not pin the choice
     at.number_input(key="journal_page_no").set_value(2).run()
-    assert sorted(at.dataframe[0].value["№"]) == [1, 2, 3, 4, 5]
+    shown = [m.value for m in at.markdown if m.value.startswith("**№ ")]
+    assert sorted(int(v.split()[1].rstrip(".*")) for v in shown) == [1, 2, 3, 4, 5]
     assert not [b for b in at.get("download_button") if getattr(b, "label", "").startswith("Скачать журнал")]
     at = at.button(key="journal_export_build").click().run()
     labels = [str(getattr(b, "label", "")) for b in at.get("download_button")]
     assert [x for x in labels if x.startswith("Скачать журнал")] == ["Скачать журнал: решений 25"]
+
+
+def test_a_shared_journal_shows_halls_filters_them_and_both_texts_of_a_conflict(
+    journal_file: Path, tmp_path: Path
+) -> None:
+    from rulings import sync
+
+    kazan = store.Journal(journal_file, hall="Казань")
+    by = kazan.sign_in("Сидорова", PASSWORD)
+    kazan.record(model.RulingInput(title="Казанский спор", decision="Да.", event="Кубок Казани"), by)
+    other = store.Journal(tmp_path / "moscow.sqlite3", hasher=cheap_hasher(), hall="Москва")
+    other.add_account("Орлов", "head", PASSWORD)
+    orlov = other.sign_in("Орлов", PASSWORD)
+    moscow = other.record(
+        model.RulingInput(title="Московский спор", decision="Нет.", event="Кубок Москвы"), orlov
+    )
+    sync.sync(other, kazan)
+    local = kazan.by_uid(other.get(moscow).uid)  # type: ignore[union-attr]
+    assert local is not None
+    kazan.amend(
+        local.id,
+        model.RulingInput(title="Московский спор", decision="Казань: да.", event="Кубок Москвы"),
+        by,
+        base_rev=1,
+    )
+    other.amend(
+        moscow,
+        model.RulingInput(title="Московский спор", decision="Москва: нет.", event="Кубок Москвы"),
+        orlov,
+        base_rev=1,
+    )
+    sync.sync(other, kazan)
+    at = _page()
+    assert at.selectbox(key="journal_hall").options == ["— все —", "Казань", "Москва"]
+    cards = [plain(c.value) for c in at.caption]
+    assert any("Кубок Москвы · Москва" in c and "конфликт версий" in c for c in cards), cards
+    at.selectbox(key="journal_hall").set_value("Казань").run()
+    assert [plain(m.value) for m in at.markdown if m.value.startswith("**№ ")] == ["**№ 1.** Казанский спор"]
+    at.selectbox(key="journal_hall").set_value("— все —").run()
+    at.selectbox(key="journal_pick").set_value(local.id).run()
+    assert any("исправили в двух журналах" in w.value for w in at.warning)
+    assert {"Казань: да.", "Москва: нет."} <= set(_texts(at))

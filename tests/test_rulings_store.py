@@ -13,7 +13,8 @@ from rulings.accounts import SignedIn
 from rulings.model import JournalError, JournalLockedError, RulingInputError
 from rulings.store import Journal
 from tests import helpers
-from tests.rulings_samples import HOSTILE, PASSWORD, cheap_hasher, journal_with_judge
+from tests.pg_server import PgServer
+from tests.rulings_samples import HOSTILE, PASSWORD, cheap_hasher, journal_with_judge, raw_rows
 from tests.rulings_samples import ruling as _ruling
 
 
@@ -53,8 +54,8 @@ def test_parallel_writers_lose_nothing(tmp_path: Path) -> None:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
-def test_record_open_and_history(tmp_path: Path) -> None:
-    j, by = journal_with_judge(tmp_path / "j.sqlite3")
+def test_record_open_and_history(journal_target: str) -> None:
+    j, by = journal_with_judge(journal_target)
     rid = j.record(_ruling(), by)
     second = _ruling(decision="Нет, и атака на Орка запрещена.", note="добавил про Орка")
     rev = j.amend(rid, second, by, base_rev=1)
@@ -76,24 +77,23 @@ def test_record_open_and_history(tmp_path: Path) -> None:
         j.amend(rid + 1, _ruling(), by, base_rev=1)
 
 
-def test_revisions_cannot_be_rewritten_even_by_hand(tmp_path: Path) -> None:
-    path = tmp_path / "j.sqlite3"
+def test_revisions_cannot_be_rewritten_even_by_hand(journal_target: str) -> None:
+    path = journal_target
     j, by = journal_with_judge(path)
     rid = j.record(_ruling(), by)
-    with sqlite3.connect(path) as conn:
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            conn.execute("UPDATE revisions SET decision = 'подделка' WHERE ruling_id = ?", (rid,))
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            conn.execute("DELETE FROM revisions")
-        with pytest.raises(sqlite3.DatabaseError, match="never deleted"):
-            conn.execute("DELETE FROM rulings")
+    with pytest.raises(Exception, match="append-only"):
+        raw_rows(path, f"UPDATE revisions SET decision = 'подделка' WHERE ruling_id = {rid}")
+    with pytest.raises(Exception, match="append-only"):
+        raw_rows(path, "DELETE FROM revisions")
+    with pytest.raises(Exception, match="never deleted"):
+        raw_rows(path, "DELETE FROM rulings")
     got = Journal(path).get(rid)
     assert got is not None and got.current.decision.startswith("Нет: Вайл")
 
 
 @pytest.mark.parametrize("text", HOSTILE)
-def test_hostile_strings_stored_verbatim(tmp_path: Path, text: str) -> None:
-    j, by = journal_with_judge(tmp_path / "j.sqlite3")
+def test_hostile_strings_stored_verbatim(journal_target: str, text: str) -> None:
+    j, by = journal_with_judge(journal_target)
     rid = j.record(
         _ruling(title=text, decision=text, players=text, event=text, note=text, scenario_yaml=text[:300]), by
     )
@@ -184,6 +184,14 @@ def test_absent_file_is_an_empty_journal_and_is_not_created_by_reading(tmp_path:
     assert not path.exists()
 
 
+def test_an_empty_database_is_an_empty_journal_and_reading_creates_nothing(postgres_server: PgServer) -> None:
+    url = postgres_server.new_schema()
+    j = Journal(url)
+    assert j.rulings() == [] and j.get(1) is None and j.count() == 0 and j.search("Вайл") == []
+    assert j.accounts() == [] and j.signed_in(None) is None
+    assert raw_rows(url, "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()") == []
+
+
 def test_path_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(store.ENV_VAR, raising=False)
     assert store.default_path() == store.PROJECT_ROOT / "data" / "rulings.sqlite3"
@@ -205,18 +213,24 @@ def test_path_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     ],
 )
 def test_bad_input_is_refused_with_the_field_named(
-    tmp_path: Path, kw: dict[str, object], message: str
+    journal_target: str, kw: dict[str, object], message: str
 ) -> None:
-    j, by = journal_with_judge(tmp_path / "j.sqlite3")
+    j, by = journal_with_judge(journal_target)
     with pytest.raises(RulingInputError, match=message):
         j.record(_ruling(**kw), by)  # type: ignore[arg-type]
     assert j.count() == 0
 
 
-def test_empty_file_reads_as_empty_journal_and_becomes_one(tmp_path: Path) -> None:
+def test_an_empty_file_is_refused_and_never_initialised(tmp_path: Path) -> None:
+    """A journal cut to 0 bytes is damage, not a new journal (issue 26): nothing reads as «Пока
+    ничего нет» and no failed sign-in writes a fresh schema into it."""
     path = tmp_path / "rulings.sqlite3"
     path.write_bytes(b"")
-    assert Journal(path).rulings() == [] and Journal(path).count() == 0 and Journal(path).get(1) is None
-    j, by = journal_with_judge(path)
-    rid = j.record(_ruling(), by)
-    assert [r.id for r in j.rulings()] == [rid]
+    j = Journal(path, hasher=cheap_hasher())
+    calls = (j.rulings, j.count, lambda: j.get(1), lambda: j.search("Вайл"), j.accounts)
+    calls += (lambda: j.sign_in("Сидорова", PASSWORD), lambda: j.add_account("Сидорова", "head", PASSWORD))
+    for call in calls:
+        with pytest.raises(JournalError, match="пуст") as err:
+            call()
+        assert "restore" in str(err.value) and str(path) in str(err.value)
+    assert path.read_bytes() == b""

@@ -1,6 +1,7 @@
 """The search page in a real browser (Debian chromium via playwright), at 1280 and 390 px:
 the menu's «Поиск» leaves a clause; the best clause is the first thing on the screen, above
-the ready answers; «ничего нет» for what the rules lack. Screenshots go to tests/artifacts/."""
+the ready answers; «ничего нет» for what the rules lack, with the words the text lacks; the
+evidence of an answer on the first screen. Screenshots go to tests/artifacts/."""
 
 from __future__ import annotations
 
@@ -64,7 +65,7 @@ def test_the_best_clause_is_first_on_the_screen(
 
         ask(v, "3 ываыва")
         page.get_by_text("В загруженных правилах об этом ничего нет.", exact=False).wait_for()
-        page.get_by_text("Нет в загруженных правилах слова «ываыва»").wait_for()
+        page.get_by_text("Не нашлось в тексте: «ываыва»").wait_for()
         assert page.locator(".st-key-search_hits").count() == 0
         v.fits_width()
         v.shot(f"search_nothing_{tag}")
@@ -82,3 +83,39 @@ def _opacity(element: object) -> float:
             " return o; }"
         )
     )
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone390"])
+def test_the_evidence_and_the_silence_are_on_the_first_screen(
+    browser: object, app_server: str, viewport: dict[str, int]
+) -> None:
+    # issue 23: why the rules answer is read before the first clause; when they are silent, the
+    # page says so with the words the text lacks, and offers no clause and no scenario
+    v = Visit(browser, viewport, app_server)
+    tag = "desktop" if viewport is DESKTOP else "phone390"
+    try:
+        page = v.page
+        ask(v, "хост умер")
+        evidence = page.get_by_text("Ответ есть: п. 211.4", exact=False).first
+        evidence.wait_for()
+        first = page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
+        assert re.search(r"(?m)^211\.4 · ", first.inner_text()), first.inner_text()
+        box, first_box = evidence.bounding_box(), first.bounding_box()
+        assert box and first_box and box["y"] < first_box["y"]
+        assert first_box["y"] + first_box["height"] <= viewport["height"], first_box
+        v.fits_width()
+        v.shot(f"search_evidence_{tag}")
+
+        ask(v, "кто ходит первым")
+        page.get_by_text("В загруженных правилах об этом ничего нет.", exact=False).wait_for()
+        lacking = page.get_by_text("Не нашлось в тексте: «ходит первым»").first
+        lacking.wait_for()
+        lacking_box = lacking.bounding_box()
+        assert lacking_box and lacking_box["y"] + lacking_box["height"] <= viewport["height"]
+        assert page.locator(".st-key-search_hits").count() == 0
+        assert page.locator(".st-key-search_answers").count() == 0
+        v.fits_width()
+        v.shot(f"search_silent_{tag}")
+        v.assert_local_only()
+    finally:
+        v.close()

@@ -99,8 +99,9 @@ def test_the_cli_says_which_words_matched_what() -> None:
     assert main(["search", "хост улетел абракадабра", "--top", "1"], out=out, err=io.StringIO()) == 0
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("Понято: «хост» → хозяин (жаргон); «улетел» → становится летающим (жаргон)")
-    assert lines[1] == "Нет в загруженных правилах слова «абракадабра»"
-    assert lines[2].startswith("1. 211.4")
+    assert lines[1] == "Не нашлось в тексте: «абракадабра»"
+    assert lines[2].startswith("Ответ есть: п. 211.4 — «хост» → существо (более общее слово)")
+    assert lines[3].startswith("1. 211.4")
 
 
 # What each word matched ------------------------------------------------------------------------

@@ -137,7 +137,9 @@ def upload(at: AppTest, name: str, data: bytes, berserk: bool | None = True) -> 
 
     if berserk is not None:
         at.radio(key="rules_upload_berserk").set_value(rules.BERSERK_YES if berserk else rules.BERSERK_NO)
-    at.file_uploader(key="rules_upload").set_value((name, data, "application/octet-stream"))
+    at.file_uploader(key=rules.upload_key(at.session_state)).set_value(
+        (name, data, "application/octet-stream")
+    )
     return at.run()
 
 

@@ -27,6 +27,15 @@ from rules_index import RulesIndex
 from rulings import accounts, export, model, store
 
 JUDGE_KEY = "judge_signin"  # the tab's rulings.accounts.SignedIn (a token, never the password)
+# The device keeps the sign-in's token in this cookie, so a reload or a new tab resumes it (never a
+# token in the URL). Streamlit reads cookies (`st.context.cookies`, sent with the page's request) but
+# cannot set one from a script run; a line of JavaScript in the page does (st.html with scripts,
+# our own text only: the token is URL-safe base64). Not HttpOnly, since a script sets it: what we
+# render from users is escaped, so no page of ours runs a script a player wrote. SameSite=Strict:
+# another site cannot send it. Lifetime: the journal's sign-in inactivity limit (12 h by default).
+COOKIE = "berserk_judge"
+_COOKIE_TODO = "judge_cookie_todo"  # ("set", token) or ("clear", "") for the next run to write
+_RESUMED = "judge_cookie_resumed"  # this tab has tried the device's cookie (once per tab)
 _EXPIRED_KEY = "judge_signin_expired"
 _TAB_KEY = "judge_signin_tab"  # a random id of this tab: the sign-in's source where no address is known
 # The form's fields in screen order: (field, label, widget, max_chars).
@@ -53,12 +62,15 @@ def open_journal() -> store.Journal:
 
 
 def current_judge(book: store.Journal | None = None) -> accounts.SignedIn | None:
-    """This tab's signed-in judge, checked against the journal (an expired sign-in is dropped)."""
+    """This tab's signed-in judge, checked against the journal (an expired sign-in is dropped); a new
+    tab or a reload resumes the device's sign-in from its cookie."""
+    book = book or open_journal()
+    _write_cookie(book.idle_s)
     who = st.session_state.get(JUDGE_KEY)
     if not isinstance(who, accounts.SignedIn):
-        return None
+        return _resume(book)
     try:
-        account = (book or open_journal()).signed_in(who)
+        account = book.signed_in(who)
     except model.JournalError:
         return who  # the file cannot say; the write itself will check and explain
     if account is None:
@@ -66,6 +78,43 @@ def current_judge(book: store.Journal | None = None) -> accounts.SignedIn | None
         st.session_state[_EXPIRED_KEY] = True
         return None
     return accounts.SignedIn(name=account.name, role=account.role, token=who.token)
+
+
+def _resume(book: store.Journal | None) -> accounts.SignedIn | None:
+    if st.session_state.get(_RESUMED):
+        return None
+    st.session_state[_RESUMED] = True
+    token = st.context.cookies.get(COOKIE) if st.context.cookies else None
+    if not token:
+        return None
+    try:
+        who = (book or open_journal()).resume(str(token))
+    except model.JournalError:
+        return None
+    if who is None:
+        st.session_state[_COOKIE_TODO] = ("clear", "")  # ended (passwd, remove, expiry): forget it
+        return None
+    st.session_state[JUDGE_KEY] = who
+    return who
+
+
+def _write_cookie(idle_s: float) -> None:
+    """Carry out the cookie change a sign-in or sign-out asked for (once: the script runs on mount)."""
+    todo = st.session_state.pop(_COOKIE_TODO, None)
+    if not isinstance(todo, tuple):
+        return
+    action, token = todo
+    if action == "set" and token.replace("-", "").replace("_", "").isalnum():
+        value, age = token, int(idle_s)
+    else:
+        value, age = "", 0
+    secure = "; Secure" if str(st.context.url or "").startswith("https:") else ""
+    cookie = f"{COOKIE}={value}; Max-Age={age}; Path=/; SameSite=Strict{secure}"
+    st.html(
+        f"<script>document.cookie = '{cookie}';</script>",
+        unsafe_allow_javascript=True,
+        width="content",
+    )
 
 
 def sign_in_source() -> str:
@@ -93,6 +142,7 @@ def sign_in_panel(where: str, book: store.Journal | None = None) -> accounts.Sig
             with contextlib.suppress(model.JournalError):  # the token dies with the tab's state anyway
                 book.sign_out(who)
             st.session_state.pop(JUDGE_KEY, None)
+            st.session_state[_COOKIE_TODO] = ("clear", "")
             st.rerun()
         return who
     if st.session_state.pop(_EXPIRED_KEY, False):
@@ -110,7 +160,8 @@ def sign_in_panel(where: str, book: store.Journal | None = None) -> accounts.Sig
         pressed = st.form_submit_button("Войти", type="primary", key=f"{where}_signin_submit")
     if pressed:
         try:
-            st.session_state[JUDGE_KEY] = book.sign_in(name, password, sign_in_source())
+            signed = st.session_state[JUDGE_KEY] = book.sign_in(name, password, sign_in_source())
+            st.session_state[_COOKIE_TODO] = ("set", signed.token)
         except model.SignInError as exc:
             st.error(common.escape_md(str(exc)))
         except model.JournalError as exc:
@@ -308,7 +359,14 @@ def _submit(
         if amend_of is not None:
             base_rev = on_top_of if on_top_of is not None else int(str(base or amend_of.rev))
             done = book.write(
-                amend_of.id, data, who, base_rev=base_rev, draft_id=draft, rules=rules, assumptions=assumed
+                amend_of.id,
+                data,
+                who,
+                base_rev=base_rev,
+                draft_id=draft,
+                rules=rules,
+                assumptions=assumed,
+                overwrites=on_top_of is not None,  # the revision records whose text it replaced
             )
         else:
             done = book.write(None, data, who, draft_id=draft, rules=rules, assumptions=assumed)

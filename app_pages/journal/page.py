@@ -10,19 +10,23 @@ builds the whole journal's export only when asked. No server path is shown to pl
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import streamlit as st
+import yaml
 
+import engine
 import lexicon
 from app_pages.journal.form import open_journal, ruling_form, sign_in_panel
 from app_pages.shared import common, version_diff
+from casebook import wording
 from rules_index import ids
 from rulings import accounts, export, model, search, store
 
 __all__ = ["clause_refs", "open_journal", "render", "ruling_form"]
 
 PAGE_SIZE = 20
-SEARCH_WINDOW = 2_000  # a query scores at most the latest this many rulings
+_ALL = "— все —"
 _SHORT_FIELDS = ("event", "round", "table_no", "players", "outcome", "rules_version")
 
 
@@ -53,9 +57,17 @@ def _history(ruling: model.Ruling) -> None:
         previous: model.RulingInput | None = None
         for rev in ruling.revisions:
             who = f", {rev.author}" if rev.author else ""
+            where = f", {rev.hall}" if rev.hall else ""
             st.markdown(
-                common.escape_md(f"**Редакция {rev.rev}** — {export.human_time(rev.created_at)}{who}")
+                f"**Редакция {rev.rev}** — "
+                + common.escape_md(f"{export.human_time(rev.created_at)}{who}{where}")
             )
+            if rev.replaced:
+                st.caption(
+                    common.escape_md(f"Записана поверх правки коллеги ({rev.replaced}): {rev.author}.")
+                )
+            if rev.damaged:
+                st.error("Текст этой редакции повреждён в файле журнала.", icon=":material/broken_image:")
             if rev.data.note:
                 st.text("Причина правки: " + rev.data.note)
             if previous is None:
@@ -86,6 +98,18 @@ def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
             f"Записано {created}{author}; редакция {ruling.rev} от {updated}{', ' + last if last else ''}"
         )
     )
+    if ruling.hall:
+        st.caption(common.escape_md(f"Зал: {ruling.hall}"))
+    if ruling.damaged:
+        revs = ", ".join(map(str, ruling.damaged))
+        st.error(
+            f"Решение повреждено в файле журнала: текст редакции {revs} не совпадает с её контрольной "
+            "суммой и показан так, как прочитался (знак «�» — испорченные байты). Не опирайтесь на него; "
+            "главный судья может вернуть журнал из резервной копии (python -m rulings restore).",
+            icon=":material/broken_image:",
+        )
+    if ruling.conflict:
+        _conflict_view(ruling)
     if ruling.locked_by:
         when = export.human_time(ruling.locked_at)
         st.info(
@@ -114,7 +138,7 @@ def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
     if cur.trace_json.strip():
         with st.expander("Трассировка движка", key=f"journal_trace_{ruling.id}"):
             # Escaped Markdown (rulings.export.md_text): names typed by judges cannot form markup.
-            st.markdown("\n".join(export.trace_markdown(cur.trace_json)))
+            st.markdown("\n".join(export.trace_markdown(cur.trace_json, action_words(cur.scenario_yaml))))
             if st.toggle("Показать как JSON", key=f"journal_trace_json_{ruling.id}"):
                 st.code(cur.trace_json, language="json")
     if cur.scenario_yaml.strip():
@@ -132,7 +156,7 @@ def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
         _history(ruling)
     st.download_button(
         "Выгрузить это решение (Markdown)",
-        data=export.ruling_markdown(ruling),
+        data=export.ruling_markdown(ruling, words=action_words(cur.scenario_yaml)),
         file_name=f"reshenie-{ruling.id}.md",
         mime="text/markdown",
         key=f"journal_md_{ruling.id}",
@@ -145,6 +169,49 @@ def _show_ruling(ruling: model.Ruling, who: accounts.SignedIn | None) -> None:
     amend_key = f"journal_amend_{ruling.id}"
     with st.expander("Править решение", key=f"{amend_key}_open", on_change="rerun"):
         ruling_form(amend_key, amend_of=ruling)
+
+
+def _conflict_view(ruling: model.Ruling) -> None:
+    """Both texts of a ruling two journals amended apart (a sync kept both)."""
+    other = ruling.conflict[-1]
+    where = f", {other.hall}" if other.hall else ""
+    st.warning(
+        "Конфликт: это решение исправили в двух журналах независимо, сохранены обе версии. Выше — "
+        "последняя, ниже — другая. Чтобы выбрать, исправьте решение: правка заменит обе.",
+        icon=":material/call_split:",
+    )
+    with st.container(border=True, key=f"journal_conflict_{ruling.id}"):
+        st.caption(
+            common.escape_md(f"Другая версия: {other.author}{where}, {export.human_time(other.created_at)}")
+        )
+        st.text(other.data.title)
+        st.text(other.data.decision)
+
+
+def action_words(scenario_yaml: str) -> Callable[[str], str]:
+    """An action's stored line in the judge's words, cards by the names the attached position
+    gives them; a line the engine cannot read stays as it was."""
+    names: dict[str, dict[str, object]] = {}
+    try:
+        loaded = yaml.safe_load(scenario_yaml) if scenario_yaml.strip() else None
+    except yaml.YAMLError:
+        loaded = None
+    cards = loaded.get("setup", {}).get("cards", []) if isinstance(loaded, dict) else []
+    for card in cards if isinstance(cards, list) else []:
+        if isinstance(card, dict) and isinstance(card.get("id"), str):
+            named = card.get("card")
+            name = named.get("name") if isinstance(named, dict) else named
+            names[card["id"]] = {"name": str(name or card["id"])}
+
+    def words(line: str) -> str:
+        try:
+            data = yaml.safe_load(line)
+            (kind, args), *_ = data.items()
+            return wording.action_words(engine.parse_action(str(kind), args), names)
+        except Exception:
+            return line
+
+    return words
 
 
 def _lock_button(ruling: model.Ruling, who: accounts.SignedIn) -> None:
@@ -160,15 +227,30 @@ def _lock_button(ruling: model.Ruling, who: accounts.SignedIn) -> None:
             st.rerun()
 
 
-def _listing(book: store.Journal, query: str) -> tuple[list[model.Ruling], int]:
+def _filters(book: store.Journal) -> tuple[str | None, str | None]:
+    """The hall and tournament to show (None: all), offered only when the journal names some."""
+    halls, events = book.halls_and_events()
+    if not halls and not events:
+        return None, None
+    with st.container(horizontal=True):
+        hall = st.selectbox("Зал", [_ALL, *halls], key="journal_hall") if halls else _ALL
+        event = st.selectbox("Турнир", [_ALL, *events], key="journal_event") if events else _ALL
+    return (None if hall == _ALL else hall), (None if event == _ALL else event)
+
+
+def _listing(
+    book: store.Journal, query: str, hall: str | None = None, event: str | None = None
+) -> tuple[list[model.Ruling], int]:
     """The rulings to list (one page, or the search's hits) and how many the journal holds."""
-    total = book.count()
+    total = book.count(hall=hall, event=event)
     if query.strip():
-        window = book.rulings(limit=SEARCH_WINDOW)
-        stop = search.stopwords()
-        found = [h.ruling for h in search.search_rulings(window, query, top=PAGE_SIZE * 5, stopwords=stop)]
-        more = f" (искали среди последних {SEARCH_WINDOW})" if total > SEARCH_WINDOW else ""
-        st.caption(f"Найдено: {len(found)} из {total}{more}.")
+        hits = book.search(query, top=PAGE_SIZE * 5, stopwords=search.stopwords())
+        found = [
+            h.ruling
+            for h in hits
+            if (hall is None or h.ruling.hall == hall) and (event is None or h.ruling.current.event == event)
+        ]
+        st.caption(f"Найдено: {len(found)} из {total}.")
         return found, total
     pages = max(1, math.ceil(total / PAGE_SIZE))
     page = 1
@@ -186,8 +268,18 @@ def _listing(book: store.Journal, query: str) -> tuple[list[model.Ruling], int]:
     st.caption(
         f"Решений в журнале: {total}." + (f" Показаны {first}–{last}, новые сначала." if pages > 1 else "")
     )
-    found = book.rulings(limit=PAGE_SIZE, offset=PAGE_SIZE * (page - 1))
+    found = book.rulings(limit=PAGE_SIZE, offset=PAGE_SIZE * (page - 1), hall=hall, event=event)
     return found, total
+
+
+def _words_for(rulings: list[model.Ruling]) -> Callable[[str], str]:
+    """One wording for a whole export (each ruling's cards are named by its own position)."""
+    by_line: dict[str, str] = {}
+    for r in rulings:
+        words = action_words(r.current.scenario_yaml)
+        for line, _verdict in model.step_verdicts(r.current.trace_json):
+            by_line.setdefault(line, words(line))
+    return lambda line: by_line.get(line, line)
 
 
 def _export_all(book: store.Journal) -> None:
@@ -200,12 +292,29 @@ def _export_all(book: store.Journal) -> None:
             return
         st.download_button(
             f"Скачать журнал: решений {len(everything)}",
-            data=export.journal_markdown(everything),
+            data=export.journal_markdown(everything, words=_words_for(everything)),
             file_name="zhurnal-resheniy.md",
             mime="text/markdown",
             key="journal_export_all",
             on_click="ignore",  # a download changes nothing: no rerun
         )
+
+
+def _cards(found: list[model.Ruling]) -> None:
+    """The listed rulings as stacked cards: one per ruling, its question and its facts in a line,
+    so they read on a phone (390 px) as on a laptop, with nothing scrolling sideways."""
+    with st.container(key="journal_list", gap="small"):
+        for r in found:
+            cur = r.current
+            facts = [lexicon.verdict(cur.judge_verdict) if cur.judge_verdict else "ответ не указан"]
+            facts += [f"стол {cur.table_no}"] if cur.table_no else []
+            facts += [f"тур {cur.round}"] if cur.round else []
+            facts += [v for v in (cur.event, r.hall, r.author or cur.judge) if v]
+            facts.append(export.human_time(r.updated_at))
+            marks = (" · повреждено" if r.damaged else "") + (" · конфликт версий" if r.conflict else "")
+            with st.container(border=True, key=f"journal_card_{r.id}"):
+                st.markdown(f"**№ {r.id}.** " + common.escape_md(cur.title))
+                st.caption(common.escape_md(" · ".join(facts) + marks))
 
 
 def render() -> None:
@@ -214,7 +323,10 @@ def render() -> None:
     with st.sidebar:
         who = sign_in_panel("journal_sidebar", book)
         if who is not None and who.role == "head":
-            where = f"Файл журнала: {book.path} (другой файл — переменная окружения {store.ENV_VAR})."
+            place = "Файл журнала" if book.engine == "sqlite" else "Журнал на сервере"
+            where = f"{place}: {book.shown} (другой — переменная окружения {store.ENV_VAR})."
+            if book.hall:
+                where += f" Зал: {book.hall} ({store.HALL_ENV})."
             st.caption(common.escape_md(where))
     wanted = str(st.query_params.get("r", ""))
     if wanted.isdigit() and st.session_state.get("journal_r_seen") != wanted:
@@ -232,7 +344,8 @@ def render() -> None:
             placeholder="слова или номер пункта, затем Enter",
         )
         try:
-            found, total = _listing(book, query)
+            hall, event = _filters(book)
+            found, total = _listing(book, query, hall, event)
         except model.JournalError as exc:
             st.error(common.escape_md(exc.public))
             return
@@ -244,20 +357,7 @@ def render() -> None:
         if not found:
             st.info("Пока ничего нет." if not total else "Ничего не найдено: попробуйте другие слова.")
         else:
-            st.dataframe(
-                {
-                    "№": [r.id for r in found],
-                    "Вопрос": [r.current.title for r in found],
-                    "Ответ судьи": [lexicon.verdict(r.current.judge_verdict) for r in found],
-                    "Стол": [r.current.table_no for r in found],
-                    "Тур": [r.current.round for r in found],
-                    "Записал": [r.author or r.current.judge for r in found],
-                    "Пункты": [", ".join(r.current.clauses) for r in found],
-                    "Изменено": [export.human_time(r.updated_at) for r in found],
-                },
-                hide_index=True,
-                key="journal_table",
-            )
+            _cards(found)
             found_ids = [r.id for r in found]
             if requested in found_ids:
                 st.session_state["journal_pick"] = requested

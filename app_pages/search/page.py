@@ -4,10 +4,12 @@ The root also shows a clause when the URL names one (`/?p=211.4`), so that every
 every search has a link on the app's root that opens the same view for another judge. The
 sidebar's «Поиск» is `search_only` (its own path, /search): choosing it always leaves a clause.
 
-Screen order for a query: what was understood (and which words the rules lack), the best
-clause hits, then the ready answers (scenarios and judges' rulings, casebook.answers), then the
-other hits. Card names of the window's card base are passed to the rules search as names it
-does not know (rules_index.Named): «Горный клещ» finds the rules for parasites.
+Screen order for a query: what was understood (and which words the rules lack), whether the
+rules answer it and on what evidence (rules_index.understood.answer_lines), the best clause hits,
+then the ready answers (scenarios and judges' rulings, casebook.answers), then the other hits.
+When the rules say nothing about it, only a judge's ruling on the very same question shows.
+Card names of the window's card base are passed to the rules search as names it does not know
+(rules_index.Named): «Горный клещ» finds the rules for parasites.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ _TOP = 10
 _FIRST = 3
 _CLOSE = 0.6
 _ANSWERS = 3
+# When the rules say nothing about a question, the library's scenarios (they play out the rules
+# text) answer nothing either; a judge's ruling shows if it is the same question (every word in
+# its title: rulings.search.match scores 1). A scenario about «ход» in another sense is no
+# answer to «кто ходит первым».
+_SAME_QUESTION = 1.0
 
 
 def _submit() -> None:
@@ -70,6 +77,14 @@ def _render_understood(result: SearchResult) -> None:
     if lines:
         with st.container(key="search_understood"):
             st.markdown("  \n".join(common.escape_md(line) for line in lines))
+
+
+def _render_evidence(result: SearchResult) -> None:
+    """Why the rules answer the query (the clause and how each word is there), or why not."""
+    lines = understood.answer_lines(result.answer)
+    if lines:
+        with st.container(key="search_evidence"):
+            st.caption("  \n".join(common.escape_md(line) for line in lines))
 
 
 def _render_hit(index: RulesIndex, hit: Hit) -> None:
@@ -124,13 +139,17 @@ def render_search(index: RulesIndex) -> None:
     hits = list(result.hits)
     rank = {h.id: i for i, h in enumerate(hits)}
     found, problem = ready.ready_answers(answers.answer_query(result), index, rank, _ANSWERS)
+    if not result.answer.answered:
+        found = [a for a in found if a.kind == "ruling" and a.score >= _SAME_QUESTION]
     if not hits:
         st.info(
             common.escape_md(understood.NOTHING) + " Попробуйте другое слово или номер пункта.",
             icon=common.ICON_INFO,
         )
+        _render_evidence(result)
         ready.render_answers(index, found, problem)
         return
+    _render_evidence(result)
     split = first_hits(hits)
     st.caption(f"Найдено пунктов: {len(hits)} (лучшие сверху)")
     with st.container(key="search_hits"):

@@ -18,6 +18,7 @@ from app_pages.shared import common
 from casebook import answers
 from rules_index import RulesIndex, ids
 from rulings import model, store
+from rulings import search as ruling_search
 
 ROOT = registry.PROJECT
 
@@ -37,7 +38,10 @@ def ready_answers(
     if not query.strip() or not index.is_berserk_rules:
         return [], ""
     try:
-        rulings = store.Journal().rulings()
+        # The journal's own index finds the candidates (the whole league's, on a shared journal);
+        # casebook.answers ranks them with the scenarios by the same scoring.
+        hits = store.Journal().search(query, top=top * 4, stopwords=ruling_search.stopwords())
+        rulings = [h.ruling for h in hits]
         problem = ""
     except model.JournalError as exc:
         rulings, problem = [], str(exc)

@@ -6,12 +6,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rules_index.sources import SourceLine
+from rules_index.blocks import Block
 
 
 @dataclass(frozen=True)
 class Imported:
-    """One file turned into parser lines.
+    """One file turned into the block stream (`rules_index.blocks`) the structure pass reads.
 
     `encoding` says how it was read («utf-8», «PDF, страниц: 12», «HTML (utf-8)», «Word (.docx)»);
     `notes` are facts a judge may want (headers dropped, numbering restored); `version` is a
@@ -19,7 +19,7 @@ class Imported:
     """
 
     name: str
-    lines: list[SourceLine]
+    blocks: list[Block]
     encoding: str
     kind: str
     notes: tuple[str, ...] = ()

@@ -1,6 +1,6 @@
 """Rules documents in the shapes judges get them: text (.txt/.md/.rst), PDF, web pages, Word.
 
-`import_file(name, data)` turns one file into the parser's lines (`Imported`), choosing the
+`import_file(name, data)` turns one file into the block stream (`Imported`), choosing the
 importer by the file's content where it is unmistakable (a PDF or a .docx renamed .txt is still
 read as one) and by its name otherwise. Every refusal is a CorpusError naming the file.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
+from rules_index import limits
 from rules_index.errors import CorpusError
 from rules_index.importers.common import Imported
 from rules_index.sources import decode, to_source_lines
@@ -50,7 +51,8 @@ def kind_of(name: str, data: bytes) -> str:
 
 
 def import_file(name: str, data: bytes) -> Imported:
-    """One rules file as parser lines; raises CorpusError with a Russian message."""
+    """One rules file as blocks; raises CorpusError with a Russian message. A pure function of
+    its arguments (no state, picklable result), so a bounded worker process can run it."""
     suffix = PurePath(name).suffix.lower()
     if suffix in _RESAVE:
         raise CorpusError(
@@ -75,6 +77,8 @@ def import_file(name: str, data: bytes) -> Imported:
 
         return read_html(name, data)
     text, encoding = decode(name, data)
+    limits.check_chars(name, len(text))
+    limits.check_blocks(name, max(text.count("\n"), text.count("\r")))
     return Imported(name, to_source_lines(name, text), encoding, "text")
 
 

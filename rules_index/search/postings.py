@@ -1,12 +1,14 @@
 """Building the search's inverted index: postings per stem key, card mentions, jargon rows,
-defined terms. Runs once per corpus; search.py reads what it returns and never changes it.
+defined terms. Runs once per corpus (search.corpus); the search reads what it returns and never
+changes it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 import Stemmer
 
@@ -29,6 +31,16 @@ def phrase_keys(tokens: Iterable[Token], stopwords: frozenset[str]) -> tuple[str
 
 # (slang keys, meaning, meaning keys)
 JargonRow = tuple[tuple[str, ...], str, tuple[str, ...]]
+
+
+class Broader(NamedTuple):
+    """What a «keep» word of the rules also searches: `means` (its keys), how it relates, and
+    the keys a clause must have for it to count there (none: everywhere)."""
+
+    means: str
+    keys: tuple[str, ...]
+    relation: str
+    within: tuple[str, ...] = ()
 
 
 @dataclass
@@ -125,7 +137,7 @@ def index_cards(
 
 def jargon_table(
     tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, postings: Mapping[str, object]
-) -> tuple[list[JargonRow], dict[str, tuple[str, tuple[str, ...], str]]]:
+) -> tuple[list[JargonRow], dict[str, Broader]]:
     """(slang keys, meaning, meaning keys) rows, longest first; and «keep» slang as words the
     rules have that also search (meaning, meaning keys, relation): a broader word, an opposite.
 
@@ -135,7 +147,7 @@ def jargon_table(
     phrase (PHRASE-marked keys, little words as typed): its one word alone says too little.
     """
     jargon: list[JargonRow] = []
-    broader: dict[str, tuple[str, tuple[str, ...], str]] = {}
+    broader: dict[str, Broader] = {}
     for entry in tables.jargon:
         means = analyzer.keys(entry.means, stemmer)
         for slang in entry.slang:
@@ -144,7 +156,8 @@ def jargon_table(
                 continue
             if entry.keep:
                 if len(seq) == 1:
-                    broader[seq[0]] = (entry.means, means, entry.relation)
+                    within = tuple(k for w in entry.within for k in analyzer.keys(w, stemmer))
+                    broader[seq[0]] = Broader(entry.means, means, entry.relation, within)
                 continue
             whole = phrase_keys(analyzer.tokens(slang, stemmer), analyzer.stopwords)
             if len(seq) == 1 and len(whole) > 1:
@@ -179,11 +192,10 @@ def term_table(
     return terms
 
 
-def jargon_by_form(tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer) -> dict[str, JargonRow]:
-    """Each one-word slang form as written → its row (the first entry wins). A query word whose
-    dictionary form is listed matches it: «сдвинули» → «сдвинуть» (jargon.yaml lists dictionary
-    forms, so no dictionary is needed while the index is built)."""
-    out: dict[str, JargonRow] = {}
+def _one_words(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer
+) -> Iterator[tuple[str, JargonRow]]:
+    """Each one-word slang form (normalised) of an entry that is not a «keep» word, with its row."""
     for entry in tables.jargon:
         means = analyzer.keys(entry.means, stemmer)
         if entry.keep or not means:
@@ -191,8 +203,37 @@ def jargon_by_form(tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer)
         for slang in entry.slang:
             word = normalize(slang)
             if word.isalpha():
-                out.setdefault(word, ((word,), entry.means, means))
+                yield word, ((word,), entry.means, means)
+
+
+def jargon_by_form(tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer) -> dict[str, JargonRow]:
+    """Each one-word slang form as written → its row (the first entry wins). A query word whose
+    dictionary form is listed matches it: «сдвинули» → «сдвинуть» (jargon.yaml lists dictionary
+    forms, so no dictionary is needed while the index is built)."""
+    out: dict[str, JargonRow] = {}
+    for word, row in _one_words(tables, analyzer, stemmer):
+        out.setdefault(word, row)
     return out
+
+
+def jargon_stems(
+    tables: Tables, analyzer: Analyzer, stemmer: Stemmer.Stemmer, postings: Mapping[str, object]
+) -> dict[str, tuple[JargonRow, str]]:
+    """The stem of each one-word jargon word (four letters or more, not a word of the rules) →
+    its row and the word: a word the tables do not list may begin with one («вражины» → «враг»).
+    A stem two meanings share is left out."""
+    out: dict[str, tuple[JargonRow, str]] = {}
+    shared: set[str] = set()
+    for word, row in _one_words(tables, analyzer, stemmer):
+        key = analyzer.key(word, stemmer)
+        if len(key) < 4 or key in postings:
+            continue
+        known = out.get(key)
+        if known is not None and known[0][1] != row[1]:
+            shared.add(key)
+        elif known is None or len(word) < len(known[1]):
+            out[key] = (row, word)
+    return {k: v for k, v in out.items() if k not in shared}
 
 
 def card_words(

@@ -1,7 +1,7 @@
 """Linking a query word to the words the rules have: the word itself, a broader or opposite
 word (jargon.yaml «keep»), a word cut short, a verb's noun, a derivation, a typo.
 
-Split from search.py: the ranking there asks, for each typed word, which keys of the corpus may
+Split from the search: its query reading asks, for each typed word, which keys of the corpus may
 stand for it and how much each is worth (`Alt`); this module answers. Built once per index,
 read-only afterwards.
 """
@@ -16,7 +16,8 @@ from types import MappingProxyType
 
 import Stemmer
 
-from rules_index import morph, postings, typos
+from rules_index import morph
+from rules_index.search import postings, typos
 from rules_index.text import Analyzer, Token
 
 # How much each kind of match is worth relative to the word itself.
@@ -32,6 +33,7 @@ WEIGHT: Mapping[str, float] = MappingProxyType(
         "near": 0.85,
         "card": 2.0,
         "named": 0.9,
+        "akin": 0.8,
     }
 )
 # A real word one edit from a rules word in at least this many (share of) paragraphs is a slip.
@@ -39,6 +41,9 @@ COMMON_MIN = 3
 COMMON_SHARE = 0.1
 # Dictionary words one keystroke away tried for an unknown word nothing else matched.
 CORRECTIONS = 6
+# A word like a jargon word by its form: the jargon word's stem it begins with has at least
+# this many letters.
+AKIN_ROOT = 4
 # A typo's weight by its number of edits.
 TYPO_SHARE = (1.0, 1.0, 0.8, 0.65)
 
@@ -51,6 +56,7 @@ class Alt:
     how: str
     weight: float
     label: str = ""  # the rules' wording it stands for (jargon meaning, card name)
+    within: tuple[str, ...] = ()  # it counts only in paragraphs with one of these keys
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,7 @@ class Fix:
     row: postings.JargonRow | None = None
     alts: tuple[Alt, ...] = ()
     share: float = 1.0
+    like: str = ""  # the jargon word it resembles by its form («вражины» → «враг»)
 
 
 class Linker:
@@ -68,20 +75,22 @@ class Linker:
 
     _postings: Mapping[str, Mapping[int, float]]
     _keys_sorted: tuple[str, ...]
-    _broader: Mapping[str, tuple[str, tuple[str, ...], str]]
+    _broader: Mapping[str, postings.Broader]
     _analyzer: Analyzer
     _typo_index: typos.TypoIndex
     _jargon_lemmas: Mapping[str, postings.JargonRow]
+    _akin: Mapping[str, tuple[postings.JargonRow, str]]
     _n_paragraphs: int
 
     def __init__(
         self,
         postings_: Mapping[str, Mapping[int, float]],
-        broader: Mapping[str, tuple[str, tuple[str, ...], str]],
+        broader: Mapping[str, postings.Broader],
         analyzer: Analyzer,
         typo_index: typos.TypoIndex,
         jargon_lemmas: Mapping[str, postings.JargonRow],
         n_paragraphs: int,
+        akin: Mapping[str, tuple[postings.JargonRow, str]] = MappingProxyType({}),
     ) -> None:
         set_ = object.__setattr__
         set_(self, "_postings", postings_)
@@ -90,6 +99,7 @@ class Linker:
         set_(self, "_analyzer", analyzer)
         set_(self, "_typo_index", typo_index)
         set_(self, "_jargon_lemmas", jargon_lemmas)
+        set_(self, "_akin", akin)
         set_(self, "_n_paragraphs", n_paragraphs)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -101,8 +111,14 @@ class Linker:
         if t.key in self._postings:
             own = Alt(t.key, "form", WEIGHT["form"])
             if t.key in self._broader:
-                means, keys, rel = self._broader[t.key]
-                return (own, *(Alt(k, rel, WEIGHT[rel], means) for k in keys))
+                wide = self._broader[t.key]
+                return (
+                    own,
+                    *(
+                        Alt(k, wide.relation, WEIGHT[wide.relation], wide.means, wide.within)
+                        for k in wide.keys
+                    ),
+                )
             if info is not None and not info.known and len(t.surface) >= 6:
                 # No such word: maybe a typo that landed in another word family
                 # («перемешение» is «перемещение», not «перемешивается»).
@@ -137,9 +153,9 @@ class Linker:
         """What an unknown word nothing else matched was meant to be: a mistyped little word
         («теперьь»), a mistyped jargon word («тиггер»), or a word the dictionary knows one
         keystroke away that the search then finds («ааковать» → «атаковать» → атаку)."""
-        # One edit from a table word, then one keystroke from a dictionary word, then two edits
-        # from a table word (long words only).
-        fix = self._table_fix(surface, 1)
+        # One edit from a table word, then a jargon word it begins like, then one keystroke
+        # from a dictionary word, then two edits from a table word (long words only).
+        fix = self._table_fix(surface, 1) or self.akin(surface)
         if fix is not None:
             return fix
         for candidate in morph.corrections(surface, CORRECTIONS):
@@ -155,6 +171,20 @@ class Linker:
                 weight = WEIGHT["typo"]
                 return Fix(alts=tuple(Alt(a.key, "typo", weight * a.weight, a.label) for a in found))
         return self._table_fix(surface, 2)
+
+    def akin(self, surface: str) -> Fix | None:
+        """A jargon word this one resembles by its form: it begins with the whole stem of a
+        one-word jargon word (AKIN_ROOT letters or more, half the word or more), the stem's
+        last consonant perhaps alternated («вражины» → «враг», «оппонентка» → «оппонент»)."""
+        n = len(surface)
+        if n < AKIN_ROOT or not surface.isalpha():
+            return None
+        for cut in range(n, max(AKIN_ROOT, math.ceil(n / 2)) - 1, -1):
+            for root in self._analyzer.root_variants(surface[:cut]):
+                near = self._akin.get(root)
+                if near is not None and near[1] != surface:
+                    return Fix(row=near[0], share=WEIGHT["akin"] / WEIGHT["jargon"], like=near[1])
+        return None
 
     def _table_fix(self, surface: str, max_distance: int) -> Fix | None:
         near = self._typo_index.table_word(surface, max_distance)

@@ -1,0 +1,80 @@
+"""The Russian search over a corpus: clause numbers, word forms, typos, jargon, cards, terms.
+
+Ranking is BM25 over stem keys (rule text weighted above examples), with explicit signals on
+top: a clause number puts that clause first; a query that names a defined term puts the
+definition first in proportion to how much of the query the term covers; a quoted phrase
+rewards the clauses that contain it verbatim; a card name finds the clauses that mention it.
+A word the rules lack is linked to words they have: jargon (data), a word cut short, a typo,
+a derivation («двигать» → «движение»), each weighted below the word itself. Section headings
+rank below their clauses unless the query is the section's name. A query whose meaningful
+words the rules do not answer gets no hits at all (`SearchResult.words` says which words
+matched what, and which matched nothing).
+
+One module per step, in the order a query goes through them:
+- `corpus`: the index of one corpus, built once (`postings`, `linking`, `typos` help it);
+- `query`: reading the query: numbers, phrases, each word and what it may stand for
+  (`matching`: misspelt card names, a term's words in order);
+- `retrieval`: the paragraphs each word finds and their BM25 scores;
+- `answerability`: whether the rules answer the query, and what each word matched;
+- `ranking`: the signals on top of the scores, and the hits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rules_index.model import Hit, Match, Named, Paragraph, SearchResult
+from rules_index.search import answerability, query, ranking, retrieval
+from rules_index.search.corpus import Corpus, build
+from rules_index.tables import Tables
+
+__all__ = ["SearchIndex"]
+
+
+class SearchIndex:
+    """The search over one corpus; built once, read-only afterwards (assigning raises)."""
+
+    __slots__ = ("corpus",)
+    corpus: Corpus
+
+    def __init__(
+        self, paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None
+    ) -> None:
+        object.__setattr__(self, "corpus", build(paragraphs, titles, tables))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("SearchIndex неизменяем после построения")
+
+    def search(self, text: str, top: int = 10, named: Sequence[Named] = ()) -> list[Hit]:
+        """Hits best first; raises QueryError for an empty or over-long query."""
+        return list(self.lookup(text, top, named).hits)
+
+    def lookup(self, text: str, top: int = 10, named: Sequence[Named] = ()) -> SearchResult:
+        """Hits best first and how each typed word was understood; raises QueryError for an
+        empty or over-long query. No hits when the rules do not answer the query. `named`:
+        words the caller knows name something the rules do not (a card of its card base), and
+        the rules words to read for them."""
+        query.check(text, top)
+        c = self.corpus
+        q = query.read(c, text, named)
+        scores, how, covered = retrieval.word_scores(c, q.words)
+        extra: dict[int, list[Match]] = {}
+        # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
+        # the section named the same way (535 «Взятие карт в отряд»).
+        ranking.place_headings(c, q.words, scores, how)
+        for d, parent in ranking.inherit(c, scores).items():
+            extra.setdefault(d, []).append(Match("", "parent", c.paragraphs[parent].id))
+        ranking.another(c, q.words, scores)
+        all_keys = [t.key for t in q.tokens]
+        defining = ranking.add_terms(c, text, q.term_keys, all_keys, scores, extra)
+        ranking.add_phrases(c, q.phrases, scores, extra)
+        ranking.together_first(c, q.words, scores, how)
+        answer = answerability.decide(c, q, covered, how, defining, scores)
+        if not answer.answered:
+            scores = {}
+        ranking.add_numbers(c, q, scores, extra)
+        cited = [cid for _, cid, _ in q.numbers]
+        hits = ranking.ranked(c, scores, how, extra, top, q.words, cited)
+        return SearchResult(
+            text, tuple(hits), answerability.report(c, text, q.numbers, q.words, covered), answer
+        )

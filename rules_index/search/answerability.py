@@ -1,0 +1,332 @@
+"""Answerability: whether these rules answer the query at all, on what evidence, and what each
+typed word matched anywhere in them (the evidence a judge reads under the search box).
+
+The decision weighs the question's meaningful words. A word a clause has counts for it by the
+word's weight (its rarest key's idf; an adverb or adjective half): fully where the rule itself
+says it, half where only its example or a cross-reference does (a quoted name in an example,
+«свет фонаря», is what the example is about and counts fully). A word the rules lack counts
+against every clause by its part of speech (a noun names the topic, a verb says what happens to
+it; a light verb, «работает», says nothing; a word no dictionary knows is likelier slang we
+could not read than a topic). The clause covering the largest share answers the question when
+the share reaches ANSWER_COVERAGE and it states what the kind of question asks for: a number
+for «сколько», a definition for «что такое» (asks.yaml).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from rules_index import numbers
+from rules_index.model import Answer, Evidence, QueryWord
+from rules_index.search import retrieval
+from rules_index.search.corpus import Corpus
+from rules_index.search.query import Query, QWord
+from rules_index.search.retrieval import How
+from rules_index.snippet import sentences
+from rules_index.text import Token, fold_lookalikes, normalize
+
+# The share of the question's weight one clause must cover to answer it.
+ANSWER_COVERAGE = 0.52
+# A matched adverb or adjective («прямо», «обычный») weighs this much of its idf.
+MATCHED_MINOR = 0.5
+# A word a clause has only in its example or a cross-reference counts this much for it.
+EXAMPLE_ONLY = 0.5
+# A word the rules lack, against the rarest word's weight: a noun by morph.topic_weight; a verb
+# this much; a word the dictionary does not know this much (likelier slang we could not read
+# than a topic); a jargon meaning the rules never state whole («ходит первым» → первый ход)
+# nearly as a noun; an ordinal («вторым») as an adjective.
+MISSING_VERB = 0.6
+MISSING_UNKNOWN = 0.5
+MISSING_PHRASE = 0.8
+MISSING_ORDINAL = 0.28
+# How much a matched word's rarity (idf) counts in its weight (0: every matched word alike);
+# a matched verb weighs this much of a noun.
+IDF_POWER = 1.0
+MATCHED_VERB = 1.0
+# How much the sureness of a link (linking.WEIGHT) counts.
+LINK_POWER = 1.0
+# How many of the best-scored clauses the decision reads.
+CANDIDATES = 30
+# Where a clause has a word so that the clause is about it (not a passing mention).
+CENTRAL = frozenset({"text", "name"})
+
+
+@dataclass(frozen=True)
+class _Topic:
+    """A meaningful word of the question and its weight in the decision."""
+
+    wi: int
+    weight: float
+    whole: bool  # some paragraph has it whole (for a multi-word jargon meaning, every word)
+
+
+def decide(
+    c: Corpus,
+    q: Query,
+    covered: Mapping[int, set[int]],
+    how: How,
+    defining: Sequence[int],
+    scores: Mapping[int, float],
+) -> Answer:
+    """Whether the rules answer the query, the clause the decision rests on, and the evidence."""
+    if q.numbers:
+        targets = [d for _, _, found in q.numbers for d, _ in found]
+        return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
+    topics = _topics(c, q.words, covered)
+    missing = _missing(c, q.words, topics)
+    for t in topics:
+        qw = q.words[t.wi]
+        if t.whole and any(a.how in ("card", "named") for a in qw.alts if a.key in c.postings):
+            # A card or a card of the judge's base is an answer by itself: its clauses.
+            with_card = [d for d in covered if t.wi in covered[d]]
+            best = max(with_card, key=lambda d: (scores.get(d, 0.0), -d))
+            return Answer(
+                True, c.paragraphs[best].id, _evidence(c, q, best, how, covered), missing, coverage=1.0
+            )
+    total = sum(t.weight for t in topics)
+    if total <= 0:
+        return Answer(False, missing=missing)
+    # The best-scored clauses only: one ranked past them is never shown, and a large rules text
+    # has thousands covering a common word.
+    candidates = sorted(covered, key=lambda d: (-scores.get(d, 0.0), d))[:CANDIDATES]
+    shares = {d: _support(c, q, topics, d, covered[d], how) / total for d in candidates}
+    if not shares:
+        return Answer(False, missing=missing)
+    reason = ""
+    # The clauses that cover enough, best ranked first: the evidence shown is for the clause
+    # a judge reads first.
+    for d in sorted(shares, key=lambda d: (-scores.get(d, 0.0), d)):
+        share = shares[d]
+        if share < ANSWER_COVERAGE:
+            continue
+        if not any(_where(c, q, d, t.wi, how) in CENTRAL for t in topics if t.wi in covered[d]):
+            # Only words its example or a cross-reference mentions in passing: the clause is
+            # not about them («как работает яд»: 534.5's example says the wounds still count
+            # as from poison).
+            reason = reason or f"п. {c.paragraphs[d].id} упоминает это только в примере или ссылке"
+            continue
+        failed = _unstated(c, q, topics, d, covered[d], how, defining)
+        if not failed:
+            return Answer(True, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, coverage=share)
+        reason = reason or failed
+    d = max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
+    return Answer(False, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, reason, shares[d])
+
+
+def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) -> list[_Topic]:
+    """The question's meaningful words with their weights: bare counts, pronoun-like words and
+    light verbs the rules lack say nothing about the topic."""
+    whole = {wi for got in covered.values() for wi in got}
+    out: list[_Topic] = []
+    light = c.asks.light
+    for wi, qw in enumerate(words):
+        if not qw.meaningful or (qw.info is not None and qw.info.function):
+            continue  # «3», «одна», «другой»: they point at the topic, they are not it
+        present = [a for a in qw.alts if a.key in c.postings]
+        info = qw.info
+        if fold_lookalikes(normalize(qw.word)) in light:
+            continue  # «работает», «считается»: they say what is asked, not about what
+        if present and wi in whole:
+            # A matched adverb or adjective («прямо», «обычный») weighs less than a matched
+            # noun: it rarely decides what the question is about; so does a verb.
+            rarity = (retrieval.word_weight(c, qw) / c.max_idf) ** IDF_POWER
+            factor = MATCHED_MINOR if info is not None and info.minor else 1.0
+            factor = MATCHED_VERB if info is not None and info.verb else factor
+            out.append(_Topic(wi, c.max_idf * rarity * factor, True))
+        elif present:
+            out.append(_Topic(wi, c.max_idf * MISSING_PHRASE, False))
+        elif info is None:
+            out.append(_Topic(wi, c.max_idf, False))
+        elif not info.known:
+            out.append(_Topic(wi, c.max_idf * MISSING_UNKNOWN, False))
+        elif info.verb:
+            out.append(_Topic(wi, c.max_idf * MISSING_VERB, False))
+        elif not info.topic_weight:
+            out.append(_Topic(wi, c.max_idf * MISSING_ORDINAL, False))  # «вторым»: which one
+        else:
+            out.append(_Topic(wi, c.max_idf * info.topic_weight, False))
+    return out
+
+
+def _missing(c: Corpus, words: Sequence[QWord], topics: Sequence[_Topic]) -> tuple[str, ...]:
+    """The typed words (and jargon phrases) the loaded text lacks, in the order typed."""
+    return tuple(dict.fromkeys(words[t.wi].word for t in topics if not t.whole))
+
+
+def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> float:
+    """The weight of the question's words paragraph d covers: fully where the rule says them,
+    EXAMPLE_ONLY where only its example or a cross-reference does."""
+    return sum(t.weight * _quality(c, q, d, t.wi, how) for t in topics if t.wi in got)
+
+
+def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
+    """«text» where paragraph d's rule says the word, «name» where a card or a quoted name in its
+    example has it, «reference» where its rule has it only beside a cross-reference to another
+    clause, «example» where only its example does."""
+    if how[d][wi][0].how in ("card", "named"):
+        return "name"  # a card is what its clause or example is about
+    keys = _keys(q, d, wi, how)
+    if all(k in c.text_keys[d] and k not in c.cite_keys[d] for k in keys):
+        return "text"
+    if all(k in c.example_names[d] for k in keys):
+        return "name"
+    return "reference" if all(k in c.text_keys[d] for k in keys) else "example"
+
+
+def _quality(c: Corpus, q: Query, d: int, wi: int, how: How) -> float:
+    """How well paragraph d has word wi: where it says it, times how sure the link is (the word
+    itself 1, jargon 0.95, a typo or a derivation less: linking.WEIGHT)."""
+    where = 1.0 if _where(c, q, d, wi, how) in CENTRAL else EXAMPLE_ONLY
+    return where * float(min(1.0, how[d][wi][0].weight) ** LINK_POWER)
+
+
+def _keys(q: Query, d: int, wi: int, how: How) -> list[str]:
+    """The keys word wi matched in paragraph d (every word of a multi-word meaning)."""
+    qw = q.words[wi]
+    if qw.together:
+        return [a.key for a in qw.alts]
+    return [how[d][wi][0].key]
+
+
+def _unstated(
+    c: Corpus,
+    q: Query,
+    topics: Sequence[_Topic],
+    d: int,
+    got: set[int],
+    how: How,
+    defining: Sequence[int],
+) -> str:
+    """Why paragraph d, which covers the question's words, still does not answer it (a number
+    or a definition it does not state), or «»."""
+    typed = [t.surface for t in q.tokens]
+    matched = [_keys(q, d, t.wi, how) for t in topics if t.wi in got]
+    words = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.wi in got)
+    number = _number_marker(c)
+    if any(w in c.asks.quantity for w in typed) and not _states(c, d, matched, number):
+        return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
+    if (
+        _asks_definition(c, typed)
+        and d not in defining
+        and not _states(c, d, matched, _definition_marker(c, matched))
+    ):
+        return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
+    return ""
+
+
+def _asks_definition(c: Corpus, typed: Sequence[str]) -> bool:
+    for phrase in c.asks.definition:
+        n = len(phrase)
+        if any(tuple(typed[i : i + n]) == phrase for i in range(len(typed) - n + 1)):
+            return True
+    return False
+
+
+# (sentence text, its tokens, where the sentence starts in its piece) → whether it is marked
+Marker = Callable[[str, Sequence[Token], int], bool]
+
+
+def _number_marker(c: Corpus) -> Marker:
+    """A sentence that states a number: digits, «Х», or a number word of asks.yaml."""
+    # a one- or two-digit count; «207» in «(см. 207. Рука)» is a clause number
+    return lambda _text, toks, _start: any(
+        (t.surface.isdigit() and len(t.surface) <= 2) or t.surface in c.asks.numbers for t in toks
+    )
+
+
+def _definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
+    """A sentence that defines the matched words: «X – это Y» with X before the dash
+    («Возродить карту – это … в зону битвы» defines no «зона битвы»), «называется»,
+    «является»…"""
+    forms = [
+        r"\s*".join("[–—-]" if part == "–" else re.escape(part) for part in w.split()) for w in c.asks.defines
+    ]
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(forms) + r")(?!\w)" if forms else r"(?!)")
+
+    def defines(text: str, toks: Sequence[Token], start: int) -> bool:
+        low = normalize(text)
+        for found in pattern.finditer(low):
+            if low[: found.start()].rstrip().endswith(" не"):
+                continue  # «не является более наземным существом» defines nothing
+            if found.group()[:1] not in "–—-":
+                return True
+            head = {t.key for t in toks if t.end - start <= found.start()}
+            if all(any(k in head for k in m) for m in matched):
+                return True
+        return False
+
+    return defines
+
+
+def _states(c: Corpus, d: int, matched: Sequence[Sequence[str]], marker: Marker) -> bool:
+    """Whether one sentence of paragraph d is marked (states a number, defines) and has every
+    matched word."""
+    for piece in c.pieces[d]:
+        for start, end in sentences(piece.text):
+            toks = [t for t in piece.tokens if start <= t.start and t.end <= end]
+            keys = {t.key for t in toks}
+            if all(any(k in keys for k in m) for m in matched) and marker(piece.text[start:end], toks, start):
+                return True
+    return False
+
+
+def _evidence(c: Corpus, q: Query, d: int, how: How, covered: Mapping[int, set[int]]) -> tuple[Evidence, ...]:
+    """Each meaningful typed word as evidence for paragraph d: how it matched there, or how it
+    matched elsewhere (no `where`), or «» when the text lacks it."""
+    out: list[Evidence] = []
+    found_d = c.found[d]
+    whole = {wi for got in covered.values() for wi in got}
+    for wi, qw in enumerate(q.words):
+        if not qw.meaningful:
+            continue
+        if wi not in covered.get(d, ()):
+            present = [a for a in qw.alts if a.key in c.postings]
+            out.append(Evidence(qw.word, present[0].how if present and wi in whole else ""))
+            continue
+        alt = how[d][wi][0]
+        where = _where(c, q, d, wi, how)
+        kind = alt.how
+        if kind == "form" and fold_lookalikes(normalize(qw.word)) in c.surfaces[d]:
+            kind = "exact"
+        elif kind == "prefix":
+            kind = "form"
+        label = alt.label if alt.how in ("card", "named") or qw.together else found_d.get(alt.key, alt.label)
+        out.append(Evidence(qw.word, kind, (label,) if label else (), where, where in CENTRAL))
+    return tuple(sorted(out, key=lambda e: q.text.find(e.word)))
+
+
+def report(
+    c: Corpus,
+    query: str,
+    found_numbers: Sequence[numbers.Typed],
+    words: Sequence[QWord],
+    covered: Mapping[int, set[int]],
+) -> tuple[QueryWord, ...]:
+    """What each typed word matched anywhere in these rules, in the order typed; a jargon
+    meaning no clause has whole («ходит первым» → первый ход) matched nothing."""
+    whole = {wi for got in covered.values() for wi in got}
+    out: list[tuple[int, QueryWord]] = []
+    for typed, _, targets in found_numbers:
+        found = tuple(dict.fromkeys(c.paragraphs[d].id for d, _ in targets))
+        out.append((query.find(typed), QueryWord(typed, "number" if found else "", found)))
+    for wi, qw in enumerate(words):
+        present = [a for a in qw.alts if a.key in c.postings] if wi in whole or not qw.together else []
+        if qw.named:
+            if all(w.word != qw.word or w.how != "named" for _, w in out):
+                out.append((query.find(qw.word), QueryWord(qw.word, "named", (qw.named,))))
+            continue
+        if not qw.meaningful:
+            out.append((query.find(qw.word), QueryWord(qw.word, "count")))
+            continue
+        if not present:
+            out.append((query.find(qw.word), QueryWord(qw.word, "")))
+            continue
+        kind = present[0].how
+        labels = [a.label or c.key_form.get(a.key, a.key) for a in present if a.how == kind]
+        if kind == "form" and fold_lookalikes(normalize(qw.word)) in c.vocab:
+            kind = "exact"
+        found = tuple(dict.fromkeys(labels))
+        out.append((query.find(qw.word), QueryWord(qw.word, kind, found, qw.like if kind == "akin" else "")))
+    return tuple(w for _, w in sorted(out, key=lambda pw: pw[0]))

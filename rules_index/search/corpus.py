@@ -1,0 +1,198 @@
+"""The search's view of one corpus, built once: postings and weights per stem key, the
+paragraphs' pieces, the jargon, card and term tables keyed for this corpus, the typo index.
+
+Every other module of the search reads a `Corpus` and never changes it (its fields are frozen
+and its maps read-only), so one built corpus serves every judge's session.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from rules_index import numbers
+from rules_index.model import Paragraph
+from rules_index.search import linking, postings, typos
+from rules_index.search.postings import Broader, JargonRow, TermRow
+from rules_index.snippet import Piece, sentences
+from rules_index.tables import Asks, Tables, load_tables
+from rules_index.text import Analyzer, Token
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Inverted index of one corpus; read-only after `build`."""
+
+    analyzer: Analyzer
+    paragraphs: tuple[Paragraph, ...]
+    titles: Mapping[str, str]
+    first: Mapping[str, int]  # an id → its first paragraph
+    child_docs: Mapping[int, tuple[int, ...]]  # a clause → its subclauses (not a heading's)
+    avgdl: float
+    lengths: tuple[float, ...]
+    max_idf: float
+    postings: Mapping[str, Mapping[int, float]]
+    idf: Mapping[str, float]
+    pieces: tuple[tuple[Piece, ...], ...]
+    surfaces: tuple[frozenset[str], ...]
+    found: tuple[Mapping[str, str], ...]  # per paragraph: a key → its first form there
+    vocab: Mapping[str, str]  # every word form of the rules → its key
+    key_form: Mapping[str, str]  # a key → its commonest form in the rules
+    cards: tuple[tuple[tuple[str, ...], str], ...]
+    cards_typed: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]
+    jargon: tuple[JargonRow, ...]
+    jargon_first: Mapping[str, tuple[int, ...]]  # a row's first key → rows (longest first)
+    broader: Mapping[str, Broader]
+    terms: tuple[TermRow, ...]
+    heading_keys: Mapping[int, frozenset[str]]
+    text_keys: tuple[frozenset[str], ...]
+    cite_keys: tuple[frozenset[str], ...]  # keys a rule text has only beside a cross-reference
+    sentence_keys: tuple[tuple[frozenset[str], ...], ...]  # per paragraph, each sentence's keys
+    example_names: tuple[frozenset[str], ...]  # keys of the names its examples are about
+    jargon_lemmas: Mapping[str, JargonRow]
+    number_index: numbers.NumberIndex
+    linker: linking.Linker
+    asks: Asks
+
+
+def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None) -> Corpus:
+    """Index the paragraphs with the tables (ours by default)."""
+    tables = tables or load_tables()
+    analyzer = Analyzer(tables)
+    stemmer = analyzer.stemmer()
+    first: dict[str, int] = {}
+    for i, p in enumerate(paragraphs):
+        first.setdefault(p.id, i)
+    docs = postings.index_documents(paragraphs, analyzer, stemmer)
+    cards = postings.index_cards(tables, analyzer, stemmer, docs)
+    jargon, broader = postings.jargon_table(tables, analyzer, stemmer, docs.postings)
+    n_docs = max(1, len(paragraphs))
+    df = {k: len(v) for k, v in docs.postings.items()}
+    children: dict[int, list[int]] = {}
+    for d, p in enumerate(paragraphs):
+        parent = first.get(p.parent or "")
+        if parent is not None and not paragraphs[parent].is_heading:
+            children.setdefault(parent, []).append(d)
+    frozen_postings = MappingProxyType({k: MappingProxyType(v) for k, v in docs.postings.items()})
+    first_key: dict[str, list[int]] = {}
+    for i, (seq, _, _) in enumerate(jargon):
+        first_key.setdefault(seq[0], []).append(i)
+    headings = {
+        d: frozenset(t.key for t in docs.pieces[d][0].tokens if t.surface not in analyzer.stopwords)
+        # a bare title; a heading with its own list (a glossary) is content
+        for d, p in enumerate(paragraphs)
+        if p.is_heading and not p.bullets and not p.examples
+    }
+    frozen_broader = MappingProxyType(broader)
+    jargon_forms = MappingProxyType(postings.jargon_by_form(tables, analyzer, stemmer))
+    return Corpus(
+        analyzer=analyzer,
+        paragraphs=tuple(paragraphs),
+        titles=titles,
+        first=MappingProxyType(first),
+        child_docs=MappingProxyType({k: tuple(v) for k, v in children.items()}),
+        avgdl=(sum(docs.lengths) / n_docs) or 1.0,
+        lengths=tuple(docs.lengths),
+        max_idf=math.log(1 + (n_docs + 0.5) / 0.5),
+        postings=frozen_postings,
+        idf=MappingProxyType({k: math.log(1 + (n_docs - n + 0.5) / (n + 0.5)) for k, n in df.items()}),
+        pieces=tuple(tuple(dp) for dp in docs.pieces),
+        surfaces=tuple(docs.surfaces),
+        found=tuple(MappingProxyType(f) for f in docs.found),
+        vocab=MappingProxyType(docs.vocab),
+        key_form=MappingProxyType(postings.commonest_forms(docs.form_counts)),
+        cards=tuple(cards),
+        cards_typed=tuple(postings.card_words(tables, analyzer, stemmer)),
+        jargon=tuple(jargon),
+        jargon_first=MappingProxyType({k: tuple(v) for k, v in first_key.items()}),
+        broader=frozen_broader,
+        terms=tuple(postings.term_table(tables, analyzer, stemmer, first)),
+        heading_keys=MappingProxyType(headings),
+        text_keys=tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces),
+        sentence_keys=tuple(tuple(_sentence_keys(dp)) for dp in docs.pieces),
+        example_names=tuple(_example_names(dp[1:]) for dp in docs.pieces),
+        cite_keys=tuple(
+            _cross_reference_keys(p.id, dp[0].tokens) for p, dp in zip(paragraphs, docs.pieces, strict=True)
+        ),
+        jargon_lemmas=jargon_forms,
+        number_index=numbers.NumberIndex(paragraphs, [tuple(dp) for dp in docs.pieces]),
+        linker=linking.Linker(
+            frozen_postings,
+            frozen_broader,
+            analyzer,
+            typos.TypoIndex(docs.vocab, stemmer, jargon_forms, analyzer.stopwords),
+            jargon_forms,
+            len(paragraphs),
+            MappingProxyType(postings.jargon_stems(tables, analyzer, stemmer, docs.postings)),
+        ),
+        asks=tables.asks,
+    )
+
+
+def _sentence_keys(pieces: Sequence[Piece]) -> list[frozenset[str]]:
+    """The keys of each sentence (or list item) of a paragraph's rule text and examples."""
+    out: list[frozenset[str]] = []
+    for piece in pieces:
+        toks = piece.tokens
+        i = 0
+        for _, end in sentences(piece.text):
+            keys: set[str] = set()
+            while i < len(toks) and toks[i].end <= end:
+                keys.add(toks[i].key)
+                i += 1
+            if keys:
+                out.append(frozenset(keys))
+    return out
+
+
+# A quoted name in an example («воздействие “свет фонаря”») has at most this many words.
+_NAME_WORDS = 5
+_QUOTED = re.compile(r"[“\"«„]([^“”\"«»„]{1,60})[”\"»“]")
+
+
+def _example_names(examples: Sequence[Piece]) -> frozenset[str]:
+    """The keys of what a paragraph's examples are about: short quoted names («свет фонаря») and
+    capitalised words inside a sentence, the cards («…паразитом Вайла», «Многоликий изгнал
+    Сугеда»)."""
+    out: set[str] = set()
+    for piece in examples:
+        for m in _QUOTED.finditer(piece.text):
+            inside = [t.key for t in piece.tokens if m.start(1) <= t.start and t.end <= m.end(1)]
+            if len(inside) <= _NAME_WORDS:
+                out.update(inside)
+        starts = {start for start, _ in sentences(piece.text)}
+        out.update(t.key for t in piece.tokens if t.start not in starts and piece.text[t.start].isupper())
+    return frozenset(out)
+
+
+# Words this close before a cited clause number are about the cited clause («в порядке,
+# описанном в 536»), as is a parenthesis with a number («(см. 207. Рука)»).
+_BEFORE_CITED = 4
+
+
+def _cross_reference_keys(own: str, tokens: Sequence[Token]) -> frozenset[str]:
+    """The keys a rule text has only where it refers to another clause: the cited clause states
+    them, this one only points there."""
+    cited = [i for i, t in enumerate(tokens) if _is_cited(t.surface, own)]
+    if not cited:
+        return frozenset()
+    near: set[int] = set()
+    for i in cited:
+        near.update(range(max(0, i - _BEFORE_CITED), i + 1))
+    keys_near = {tokens[i].key for i in near}
+    keys_elsewhere = {t.key for i, t in enumerate(tokens) if i not in near}
+    return frozenset(keys_near - keys_elsewhere)
+
+
+def _is_cited(surface: str, own: str) -> bool:
+    """A clause number other than the paragraph's own: «535.5.1.2», «403.2», «536»."""
+    head = surface.split(".")[0]
+    return (
+        surface != own
+        and head.isdigit()
+        and len(head) in (3, 4)
+        and (len(surface) == len(head) or "." in surface)
+    )

@@ -1,0 +1,265 @@
+"""Reading a query: clause numbers, quoted phrases, and each typed word with the keys of the
+corpus it may stand for (the word itself, a card, a card of the judge's base, jargon, a word
+form, a derivation, a typo), plus the keys that may name a defined term.
+
+Reads a `Corpus`, decides nothing about ranking: retrieval scores what this module reads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import Stemmer
+
+from rules_index import morph, numbers
+from rules_index.errors import QueryError
+from rules_index.model import Named
+from rules_index.search import linking, matching, postings
+from rules_index.search.corpus import Corpus
+from rules_index.snippet import find_all
+from rules_index.text import Token
+
+MAX_QUERY = 500
+WEIGHT = linking.WEIGHT
+Alt = linking.Alt
+
+_PHRASE = re.compile(r"[«\"“„]([^«»\"“”„]+)[»\"”“]")
+
+
+@dataclass(frozen=True)
+class QWord:
+    """A query word and the keys it may match; `together` = a multi-word jargon meaning,
+    scored as the mean over its keys (both «летающее» and «существо» for «летун»)."""
+
+    word: str
+    alts: tuple[Alt, ...]
+    together: bool = False
+    meaningful: bool = True  # a bare count («3») says nothing on its own
+    info: morph.WordInfo | None = None  # the dictionary's view of a one-token word
+    named: str = ""  # what the caller said these words name (model.Named.label)
+    like: str = ""  # the jargon word it was read as, by its form («вражины» → «враг»)
+
+
+class TermKey(NamedTuple):
+    """A key of the query for term detection: typed as `typed`, over content tokens [start, end)."""
+
+    key: str
+    typed: str
+    start: int
+    end: int
+    span: tuple[int, int]  # where in the query it was typed
+
+
+@dataclass(frozen=True)
+class Query:
+    """One query as read against one corpus."""
+
+    text: str
+    numbers: tuple[numbers.Typed, ...]
+    phrases: tuple[tuple[str, tuple[str, ...]], ...]  # a quoted phrase and its keys
+    tokens: tuple[Token, ...]  # every word, little words too (numbers blanked out)
+    words: tuple[QWord, ...]
+    term_keys: tuple[TermKey, ...]
+
+
+def check(query: object, top: int) -> None:
+    """Raises QueryError for an empty or over-long query, or a `top` below 1."""
+    if not isinstance(query, str) or not query.strip():
+        raise QueryError("Пустой запрос: введите номер пункта, слова правил или название карты.")
+    if len(query) > MAX_QUERY:
+        raise QueryError(f"Запрос слишком длинный: {len(query)} символов (не больше {MAX_QUERY}).")
+    if top < 1:
+        raise QueryError("Число результатов (top) должно быть не меньше 1.")
+
+
+def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
+    """The query's numbers, phrases and words; raises QueryError when it has neither words nor
+    a clause number."""
+    stemmer = c.analyzer.stemmer()
+    found, rest = c.number_index.find(query)
+    phrases = [
+        (m.group(1).strip(), keys)
+        for m in _PHRASE.finditer(rest)
+        if len(keys := c.analyzer.keys(m.group(1), stemmer, content_only=False)) >= 2
+    ]
+    tokens = list(c.analyzer.tokens(rest, stemmer))
+    if not tokens and not found:
+        raise QueryError("В запросе нет ни слов, ни номера пункта.")
+    content = [t for t in tokens if t.surface not in c.analyzer.stopwords]
+    infos = {t.surface: morph.analyse(t.surface) for t in content if not t.surface.isdigit()}
+    words, term_keys = _words(c, query, content, stemmer, infos, named, tokens)
+    return Query(query, tuple(found), tuple(phrases), tuple(tokens), tuple(words), tuple(term_keys))
+
+
+def _words(
+    c: Corpus,
+    query: str,
+    content: list[Token],
+    stemmer: Stemmer.Stemmer,
+    infos: Mapping[str, morph.WordInfo],
+    named: Sequence[Named] = (),
+    tokens: Sequence[Token] = (),
+) -> tuple[list[QWord], list[TermKey]]:
+    """Query words with their alternatives; also the keys for term detection."""
+    keys = [t.key for t in content]
+    exact = ["=" + t.surface for t in content]
+    # Every token (little words too) for jargon phrases, and where each content token is.
+    whole = list(postings.phrase_keys(tokens, c.analyzer.stopwords))
+    at_content = {id(t): i for i, t in enumerate(content)}
+    used = [False] * len(content)
+    words: list[QWord] = []
+    term_keys: list[TermKey] = []
+
+    def span(start: int, n: int) -> tuple[int, int]:
+        return content[start].start, content[start + n - 1].end
+
+    def typed(start: int, n: int) -> str:
+        return query[slice(*span(start, n))]
+
+    # Cards first (longest alias first), then multi-word and single-word jargon.
+    surfaces = [t.surface for t in content]
+    for seq, name, alias in c.cards_typed:
+        for start in [*find_all(keys, seq), *matching.misspelt(surfaces, keys, alias, seq)]:
+            if any(used[start : start + len(seq)]):
+                continue
+            for i in range(start, start + len(seq)):
+                used[i] = True
+            label = typed(start, len(seq))
+            words.append(QWord(label, (Alt("card:" + name, "card", WEIGHT["card"], name),)))
+            # a question about a card is not about a term
+            where = span(start, len(seq))
+            term_keys.append(TermKey("card:" + name, label, start, start + len(seq), where))
+    for nm in named:
+        _named(c, nm, keys, used, words, term_keys, stemmer, span, typed)
+    typed_keys = set(keys) | set(exact) | set(whole)
+    rows = sorted(i for k in typed_keys for i in c.jargon_first.get(k, ()))
+    for seq, means, means_keys in (c.jargon[i] for i in rows):
+        if seq[0].startswith(postings.PHRASE):
+            _phrase(seq, means, means_keys, whole, tokens, at_content, used, words, term_keys, query)
+            continue
+        for start in find_all(exact if seq[0].startswith("=") else keys, seq):
+            if any(used[start : start + len(seq)]):
+                continue
+            for i in range(start, start + len(seq)):
+                used[i] = True
+            label = typed(start, len(seq))
+            alts = tuple(Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
+            own = keys[start]
+            if len(seq) == 1 and len(alts) == 1 and own in c.postings and own != alts[0].key:
+                # A jargon word the loaded rules use literally («свойства» in other rules) still
+                # finds itself first.
+                alts = (Alt(own, "form", WEIGHT["form"]), *alts)
+            if len(alts) == 1 and alts[0].key in c.broader:
+                wide = c.broader[alts[0].key]
+                alts += tuple(
+                    Alt(k, wide.relation, WEIGHT[wide.relation], wide.means, wide.within) for k in wide.keys
+                )
+            words.append(QWord(label, alts, together=len(means_keys) > 1))
+            term_keys.extend(
+                TermKey(mk, label, start, start + len(seq), span(start, len(seq))) for mk in means_keys
+            )
+    for i, t in enumerate(content):
+        if used[i]:
+            continue
+        info = infos.get(t.surface)
+        row = None if t.key in c.postings or info is None else c.jargon_lemmas.get(info.lemma)
+        how, share, like = "jargon", 1.0, ""
+        alts = ()
+        if row is None and info is not None and t.key not in c.postings:
+            alts = c.linker.alternatives(t, stemmer, info)
+            fixed = None
+            if not alts and not info.known:
+                fixed = c.linker.misspelt(t.surface, stemmer)
+                if fixed is not None and fixed.stopword:
+                    continue  # «теперьь», «какмо»: a little word mistyped says nothing
+            elif not alts:
+                fixed = c.linker.akin(t.surface)  # «вражина»: a real word, like the jargon «враг»
+            if fixed is not None:
+                row, alts, share, like = fixed.row, fixed.alts, fixed.share, fixed.like
+                how = "akin" if like else "typo"
+        if row is not None:
+            # Another form of a jargon word («сдвинули» for the listed «сдвинуть»), a jargon
+            # word mistyped («тиггер») or a word like one by its form («вражины» → «враг»).
+            alts = tuple(Alt(mk, how, WEIGHT["jargon"] * share, row[1]) for mk in row[2])
+            words.append(QWord(typed(i, 1), alts, together=len(row[2]) > 1, info=info, like=like))
+            term_keys.extend(TermKey(mk, typed(i, 1), i, i + 1, span(i, 1)) for mk in row[2])
+            continue
+        if not alts:
+            alts = c.linker.alternatives(t, stemmer, info)
+        label = typed(i, 1)
+        # A word the corpus lacks counts for terms as its closest matches («хазяен» → хозяин,
+        # «замещющая» → замещающая); a word with no match at all («покажи») says nothing.
+        own_keys = [t.key] if t.key in c.postings else []
+        term_alts = dict.fromkeys(own_keys + [a.key for a in alts if a.how == "typo"])
+        if not term_alts and alts:
+            term_alts = {alts[0].key: None}
+        for key in term_alts:
+            term_keys.append(TermKey(key, label, i, i + 1, span(i, 1)))
+        words.append(QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
+    return words, term_keys
+
+
+def _phrase(
+    seq: Sequence[str],
+    means: str,
+    means_keys: tuple[str, ...],
+    whole: Sequence[str],
+    tokens: Sequence[Token],
+    at_content: Mapping[int, int],
+    used: list[bool],
+    words: list[QWord],
+    term_keys: list[TermKey],
+    query: str,
+) -> None:
+    """A jargon phrase with its little words («чья карта» → владелец карты)."""
+    for start in find_all(whole, seq):
+        inside = [at_content[id(t)] for t in tokens[start : start + len(seq)] if id(t) in at_content]
+        if not inside or any(used[i] for i in inside):
+            continue
+        for i in inside:
+            used[i] = True
+        where = (tokens[start].start, tokens[start + len(seq) - 1].end)
+        label = query[slice(*where)]
+        alts = tuple(Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
+        words.append(QWord(label, alts, together=len(means_keys) > 1))
+        term_keys.extend(TermKey(mk, label, inside[0], inside[-1] + 1, where) for mk in means_keys)
+
+
+def _named(
+    c: Corpus,
+    nm: Named,
+    keys: Sequence[str],
+    used: list[bool],
+    words: list[QWord],
+    term_keys: list[TermKey],
+    stemmer: Stemmer.Stemmer,
+    span: Callable[[int, int], tuple[int, int]],
+    typed: Callable[[int, int], str],
+) -> None:
+    """Words the caller named («горного клеща» = Горный клещ, a card of its base) stand for
+    the words of their kind («паразит»): one query word, as a card is, any of whose kinds
+    answers for it, weighed a little less than a typed word."""
+    seq = c.analyzer.keys(nm.words, stemmer)
+    if all(k in c.postings for k in seq):
+        return  # a card named with rules words only («Вызов»): the words mean the rules' words
+    free = [s for s in find_all(keys, seq) if not any(used[s : s + len(seq)])] if seq else []
+    if not free:
+        return
+    start = free[0]
+    end = start + len(seq)
+    for i in range(start, end):
+        used[i] = True
+    label, where = typed(start, len(seq)), span(start, len(seq))
+    stop = c.analyzer.stopwords
+    means = [t for t in c.analyzer.tokens(nm.means, stemmer) if t.surface not in stop]
+    # One word of the query, as a card is: any of its kinds' words answers for it.
+    alts: dict[str, Alt] = {}
+    for t in means:
+        for a in c.linker.alternatives(t, stemmer, morph.analyse(t.surface)):
+            alts.setdefault(a.key, Alt(a.key, "named", a.weight * WEIGHT["named"], nm.label))
+        term_keys.append(TermKey(t.key, label, start, end, where))
+    # A card of no kind the rules speak of is understood, and answers nothing.
+    words.append(QWord(label, tuple(alts.values()), meaningful=bool(alts), named=nm.label))

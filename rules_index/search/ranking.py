@@ -1,0 +1,294 @@
+"""Ranking the retrieved paragraphs: signals on top of the word scores, then the hits.
+
+Section headings rank below their clauses unless the query is the section's name; a subclause
+reads in its parent's context; a word typed twice favours the clauses about «another» of it; a
+defined term the query names puts its definition first; a quoted phrase rewards the clauses
+that have it verbatim. Then the hits, best first, each with its snippet and match reasons.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+
+from rules_index import ids
+from rules_index.model import Hit, Match
+from rules_index.search import matching, retrieval
+from rules_index.search.corpus import Corpus
+from rules_index.search.query import Alt, Query, QWord, TermKey
+from rules_index.search.retrieval import How
+from rules_index.snippet import find_all, snippet
+from rules_index.text import Token, fold_lookalikes, normalize
+
+# A heading ranks below its clauses (its words are the whole section's topic, not an answer)
+# unless the query is the section's name.
+HEADING_FACTOR = 0.35
+# A subclause gains this share of its parent's score, up to CHILD_CAP of it («некуда
+# инкарнировать» matches 535.7's «на свободную клетку»; its 535.7.2 answers what then).
+CHILD_SHARE = 0.5
+CHILD_CAP = 0.99
+# The best paragraphs whose sentences are read for the question's words together, and how much
+# one sentence holding them all adds.
+TOGETHER_TOP = 20
+TOGETHER_GAIN = 1.0
+TOGETHER_POWER = 2.0
+# A word typed twice («симб на симба») and a clause with «другой» before that word.
+ANOTHER_KEY = "друг"
+ANOTHER_GAIN = 1.5
+# A term's definition gains the top score times the share of the question the term is, to
+# this power: «что такое хозяин» is about the term, «хозяина изгнали, что с симбиотом» is not.
+TERM_POWER = 2.0
+# A quoted phrase found verbatim adds this many times the idf of its words.
+PHRASE_GAIN = 1.5
+
+# Matches that stand in for a word without being it: they never make a query a section's name.
+_STAND_INS = frozenset({"broader", "opposite", "near", "typo"})
+
+
+def place_headings(c: Corpus, words: Sequence[QWord], scores: dict[int, float], how: How) -> None:
+    """A heading first when the query is its section's name («симбиоты», «всё про
+    симбов»); otherwise below the clauses it heads."""
+    meaningful = [wi for wi, qw in enumerate(words) if qw.meaningful]
+    top_score = max(scores.values(), default=0.0)
+    for d, keys in c.heading_keys.items():
+        if d not in scores:
+            continue
+        matched = {wi: alt for wi, (alt, _) in how.get(d, {}).items() if alt.how not in _STAND_INS}
+        named = {alt.key for alt in matched.values()} & keys
+        is_name = named == keys and len(meaningful) <= len(keys)
+        if meaningful and all(wi in matched for wi in meaningful) and is_name:
+            scores[d] = top_score + 1.0
+        else:
+            scores[d] *= HEADING_FACTOR
+
+
+def inherit(c: Corpus, scores: dict[int, float]) -> dict[int, int]:
+    """A subclause reads in its parent's context: it gains a share of its parent's score, but
+    never rises above its parent (the family fills the places after it, the best stays).
+    Returns the subclauses found only so (→ their parent), for «Как нашлось»."""
+    base = dict(scores)
+    only: dict[int, int] = {}
+    for parent, score in base.items():
+        for d in c.child_docs.get(parent, ()):
+            own = base.get(d, 0.0)
+            scores[d] = max(own, min(own + CHILD_SHARE * score, score * CHILD_CAP))
+            if own <= 0 and scores[d] > 0:
+                only[d] = parent
+    return only
+
+
+def together_first(c: Corpus, words: Sequence[QWord], scores: dict[int, float], how: How) -> None:
+    """A clause that says the question's words in one sentence states the thing; one that has
+    them scattered over its sentences only mentions them: the best paragraphs gain by the
+    largest share of the question (by word weight) one of their sentences holds."""
+    light = c.asks.light
+    weights = {
+        wi: retrieval.word_weight(c, qw)
+        for wi, qw in enumerate(words)
+        if qw.meaningful
+        and not (qw.info is not None and qw.info.function)
+        and fold_lookalikes(normalize(qw.word)) not in light
+    }
+    total = sum(weights.values())
+    if len(weights) < 2 or total <= 0:
+        return
+    for d in sorted(scores, key=lambda d: (-scores[d], d))[:TOGETHER_TOP]:
+        matched = how.get(d, {})
+        keys = {
+            wi: [a.key for a in words[wi].alts] if words[wi].together else [alt.key]
+            for wi, (alt, _) in matched.items()
+            if wi in weights
+        }
+        best = 0.0
+        for sentence in c.sentence_keys[d]:
+            share = sum(weights[wi] for wi, ks in keys.items() if any(k in sentence for k in ks))
+            best = max(best, share)
+        scores[d] *= 1.0 + TOGETHER_GAIN * (best / total) ** TOGETHER_POWER
+
+
+def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float]) -> None:
+    """A word typed twice relates two of a kind («симб на симба», «замена замены»): the
+    clauses that speak of «другой» of that kind («на другого симбиота») answer it."""
+    typed = [qw.alts[0].key for qw in words if qw.alts and qw.meaningful]
+    twice = {k for k in typed if typed.count(k) > 1}
+    other = c.postings.get(ANOTHER_KEY, {})
+    for key in twice:
+        for d in set(c.postings.get(key, {})) & set(other) & set(scores):
+            if any(_follows(piece.tokens, ANOTHER_KEY, key) for piece in c.pieces[d]):
+                scores[d] *= ANOTHER_GAIN
+
+
+def add_terms(
+    c: Corpus,
+    query: str,
+    term_keys: Sequence[TermKey],
+    all_keys: Sequence[str],
+    scores: dict[int, float],
+    extra: dict[int, list[Match]],
+) -> list[int]:
+    """Put the definition of a term the query names above the word hits, in proportion to
+    how much of the query the term is; fully when the query has the term's whole wording,
+    little words included («не может быть взята в отряд»). Returns the defining paragraphs."""
+    top_score = max(scores.values(), default=0.0)
+    # One weight per typed word (a misspelt word may stand for several keys): its rarest key.
+    by_word: dict[tuple[int, int], list[str]] = {}
+    for tk in term_keys:
+        by_word.setdefault(tk.span, []).append(tk.key)
+
+    def weight(keys: Sequence[str]) -> float:
+        return max(c.idf.get(k, c.max_idf) for k in keys)
+
+    total_idf = sum(weight(keys) for keys in by_word.values()) or 1.0
+    defining: list[int] = []
+    for term_set, term, clause, whole in matched_terms(c, query, term_keys, all_keys):
+        # Share by word weight (a rare word outside the term means the question is about
+        # something else), squared: «что такое хозяин» is about the term; «хозяина
+        # изгнали, что с симбиотом» is not.
+        covered = sum(
+            weight([k for k in keys if k in term_set]) for keys in by_word.values() if set(keys) & term_set
+        )
+        share = (covered / total_idf) ** TERM_POWER
+        if len(whole) >= 4 and find_all(all_keys, whole):
+            share = 1.0
+        d = c.first[clause]
+        defining.append(d)
+        scores[d] = scores.get(d, 0.0) + share * (top_score + 1.0)
+        used = [tk.span for tk in term_keys if tk.key in term_set]
+        typed = query[min(a for a, _ in used) : max(b for _, b in used)]
+        extra.setdefault(d, []).append(Match(typed, "term", term))
+    return defining
+
+
+def matched_terms(
+    c: Corpus, query: str, term_keys: Sequence[TermKey], all_keys: Sequence[str] = ()
+) -> list[tuple[frozenset[str], str, str, tuple[str, ...]]]:
+    """Terms whose every word the query has, side by side (question words aside) and in the
+    term's order: «хозяин паразита» is the term; «хост умер что с паразитом» and «симб и
+    хост» are not about it."""
+    present = {tk.key for tk in term_keys}
+    spans: dict[str, set[tuple[int, int]]] = {}
+    for tk in term_keys:
+        spans.setdefault(tk.key, set()).add(tk.span)
+    # A term typed twice relates two of a kind («замещение замещения», «симб на симба»): the
+    # question is about that relation, not about what the term means.
+    matched = [
+        (k, term, clause, whole)
+        for k, term, clause, order, whole in c.terms
+        if k <= present
+        and _together([tk for tk in term_keys if tk.key in k])
+        and all(len(spans[key]) == 1 for key in k)
+        and matching.in_order(query, order, spans)
+    ]
+    # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone;
+    # of two terms with the same words, the one whose little words the query has too
+    # («взятие в отряд», not «не может быть взята в отряд», for «взятием в отряд»).
+    typed_keys = {tk.key for tk in term_keys} | set(all_keys)
+
+    def fit(whole: tuple[str, ...]) -> tuple[int, float]:
+        have = sum(1 for k in whole if k in typed_keys)
+        return have, have / max(1, len(whole))
+
+    best: dict[str, tuple[frozenset[str], str, str, tuple[str, ...]]] = {}
+    for k, term, clause, whole in matched:
+        if any(k < other for other, _, _, _ in matched):
+            continue
+        if any(k == other and fit(w) > fit(whole) for other, _, _, w in matched):
+            continue
+        if clause not in best or len(k) > len(best[clause][0]):
+            best[clause] = (k, term, clause, whole)
+    return list(best.values())
+
+
+def add_phrases(
+    c: Corpus,
+    phrases: Sequence[tuple[str, tuple[str, ...]]],
+    scores: dict[int, float],
+    extra: dict[int, list[Match]],
+) -> None:
+    """A quoted phrase rewards the paragraphs that have it verbatim."""
+    for text, keys in phrases:
+        bonus = sum(c.idf.get(k, 0.0) for k in keys) * PHRASE_GAIN
+        for d, doc_pieces in enumerate(c.pieces):
+            if any(find_all([t.key for t in pc.tokens], keys) for pc in doc_pieces):
+                scores[d] = scores.get(d, 0.0) + bonus
+                extra.setdefault(d, []).append(Match(text, "phrase", "«…»"))
+
+
+def add_numbers(c: Corpus, q: Query, scores: dict[int, float], extra: dict[int, list[Match]]) -> None:
+    """A clause number typed puts that clause (its subclauses, the clauses citing it) first."""
+    for typed, _, targets in q.numbers:
+        for d, bonus in targets:
+            scores[d] = scores.get(d, 0.0) + bonus
+            extra.setdefault(d, []).append(Match(typed, "number", c.paragraphs[d].id))
+
+
+def ranked(
+    c: Corpus,
+    scores: Mapping[int, float],
+    how: How,
+    extra: Mapping[int, list[Match]],
+    top: int,
+    words: Sequence[QWord],
+    cited: Sequence[str] = (),
+) -> list[Hit]:
+    """Hits best first (ties in corpus order), one per id, at most `top`."""
+    hits: list[Hit] = []
+    seen_ids: set[str] = set()
+    for d in sorted(scores, key=lambda d: (-scores[d], d)):
+        p = c.paragraphs[d]
+        if scores[d] <= 0 or p.id in seen_ids:
+            continue
+        seen_ids.add(p.id)
+        others = [cid for cid in cited if cid != p.id]
+        hits.append(_hit(c, d, scores[d], how.get(d, {}), extra.get(d, []), words, others))
+        if len(hits) >= top:
+            break
+    return hits
+
+
+def _hit(
+    c: Corpus,
+    d: int,
+    score: float,
+    how: Mapping[int, tuple[Alt, str]],
+    extra: list[Match],
+    words: Sequence[QWord],
+    cited: Sequence[str],
+) -> Hit:
+    p = c.paragraphs[d]
+    found = c.found[d]
+    surfaces = c.surfaces[d]
+    matches: list[Match] = list(extra)
+    marked: set[str] = set()
+    for wi, (alt, word) in sorted(how.items()):
+        marked.add(alt.key)
+        if words[wi].together:  # every word of «становится летающим» that the clause has
+            marked.update(a.key for a in words[wi].alts if a.key in found)
+        if alt.how in ("card", "named"):
+            matches.append(Match(word, alt.how, alt.label))
+            continue
+        form = found.get(alt.key, "")
+        if words[wi].together and all(a.key in found for a in words[wi].alts):
+            form = alt.label  # the whole meaning is there: «улетел» → «становится летающим»
+        kind = alt.how
+        if kind == "form" and fold_lookalikes(normalize(word)) in surfaces and form:
+            kind, form = "exact", fold_lookalikes(normalize(word))
+        elif kind == "prefix":
+            kind = "form"
+        matches.append(Match(word, kind, form))
+    card_keys = {k[5:] for k in marked if k.startswith("card:")}
+    card_seqs = [seq for seq, name in c.cards if name in card_keys]
+    text, spans = snippet(c.pieces[d], marked, card_seqs, cited)
+    return Hit(p.id, score, str(c.titles.get(ids.section(p.id), "")), text, spans, tuple(matches))
+
+
+def _follows(tokens: Sequence[Token], first: str, then: str, within: int = 2) -> bool:
+    """Whether a token keyed `then` stands at most `within` tokens after one keyed `first`."""
+    keys = [t.key for t in tokens]
+    return any(k == first and then in keys[i + 1 : i + 1 + within] for i, k in enumerate(keys))
+
+
+def _together(keys: Sequence[TermKey]) -> bool:
+    """The query spans of these keys follow one another without a gap."""
+    spans = sorted({(tk.start, tk.end) for tk in keys})
+    return all(nxt[0] <= prev[1] for prev, nxt in itertools.pairwise(spans))

@@ -1,0 +1,318 @@
+"""Issue 23: a search that knows when the rules are silent, and is never silent when they speak.
+
+One test per example of the issue's «Why», then the decision's evidence, the kinds of question
+(how many, what is), the jargon that grows (each entry with its query), the most specific clause.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import rules_index
+from rules_index import CorpusError, RulesIndex, understood
+from rules_index.model import SearchResult
+from rules_index.tables import DATA_DIR, load_tables
+
+
+@pytest.fixture(scope="module")
+def ix() -> RulesIndex:
+    return rules_index.load_default()
+
+
+def first(ix: RulesIndex, query: str) -> str:
+    hits = ix.search(query, 3)
+    return hits[0].id if hits else ""
+
+
+def lines(result: SearchResult) -> list[str]:
+    """What the CLI and the page say about the words and the decision."""
+    said = [understood.understood(result.words), understood.not_found(result.words)]
+    return [line for line in [*said, *understood.answer_lines(result.answer)] if line]
+
+
+# The issue's examples -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "паразита можно только на существо оппа",
+        "паразит на юнита соперника",
+        "паразит только на тварь врага",
+        "паразит на существо вражины",  # not in the table: like «враг» by its form
+        "паразит на вражеского юнита",
+    ],
+)
+def test_table_slang_for_the_opponent_is_answered_by_211_1_and_211_2(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered, lines(result)
+    assert result.hits[0].id in ("211.1", "211.2"), [h.id for h in result.hits]
+    assert "противник" in " ".join(understood.understood(result.words).split("; ")), lines(result)
+
+
+@pytest.mark.parametrize("query", ["как работает свет фонаря", "свет фонаря бул багура", "фонарь булбагура"])
+def test_the_effect_an_example_names_is_answered_by_its_clause(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.answer.clause == "534.5", lines(result)
+    assert result.hits[0].id == "534.5"
+
+
+def test_who_goes_first_is_not_in_these_rules_and_the_page_says_which_words(ix: RulesIndex) -> None:
+    result = ix.lookup("кто ходит первым")
+    assert result.hits == () and not result.answer.answered
+    assert result.answer.missing == ("ходит первым",)
+    assert understood.not_found(result.words) == "Не нашлось в тексте: «ходит первым»"
+    # «ходит» is read as a turn here, never as the movement of 211.10
+    assert all(w.how != "jargon" or "движение" not in w.found for w in result.words)
+
+
+def test_the_readme_example_host_died_puts_211_4_first(ix: RulesIndex) -> None:
+    hits = [h.id for h in ix.search("хост умер", 5)]
+    assert hits[0] == "211.4", hits
+    # 535.7.3's «существо» is no host: the broader word counts only where symbiotes are spoken of
+    assert "535.7.3" not in hits[:3], hits
+
+
+@pytest.mark.parametrize(
+    ("query", "child", "parent"),
+    [
+        ("симбиот сменил хозяина подтип меняется?", "211.3.1", "211.3"),
+        ("у хозяина сменился контролирующий игрок, особенности паразита", "211.3.1", "211.3"),
+        ("потерял контроль а карта не может быть взята в отряд противника", "535.8.1", "535.8"),
+        ("вызов без названия карты как искать", "535.5.1.1", "535.5.1"),
+        ("куда кладут показанные для вызова карты", "535.5.1.2", "535.5.1"),
+        ("инкарнировать некуда, клетки заняты", "535.7.2", "535.7"),
+        ("инкарнация нарушает правила что тогда", "535.7.2", "535.7"),
+    ],
+)
+def test_a_detail_only_a_subclause_states_puts_it_above_its_parent(
+    ix: RulesIndex, query: str, child: str, parent: str
+) -> None:
+    hits = [h.id for h in ix.search(query, 5)]
+    assert hits[0] == child, hits
+
+
+@pytest.mark.parametrize(
+    ("query", "parent"),
+    [
+        ("симбиот помещается на другую карту кто становится хозяином", "211.3"),
+        ("что значит взять карту под контроль", "535.8"),
+        ("объявляя вызов игрок смотрит колоду", "535.5.1"),
+        ("правила инкарнации по умолчанию", "535.7"),
+    ],
+)
+def test_a_question_about_the_whole_rule_puts_the_parent_first(
+    ix: RulesIndex, query: str, parent: str
+) -> None:
+    assert first(ix, query) == parent
+
+
+# The decision and its evidence ------------------------------------------------------------------
+
+
+def test_the_evidence_names_the_clause_and_how_each_word_is_there(ix: RulesIndex) -> None:
+    result = ix.lookup("хост умер")
+    assert understood.answer_lines(result.answer)[0] == (
+        "Ответ есть: п. 211.4 — «хост» → существо (более общее слово); «умер» → погибает (жаргон)"
+    )
+    assert all(e.central and e.where == "text" for e in result.answer.evidence)
+
+
+def test_a_word_found_only_in_an_example_is_said_so_and_alone_answers_nothing(ix: RulesIndex) -> None:
+    # 534.5's example says wounds still count as from poison: no rule about poison
+    result = ix.lookup("как работает яд")
+    assert result.hits == () and not result.answer.answered
+    evidence = {e.word: e for e in result.answer.evidence}
+    assert evidence["яд"].where == "example" and not evidence["яд"].central
+    assert any("только в примере" in line for line in lines(result)), lines(result)
+
+
+def test_an_example_counts_for_its_clause_with_the_rule(ix: RulesIndex) -> None:
+    # the rule says «замещение», its example the healing replaced by wounding
+    result = ix.lookup("замена лечения ранением соседа")
+    assert result.answer.answered and result.hits[0].id in ("534.7", "534.7.2"), lines(result)
+    where = {e.word: e.where for e in result.answer.evidence}
+    assert where["лечения"] == "example" and where["замена"] == "text", where
+
+
+def test_cards_of_an_example_are_what_it_is_about(ix: RulesIndex) -> None:
+    result = ix.lookup("многоликий и сугед")
+    assert result.answer.answered and result.answer.clause == "211.8.1"
+    assert {e.where for e in result.answer.evidence} == {"name"}
+
+
+def test_words_the_text_lacks_are_shown_never_dropped(ix: RulesIndex) -> None:
+    result = ix.lookup("как считается золото при наборе отряда")
+    assert "«золото»" in understood.not_found(result.words)
+    assert "золото" in result.answer.missing
+
+
+def test_a_word_matched_only_beside_a_cross_reference_is_no_answer(ix: RulesIndex) -> None:
+    # 534.7 has «в порядке, описанном в 536»: the order is 536's, which these rules lack
+    result = ix.lookup("в каком порядке вскрываются карты")
+    assert not result.answer.answered, lines(result)
+
+
+@pytest.mark.parametrize(
+    "query", ["можно ли сдаться", "как работает броня", "сколько кристаллов в начале игры"]
+)
+def test_a_topic_the_rules_never_name_gets_nothing(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert result.hits == () and not result.answer.answered, lines(result)
+
+
+# Kinds of question ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("сколько симбиотов можно поместить на одно существо", "211.6"),
+        ("симбиотов скока на одно существо", "211.6"),
+        ("сколько раз за бой существо может инкарнировать", "535.7.3"),
+        ("сколько карт вызвать на одну клетку", "535.5"),
+    ],
+)
+def test_how_many_is_answered_where_a_sentence_states_the_number(
+    ix: RulesIndex, query: str, expected: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == expected, lines(result)
+
+
+@pytest.mark.parametrize(
+    "query", ["сколько карт в колоде", "сколько карт в отряде", "сколько карт можно держать в руке"]
+)
+def test_how_many_is_not_answered_by_clauses_without_the_number(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert result.hits == () and not result.answer.answered, [h.id for h in result.hits]
+
+
+def test_how_many_says_why_when_the_words_are_there(ix: RulesIndex) -> None:
+    reason = ix.lookup("сколько карт в колоде").answer.reason
+    assert (
+        reason.startswith("вопрос «сколько», а п. 535.5")
+        and "не называет числа для «карт», «колоде»" in reason
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("что такое маркер контроля", "535.1.1"),
+        ("что значит вызвать карту", "535.5"),
+        ("что значит возродить", "535.6"),
+        ("замена которая выбирает цель это что за штука", "534.7"),
+    ],
+)
+def test_what_is_is_answered_by_a_definition(ix: RulesIndex, query: str, expected: str) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == expected, lines(result)
+
+
+@pytest.mark.parametrize("query", ["что такое фишка", "что такое ход", "что такое зона битвы"])
+def test_what_is_is_not_answered_by_a_clause_that_only_uses_the_word(ix: RulesIndex, query: str) -> None:
+    # «Возродить карту – это … в зону битвы» defines «возродить», not «зона битвы»
+    result = ix.lookup(query)
+    assert result.hits == () and "вопрос «что такое»" in result.answer.reason, result.answer
+
+
+def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
+    data = ix.lookup("кто ходит первым").to_dict()
+    assert data["answer"]["answered"] is False and data["answer"]["missing"] == ["ходит первым"]
+
+
+# Jargon that grows ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "word", "means", "clause"),
+    [
+        # the opponent
+        ("паразит на существо оппонента", "оппонента", "противник", ("211.1", "211.2")),
+        ("паразит на юнита оппу", "оппу", "противник", ("211.1", "211.2")),
+        ("паразит на врагу", "врагу", "противник", ("211.1", "211.2")),
+        ("паразит на существо соперником", "соперником", "противник", ("211.1", "211.2")),
+        # the host
+        ("носитель погиб", "носитель", "хозяин", ("211.4",)),
+        ("xост улетел", "xост", "хозяин", ("211.4",)),
+        # dying
+        ("хоста убили, паразит остается?", "убили", "погибает", ("211.4",)),
+        ("носителя вынесли", "вынесли", "погибает", ("211.4",)),
+        # taking control
+        ("захватил контроль над существом", "захватил", "взять под контроль", ("535.8",)),
+        (
+            "перетянули карту к себе, противник больше не контролирует?",
+            "перетянули",
+            "взять под контроль",
+            ("535.8",),
+        ),
+        # the auxiliary zone
+        ("вызов летуна сразу во вспомогалку", "вспомогалку", "вспомогательная зона", ("535.4",)),
+        ("рес в допзону", "допзону", "вспомогательная зона", ("535.4",)),
+        # another host
+        ("симб перешел на другого хоста", "перешел", "помещается на другую карту", ("211.3",)),
+        ("подселить паразита на чужого юнита", "подселить", "помещается на существо", ("211.1", "211.2")),
+        # the rules broken, a card's text, a number changed, searching the deck
+        ("инкарнировать некуда", "некуда", "нарушает правила", ("535.7.2",)),
+        ("в тексте карты не написано куда класть симбиота", "написано", "указано", ("211.8",)),
+        ("замена увеличила урон на 1, тип тот же?", "увеличила", "меняющие числовое значение", ("534.5",)),
+        ("вызов без названия как искать карту", "искать", "поиск", ("535.5.1.1",)),
+    ],
+)
+def test_each_jargon_entry_reads_as_its_rules_words(
+    ix: RulesIndex, query: str, word: str, means: str, clause: tuple[str, ...]
+) -> None:
+    result = ix.lookup(query)
+    heard = {w.word: w for w in result.words}
+    assert heard[word].how in ("jargon", "akin") and means in heard[word].found, heard[word]
+    assert result.hits and result.hits[0].id in clause, [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "word", "like"),
+    [
+        ("паразит на существо вражины", "вражины", "враг"),
+        ("оппонентка отжала моего юнита", "оппонентка", "оппонент"),
+    ],
+)
+def test_a_word_like_a_jargon_word_by_its_form_is_tried_and_said_so(
+    ix: RulesIndex, query: str, word: str, like: str
+) -> None:
+    heard = {w.word: w for w in ix.lookup(query).words}
+    assert heard[word].how == "akin" and heard[word].like == like
+    assert f"(похоже на жаргон «{like}»)" in understood.word_note(heard[word])
+
+
+def test_chat_fillers_say_nothing(ix: RulesIndex) -> None:
+    result = ix.lookup("короче ребят плз можно ли двигать симбиота")
+    assert result.answer.answered and result.hits[0].id == "211.10"
+    assert understood.not_found(result.words) == ""
+
+
+def test_may_is_no_grave(ix: RulesIndex) -> None:
+    # the stemmer cuts «могила» and «могу» to one stem: «могу» is a stopword, not кладбище
+    assert all(w.word != "могу" for w in ix.lookup("могу я реснуть паразита").words)
+
+
+# The tables ------------------------------------------------------------------------------------------
+
+
+def test_a_keep_word_can_be_limited_to_clauses_with_another_word() -> None:
+    host = next(e for e in load_tables().jargon if e.slang == ("хозяин",))
+    assert host.keep and host.within == ("симбиот",)
+
+
+def test_a_bad_asks_table_is_refused_with_its_name(tmp_path: Path) -> None:
+    folder = tmp_path
+    for f in DATA_DIR.glob("*.yaml"):
+        (folder / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "asks.yaml").write_text("quantity: [сколько]\n", encoding="utf-8")
+    with pytest.raises(CorpusError, match=re.escape("«asks.yaml»")):
+        load_tables(folder)
+    (folder / "asks.yaml").write_text("light: сколько\n", encoding="utf-8")
+    with pytest.raises(CorpusError, match="«light» — список слов"):
+        load_tables(folder)
