@@ -7,7 +7,7 @@ import dataclasses
 import lexicon
 from cardbase.model import CardRecord, Modelled
 from cardbase.recognise import phrasings
-from engine.model.abilities import KINDS
+from engine import ABILITY_KINDS as KINDS
 
 # A property the engine reads from a card, said as the page says it.
 PROPERTY_WORDS = {

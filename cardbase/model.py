@@ -9,7 +9,7 @@ import dataclasses
 import types
 from collections.abc import Mapping
 
-from engine.model.abilities import Ability
+from engine import Ability
 
 # The card base shown when no base is loaded: the embedded library's cards (engine/data/cards.yaml).
 BUILTIN = "builtin"

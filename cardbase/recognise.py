@@ -18,8 +18,8 @@ from typing import Any
 
 import lexicon
 from cardbase.model import CardBaseError, Modelled
-from engine import errors
-from engine.model.abilities import KINDS, Ability, parse_ability
+from engine import ABILITY_KINDS as KINDS
+from engine import Ability, LibraryError, parse_ability
 from rules_index import yamlread
 
 PHRASINGS_FILE = pathlib.Path(__file__).resolve().parent / "data" / "phrasings.yaml"
@@ -316,7 +316,7 @@ def recognise_sentence(sentence: str, names: Mapping[str, str] | None = None) ->
             or _join(p, key, sentence, names)
             or _summon_like(p, key, sentence, names)
         )
-    except errors.LibraryError:
+    except LibraryError:
         return None  # a phrasing that gives parameters its declaration refuses: not modelled
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import lexicon
 from cardbase.model import CardBaseError, CardRecord
 from casebook import catalogue
-from engine.model.abilities import KINDS
+from engine import ABILITY_KINDS as KINDS
 from rules_index import yamlread
 from rulings import search as rsearch
 from rulings.model import Ruling

@@ -22,7 +22,7 @@ import engine
 import rules_index
 from app_pages import registry
 from app_pages.shared import common
-from engine.implemented import VersionView
+from engine import VersionView
 from rules_index import RulesIndex, versions
 from rules_index.diff import RulesDiff, diff_indexes, side_of
 from rules_index.fates import other_side
