@@ -33,6 +33,30 @@ settings.register_profile("dev", database=DirectoryBasedExampleDatabase(_CACHE))
 settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 
+# Fixtures that start a server or a browser: the tests that take them are the long ones.
+_SERVERS = {"browser", "app_server", "postgres_server"}
+
+
+def _weight(item: pytest.Item) -> int:
+    """How long a test's file is likely to take, coarsely: a browser or a server of its own; a
+    hypothesis test runs its body hundreds of times; the rest are quick."""
+    if item.get_closest_marker("browser") or _SERVERS & set(getattr(item, "fixturenames", ())):
+        return 0
+    return 1 if getattr(getattr(item, "obj", None), "is_hypothesis_test", False) else 2
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long files first (then the collection order): pytest-xdist hands each worker a whole
+    file at a time in this order (`--no-loadscope-reorder`), so the short files fill the end of
+    the run instead of one worker finishing a browser file alone (xdist's own order, most tests
+    first, put the browser files, with few tests each, last). The same order in every worker."""
+    weight: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        weight[path] = min(weight.get(path, 2), _weight(item))
+    items.sort(key=lambda item: weight[item.nodeid.split("::", 1)[0]])
+
+
 @pytest.fixture(scope="session", autouse=True)
 def rules_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Uploaded rules versions go to a temporary store, never the project's data/rules/ (the app
