@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # Extra arguments for the app, e.g. make run ARGS="--corpus /path/to/rules"
 ARGS ?=
 STREAMLIT_FLAGS := --server.headless true --browser.gatherUsageStats false \
-	--server.address $(HOST) --server.port $(PORT) --client.toolbarMode viewer \
+	--server.address $(HOST) --server.port $(PORT) --client.toolbarMode minimal \
 	--server.fileWatcherType none
 # make bench QUESTIONS=path evaluates that question set alone (default: every tests/data/questions*.yaml).
 QUESTIONS ?=

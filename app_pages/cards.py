@@ -17,13 +17,12 @@ from app_pages import registry
 from app_pages.desk import trace as desk_trace
 from app_pages.journal import form as journal_form
 from app_pages.shared import card_base, common
-from cardbase import explain, find, importer, links, readers, related, store
+from cardbase import constants, explain, find, importer, links, readers, related, store
 from rulings import guard
 from rulings import model as rulings_model
 from rulings import store as rulings_store
 
 UPLOAD_KEY = "cards_upload"
-CONSTANTS_KEY = "cards_upload_constants"
 _DONE_KEY = "cards_upload_done"
 _PENDING_KEY = "cards_upload_pending"  # (CardBase, files) imported with errors, awaiting the judge
 _RESULT_KEY = "cards_upload_result"
@@ -113,7 +112,7 @@ def render_search(loaded: cardbase.Loaded) -> None:
 def _render_modelled(loaded: cardbase.Loaded, r: cardbase.CardRecord) -> None:
     st.subheader("Что моделирует движок")
     if loaded.base.id == cardbase.BUILTIN and r.modelled:
-        st.caption("Особенности этой карты описаны вручную в библиотеке движка (engine/data/cards.yaml).")
+        st.caption("Особенности этой карты описаны вручную в библиотеке движка (карты из примеров правил).")
     on_desk = loaded.desk.get(r.id, r)  # a card named like an embedded one: as the desk has it
     if not on_desk.modelled:
         st.caption("Ни одной особенности этой карты движок не моделирует.")
@@ -192,7 +191,8 @@ def render_card(loaded: cardbase.Loaded, card_id: str) -> None:
     if r is None:
         st.warning(
             common.escape_md(
-                f"Карты с id «{card_id}» нет в базе «{loaded.base.label}». Найдите её по названию."
+                f"Такой карты («{card_id}») нет в базе «{loaded.base.label}»: ссылка сделана на другой "
+                "базе или устарела. Найдите карту по названию."
             ),
             icon=common.ICON_WARNING,
         )
@@ -257,17 +257,40 @@ def _stored(base: cardbase.CardBase, files: list[tuple[str, bytes]], accept: boo
     )
 
 
+def _chosen_files() -> tuple[tuple[str, bytes, str] | None, tuple[str, bytes, str] | None, str]:
+    """The base and its codes file among the files chosen (together or one after the other, in any
+    order): (base, constants, why they cannot be used)."""
+    chosen = [
+        (str(u.name), bytes(u.getvalue()), str(u.file_id)) for u in st.session_state.get(UPLOAD_KEY) or []
+    ]
+    consts = [f for f in chosen if constants.is_constants_file(f[1], f[0])]
+    bases = [f for f in chosen if f not in consts]
+    if len(bases) > 1 or len(consts) > 1:
+        many = bases if len(bases) > 1 else consts
+        what = "базы карт" if len(bases) > 1 else "файла кодов"
+        names = ", ".join(f"«{f[0]}»" for f in many)
+        return None, None, f"Выбрано два {what} ({names}): оставьте один (крестик у лишнего файла)."
+    return (bases[0] if bases else None), (consts[0] if consts else None), ""
+
+
 def _handle_upload(loaded: cardbase.Loaded) -> None:
-    main = st.session_state.get(UPLOAD_KEY)
-    consts = st.session_state.get(CONSTANTS_KEY)
-    if main is None:
+    main, consts, problem = _chosen_files()
+    if problem:
+        st.session_state[_RESULT_KEY] = ("error", problem)
         return
-    ids = (main.file_id, consts.file_id if consts is not None else "")
+    if main is None:
+        if consts is not None:
+            st.session_state[_RESULT_KEY] = (
+                "info",
+                f"Файл кодов «{consts[0]}» получен: выберите файл базы — она загрузится с этими кодами.",
+            )
+        return
+    ids = (main[2], consts[2] if consts is not None else "")
     if st.session_state.get(_DONE_KEY) == ids:
         return
     st.session_state[_DONE_KEY] = ids
     st.session_state.pop(_PENDING_KEY, None)
-    files = [(main.name, main.getvalue())] + ([(consts.name, consts.getvalue())] if consts else [])
+    files = [(main[0], main[1])] + ([(consts[0], consts[1])] if consts else [])
     kept = f"Осталась прежняя база: {loaded.base.label}."
     refused = common.take_upload([n for n, _ in files], sum(len(d) for _, d in files))
     if refused:
@@ -284,7 +307,8 @@ def _handle_upload(loaded: cardbase.Loaded) -> None:
         st.session_state[_PENDING_KEY] = (base, files)
         st.session_state[_RESULT_KEY] = ("pending", f"{report.summary()} База пока не загружена. {kept}")
         return
-    st.session_state[_RESULT_KEY] = ("ok", _stored(base, files, accept=False))
+    with_codes = f" Коды — из «{consts[0]}»." if consts else ""
+    st.session_state[_RESULT_KEY] = ("ok", _stored(base, files, accept=False) + with_codes)
     st.rerun()  # the page above (its caption, the search) now reads the new base
 
 
@@ -309,9 +333,13 @@ def render_import(loaded: cardbase.Loaded) -> None:
             "судья (вход — в разделе «Для судей» ниже)."
         )
         st.file_uploader(
-            "Файл базы карт", type=["json", "csv", "yaml", "yml"], key=UPLOAD_KEY, max_upload_size=20
+            "Файл базы карт и, если есть, её файл кодов (const.json): оба сразу или по одному, в любом "
+            "порядке",
+            type=["json", "csv", "yaml", "yml"],
+            key=UPLOAD_KEY,
+            max_upload_size=20,
+            accept_multiple_files=True,
         )
-        st.file_uploader("Файл кодов (необязательно)", type=["json", "yaml", "yml"], key=CONSTANTS_KEY)
     _handle_upload(loaded)
     # What the import said stays outside the expander: it must be seen when the expander folds
     # (a loaded base opens the page with it folded).
@@ -319,7 +347,7 @@ def render_import(loaded: cardbase.Loaded) -> None:
     pending = st.session_state.get(_PENDING_KEY)
     if isinstance(result, tuple) and len(result) == 2:
         kind, message = result
-        show = {"ok": st.success, "error": st.error, "pending": st.warning}[str(kind)]
+        show = {"ok": st.success, "error": st.error, "pending": st.warning, "info": st.info}[str(kind)]
         show(common.escape_md(str(message)))
         if kind == "ok":  # said once; the report stays under «Отчёт о загрузке»
             st.session_state.pop(_RESULT_KEY, None)

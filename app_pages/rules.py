@@ -167,10 +167,11 @@ def store_or_window(
 def _open_upload(files: list[tuple[str, bytes]], index: RulesIndex, berserk: bool) -> None:
     """Open a parsed upload in this window (stored on the server for a signed-in judge)."""
     tables = "наш жаргон, термины и карты " + ("применяются" if berserk else "не применяются")
+    named = index.version or "без указания версии"  # never «правила версия не указана»
     names = files_in_order([name for name, _ in files])
     read = f" Файлы прочитаны как отдельные документы в этом порядке: {names}." if len(files) > 1 else ""
     loaded = (
-        f"Загружены правила {common.version_text(index)}: пунктов {len(index.paragraphs)}; {tables}. "
+        f"Загружены правила {named}: пунктов {len(index.paragraphs)}; {tables}. "
         f"Они заменили прежние в этом окне.{read}"
     )
     info, why = store_or_window(files, index, berserk)

@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+import engine
 import lexicon
-from cardbase import Loaded, explain, find, open_base, related, store
+from cardbase import Loaded, coverage, explain, find, open_base, related, sources, store
 from cardbase.importer import import_base
 from cardbase.model import BUILTIN, CardBaseError
+from casebook.model import CardBases
 from rules_index import cliparse
 
 EXIT_OK, EXIT_SKIPPED, EXIT_INVALID = cliparse.EXIT_OK, cliparse.EXIT_FAILED, cliparse.EXIT_BAD_INPUT
@@ -76,6 +78,31 @@ def add_commands(cards: cliparse.Parser) -> None:
     )
     show.add_argument("card", nargs="+", metavar="НАЗВАНИЕ_ИЛИ_ID")
 
+    cover = commands.add_parser(
+        "coverage",
+        parents=[json_only],
+        help="что движок понимает в картах базы, по разделам правил 211, 534, 535",
+        description="По разделам правил (211, 534, 535 и прочее): сколько фраз карт движок моделирует, что\n"
+        "оставлено судье («решайте по тексту карты») и какие карты поняты полностью, частично, никак.",
+        epilog="Коды выхода: 0 — отчёт выведен; 2 — база не открывается или неверная командная строка.",
+    )
+    cover.add_argument(
+        "base", metavar="БАЗА", help="файл карт (JSON, CSV, YAML), id или имя базы на сервере, или builtin"
+    )
+    cover.add_argument("--constants", metavar="ФАЙЛ_КОДОВ", help="файл кодов (const.json) к файлу карт")
+
+
+def card_bases() -> CardBases:
+    """How `python -m engine run|check` opens `--cards` and the scenarios' own `card_base`."""
+
+    def named(name: str, constants: str | None) -> engine.CardLibrary:
+        try:
+            return sources.library_named(name, constants)
+        except CardBaseError as exc:
+            raise ValueError(str(exc)) from None
+
+    return CardBases(named=named, source=sources.scenario_cards())
+
 
 def build_parser() -> cliparse.Parser:
     cards = cliparse.Parser(prog="python -m engine cards")
@@ -99,6 +126,8 @@ def dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return _list(args, out)
         if args.action == "find":
             return _find(args, out)
+        if args.action == "coverage":
+            return _coverage(args, out)
         return _show(args, out)
     except cliparse.UsageError:
         raise
@@ -242,4 +271,14 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
         print(f"  не смоделировано: решайте по тексту карты — {s}", file=out)
     for a in applies:
         print(f"  правила ({a.label}): {', '.join(a.clauses)}", file=out)
+    return EXIT_OK
+
+
+def _coverage(args: argparse.Namespace, out: TextIO) -> int:
+    report = coverage.coverage(sources.open_named(args.base, args.constants))
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2), file=out)
+    else:
+        for line in report.lines():
+            print(line, file=out)
     return EXIT_OK

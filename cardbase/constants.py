@@ -138,3 +138,21 @@ def read_constants(data: bytes, name: str) -> Constants:
         placeholders=base.placeholders,
         source=f"файл кодов «{name}»",
     )
+
+
+# The tables a constants file holds (and a base never holds at its top level).
+TABLES = ("sets", "rarities", "colors", "creature_types", "icons", "placeholders")
+
+
+def is_constants_file(data: bytes, name: str) -> bool:
+    """Whether a file a judge chose is a base's codes file (`const.json`) rather than a base: a
+    mapping of code tables with no `cards` list. Files bigger than a codes file may be are a base."""
+    if len(data) > MAX_CONSTANTS_BYTES or not name.lower().endswith((".json", ".yaml", ".yml")):
+        return False
+    try:
+        text = data.decode("utf-8-sig")
+        is_yaml = name.lower().endswith((".yaml", ".yml"))
+        raw = readers.parse_yaml(text, name) if is_yaml else readers.parse_json(text, name)
+    except (UnicodeDecodeError, CardBaseError):
+        return False
+    return isinstance(raw, Mapping) and "cards" not in raw and bool(set(map(str, raw)) & set(TABLES))

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import lexicon
@@ -458,8 +458,12 @@ def _set_rank(set_id: str) -> tuple[int, str]:
     return (int(set_id), "") if set_id.isdecimal() else (0, set_id)
 
 
-def _recognise(r: Draft, names: Mapping[str, str], icon_names: Mapping[str, str]) -> None:
-    found, rest = recognise.recognise(r["text"], r["raw_text"], r["icons"], icon_names, names)
+def _recognise(
+    r: Draft, names: Mapping[str, str], icon_names: Mapping[str, str], elements: Collection[str]
+) -> None:
+    found, rest = recognise.recognise(
+        r["text"], r["raw_text"], r["icons"], icon_names, names, r["name"], elements
+    )
     merged = list(r["modelled"])
     for m in found:
         if not any(m.ability == o.ability and m.prop == o.prop for o in merged):
@@ -529,7 +533,7 @@ def import_base(
     _library_names(base_records, notes)
     names = {lexicon.fold(r["name"]): r["name"] for r in base_records}
     for r in base_records:
-        _recognise(r, names, consts.icons)
+        _recognise(r, names, consts.icons, tuple(consts.colors.values()))
     done = [CardRecord(**r) for r in base_records]
     if progress:
         progress(1.0)

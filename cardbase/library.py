@@ -98,7 +98,9 @@ def library_of(base: CardBase, embedded: engine.CardLibrary | None = None) -> en
         cards[key] = cdef
     for key, cdef in embedded.cards.items():
         cards.setdefault(key, cdef)
-    return engine.CardLibrary(cards=types.MappingProxyType(cards), template_defs=embedded.template_defs)
+    return engine.CardLibrary(
+        cards=types.MappingProxyType(cards), template_defs=embedded.template_defs, label=base.label
+    )
 
 
 def shadowed(base: CardBase, embedded: engine.CardLibrary | None = None) -> dict[str, str]:

@@ -18,7 +18,7 @@ import lexicon
 from cardbase.model import CardBaseError, CardRecord
 from casebook import catalogue
 from engine import ABILITY_KINDS as KINDS
-from rules_index import yamlread
+from rules_index import ids, yamlread
 from rulings import search as rsearch
 from rulings.model import Ruling
 
@@ -79,6 +79,21 @@ def _holds(a: Applies, r: CardRecord) -> bool:
         return any(ab.kind == value for ab in r.abilities)
     text = lexicon.fold(r.text)
     return any(re.search(r"(?<!\w)" + re.escape(lexicon.fold(w)), text) for w in value.split("|"))
+
+
+def text_sections(text: str) -> list[str]:
+    """The rules sections (211, 534, 535) whose wording a piece of card text uses, by the `words`
+    entries of rules.yaml: «вместо этого» → 534, «вызвать» → 535, «хозяин» → 211."""
+    folded = lexicon.fold(text)
+    found: dict[str, None] = {}
+    for a in rule_table():
+        cond, value = a.when
+        if cond != "words":
+            continue
+        if any(re.search(r"(?<!\w)" + re.escape(lexicon.fold(w)), folded) for w in value.split("|")):
+            for c in a.clauses:
+                found.setdefault(ids.section(c), None)
+    return sorted(found, key=ids.sort_key)
 
 
 def rules_for(r: CardRecord) -> list[Applies]:

@@ -23,7 +23,10 @@ from __future__ import annotations
 from casebook.catalogue import Entry, library_scenarios, scenario_files
 from casebook.loader import CARD_KEYS, load_scenario, load_scenario_text
 from casebook.model import (
+    CardBaseRef,
+    CardBases,
     CardExpectation,
+    CardSource,
     ChoiceExpectation,
     Expectation,
     Scenario,
@@ -41,7 +44,10 @@ from casebook.writer import card_entry, dump_scenario
 __all__ = [
     "CARD_KEYS",
     "MAX_BYTES",
+    "CardBaseRef",
+    "CardBases",
     "CardExpectation",
+    "CardSource",
     "ChoiceExpectation",
     "Entry",
     "Expectation",

@@ -26,7 +26,7 @@ import engine
 import lexicon
 from casebook.catalogue import decisive_clauses
 from casebook.loader import load_scenario
-from casebook.model import ScenarioResult
+from casebook.model import CardSource, ScenarioResult
 from casebook.nodes import ScenarioError
 from casebook.runner import run_scenario
 from engine import ClauseStatus, VersionView
@@ -96,7 +96,9 @@ def _rests_on(result: ScenarioResult) -> list[str]:
     return [*decisive_clauses(result), *sorted(result.fired_clauses())]
 
 
-def check_under(files: Sequence[Path], corpus: str, as_json: bool, out: TextIO) -> int:
+def check_under(
+    files: Sequence[Path], corpus: str, as_json: bool, out: TextIO, cards: CardSource | None = None
+) -> int:
     """Run the scenarios (in the engine's numbering) and report them under the rules `corpus`."""
     try:
         loaded = load_paths([corpus])
@@ -117,7 +119,7 @@ def check_under(files: Sequence[Path], corpus: str, as_json: bool, out: TextIO) 
     for path in files:
         counts["scenarios"] += 1
         try:
-            scenario = load_scenario(path, index=embedded, library=library)
+            scenario = load_scenario(path, index=embedded, library=library, cards=cards)
         except ScenarioError as exc:
             counts["invalid"] += 1
             code = EXIT_INVALID

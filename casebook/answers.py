@@ -188,11 +188,11 @@ def digest(e: casebook.Entry) -> ScenarioDigest:
 
 
 def scenario_digests(
-    root: Path, index: RulesIndex, library: engine.CardLibrary
+    root: Path, index: RulesIndex, library: engine.CardLibrary, cards: casebook.CardSource | None = None
 ) -> tuple[ScenarioDigest, ...]:
     """Every library scenario that runs, with its verdicts and clauses (the page keeps one copy
-    per process: this runs the whole library)."""
-    entries = casebook.library_scenarios(root, run=True, index=index, library=library)
+    per process: this runs the whole library). `cards` opens the bases of real-card scenarios."""
+    entries = casebook.library_scenarios(root, run=True, index=index, library=library, cards=cards)
     return tuple(digest(e) for e in entries if e.ran)
 
 

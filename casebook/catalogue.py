@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import engine
 from casebook.loader import load_scenario
+from casebook.model import CardSource
 from casebook.nodes import ScenarioError, YMap, YScalar, read_file, read_yaml
 from casebook.runner import run_scenario
 from rules_index import ids
@@ -67,12 +68,15 @@ def library_scenarios(
     run: bool = False,
     index: RulesIndex | None = None,
     library: engine.CardLibrary | None = None,
+    cards: CardSource | None = None,
 ) -> tuple[Entry, ...]:
     """The scenarios under `root`/scenarios/official and …/rulings, official first, by file name.
 
     Without `run`, each entry holds what the file says (a file whose YAML is broken is listed with
     its `error` and its file name as title). With `run`, each file is loaded, validated against
-    `index` and `library` and run, and its entry holds its verdicts and clauses (or its `error`).
+    `index` and `library` and run, and its entry holds its verdicts and clauses (or its `error`);
+    a file that takes its cards from a base (`card_base`) runs only when `cards` opens bases
+    (cardbase.sources.scenario_cards), and keeps its error otherwise.
     """
     if run and index is None:
         import rules_index
@@ -85,7 +89,7 @@ def library_scenarios(
         for path in sorted((root / "scenarios" / folder).glob("*.y*ml")):
             rel = path.relative_to(root).as_posix()
             entry = Entry(path=rel, group=folder, group_label=label, title=path.stem)
-            out.append(_ran(entry, path, index, library) if run else _read(entry, path))
+            out.append(_ran(entry, path, index, library, cards) if run else _read(entry, path))
     return tuple(out)
 
 
@@ -112,10 +116,16 @@ def _read(entry: Entry, path: Path) -> Entry:
     )
 
 
-def _ran(entry: Entry, path: Path, index: RulesIndex | None, library: engine.CardLibrary | None) -> Entry:
+def _ran(
+    entry: Entry,
+    path: Path,
+    index: RulesIndex | None,
+    library: engine.CardLibrary | None,
+    cards: CardSource | None = None,
+) -> Entry:
     """The entry of a file validated and run; a file that does not load keeps its error."""
     try:
-        sc = load_scenario(path, index=index, library=library)
+        sc = load_scenario(path, index=index, library=library, cards=cards)
     except ScenarioError as exc:
         return dataclasses.replace(entry, error=str(exc))
     result = run_scenario(sc, index, library)

@@ -19,7 +19,7 @@ import lexicon
 from casebook import affected, impact
 from casebook.catalogue import LIBRARY, scenario_files
 from casebook.loader import load_scenario
-from casebook.model import Scenario, ScenarioResult, StepResult
+from casebook.model import CardBases, CardSource, Scenario, ScenarioResult, StepResult
 from casebook.nodes import Problem, ScenarioError
 from casebook.runner import run_scenario
 from rules_index import cliparse
@@ -41,11 +41,22 @@ EXIT_CODES = """\
 def add_commands(commands: argparse._SubParsersAction[cliparse.Parser]) -> None:
     """`run`, `check`, `coverage` and `affected`, for `python -m casebook` and `python -m engine`."""
     json_help = "вывести JSON"
-    run = commands.add_parser("run", help="прогнать сценарии и проверить ожидания", epilog=EXIT_CODES)
+    cards = cliparse.Parser(add_help=False)
+    cards.add_argument(
+        "--cards",
+        metavar="БАЗА",
+        help="база карт: файл (JSON сообщества, CSV, YAML), id или имя базы на сервере; её карты — "
+        "первыми, запись базы важнее одноимённой карты движка",
+    )
+    cards.add_argument("--constants", metavar="ФАЙЛ_КОДОВ", help="файл кодов (const.json) к файлу карт")
+    run = commands.add_parser(
+        "run", parents=[cards], help="прогнать сценарии и проверить ожидания", epilog=EXIT_CODES
+    )
     run.add_argument("files", nargs="+", metavar="ФАЙЛ", help="файл сценария (YAML)")
     run.add_argument("--json", action="store_true", help=json_help)
     check = commands.add_parser(
         "check",
+        parents=[cards],
         help="прогнать все сценарии в папке (по умолчанию scenarios/)",
         description="Прогнать все сценарии в папке. С --corpus — то же под другой версией правил:\n"
         "какие сценарии опираются на изменённые пункты.",
@@ -83,16 +94,18 @@ def build_parser(prog: str = "python -m casebook") -> cliparse.Parser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code. (`python -m casebook` opens no card base:
+    `python -m engine`, which has the card base package, does.)"""
     out = out or sys.stdout
     err = err or sys.stderr
     return cliparse.run(build_parser(), argv, lambda args: dispatch(args, out, err), out, err)
 
 
-def dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Run the parsed `run|check|coverage|affected`; a user gets a message, never a traceback."""
+def dispatch(args: argparse.Namespace, out: TextIO, err: TextIO, bases: CardBases | None = None) -> int:
+    """Run the parsed `run|check|coverage|affected`; a user gets a message, never a traceback.
+    `bases` opens the card bases of `--cards` and of the scenarios' `card_base`."""
     try:
-        return _dispatch(args, out, err)
+        return _dispatch(args, out, err, bases)
     except cliparse.UsageError:
         raise
     except Exception as exc:  # the last guard
@@ -100,13 +113,41 @@ def dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_INVALID
 
 
-def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _cards(
+    args: argparse.Namespace, bases: CardBases | None, err: TextIO
+) -> tuple[engine.CardLibrary | None, CardSource | None] | None:
+    """The library of `--cards` (None without it) and how scenarios open their own bases; None
+    when the base cannot be opened (said on `err`)."""
+    name, constants = getattr(args, "cards", None), getattr(args, "constants", None)
+    if constants and not name:
+        raise cliparse.UsageError("--constants — файл кодов к базе --cards: укажите и её")
+    if bases is None:
+        if name:
+            raise cliparse.UsageError("базы карт открывает python -m engine run|check --cards")
+        return None, None
+    if not name:
+        return None, bases.source
+    try:
+        library = bases.named(name, constants)
+    except ValueError as exc:
+        print(f"Ошибка: база карт «{name}»: {exc}", file=err)
+        return None
+    # --cards wins over what a scenario names: every scenario runs on this base
+    return library, lambda _ref: library
+
+
+def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO, bases: CardBases | None) -> int:
     command = args.command
     if command == "affected":
         where = Path(args.journal) if args.journal is not None else None
-        return impact.command(args.old, args.new, where, args.json, out, err)
+        source = bases.source if bases is not None else None
+        return impact.command(args.old, args.new, where, args.json, out, err, source)
+    opened = _cards(args, bases, err)
+    if opened is None:
+        return EXIT_INVALID
+    library, source = opened
     if command == "run":
-        return _run_files([Path(p) for p in args.files], args.json, out)
+        return _run_files([Path(p) for p in args.files], args.json, out, library, source)
     folder = Path(args.folder) if args.folder else _default_dir()
     if not folder.is_dir():
         raise cliparse.UsageError(f"папки {folder} нет")
@@ -116,9 +157,11 @@ def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"В папке {folder} не найдено ни одного сценария (*.yaml).", file=out)
             return EXIT_OK
         if args.corpus is not None:
-            return affected.check_under(files, args.corpus, args.json, out)
-        return _run_files(files, args.json, out)
-    return _coverage(files, args.json, out)
+            if library is not None:
+                raise cliparse.UsageError("--corpus и --cards вместе не работают: проверьте по очереди")
+            return affected.check_under(files, args.corpus, args.json, out, source)
+        return _run_files(files, args.json, out, library, source)
+    return _coverage(files, args.json, out, source)
 
 
 def _default_dir() -> Path:
@@ -127,12 +170,12 @@ def _default_dir() -> Path:
 
 
 def _load_all(
-    files: Sequence[Path], index: RulesIndex, library: engine.CardLibrary
+    files: Sequence[Path], index: RulesIndex, library: engine.CardLibrary, cards: CardSource | None = None
 ) -> list[tuple[Path, Scenario | ScenarioError]]:
     loaded: list[tuple[Path, Scenario | ScenarioError]] = []
     for path in files:
         try:
-            loaded.append((path, load_scenario(path, index=index, library=library)))
+            loaded.append((path, load_scenario(path, index=index, library=library, cards=cards)))
         except ScenarioError as exc:
             loaded.append((path, exc))
         except (RecursionError, MemoryError, ValueError, TypeError) as exc:
@@ -149,12 +192,19 @@ def _resources() -> tuple[RulesIndex, engine.CardLibrary]:
     return rules_index.load_default(), engine.load_library()
 
 
-def _run_files(files: Sequence[Path], as_json: bool, out: TextIO) -> int:
+def _run_files(
+    files: Sequence[Path],
+    as_json: bool,
+    out: TextIO,
+    cards_library: engine.CardLibrary | None = None,
+    cards: CardSource | None = None,
+) -> int:
     index, library = _resources()
+    library = cards_library or library
     code = EXIT_OK
     report: list[dict[str, object]] = []
     counts = {"ok": 0, "failed": 0, "invalid": 0, "xfail": 0}
-    for path, item in _load_all(files, index, library):
+    for path, item in _load_all(files, index, library, cards):
         if isinstance(item, ScenarioError):
             code = EXIT_INVALID
             counts["invalid"] += 1
@@ -257,11 +307,11 @@ def coverage_table(results: Sequence[ScenarioResult], index: RulesIndex) -> list
     ]
 
 
-def _coverage(files: Sequence[Path], as_json: bool, out: TextIO) -> int:
+def _coverage(files: Sequence[Path], as_json: bool, out: TextIO, cards: CardSource | None = None) -> int:
     index, library = _resources()
     results: list[ScenarioResult] = []
     invalid: list[ScenarioError] = []
-    for _path, item in _load_all(files, index, library):
+    for _path, item in _load_all(files, index, library, cards):
         if isinstance(item, ScenarioError):
             invalid.append(item)
         else:

@@ -57,6 +57,7 @@ def _clauses(e: StepExpect, steps: Sequence[engine.TraceStep]) -> list[Expectati
     for what, kind, ids in (
         ("запрещает", "forbidden", e.forbidden_by),
         ("не определено из-за", "undetermined", e.undetermined_by),
+        ("не проверено по", "unchecked", e.unchecked_by),
         ("применено", "assumption", e.assumptions),
     ):
         have = [t.clause for t in steps if t.kind == kind]

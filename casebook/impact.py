@@ -22,6 +22,7 @@ from typing import TextIO, TypeVar
 import engine
 from casebook.affected import EXIT_INVALID, EXIT_OK, AffectedScenario, Cites, affected_scenarios
 from casebook.catalogue import library_scenarios
+from casebook.model import CardSource
 from rules_index import CorpusError, RulesIndex, ids, load_default
 from rules_index.diff import RulesDiff, Side, diff_indexes
 from rules_index.diff_cli import load_side
@@ -172,9 +173,16 @@ def render_text(found: Impact) -> str:
 
 
 def command(
-    old_spec: str, new_spec: str, journal: Path | None, as_json: bool, out: TextIO, err: TextIO
+    old_spec: str,
+    new_spec: str,
+    journal: Path | None,
+    as_json: bool,
+    out: TextIO,
+    err: TextIO,
+    cards: CardSource | None = None,
 ) -> int:
-    """`python -m engine affected OLD NEW`: OLD and NEW each a file, a folder or `builtin`."""
+    """`python -m engine affected OLD NEW`: OLD and NEW each a file, a folder or `builtin`.
+    `cards` opens the bases of the library's real-card scenarios (else they are left out)."""
     try:
         old = load_side(old_spec)
         new = load_side(new_spec)
@@ -193,7 +201,9 @@ def command(
     entries: tuple[Cites, ...] = ()
     if written_for(label, diff.old):
         entries = tuple(
-            e for e in library_scenarios(run=True, index=builtin, library=engine.load_library()) if e.ran
+            e
+            for e in library_scenarios(run=True, index=builtin, library=engine.load_library(), cards=cards)
+            if e.ran
         )
     found = impact(diff, rulings, entries, label, problem)
     if as_json:

@@ -19,7 +19,9 @@ import engine
 import lexicon
 from casebook import notation
 from casebook.model import (
+    CardBaseRef,
     CardExpectation,
+    CardSource,
     ChoiceExpectation,
     Scenario,
     ScenarioStep,
@@ -45,7 +47,8 @@ from rules_index import ids
 if TYPE_CHECKING:
     from rules_index import RulesIndex
 
-TOP_KEYS = ("title", "source", "rules", "answer", "seed", "setup", "steps")
+TOP_KEYS = ("title", "source", "rules", "answer", "seed", "card_base", "setup", "steps")
+CARD_BASE_KEYS = ("file", "constants")
 SETUP_KEYS = ("phase", "active", "turn", "cards", "position")
 # A card entry's keys are CardSpec's fields: the format and the engine cannot drift apart.
 CARD_KEYS = tuple(f.name for f in dataclasses.fields(engine.CardSpec))
@@ -59,12 +62,13 @@ EXPECT_KEYS = (
     "not_fired",
     "forbidden_by",
     "undetermined_by",
+    "unchecked_by",
     "assumptions",
     "trace",
     "cards",
     "asked",
 )
-EXPECT_ID_KEYS = EXPECT_KEYS[1:6]
+EXPECT_ID_KEYS = EXPECT_KEYS[1:7]
 TRACE_KEYS = ("clause", "kind", "reason_has")
 ASKED_KEYS = ("clause", "who", "options")
 # The card properties an expectation may name: those engine.card_props documents.
@@ -80,14 +84,17 @@ def load_scenario(
     *,
     index: RulesIndex | None = None,
     library: engine.CardLibrary | None = None,
+    cards: CardSource | None = None,
 ) -> Scenario:
-    """Read and validate a scenario file.
+    """Read and validate a scenario file. A file that names its card base (`card_base`) is read
+    against the library `cards` opens for it; without `cards` such a file is refused, saying where
+    it can be run.
 
     Raises:
         ScenarioError: the file is missing, unreadable, too large or invalid (Russian message
             naming the file, the line and the key).
     """
-    return load_scenario_text(read_file(path), str(path), index=index, library=library)
+    return load_scenario_text(read_file(path), str(path), index=index, library=library, cards=cards)
 
 
 def load_scenario_text(
@@ -96,8 +103,10 @@ def load_scenario_text(
     *,
     index: RulesIndex | None = None,
     library: engine.CardLibrary | None = None,
+    cards: CardSource | None = None,
 ) -> Scenario:
-    """Validate scenario text; `name` is what errors call the file.
+    """Validate scenario text; `name` is what errors call the file (and, when it is a file's
+    path, where a `card_base: {file: …}` is found from).
 
     Raises:
         ScenarioError: as `load_scenario`.
@@ -109,16 +118,19 @@ def load_scenario_text(
         import rules_index
 
         index = rules_index.load_default()
-    return _Reader(name, library, index).scenario(root)
+    return _Reader(name, library, index, cards).scenario(root)
 
 
 class _Reader(NodeReader):
     """Turns located YAML nodes into a Scenario, collecting every problem it finds."""
 
-    def __init__(self, file: str, library: engine.CardLibrary, index: RulesIndex) -> None:
+    def __init__(
+        self, file: str, library: engine.CardLibrary, index: RulesIndex, cards: CardSource | None = None
+    ) -> None:
         super().__init__(file)
         self.library = library
         self.index = index
+        self.cards = cards
         self.card_nodes: dict[str, YMap] = {}
         self.position_lines: dict[str, int] = {}  # card id -> file line, for cards given by `position`
         self._assumptions: Mapping[str, str] | None = None
@@ -195,7 +207,12 @@ class _Reader(NodeReader):
         rules = self.optional_text(root, "rules")
         answer = self.optional_text(root, "answer")
         seed = self.optional(root, "seed", int)
-        setup = self._setup(root, seed if isinstance(seed, int) else 0)
+        before = len(self.problems)
+        card_base = self._card_base(root)
+        # cards cannot be judged against a base that did not open: the setup waits for it
+        setup = (
+            self._setup(root, seed if isinstance(seed, int) else 0) if len(self.problems) == before else None
+        )
         self.raise_if_failed()
         card_lines = {cid: node.line for cid, node in self.card_nodes.items()} | self.position_lines
         steps = self._steps(root, card_lines)
@@ -212,7 +229,55 @@ class _Reader(NodeReader):
             setup=setup,
             steps=tuple(steps),
             card_lines=tuple(card_lines.items()),
+            card_base=card_base,
+            library=self.library if card_base is not None else None,
         )
+
+    # -- the card base --
+
+    def _card_base(self, root: YMap) -> CardBaseRef | None:
+        """`card_base`: a stored base's id or name, or {file, constants} beside the scenario. The
+        library it opens replaces the one given, so the cards are read against the base."""
+        node = root.get("card_base")
+        if node is None:
+            return None
+        line = root.key_line("card_base")
+        if isinstance(node, YMap):
+            self.check_keys(node, CARD_BASE_KEYS, "card_base")
+            file = self.text(node.get("file"), "file", node.key_line("file")) if node.get("file") else None
+            if not file:
+                self.fail(line, "card_base", "укажите file: путь к файлу карт (от папки сценария)")
+                return None
+            consts = self.optional_text(node, "constants")
+            ref = CardBaseRef(
+                file=self._beside(file), constants=self._beside(consts) if consts else "", line=line
+            )
+        else:
+            stored = self.text(node, "card_base", line)
+            if not stored:
+                return None
+            ref = CardBaseRef(stored=stored.strip(), line=line)
+        if self.cards is None:
+            self.fail(
+                line,
+                "card_base",
+                f"карты сценария — из базы ({ref.describe()}), а здесь базы карт не открываются: "
+                "прогоните его командой python -m engine run или откройте на столе судьи",
+            )
+            return None
+        try:
+            self.library = self.cards(ref)
+        except ValueError as exc:
+            self.fail(line, "card_base", str(exc))
+            return None
+        return ref
+
+    def _beside(self, path: str) -> str:
+        """A path from the scenario's folder (when the scenario is a file), absolute."""
+        p = Path(path)
+        if not p.is_absolute() and Path(self.file).is_file():
+            p = Path(self.file).parent / p
+        return str(p.resolve())
 
     # -- setup --
 
@@ -360,7 +425,7 @@ class _Reader(NodeReader):
         if self.library.get(name) is None:
             near = self.library.nearest(name, 3)
             hint = f"; возможно: {', '.join('«' + n + '»' for n in near)}" if near else ""
-            self.fail(line, "card", f"карты «{name}» нет в библиотеке{hint}")
+            self.fail(line, "card", f"{self.library.missing(name)}{hint}")
             return None
         return name
 
@@ -487,6 +552,7 @@ class _Reader(NodeReader):
             not_fired=id_lists["not_fired"],
             forbidden_by=id_lists["forbidden_by"],
             undetermined_by=id_lists["undetermined_by"],
+            unchecked_by=id_lists["unchecked_by"],
             assumptions=id_lists["assumptions"],
             trace=self._expect_trace(m),
             cards=self._expect_cards(m, card_lines),

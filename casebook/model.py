@@ -8,7 +8,7 @@ casebook.runner runs it and casebook.expect checks each step's expectations.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import engine
 
@@ -51,6 +51,7 @@ class StepExpect:
     not_fired: tuple[str, ...] = ()
     forbidden_by: tuple[str, ...] = ()
     undetermined_by: tuple[str, ...] = ()
+    unchecked_by: tuple[str, ...] = ()
     assumptions: tuple[str, ...] = ()
     trace: tuple[TraceExpectation, ...] = ()
     cards: tuple[CardExpectation, ...] = ()
@@ -64,6 +65,7 @@ class StepExpect:
             *self.not_fired,
             *self.forbidden_by,
             *self.undetermined_by,
+            *self.unchecked_by,
             *self.assumptions,
         ):
             yield cid, self.line
@@ -86,6 +88,36 @@ class ScenarioStep:
 
 
 @dataclasses.dataclass(frozen=True)
+class CardBaseRef:
+    """A scenario's `card_base`: a base stored on the server (its id or its name), or a card file
+    next to the scenario (`file`, its path made absolute, with its `constants` file)."""
+
+    stored: str = ""
+    file: str = ""
+    constants: str = ""
+    line: int = 0
+
+    def describe(self) -> str:
+        return f"база карт «{self.stored}» на сервере" if self.stored else f"файл карт «{self.file}»"
+
+
+# Opens the card base a scenario names, as an engine library whose `label` names it. Raises
+# ValueError with a Russian message naming the base. The casebook opens no card base itself (the
+# card base package builds on it): the command line and the desk pass cardbase's.
+CardSource = Callable[[CardBaseRef], engine.CardLibrary]
+
+
+@dataclasses.dataclass(frozen=True)
+class CardBases:
+    """How a command line opens card bases, given by the card base package (python -m engine):
+    `named(base, constants)` for `--cards` (raises ValueError naming the base) and `source` for
+    the scenarios' own `card_base`."""
+
+    named: Callable[[str, str | None], engine.CardLibrary]
+    source: CardSource
+
+
+@dataclasses.dataclass(frozen=True)
 class Scenario:
     name: str
     title: str
@@ -95,6 +127,10 @@ class Scenario:
     setup: engine.Setup
     steps: tuple[ScenarioStep, ...]
     card_lines: tuple[tuple[str, int], ...] = ()
+    # The base the scenario's cards come from (`card_base`) and the library it gave: the runner
+    # uses that library, so a base record wins over an embedded card of the same name.
+    card_base: CardBaseRef | None = None
+    library: engine.CardLibrary | None = None
 
     def card_ids(self) -> list[str]:
         return [spec.id for spec in self.setup.cards]

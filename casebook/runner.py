@@ -26,6 +26,7 @@ def run_scenario(
     engine failure on a step is reported as that step's error, never raised.
     """
     notes = _version_notes(s, index)
+    library = s.library or library  # a scenario that names its card base runs on that base
     try:
         state = engine.build_state(s.setup, library)
     except engine.SetupError as exc:  # loaded scenarios were built once already

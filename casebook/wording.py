@@ -20,21 +20,22 @@ def value_word(value: object, props: Mapping[str, Props] | None = None) -> str:
         return ", ".join(map(str, value))
     shown = str(value)
     if props is not None and shown in props:
-        return f"{props[shown].get('name', shown)} [{shown}]"
+        return str(props[shown].get("name", shown))
     if shown in lexicon.ZONES:
         return lexicon.zone(shown)
     return lexicon.enum_word(shown)
 
 
 def action_words(action: engine.Action, props: Mapping[str, Props] | None = None) -> str:
-    """The action in the judge's words: «Объявить нападение: атакующий — Вайл [vail]; цель — Орк [orc]»
-    (cards by name when `props` names them)."""
+    """The action in the judge's words: «Объявить нападение: атакующий — Вайл; цель — Орк» (cards by
+    name when `props` names them; the scenario line with ids is repr(action), for authors)."""
     data = action.to_dict()
     kind = next(iter(data), "")
     spec = engine.ACTION_SPECS.get(kind)
     if spec is None:
         return repr(action)
-    labels = {a.name: a.label for a in spec.args}
+    # a label's bracketed part is the form's hint («раны от удара (не указаны — движок спросит …)»)
+    labels = {a.name: a.label.split(" (", 1)[0] for a in spec.args}
     args = data.get(kind, {})
     parts = [f"{labels.get(name, name)} — {value_word(value, props)}" for name, value in args.items()]
     return spec.label + (": " + "; ".join(parts) if parts else "")

@@ -4,14 +4,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import engine
 import lexicon
 from desk.view import Props, card_label
 
-# A cell mark: (verdict code, why — with the citation that decides it).
-Mark = tuple[str, str]
+
+class Mark(NamedTuple):
+    """What a tap on a cell (or a candidate in a list) gives: the verdict code, why (with the
+    citation that decides it), and the short words shown on the mark itself («нельзя: п. 211.3.1»)."""
+
+    verdict: str
+    why: str
+    short: str = ""
 
 
 def kinds() -> list[str]:
@@ -75,7 +81,7 @@ def hints(verdicts: Iterable[engine.OptionVerdict], arg: str, cite: Cite = lexic
     for ov in verdicts:
         offered = ov.args.get(arg)
         if isinstance(offered, str):
-            out[offered] = (ov.verdict, why(ov, cite))
+            out[offered] = Mark(ov.verdict, why(ov, cite))
     return out
 
 
@@ -85,7 +91,7 @@ def card_cell_marks(props: Mapping[str, Props], card_hints: Mapping[str, Mark]) 
     for cid, mark in card_hints.items():
         cell = props.get(cid, {}).get("cell")
         if cell and (str(cell) not in marks or mark[0] == "legal"):
-            marks[str(cell)] = (mark[0], f"{card_label(props, cid)}: {mark[1]}")
+            marks[str(cell)] = Mark(mark.verdict, f"{card_label(props, cid)}: {mark.why}", mark.short)
     return marks
 
 

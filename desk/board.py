@@ -3,8 +3,8 @@
 A tile is one cell: the card standing there (its name, owner, wounds out of life, closed, hidden,
 the control marker) and the symbiote on it, or nothing; its mark says what a click would do.
 `click` decides what a click on a cell does, from the desk and the card the judge has selected:
-select a card (a second click on a host selects its symbiote), open the new-card form on an empty
-cell before the actions start, or apply the armed action (a move) to the selected card.
+select a card (a second click on a host selects its symbiote), apply the armed action (a move) to
+the selected card, or — before the actions start, when no action is armed — open the new-card form.
 """
 
 from __future__ import annotations
@@ -33,11 +33,15 @@ class Tile:
     symbiote_line: str = ""  # «+ Карлик Унд A · 0/2»
     mark: str | None = None  # the verdict code a click would give
     tip: str = ""  # the whole story, for a tooltip
+    mark_words: str = ""  # «✘ нельзя: п. 211.3.1»: the mark with what decides it, shown on the tile
 
     @property
     def head(self) -> str:
-        """«c4 · ✔ можно»: the cell and the mark of a click on it."""
-        return self.cell + (f" · {OPTION_MARKS[self.mark]}" if self.mark else "")
+        """«c3 · ✘ нельзя: п. 211.3.1»: the cell and what a tap on it gives, with its clause (a phone
+        shows no tooltip); an empty cell that is no target shows its name alone."""
+        if not self.mark:
+            return self.cell
+        return f"{self.cell} · {self.mark_words or OPTION_MARKS[self.mark]}"
 
 
 def short_facts(p: Props) -> str:
@@ -66,12 +70,14 @@ def tiles(props: Mapping[str, Props], marks: Mapping[str, Mark]) -> dict[str, Ti
         cid = standing.get(cell)
         mark = marks.get(cell) if cid is None else None  # a click on a card selects it: no mark there
         if cid is None:
-            tip = mark[1] if mark else f"Клетка {cell} пуста"
-            out[cell] = Tile(cell, mark=mark[0] if mark else None, tip=tip)
+            tip = mark.why if mark else f"Клетка {cell} пуста"
+            out[cell] = Tile(
+                cell, mark=mark.verdict if mark else None, tip=tip, mark_words=mark.short if mark else ""
+            )
             continue
         p = props[cid]
         sym = str(p["symbiote"]) if p.get("symbiote") and str(p.get("symbiote")) in props else None
-        tip = card_text(p, cid) + (f"\nна ней: {card_text(props[sym], sym)}" if sym else "")
+        tip = card_text(p) + (f"\nна ней: {card_text(props[sym])}" if sym else "")
         out[cell] = Tile(
             cell,
             card=cid,
@@ -129,11 +135,11 @@ def click(
         if sym is not None and selected == card:
             return Click("select", card=sym, cell=cell)
         return Click("select", card=card, cell=cell)
-    if not desk.started:
-        return Click("new_card", cell=cell)
     if selected is not None and selected in props and armed:
         cell_arg = next(a.name for a in engine.ACTION_SPECS[armed].args if a.type in ("cell", "place"))
         return Click("act", card=selected, cell=cell, kind=armed, args={"card": selected, cell_arg: cell})
+    if not desk.started:
+        return Click("new_card", cell=cell)
     return Click(
         "hint",
         cell=cell,

@@ -120,3 +120,49 @@ def friendly(exc: Exception, names: Mapping[str, str]) -> str:
         detail = re.sub(rf"(?<![\w«])({re.escape(cid)})(?![\w»])", f"«{name}»", detail)
     card = getattr(exc, "card", None)
     return (f"«{names[card]}»: " if isinstance(card, str) and card in names else "") + detail
+
+
+@dataclasses.dataclass(frozen=True)
+class Put:
+    """Where a card from the card page goes on the desk in one tap: `at` (a free cell or the
+    auxiliary zone), or for a symbiote the cards it may sit on (`hosts`: the judge taps one); the
+    owner it gets; why there, in the judge's words; or why it cannot go on at all (`problem`)."""
+
+    at: str | None = None
+    owner: str = "A"
+    hosts: tuple[str, ...] = ()
+    words: str = ""
+    problem: str = ""
+
+
+def in_aux_zone(cdef: engine.CardDef) -> str:
+    """Why the card stands in the auxiliary zone, or "" (535.4 names both kinds; A5 is our rule for
+    where they stand before any summon)."""
+    if cdef.type == "creature" and cdef.subtype == "flyer":
+        return "летающее существо ставится во вспомогательную зону (п. 535.4, допущение A5)"
+    if cdef.has("aux_zone"):
+        return "карта «располагается во вспомогательной зоне» (п. 535.4, допущение A5)"
+    return ""
+
+
+def where_to_put(cdef: engine.CardDef, props: Mapping[str, Props], free: str | None) -> Put:
+    """Where `cdef` goes (see Put); `free` is the free cell to use for a card of the field."""
+    name = f"«{cdef.name}»"
+    symbiote = cdef.type == "creature" and cdef.subtype in ("companion", "parasite")
+    hosts = tuple(cid for cid, p in props.items() if can_host(p)) if symbiote else ()
+    if hosts:
+        return Put(hosts=hosts, words=f"{name} — симбиот: выберите, на какую карту его положить.")
+    aux = in_aux_zone(cdef)
+    if aux:
+        return Put(at="aux", words=f"{name}: {aux}.")
+    if free is None:
+        return Put(problem=f"На поле нет свободной клетки для {name}: уберите карту или положите её в зону.")
+    owner = engine.half_of(free)
+    half = lexicon.player(owner, "gen")
+    said = f"{name} — на свободную клетку {free} (половина {half})."
+    if symbiote:  # no creature to sit on yet (as symbiotes lie before the reveal, 211.2)
+        said = (
+            f"{name} — симбиот, а наземного существа без симбиота на столе нет: он поставлен на свободную "
+            f"клетку {free} (половина {half}); на хозяина его кладут в «Свойствах карты»."
+        )
+    return Put(at=free, owner=owner, words=said)

@@ -102,13 +102,75 @@ def cited_clauses(rp: Replay) -> list[str]:
     return list(seen)
 
 
-def position_text(desk: Desk, library: engine.CardLibrary | None = None) -> str:
-    """The desk's position as one line of the notation (casebook/notation/), header included.
+def position_setup(
+    state: engine.GameState, library: engine.CardLibrary | None = None
+) -> tuple[engine.Setup, dict[str, str]]:
+    """The position as it stands as a Setup whose cards carry the ids the notation makes from their
+    names (so its text needs no «id …»: ids are for scenario authors), and the old id → new id map."""
+    lib = library or engine.load_library()
+    setup = engine.to_setup(state, lib)
+    named = [
+        (str(c.card.get("name", "")) if isinstance(c.card, Mapping) else _library_name(c.card, lib), None)
+        for c in setup.cards
+    ]
+    renamed = dict(zip((c.id for c in setup.cards), casebook.notation.assign_ids(named), strict=True))
+
+    def new(ref: str | None) -> str | None:
+        return renamed.get(ref, ref) if ref is not None else None
+
+    cards = [
+        dataclasses.replace(
+            c,
+            id=renamed[c.id],
+            host=new(c.host),
+            borrowed=new(c.borrowed),
+            # A card exiled «by itself» (the exile action allows it, a setup does not): written as exiled.
+            exiled_by=None if c.exiled_by == c.id else new(c.exiled_by),
+        )
+        for c in setup.cards
+    ]
+    return dataclasses.replace(setup, cards=cards), renamed
+
+
+def _library_name(name: str, lib: engine.CardLibrary) -> str:
+    found = lib.get(name)
+    return found.name if found is not None else name
+
+
+def position_text(state: engine.GameState, library: engine.CardLibrary | None = None) -> str:
+    """The position as it stands (after the actions up to the cursor) in one line of the notation
+    (casebook/notation/), header included: control, wounds, closed, hidden, zones and tokens as the
+    actions left them, so pasting it back gives the same cards in the same places (their ids made
+    from their names, as a typed position gets them).
 
     Raises:
         casebook.NotationError: a card the notation cannot write (an own card with abilities).
     """
-    return casebook.write_position(desk.setup(), library)
+    setup, _ = position_setup(state, library)
+    return casebook.write_position(setup, library)
+
+
+def unwritten(state: engine.GameState, names: Mapping[str, str] | None = None) -> list[str]:
+    """What of the position its text does not hold, in words (the desk file keeps all of it): a
+    card type changed in play, a card that exiled itself, cells marked until a turn, abilities
+    already used, a choice waiting for its answer. (That the turn has begun is not said: the
+    turn's structure is our assumption A15, and the next action begins it anyway.)"""
+    names = names or {cid: c.name for cid, c in state.cards.items()}
+    out = []
+    for cid, c in state.cards.items():
+        if (c.type, c.subtype) != (c.card.type, c.card.subtype):
+            now = lexicon.class_of_card(c.type, c.subtype)
+            out.append(f"«{names.get(cid, c.name)}» в ходе боя стала: {now}")
+    for cid, c in state.cards.items():
+        if c.exiled_by == cid:
+            out.append(f"что «{names.get(cid, c.name)}» изгнала сама себя")
+    if state.marks:
+        out.append("отмеченные клетки (" + ", ".join(f"«{m.name}»" for m in state.marks) + ")")
+    if any(c.used or c.turn_uses or c.host_changed for c in state.cards.values()):
+        out.append("какие особенности уже использованы в этом бою или ходу")
+    if state.pending is not None:
+        out.append("выбор, который ждёт ответа")
+    return out
 
 
 def from_position_text(desk: Desk, text: str, library: engine.CardLibrary | None = None) -> Desk:

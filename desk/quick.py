@@ -65,7 +65,13 @@ def mark_text(ov: engine.OptionVerdict, cite: Cite = lexicon.cite) -> str:
     """«✔ можно», «✘ нельзя: п. 211.3.1», «? не определено: п. 211.9» (an assumption reads as
     «допущение A7», never «п. A7»); `cite` names the clause in the window's rules."""
     head = f"{lexicon.verdict_mark(ov.verdict)} {ov.mark}"
-    return head + (f": {cite(ov.clause)}" if ov.verdict != "legal" and ov.clause else "")
+    if ov.verdict == "legal":
+        return head
+    if ov.clause:
+        return f"{head}: {cite(ov.clause)}"
+    # no clause decides it (the action as asked cannot be taken): the reason itself, briefly
+    reason = " ".join(ov.reason.split())
+    return f"{head}: {reason[:48].rstrip(' ,;:') + '…' if len(reason) > 48 else reason}" if reason else head
 
 
 def value_words(props: Mapping[str, Props], arg: engine.ArgSpec | None, value: object) -> str:
@@ -149,7 +155,7 @@ def cell_marks(quick: Quick) -> dict[str, Mark]:
     for c in quick.choices:
         cell = c.args.get(quick.arg)
         if isinstance(cell, str) and engine.is_cell(cell):
-            out[cell] = (c.verdict, f"{quick.label}: {cell} — {c.mark}. {c.reason}")
+            out[cell] = Mark(c.verdict, f"{quick.label}: {cell} — {c.mark}. {c.reason}", c.mark)
     return out
 
 

@@ -7,6 +7,7 @@ text only: the pages decide how to escape it for Markdown.
 
 from __future__ import annotations
 
+import re
 import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import engine
 import lexicon
 from casebook import wording
+from rules_index import ids
 
 Props = Mapping[str, Any]
 CONTROL_MARK = "⚑"
@@ -50,15 +52,47 @@ def card_facts(p: Props) -> list[str]:
     return facts
 
 
-def card_text(p: Props, cid: str) -> str:
-    """One card in one line: «Вайл [vail] · наземное существо · владелец B · …»."""
-    return " · ".join([f"{p.get('name')} [{cid}]", *card_facts(p)])
+def names(props: Mapping[str, Props]) -> dict[str, str]:
+    """Each card as a judge names it: its name, and where it is when another card has the same
+    name («Орк (d4)», «Орк (в руке)»). Ids are for scenario authors, never for this."""
+    counts: dict[str, int] = {}
+    for p in props.values():
+        key = lexicon.fold(str(p.get("name", "")))
+        counts[key] = counts.get(key, 0) + 1
+    out = {}
+    for cid, p in props.items():
+        name = str(p.get("name", cid))
+        out[cid] = f"{name} ({where(p)})" if counts[lexicon.fold(name)] > 1 else name
+    return out
 
 
-def card_block(p: Props, cid: str, symbiote: bool = False) -> str:
-    """The same facts one a line, for a narrow grid cell; a symbiote says it sits on the card above."""
-    head = ("↳ симбиот: " if symbiote else "") + f"{p.get('name')} [{cid}]"
-    return "\n".join([head, *card_facts(p)])
+def name_of(props: Mapping[str, Props], cid: str) -> str:
+    """One card by its name (with its place when the name is not unique)."""
+    return names(props).get(cid, cid)
+
+
+# «Вайл» (vail) — how the engine names a card in its reasons (CardState.label).
+_LABEL = re.compile(r"«([^»]+)» \(([A-Za-z_][A-Za-z0-9_\-]*)\)")
+
+
+def humane(text: str, names_by_id: Mapping[str, str]) -> str:
+    """An engine reason with its cards named for people: «Вайл» (vail) → «Вайл», a bare id
+    («источника orc нет») → «Орк»; two cards of one name keep their places («Орк (d4)»)."""
+
+    def label(m: re.Match[str]) -> str:
+        return f"«{names_by_id.get(m.group(2), m.group(1))}»"
+
+    text = _LABEL.sub(label, text)
+    for cid, name in sorted(names_by_id.items(), key=lambda kv: -len(kv[0])):
+        if engine.is_cell(cid):  # «c4» in a reason is the cell
+            continue
+        text = re.sub(rf"(?<![\w«/.-]){re.escape(cid)}(?![\w»/.-])", f"«{name}»", text)
+    return text
+
+
+def card_text(p: Props, name: str | None = None) -> str:
+    """One card in one line: «Вайл · наземное существо · владелец B · …»."""
+    return " · ".join([name or str(p.get("name")), *card_facts(p)])
 
 
 def where(p: Props) -> str:
@@ -67,11 +101,11 @@ def where(p: Props) -> str:
 
 
 def card_label(props: Mapping[str, Props], cid: str) -> str:
-    """A card in a list of choices: «Вайл [vail] (c4, владелец B)»; «—» for no card."""
+    """A card in a list of choices: «Вайл (c4, владелец B)»; «—» for no card."""
     if not cid:
         return "—"
     p = props.get(cid, {})
-    return f"{p.get('name', cid)} [{cid}] ({where(p)}, владелец {p.get('owner')})"
+    return f"{p.get('name', cid)} ({where(p)}, владелец {p.get('owner')})"
 
 
 def row_label(row: int) -> str:
@@ -102,19 +136,6 @@ def on_cells(props: Mapping[str, Props]) -> dict[str, list[str]]:
         if p.get("zone") == "battle" and p.get("cell") and not p.get("host"):
             out.setdefault(str(p["cell"]), []).append(cid)
     return out
-
-
-def table_cell(props: Mapping[str, Props], cell: str, mark: str | None) -> str:
-    """One cell of the compact table: its mark, then each card «Вайл [vail] B ⚑A 0/3»."""
-    parts = [OPTION_MARKS[mark]] if mark is not None else []
-    for cid, p in props.items():
-        if p.get("zone") == "battle" and p.get("cell") == cell:
-            flag = f" {CONTROL_MARK}{p.get('controller')}" if p.get("control_marker") else ""
-            prefix = "↳ " if p.get("host") else ""
-            parts.append(
-                f"{prefix}{p.get('name')} [{cid}] {p.get('owner')}{flag} {p.get('wounds', 0)}/{p.get('life')}"
-            )
-    return "; ".join(parts)
 
 
 def side_zones(
@@ -172,3 +193,46 @@ def verdict_counts(verdicts: Sequence[engine.OptionVerdict]) -> str:
         if any(o.verdict == v for o in verdicts)
     )
     return f"Движок проверил вариантов: {len(verdicts)}: {counts}."
+
+
+def _short(text: str, limit: int = 130) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip(" ,;:") + "…"
+
+
+def verdict_reasons(
+    outcome: engine.Outcome,
+    cite: Callable[[str], str] = lexicon.cite,
+    names_by_id: Mapping[str, str] | None = None,
+) -> list[str]:
+    """Why, in a line (two for «не определено»), for the place the judge tapped; the trace holds
+    the rest:
+    - forbidden: the rule that forbids it;
+    - undetermined: what the text does decide (an allowed step, cited) and where it stops;
+    - legal: what the action did (a clause's effect first), or what the text could not check.
+    Each line names its clause («п. 211.3.1: …»); cards by name, never by id."""
+    names_by_id = names_by_id or {}
+    steps = [s for s in outcome.steps() if s.kind != "assumption"]
+
+    def line(s: engine.TraceStep, head: str = "") -> str:
+        rests = f"{cite(s.clause)}: " if s.clause else ""
+        return head + rests + _short(humane(s.reason, names_by_id))
+
+    if outcome.verdict == "illegal":
+        forbidden = [s for s in steps if s.kind == "forbidden"]
+        return [line(forbidden[0])] if forbidden else []
+    # where the text stops: undetermined, or (in a legal outcome) what it could not check
+    silent = [s for s in steps if s.kind in ("undetermined", "conflict", "unchecked")]
+    if outcome.verdict == "undetermined":
+        # what the rules text allows first (a clause before one of our assumptions), then where it stops
+        allowed = sorted(
+            (s for s in steps if s.kind == "allowed"), key=lambda s: ids.is_assumption_id(s.clause)
+        )
+        return [line(s, "разрешено — ") for s in allowed[:1]] + [
+            line(s, "не определено — ") for s in silent[:1]
+        ]
+    # what it did: the steps a clause decides first (a wound the text turns away says so), then
+    # the action's own effect
+    done = [s for s in steps if s.kind in ("effect", "allowed")]
+    done = sorted(done, key=lambda s: (not s.clause, s.kind != "effect"))[:1]
+    return [line(s, "не проверено — ") for s in silent[:1]] or [line(s) for s in done]

@@ -55,7 +55,8 @@ def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return implemented.command(out, err, write=args.write)
     if args.command == "cards":
         return cards_cli.dispatch(args, out, err)
-    return scenarios_cli.dispatch(args, out, err)
+    # the scenarios' card bases (`--cards`, `card_base`) are opened by the card base package
+    return scenarios_cli.dispatch(args, out, err, cards_cli.card_bases())
 
 
 if __name__ == "__main__":

@@ -14,12 +14,14 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import lexicon
-from engine import trace
+from engine import assumptions, trace
 from engine.model import state
 from engine.model.abilities import Ability
 
 if TYPE_CHECKING:
     from engine.rules.registry import Catalogue
+
+Problem = trace.Problem
 
 
 class NeedChoice(Exception):
@@ -64,6 +66,10 @@ class Ctx:
         self.keep_state = False
         # cards whose death is being resolved (their «при гибели» may kill others, who may hit back)
         self.dying: set[str] = set()
+        # the problems checks found while this action was applied (Outcome.deciding)
+        self.deciding: list[Problem] = []
+        self._looking = 0
+        self._rested: set[str] = set()
 
     # ---- cards -------------------------------------------------------------------------
     def c(self, cid: str) -> state.CardState:
@@ -143,11 +149,67 @@ class Ctx:
         self.undetermined = True
         self.tr.add(clause, "undetermined", reason)
 
+    def unchecked(self, clause: str, reason: str) -> None:
+        """What the text allows but leaves to rules we lack: the verdict stays, the trace says what
+        was not checked (211.9 «по общим правилам»)."""
+        self.tr.add(clause, "unchecked", reason)
+
     def assume(self, aid: str, reason: str) -> None:
         self.tr.add(aid, "assumption", reason)
 
     def change(self, text: str) -> None:
         self.tr.change(text)
+
+    # ---- problems ----------------------------------------------------------------------
+    def found(self, problems: list[Problem]) -> list[Problem]:
+        """Record what a check found (the clauses that decide this action) and return it. Inside
+        `hypothetical()` nothing is recorded: the look decided nothing."""
+        if not self._looking:
+            self.deciding.extend(problems)
+        return problems
+
+    @contextlib.contextmanager
+    def quiet(self) -> Iterator[None]:
+        """Steps inside are not traced (a look ahead whose answer the action then says itself)."""
+        enabled = self.tr.enabled
+        self.tr.enabled = False
+        try:
+            yield
+        finally:
+            self.tr.enabled = enabled
+
+    @contextlib.contextmanager
+    def hypothetical(self) -> Iterator[None]:
+        """Checks run here only look (a state check that changes nothing, a retry that waits):
+        what they find is not a decision and need not be cited."""
+        self._looking += 1
+        try:
+            yield
+        finally:
+            self._looking -= 1
+
+    def cite(self, problem: Problem) -> None:
+        """The trace step of a problem the action acts on: a refusal, or the point where our text
+        stops (the position then stays as it was); the assumptions it rests on are cited once."""
+        self._rest_on(problem)
+        if problem.forbids:
+            self.forbid(problem.clause, problem.reason)
+        else:
+            self.undet(problem.clause, problem.reason)
+            self.keep_state = True
+
+    def note(self, problem: Problem, kind: str = "state_check") -> None:
+        """A problem cited as a «why not» of an option that was not offered or not taken (the
+        action itself goes on): the step has the problem's clause and words."""
+        self._rest_on(problem)
+        self.step(problem.clause, kind, problem.reason)
+
+    def _rest_on(self, problem: Problem) -> None:
+        """The assumptions a problem's reason rests on, each cited once per action."""
+        for aid in problem.rests_on:
+            if aid not in self._rested:
+                self._rested.add(aid)
+                self.assume(aid, assumptions.wordings().get(aid, "").rstrip("."))
 
     @contextlib.contextmanager
     def group(self, clause: str, kind: str, reason: str) -> Iterator[None]:
@@ -158,9 +220,16 @@ class Ctx:
             self.tr.close()
 
     # ---- choices -----------------------------------------------------------------------
-    def ask(self, who: str, clause: str, question: str, options: Sequence[tuple[str, str]]) -> str:
-        """The answer to a choice: from the answers given so far, else stop with a Pending."""
+    def ask(
+        self, who: str, clause: str, question: str, options: Sequence[tuple[str, str]], *, judge: bool = False
+    ) -> str:
+        """The answer to a choice: from the answers given so far, else stop with a Pending. A
+        choice with a single option is no choice: it is taken without asking (and without using
+        an answer), and the trace says so. `judge`: a fact the judge gives (Pending.judge)."""
         opts = tuple(state.Option(k, label) for k, label in options)
+        if len(opts) == 1:
+            self.step(clause, "effect", f"{question} — единственный вариант: {opts[0].label}")
+            return opts[0].key
         if self.asked < len(self.answers):
             answer = self.answers[self.asked]
             self.asked += 1
@@ -168,9 +237,10 @@ class Ctx:
                 offered = "; ".join(f"{o.key} — {o.label}" for o in opts)
                 raise BadChoice(f"Варианта «{answer}» нет. {question} Варианты: {offered}")
             label = next(o.label for o in opts if o.key == answer)
-            self.step(clause, "effect", f"{lexicon.player(who, cap=True)} выбирает: {label}")
+            chooser = "Судья указывает" if judge else f"{lexicon.player(who, cap=True)} выбирает"
+            self.step(clause, "effect", f"{chooser}: {label}")
             return answer
-        raise NeedChoice(state.Pending(who=who, clause=clause, question=question, options=opts))
+        raise NeedChoice(state.Pending(who=who, clause=clause, question=question, options=opts, judge=judge))
 
     def ask_card(self, who: str, clause: str, question: str, cards: Sequence[state.CardState]) -> str:
         """The id of the card `who` chooses among `cards`, each offered by name and cell."""

@@ -86,11 +86,14 @@ def _run(
             verdict=verdict,
             trace=ctx.tr.result(),
             pending=need.pending,
+            deciding=tuple(ctx.deciding),
         )
     except context.BadChoice as bad:
         return _refuse(base, bad.message)
     steps = ctx.tr.result()
+    deciding = tuple(ctx.deciding)
     if ctx.illegal:
-        return trace.Outcome(state=base, verdict="illegal", trace=steps)
+        return trace.Outcome(state=base, verdict="illegal", trace=steps, deciding=deciding)
     verdict = "undetermined" if ctx.undetermined else "legal"
-    return trace.Outcome(state=base if ctx.keep_state else ctx.finish(), verdict=verdict, trace=steps)
+    after = base if ctx.keep_state else ctx.finish()
+    return trace.Outcome(state=after, verdict=verdict, trace=steps, deciding=deciding)

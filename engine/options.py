@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 import lexicon
 from engine import core, errors, trace
 from engine.model import actions, board, state
+from rules_index import ids
 
 Pool = Callable[[state.GameState, Mapping[str, object]], list[object]]
 
@@ -32,6 +33,9 @@ class OptionVerdict:
     clause: str | None
     reason: str
     needs_choice: bool = False
+    # What the text allows but leaves to rules our text lacks: (clause, reason) of each
+    # «не проверено» step (211.9: the attack goes «по общим правилам»).
+    unchecked: tuple[tuple[str, str], ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -120,12 +124,19 @@ def _verdict(args: dict[str, object], outcome: trace.Outcome) -> OptionVerdict:
     """The option's verdict from its outcome: the first step that decides it names the clause."""
     if outcome.verdict == "legal":
         allowed = [s for s in outcome.steps() if s.kind == "allowed" and s.clause]
+        # a clause of the rules decides before our assumptions do (211.9 before the card text, A8)
+        allowed.sort(key=lambda s: ids.is_assumption_id(s.clause))
+        unchecked = tuple((s.clause, s.reason) for s in outcome.unchecked)
+        reason = "можно" + (" (потребуется выбор)" if outcome.pending else "")
+        if unchecked:
+            reason += "; не проверено: " + "; ".join(r for _c, r in unchecked)
         return OptionVerdict(
             args,
             "legal",
             allowed[0].clause if allowed else None,
-            "можно" + (" (потребуется выбор)" if outcome.pending else ""),
+            reason,
             needs_choice=outcome.pending is not None,
+            unchecked=unchecked,
         )
     kind = "forbidden" if outcome.verdict == "illegal" else "undetermined"
     step = next((s for s in outcome.steps() if s.kind == kind), None)

@@ -42,14 +42,37 @@ class TraceStep:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Problem:
+    """Why something cannot be done, or cannot be decided by our text: the clause that says so,
+    the kind (forbidden: the clause forbids it; undetermined: our text stops there), the reason
+    in Russian, and the assumptions (A4 …) the reason rests on.
+
+    Check functions (s211_hosts.host_problems, s535_summon.place_problems …) return Problems;
+    those found while an action is applied are the clauses that decided it (Ctx.found), and the
+    handler that acts on one cites it (Ctx.cite)."""
+
+    clause: str
+    kind: str
+    reason: str
+    rests_on: tuple[str, ...] = ()
+
+    @property
+    def forbids(self) -> bool:
+        return self.kind == "forbidden"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Outcome:
     """The result of apply: the new state (the old one when illegal), the verdict, the trace and
-    the pending choice, if any."""
+    the pending choice, if any. `deciding` holds the problems the checks found while the
+    action was applied (outside hypothetical looks): each of their clauses decided something, so
+    each is cited in the trace (tests/test_engine_citations.py holds the engine to that)."""
 
     state: state_mod.GameState
     verdict: str
     trace: tuple[TraceStep, ...]
     pending: state_mod.Pending | None = None
+    deciding: tuple[Problem, ...] = ()
 
     def steps(self) -> list[TraceStep]:
         """Every step, depth first."""
@@ -66,6 +89,11 @@ class Outcome:
     @property
     def forbidden_by(self) -> list[str]:
         return self.clauses("forbidden")
+
+    @property
+    def unchecked(self) -> list[TraceStep]:
+        """What the text allows here but leaves to rules our text lacks (kind «unchecked»)."""
+        return [s for s in self.steps() if s.kind == "unchecked"]
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -33,6 +33,7 @@ STEP_KINDS = (
     "undetermined",
     "assumption",
     "conflict",
+    "unchecked",
 )
 PHASES = ("recruit", "placement", "reveal", "battle")
 # The battle zone first, then the zones beside the field in the order a judge looks at them (the

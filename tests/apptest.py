@@ -10,6 +10,7 @@ from urllib.parse import parse_qs
 from streamlit.testing.v1 import AppTest
 
 from app_pages import registry
+from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -56,12 +57,13 @@ def hit_links(at: AppTest) -> list[str]:
 
 
 def open_desk(**params: str) -> AppTest:
-    """The desk page, opened with these query parameters (without an exception)."""
+    """The desk page, opened with these query parameters (without an exception), every folded
+    part open, as a judge who tapped them all."""
     at = AppTest.from_file(APP, default_timeout=60)
     for k, v in params.items():
         at.query_params[k] = v
     at.run()
-    at.switch_page(registry.DESK.script).run()
+    helpers.unfold(at).switch_page(registry.DESK.script).run()
     assert not at.exception, at.exception
     return at
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
+import lexicon
 from engine.model import board
 
 ORC = {"name": "Орк", "type": "creature", "subtype": "ground", "life": 5}
@@ -351,7 +352,7 @@ def recruit_board(seed: int = 0) -> engine.GameState:
 
 # ---- the engine's structural invariants -----------------------------------------------------
 
-ZONES = {"battle", "aux", "deck", "hand", "graveyard", "exile"}
+ZONES = set(lexicon.ZONES)
 
 
 def check_invariants(gs: engine.GameState) -> None:

@@ -6,13 +6,17 @@ For every action applied, whatever its verdict:
 - no card's owner ever changes, and no card appears or vanishes;
 - every card is in exactly one place, and a symbiote shares its host's cell
   (tests/engine_cases.check_invariants, the engine's structural invariants);
-- every clause the trace cites exists in the rules index, and every assumption in the assumptions file.
+- every clause the trace cites exists in the rules index, and every assumption in the assumptions file;
+- what decided the action is cited: every problem a check found (Outcome.deciding) is a step of
+  the trace, and a clause named in a step's words is a step of its own (check_citations).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
@@ -100,6 +104,36 @@ def random_position(rng: random.Random) -> engine.GameState | None:
         return None
 
 
+# A clause with at least one dot, or an assumption, inside prose: «… (A4)», «по 211.9 …».
+IN_PROSE = re.compile(r"(?<![\w.])(?:[1-9]\d{2}(?:\.\d{1,4}[a-zа-яё]?)+|A[1-9]\d{0,2})(?![\w])")
+WORDINGS = engine.load_assumptions()
+
+
+@functools.cache
+def _index() -> rules_index.RulesIndex:
+    return rules_index.load_default()
+
+
+def _mentioned(step: engine.TraceStep, index: rules_index.RulesIndex) -> set[str]:
+    """Clauses a step's words name: not an absent clause (named as missing, it decides nothing),
+    nor the ids an assumption's own wording refers to (A7 says «шагами по A1»: a definition)."""
+    reason = step.reason
+    if step.kind == "assumption" and step.clause in WORDINGS:
+        reason = reason.replace(WORDINGS[step.clause].rstrip("."), "")
+    return {cid for cid in IN_PROSE.findall(reason) if not index.is_absent(cid)}
+
+
+def check_citations(out: engine.Outcome, index: rules_index.RulesIndex | None = None) -> None:
+    """What decided the outcome is cited, and nothing hides in a reason's words."""
+    index = index or _index()
+    cited = {s.clause for s in out.steps() if s.clause}
+    hidden = [d for d in out.deciding if d.clause not in cited]
+    assert not hidden, "решили, но не процитированы: " + "; ".join(f"{d.clause}: {d.reason}" for d in hidden)
+    for step in out.steps():
+        prose = _mentioned(step, index) - cited
+        assert not prose, f"пункт только в тексте шага [{step.clause}] «{step.reason}»: {', '.join(prose)}"
+
+
 def check_step(
     before: engine.GameState,
     out: engine.Outcome,
@@ -113,6 +147,7 @@ def check_step(
     for cid, card in before.cards.items():
         assert after.cards[cid].owner == card.owner, f"the owner of {cid} changed"
     check_invariants(after)
+    check_citations(out)
     cited = 0
     for step in out.steps():
         if step.clause:
@@ -129,7 +164,7 @@ def run(
     """Apply `actions` random actions: streams of `stream` actions from random positions (and every
     tenth stream from the full example board), checking every invariant after each."""
     rng = random.Random(seed)
-    index = index or rules_index.load_default()
+    index = index or _index()
     assumed = frozenset(engine.assumptions.wordings())
 
     def known(cid: str) -> bool:

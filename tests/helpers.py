@@ -14,7 +14,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 # The clauses the engine issue names: each needs a handler (test_engine_clauses) and must fire
 # in at least one scenario (test_casebook_scenarios).
@@ -166,3 +166,23 @@ def run_module(*argv: str, env: dict[str, str] | None = None) -> subprocess.Comp
         timeout=PROCESS_TIMEOUT,
         check=False,
     )
+
+
+# The desk's folded parts whose content runs only while open (app_pages.desk.session.fold).
+DESK_FOLDS = (
+    "desk_text",
+    "desk_save",
+    "desk_load",
+    "desk_header",
+    "desk_full_form",
+    "desk_why",
+    "desk_authors",
+)
+
+
+def unfold(at: Any, *keys: str) -> Any:
+    """Open folded parts of a page under AppTest, as a tap on each would (every desk fold when no
+    key is given), before its next run; returns `at`."""
+    for key in keys or DESK_FOLDS:
+        at.session_state[key] = True
+    return at

@@ -54,11 +54,11 @@ def follow(at: AppTest, link: object) -> AppTest:
 
 
 def upload(at: AppTest, name: str, data: bytes, constants: tuple[str, bytes] | None = None) -> AppTest:
+    """Choose the base (and its codes file) in one go, as a judge picks two files in the dialog."""
+    files = [(name, data, "application/json")]
     if constants:
-        at.file_uploader(key="cards_upload_constants").set_value(
-            (constants[0], constants[1], "application/json")
-        )
-    return at.file_uploader(key="cards_upload").set_value((name, data, "application/json")).run()
+        files.append((constants[0], constants[1], "application/json"))
+    return at.file_uploader(key="cards_upload").set_value(files).run()
 
 
 def hits(at: AppTest) -> list[object]:
@@ -179,7 +179,7 @@ def test_a_card_text_is_shown_as_text_not_markup() -> None:
 
 def test_links_to_a_missing_card_or_base_say_so() -> None:
     at = open_cards(card="нет-такой")
-    assert "Карты с id «нет-такой» нет в базе" in texts(at)
+    assert "Такой карты («нет-такой») нет в базе" in texts(at)
     at = open_cards(base="0123456789abcdef")
     assert "Ссылка сделана по базе карт «0123456789abcdef», а её на сервере нет" in texts(at)
 
@@ -324,3 +324,23 @@ def test_a_card_named_like_an_embedded_one_says_what_comes_from_where(own_folder
     assert "На столе «Карлик Унд» — карта этой базы: жизнь, класс, удар, стихия, стоимость и текст" in shown
     assert "откуда: описано вручную в библиотеке движка (пример правил)" in shown
     assert "из текста этой карты добавлено: защита" in shown, shown
+
+
+@pytest.mark.parametrize("order", ["base_first", "codes_first"])
+def test_the_codes_file_is_used_whichever_is_chosen_first(own_folders: Path, order: str) -> None:
+    """A judge picks the base and then its const.json, or the other way round: the report reads the
+    set names from the codes file either way (the base alone knows only «выпуск 90»)."""
+    base = ("base.json", cases.BASE_JSON.read_bytes(), "application/json")
+    codes = (cases.CONST_JSON.name, cases.CONST_JSON.read_bytes(), "application/json")
+    at = open_cards()
+    first, second = (base, codes) if order == "base_first" else (codes, base)
+    at = at.file_uploader(key="cards_upload").set_value([first]).run()
+    assert not at.exception
+    if order == "codes_first":
+        assert "Файл кодов «const.json» получен: выберите файл базы" in texts(at)
+    else:
+        assert "«выпуск 90» — 24" in texts(at)
+    at = at.file_uploader(key="cards_upload").set_value([first, second]).run()
+    shown = texts(at)
+    assert "«Пробный выпуск» — 24" in shown and "выпуск 90" not in shown, shown
+    assert "Коды — из «const.json»" in shown

@@ -19,6 +19,7 @@ from app_pages import registry
 from rules_index import versions
 from rulings import store
 from tests import fictional_rules as fr
+from tests import helpers
 from tests.apptest import plain
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
@@ -48,7 +49,7 @@ def _desk(**params: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.query_params.clear()
     at.query_params.update(params)
-    at.switch_page(DESK).run()
+    helpers.unfold(at).switch_page(DESK).run()
     assert not at.exception, at.exception
     return at
 

@@ -1,6 +1,6 @@
 """The layout holds: no import cycles, packages that import only what the design allows (ALLOWED,
-the README's diagram), modules of a readable size, rule functions that declare exactly the clauses
-they cite, and a README developer section that names what is there.
+the README's diagram), modules of a readable size, and a README developer section that names what
+is there. (That rule functions declare exactly the clauses they name: tests/test_engine_citations.py.)
 
 Imports are read from the source with `ast`, so an import inside a function counts as much as one
 at the top; an import under `if TYPE_CHECKING:` does not (it never runs).
@@ -9,7 +9,6 @@ at the top; an import under `if TYPE_CHECKING:` does not (it never runs).
 from __future__ import annotations
 
 import ast
-import importlib.util
 import pathlib
 import re
 
@@ -18,7 +17,6 @@ import pytest
 
 import engine
 from engine.rules import RULE_MODULES
-from rules_index import ids
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -244,59 +242,7 @@ def test_streamlit_stays_in_the_pages() -> None:
         assert not any(n.split(".")[0] == "streamlit" for n in names), source
 
 
-# -- @rule declarations say exactly what a function cites -------------------------------------
-
-_STEP_CALLS = {"step", "allow", "forbid", "undet", "assume", "group", "ask", "ask_card", "die", "note_once"}
-
-
-def _cited_literals(fn: ast.FunctionDef) -> set[str]:
-    """Citation ids written as whole string literals in the function's calls."""
-    out: set[str] = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call):
-            for a in [*node.args, *(k.value for k in node.keywords)]:
-                if isinstance(a, ast.Constant) and isinstance(a.value, str) and ids.is_citation_id(a.value):
-                    out.add(a.value)
-    return out
-
-
-def _declared(fn: ast.FunctionDef) -> set[str]:
-    out: set[str] = set()
-    for dec in fn.decorator_list:
-        if isinstance(dec, ast.Call) and getattr(dec.func, "id", "") == "rule":
-            out |= {a.value for a in dec.args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
-    return out
-
-
-def _rule_functions() -> list[tuple[str, ast.FunctionDef]]:
-    out = []
-    for module in RULE_MODULES:
-        path = pathlib.Path(str(importlib.util.find_spec(module.__name__).origin))  # type: ignore[union-attr]
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        short = module.__name__.rsplit(".", 1)[-1]
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef):
-                out.append((f"{short}.{node.name}", node))
-    return out
-
-
-def test_every_cited_clause_is_declared_by_the_function_that_cites_it() -> None:
-    missing = []
-    for name, fn in _rule_functions():
-        undeclared = _cited_literals(fn) - _declared(fn)
-        if undeclared:
-            missing.append(f"{name}: {', '.join(sorted(undeclared))}")
-    assert not missing, "не объявлены в @rule: " + "; ".join(missing)
-
-
-def test_every_declared_clause_is_cited_or_described_by_its_function() -> None:
-    idle = []
-    for name, fn in _rule_functions():
-        doc = ast.get_docstring(fn) or ""
-        unused = {c for c in _declared(fn) - _cited_literals(fn) if c not in doc}
-        if unused:
-            idle.append(f"{name}: {', '.join(sorted(unused))}")
-    assert not idle, "объявлены, но не применяются и не описаны: " + "; ".join(idle)
+# -- @rule declarations: tests/test_engine_citations.py reads them (constants, tuples, f-strings)
 
 
 def test_every_action_kind_is_declared_once_with_its_handler() -> None:

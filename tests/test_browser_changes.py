@@ -52,7 +52,11 @@ def test_upload_filter_and_open_both_sides(
         # The changed words read without colour: brackets and signs, struck through or bold.
         assert card.locator("del").first.inner_text() == "можно применять"
         assert "[−можно применять−]" in card.inner_text()
-        assert card.locator("strong").filter(has_text="[+может быть применён и+]").count() == 1
+        assert card.locator("strong").filter(has_text="может быть применён и").count() == 1
+        assert "[+может быть применён и+]" in card.inner_text()
+        # no Markdown left as text anywhere in the changes (inserted words inside a word included)
+        shown = page.locator('[data-testid="stMain"]').inner_text()
+        assert "**" not in shown and "~~" not in shown and "\\" not in shown
         folded = page.locator('[data-testid="stExpander"] summary', has_text="Без изменений")
         assert folded.count() == 0
         fits_width(page)

@@ -26,8 +26,8 @@ def test_the_report_says_what_was_read() -> None:
     assert report.banned == 1
     assert report.ok and not report.errors
     modelled = [r for r in cases.json_base().records if r.modelled]
-    assert report.modelled == len(modelled) == 22
-    assert report.fully_modelled == sum(1 for r in modelled if not r.unmodelled) == 16
+    assert report.modelled == len(modelled) == 23
+    assert report.fully_modelled == sum(1 for r in modelled if not r.unmodelled) == 17
     summary = report.summary()
     for part in (
         "записей 28",
@@ -109,6 +109,7 @@ RECOGNISED = [
     ("90014", {"kind": "protection", "from": ["flyers", "spells", "influence"]}),
     ("90015", {"kind": "aux_zone"}),
     ("90017", {"kind": "protection", "from": ["poison"]}),
+    ("90020", {"kind": "cannot_join_with_element", "elements": ["Тьма"], "creatures_only": True}),
     ("90021", {"kind": "summon", "card": "Звонарь", "where": "adjacent"}),
     ("90023", {"kind": "protection", "from": ["spells"]}),
     ("91001", {"kind": "protection", "from": ["influence"]}),
@@ -153,7 +154,6 @@ def test_properties_and_icons() -> None:
     ("card_id", "sentence"),
     [
         ("90019", "Защита от слабых ударов."),
-        ("90020", "Не может быть взята в отряд с существами Тьмы."),
         ("90016", "Существа на этой местности получают -1 к [простой удар]."),
         ("90005", "При атаке получает +1 к [простой удар]."),
         ("90002", "[закрыть]: ранить хозяина на 1."),

@@ -46,8 +46,7 @@ def test_the_rules_for_a_kind(name: str, label: str, first: str) -> None:
 
 
 def test_unmodelled_text_still_brings_its_rules() -> None:
-    # «Не может быть взята в отряд с существами Тьмы» is not modelled, yet no summon or control
-    # word is in it: nothing else applies; a card that says «вызвать» unrecognised still gets 535.5
+    # a card that says «вызвать» unrecognised still gets 535.5
     base = cardbase.import_base(
         '[{"name": "Шарлатан", "type": 0, "life": 3, "text": "Может вызвать дождь."}]'.encode(), "x.json"
     )

@@ -10,6 +10,7 @@ import pytest
 import casebook
 import engine
 import rules_index
+from cardbase import sources
 from casebook import catalogue
 from tests.casebook_cases import CHOICE, VAIL, choice, write
 
@@ -44,18 +45,26 @@ def test_listed_titles_and_answers_are_those_the_loader_reads(
     index: rules_index.RulesIndex, library: engine.CardLibrary
 ) -> None:
     for entry in casebook.library_scenarios():
-        sc = casebook.load_scenario(ROOT / entry.path, index=index, library=library)
+        sc = casebook.load_scenario(
+            ROOT / entry.path, index=index, library=library, cards=sources.scenario_cards()
+        )
         assert (entry.title, entry.source, entry.answer) == (sc.title, sc.source or "", sc.answer or "")
 
 
 def test_run_gives_each_step_its_verdict_and_the_deciding_clauses(
     index: rules_index.RulesIndex, library: engine.CardLibrary
 ) -> None:
-    entries = casebook.library_scenarios(run=True, index=index, library=library)
+    entries = casebook.library_scenarios(
+        run=True, index=index, library=library, cards=sources.scenario_cards()
+    )
     assert [e.path for e in entries] == [e.path for e in casebook.library_scenarios()]
     for e in entries:
         assert e.ran and not e.error, e.path
-        result = casebook.run_scenario(casebook.load_scenario(ROOT / e.path, index=index, library=library))
+        result = casebook.run_scenario(
+            casebook.load_scenario(
+                ROOT / e.path, index=index, library=library, cards=sources.scenario_cards()
+            )
+        )
         assert e.ok == result.ok
         assert e.verdicts == tuple(step.verdict or "" for step in result.steps)
         assert e.fired == frozenset(result.fired_clauses())
@@ -108,7 +117,10 @@ def test_run_reports_invalid_files_and_failed_expectations(
     small_library: Path, index: rules_index.RulesIndex, library: engine.CardLibrary
 ) -> None:
     entries = {
-        e.path: e for e in casebook.library_scenarios(small_library, run=True, index=index, library=library)
+        e.path: e
+        for e in casebook.library_scenarios(
+            small_library, run=True, index=index, library=library, cards=sources.scenario_cards()
+        )
     }
     bad = entries["scenarios/rulings/bad_clause.yml"]
     assert not bad.ran and "пункта 211.77 нет в загруженных правилах" in bad.error

@@ -14,6 +14,7 @@ import pytest
 import casebook
 import engine
 import rules_index
+from cardbase import sources
 from rules_index import ids
 from tests import helpers
 
@@ -26,15 +27,16 @@ ENGINE_CLAUSES = helpers.ENGINE_ISSUE_CLAUSES
 
 
 @functools.cache
-def _resources() -> tuple[rules_index.RulesIndex, engine.CardLibrary]:
-    return rules_index.load_default(), engine.load_library()
+def _resources() -> tuple[rules_index.RulesIndex, engine.CardLibrary, casebook.CardSource]:
+    # real-card scenarios name their base (`card_base`): scenarios/cards/, opened by cardbase
+    return rules_index.load_default(), engine.load_library(), sources.scenario_cards()
 
 
 @functools.cache
 def _run(path: Path) -> casebook.ScenarioResult | casebook.ScenarioError:
-    index, library = _resources()
+    index, library, cards = _resources()
     try:
-        s = casebook.load_scenario(path, index=index, library=library)
+        s = casebook.load_scenario(path, index=index, library=library, cards=cards)
     except casebook.ScenarioError as exc:
         return exc
     return casebook.run_scenario(s, index, library)
@@ -166,9 +168,15 @@ def test_every_allowing_clause_is_also_shown_limited() -> None:
 
 def test_undetermined_cases_name_where_the_text_stops() -> None:
     named: set[str] = set()
+    unchecked: set[str] = set()
     for r in _results():
         for step in r.steps:
             if step.verdict == "undetermined":
                 named |= {t.clause for t in step.trace_steps() if t.kind == "undetermined"}
-    for clause in ("211.5", "211.9"):
+            if step.verdict == "legal":
+                unchecked |= {t.clause for t in step.trace_steps() if t.kind == "unchecked"}
+    for clause in ("211.5", "211.7"):
         assert clause in named, f"нет разбора, где текст обрывается на {clause}"
+    # 211.9 allows the attack and leaves its conduct to general rules we lack: a legal verdict
+    # that says what it could not check, not a bare «не определено»
+    assert "211.9" in unchecked, "нет разбора, где 211.9 разрешает атаку «по общим правилам»"

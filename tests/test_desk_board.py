@@ -13,6 +13,7 @@ import lexicon
 import rules_index
 from desk import actions as desk_actions
 from desk import board, cardform, cases, edits, model, quick
+from desk.actions import Mark
 from desk.citations import Citations
 from engine.implemented import VersionView
 from rules_index.diff import diff_indexes
@@ -40,7 +41,9 @@ def test_a_click_selects_the_card_then_its_symbiote_opens_a_form_or_moves() -> N
     assert board.click(d, props, "vail", "c4", None).card == "karlik_und"  # a second click: the symbiote
     assert board.click(d, props, "karlik_und", "c4", None).card == "vail"
     assert board.click(d, props, "vail", "d4", None).card == "ork"
-    assert board.click(d, props, "vail", "c3", "move").does == "new_card"  # before the first action
+    # before the first action a tap on an empty cell puts a new card there, unless a move is armed
+    assert board.click(d, props, "vail", "c3", None).does == "new_card"
+    assert board.click(d, props, "vail", "c3", "move").does == "act"
     started = _act(d, "take_control", card="vail", by="A")
     props = _props(model.replay(started).current)
     act = board.click(started, props, "vail", "c3", "move")
@@ -51,13 +54,15 @@ def test_a_click_selects_the_card_then_its_symbiote_opens_a_form_or_moves() -> N
 def test_tiles_say_whose_card_its_state_and_its_symbiote() -> None:
     d = _act(_desk(KARLIK + " раны 2 закрыта"), "take_control", card="vail", by="A")
     props = _props(model.replay(d).current)
-    tiles = board.tiles(props, {"c3": ("illegal", "нельзя"), "c4": ("legal", "можно")})
+    marks = {"c3": Mark("illegal", "нельзя", "✘ нельзя: п. 211.3.1"), "c4": Mark("legal", "можно", "✔ можно")}
+    tiles = board.tiles(props, marks)
     c4, d4 = tiles["c4"], tiles["d4"]
     assert (c4.card, c4.symbiote, c4.owner, c4.name) == ("vail", "karlik_und", "B", "Вайл")
     assert c4.facts == "B · 0/14 · ⚑A" and c4.symbiote_line == "+ Карлик Унд A · 0/8"
     assert c4.mark is None  # a click on a card selects it: no action mark on it
     assert d4.facts == "B · 2/5 · закрыта"
-    assert tiles["c3"].head == "c3 · ✘ нельзя" and tiles["a1"].head == "a1"
+    # the mark names its clause on the tile (a phone has no tooltip); a cell no action targets: its name
+    assert tiles["c3"].head == "c3 · ✘ нельзя: п. 211.3.1" and tiles["a1"].head == "a1"
     assert board.half_caption("A") == "Половина игрока A: ряд 3 — первый, 2 — второй, 1 — третий"
     assert board.half_rows("B") == (6, 5, 4)
 
@@ -68,7 +73,7 @@ def test_quick_actions_carry_three_state_marks_with_citations() -> None:
     found = {q.kind: q for q in quick.quick_actions(state, _props(state), "vail")}
     attack = found["attack"]
     assert attack.style == "pick" and [c.label for c in attack.choices] == [
-        "Карлик Унд (c4) — ? не определено: п. 211.9",
+        "Карлик Унд (c4) — ✔ можно",  # 211.9 allows it; what it leaves to general rules is «не проверено»
         "Орк (d4) — ✘ нельзя: п. 211.3.1",
     ]
     assert found["move"].style == "cells" and found["wound"].style == "amount"
@@ -138,11 +143,13 @@ def test_the_card_forms_defaults() -> None:
 
 
 def test_the_position_text_of_a_desk_and_back() -> None:
+    """The text is the position after the actions: the control marker the action gave is in it."""
     d = _act(_desk(), "take_control", card="vail", by="A")
-    text = cases.position_text(d)
-    assert text == KARLIK
+    text = cases.position_text(model.replay(d).current)
+    assert text == KARLIK.replace("Вайл c4", "Вайл c4 контроль A")
     again = cases.from_position_text(d, "ход 3; " + text)
-    assert again.actions == () and again.turn == 3 and again.cards == d.cards
+    assert again.actions == () and again.turn == 3
+    assert _props(model.replay(again).current) == _props(model.replay(d).current)
     with pytest.raises(engine.SetupError):
         cases.from_position_text(d, "B Вайл c4; B Сугед c4")
 

@@ -99,19 +99,28 @@ def test_an_edited_entry_keeps_its_card_and_changes_what_was_edited() -> None:
     assert "host" not in moved and moved["at"] == "b5"
 
 
-def test_one_formatter_names_a_card_the_same_way_everywhere() -> None:
+def test_one_formatter_names_a_card_the_same_way_everywhere_and_by_name() -> None:
     d = edits.with_action(_desk(), engine.parse_action("take_control", {"card": "vail", "by": "A"}))
     props = _props(model.replay(d).current)
-    line = view.card_text(props["vail"], "vail")
-    assert line.startswith("Вайл [vail] · наземное существо · владелец B · ⚑ маркер контроля: управляет A")
-    assert "раны 0/" in line
-    block = view.card_block(props["und"], "und", symbiote=True).splitlines()
-    assert block[:3] == ["↳ симбиот: Карлик Унд [und]", "симбиот-паразит", "владелец A"]
-    assert view.card_label(props, "orc") == "Орк [orc] (d4, владелец B)"
+    line = view.card_text(props["vail"])
+    assert line.startswith("Вайл · наземное существо · владелец B · ⚑ маркер контроля: управляет A")
+    assert "раны 0/" in line and "vail" not in line
+    assert view.card_label(props, "orc") == "Орк (d4, владелец B)"
     assert view.card_label(props, "") == "—"
     assert view.on_cells(props) == {"c4": ["vail"], "d4": ["orc"]}  # the symbiote is drawn with its host
-    assert "↳ Карлик Унд [und] A" in view.table_cell(props, "c4", "legal")
-    assert view.table_cell(props, "c4", "legal").startswith("✔ можно; Вайл [vail] B ⚑A")
+
+
+def test_names_for_people_keep_two_cards_of_one_name_apart_and_drop_ids() -> None:
+    d = edits.put_card(
+        _desk(),
+        {"id": "orc2", "card": {"template": "Наземное существо", "name": "Орк"}, "owner": "A", "at": "b2"},
+    )
+    props = _props(model.replay(d).current)
+    names = view.names(props)
+    assert names["vail"] == "Вайл" and names["orc"] == "Орк (d4)" and names["orc2"] == "Орк (b2)"
+    said = view.humane("«Вайл» (vail) не может напасть на «Орк» (orc2); источника und нет", names)
+    assert said == "«Вайл» не может напасть на «Орк (b2)»; источника «Карлик Унд» нет"
+    assert view.humane("клетка c4 занята", {"c4": "Клетка"}) == "клетка c4 занята"  # an id like a cell stays
 
 
 def test_rows_are_named_by_the_engines_board() -> None:
@@ -163,10 +172,11 @@ def test_marks_say_what_applying_gives_with_the_citation() -> None:
     verdicts = actions.legal_map(state, "attack", {"attacker": "vail"})
     marks = actions.hints(verdicts, "target")
     assert marks["orc"][0] == "illegal" and marks["orc"][1].startswith("п. 211.3.1")
-    assert marks["und"][0] == "undetermined" and marks["und"][1].startswith("п. 211.9")
+    # the text allows the attack (211.3.1, 211.9) and says what it could not check
+    assert marks["und"][0] == "legal" and "не проверено: атака идёт «по общим правилам»" in marks["und"][1]
     cells = actions.card_cell_marks(_props(state), marks)
-    assert cells["d4"][0] == "illegal" and cells["d4"][1].startswith("Орк [orc] (d4, владелец B): п. 211.3.1")
-    assert view.verdict_counts(verdicts) == "Движок проверил вариантов: 2: ✘ нельзя — 1, ? не определено — 1."
+    assert cells["d4"][0] == "illegal" and cells["d4"][1].startswith("Орк (d4, владелец B): п. 211.3.1")
+    assert view.verdict_counts(verdicts) == "Движок проверил вариантов: 2: ✔ можно — 1, ✘ нельзя — 1."
     assert actions.legal_map(state, "no_such_kind", {}) == []
 
 

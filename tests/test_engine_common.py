@@ -188,3 +188,25 @@ def test_an_artifact_declares_no_movement_by_a7() -> None:
     out = act(gs, "move", card="art", to="c3")
     assert out.verdict == "illegal" and out.forbidden_by == ["A7"]
     assert "«Тотем» (art) — артефакт, а движение заявляют существа" in out.trace[0].reason
+
+
+def test_turn_and_preparation_refusals_name_their_assumption() -> None:
+    # «Начать ход — нельзя» says why: turns are A15, the order of the preparation A14
+    gs = position(spec("orc", ORC, "A", at="c2"))
+    started = act(gs, "start_turn").state
+    assert act(started, "start_turn").forbidden_by == ["A15"]
+    assert act(gs, "start_turn", player="B").forbidden_by == ["A15"]
+    assert act(gs, "next_phase").forbidden_by == ["A14"]
+    reveal = position(spec("orc", ORC, "A", at="c2"), phase="reveal")
+    assert act(reveal, "start_turn").forbidden_by == ["A15"]
+    assert act(reveal, "end_turn").forbidden_by == ["A15"]
+
+
+def test_a_card_that_exiles_itself_gives_a_position_the_setup_reads_back() -> None:
+    gs = position(spec("orc", ORC, "A", at="c2"), spec("m", "Многоликий", "B", at="c4"))
+    out = act(gs, "exile", card="orc", by="orc")
+    assert out.verdict == "legal" and props(out.state, "orc")["zone"] == "exile"
+    again = engine.build_state(engine.to_setup(out.state))  # no «exiled by itself» to refuse
+    assert props(again, "orc")["zone"] == "exile"
+    by_other = act(gs, "exile", card="orc", by="m")
+    assert by_other.state.cards["orc"].exiled_by == "m"

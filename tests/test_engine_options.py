@@ -79,9 +79,13 @@ def test_attack_and_move_options() -> None:
     )
     attack = by_arg(engine.legal_options(gs, "attack", attacker="vail"), "target")
     assert attack["orc"].clause == "A8" and not attack["orc"].legal
-    # The text stops at «по общим правилам»: the mark says so, it does not say «нельзя».
-    assert attack["und"].clause == "211.9" and attack["und"].verdict == "undetermined"
-    assert attack["und"].mark == "не определено" and attack["und"].citation == "п. 211.9"
+    # 211.9 allows the declaration and leaves its conduct to general rules we lack: «можно»,
+    # cited, with what was not checked said beside it — not a bare «не определено».
+    assert attack["und"].clause == "211.9" and attack["und"].verdict == "legal"
+    assert attack["und"].mark == "можно" and attack["und"].citation == "п. 211.9"
+    assert attack["und"].needs_choice  # the number of wounds: the text is silent, the judge says it
+    assert [c for c, _r in attack["und"].unchecked] == ["211.9"]
+    assert "не проверено: атака идёт «по общим правилам»" in attack["und"].reason
     assert attack["orc"].mark == "нельзя" and attack["orc"].citation == "допущение A8"
     moves = engine.legal_options(gs, "move", card="vail")
     assert all(not o.legal for o in moves)  # the host lock forbids any movement

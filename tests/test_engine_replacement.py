@@ -112,9 +112,12 @@ def test_534_7_example_vozhak_satyrov_replaces_healing_with_a_wound() -> None:
     assert out.pending is not None and out.pending.clause == "A8"  # «может»: the card's own choice
     assert {o.key for o in out.pending.options} == {"1", "none"}
     target = engine.apply(out.state, engine.parse_action("choose", {"option": "1"}))
-    assert target.pending is not None and target.pending.clause == "534.7"
-    assert {o.key for o in target.pending.options} == {"orc"}  # only the adjacent creature
-    done = run(gs, "heal", "1", "orc", card="vozhak", amount=2)
+    # only the adjacent creature can be the target: a choice of one is taken by itself
+    assert target.pending is None
+    assert any(
+        s.clause == "534.7" and "единственный вариант: «Орк» (orc)" in s.reason for s in target.steps()
+    )
+    done = run(gs, "heal", "1", card="vozhak", amount=2)
     assert props(done.state, "orc")["wounds"] == 2 and props(done.state, "vozhak")["wounds"] == 0
     assert {"534.7", "534.7.1", "534.7.2", "A10"} <= set(done.clauses())
     declined = run(gs, "heal", "none", card="vozhak", amount=2)
@@ -131,7 +134,7 @@ def test_534_7_only_while_unwounded_and_three_times_a_turn() -> None:
         spec("vozhak", "Вожак сатиров", "A", at="c2"), spec("orc", {**ORC, "life": 20}, "B", at="c3")
     )
     for _ in range(3):
-        gs = run(gs, "heal", "1", "orc", card="vozhak", amount=1).state
+        gs = run(gs, "heal", "1", card="vozhak", amount=1).state
     assert props(gs, "orc")["wounds"] == 3
     fourth = act(gs, "heal", card="vozhak", amount=1)
     assert fourth.pending is None and props(fourth.state, "orc")["wounds"] == 3
@@ -147,7 +150,7 @@ def test_534_7_1_generated_wound_can_be_replaced_when_executed() -> None:
 
 def test_534_8_replacing_ability_counts_as_influence_at_protection_check() -> None:
     gs = position(spec("vozhak", "Вожак сатиров", "A", at="c2"), spec("w", WARDED, "B", at="c3"))
-    out = run(gs, "heal", "1", "w", card="vozhak", amount=2)
+    out = run(gs, "heal", "1", card="vozhak", amount=2)
     assert props(out.state, "w")["wounds"] == 0 and "534.8" in out.clauses()
 
 
@@ -180,13 +183,13 @@ def test_534_7_vozhak_may_wound_its_own_companion_by_211_9_not_a1() -> None:
         spec("comp", {"template": "Компаньон", "name": "Фамильяр", "life": 6}, "A", host="vozhak"),
         spec("far", ORC, "B", at="c5"),
     )
-    out = run(gs, "heal", "1", "comp", card="vozhak", amount=2)
+    out = run(gs, "heal", "1", card="vozhak", amount=2)
     assert props(out.state, "comp")["wounds"] == 2
     assert "allowed" in kinds(out, "211.9")
     # no cell is «next to» here: the only target stands next to Вожак by 211.9, not by A1
     assert "A1" not in out.clauses()
     near = position(spec("vozhak", "Вожак сатиров", "A", at="c3"), spec("o", ORC, "B", at="d4"))
-    out2 = run(near, "heal", "1", "o", card="vozhak", amount=1)
+    out2 = run(near, "heal", "1", card="vozhak", amount=1)
     assert "A1" in out2.clauses("assumption") and "211.9" not in out2.clauses()
 
 
@@ -212,7 +215,7 @@ def test_534_7_replacing_ability_with_no_target_is_not_offered() -> None:
 def test_534_7_per_turn_limit_says_why_not() -> None:
     gs = position(spec("vozhak", "Вожак сатиров", "A", at="c3"), spec("o", ORC, "B", at="c4"))
     for _ in range(3):
-        gs = run(gs, "heal", "1", "o", card="vozhak", amount=1).state
+        gs = run(gs, "heal", "1", card="vozhak", amount=1).state
     out = act(gs, "heal", card="vozhak", amount=1)
     assert out.pending is None and props(out.state, "o")["wounds"] == 3
     assert any("3 раза за этот ход" in s.reason for s in out.steps() if s.kind == "not_applied")

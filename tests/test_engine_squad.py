@@ -373,16 +373,21 @@ def test_535_7_2_incarnating_symbiote_without_a_host_waits_then_asks_for_one() -
     start = act(gs, "start_turn")
     assert props(start.state, "t")["zone"] == "graveyard" and props(start.state, "t")["tokens"] == 1
     waits = [s for s in start.steps() if s.clause == "535.7.2"]
-    assert [s.kind for s in waits] == ["state_check"] and "нет карты" in waits[0].reason
+    assert [s.kind for s in waits] == ["state_check"]
+    # why it waits is cited, each clause its own step: no host at all (211.8), because Орк is the
+    # player's own creature and the text puts the card on an enemy one (211.8 again)
+    why = engine.render_trace(waits[0].children)
+    assert "[211.8]" in why and "нет карты, на которую можно поместить" in why
+    assert "«Орк» (o) — своё" in why
     assert not any("инкарнирует (" in s.reason for s in start.steps())
     # nothing about the waiting card on an unrelated action
     quiet = act(start.state, "wound", card="o", amount=1)
     assert not [c for c in quiet.clauses() if c.startswith("535.7")]
-    # once an enemy creature is in play the rules stop being broken: the player picks the host
-    given = act(start.state, "lose_control", card="o")
-    assert given.pending is not None and given.pending.clause == "211.8"
-    assert [o.key for o in given.pending.options] == ["o"]
-    done = run(start.state, "lose_control", "o", card="o")
+    # once an enemy creature is in play the rules stop being broken: the only host is taken by
+    # itself (a choice of one is no choice), and the trace says so
+    done = act(start.state, "lose_control", card="o")
+    assert done.pending is None
+    assert any(s.clause == "211.8" and "единственный вариант" in s.reason for s in done.steps())
     assert props(done.state, "t")["host"] == "o" and props(done.state, "t")["incarnated"] is True
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+import engine
 from tests.engine_cases import (
     COMPANION,
     FLYER,
@@ -270,7 +273,7 @@ def test_211_8_1_example_mnogolikiy_as_parasite_is_legal() -> None:
         spec("own", ORC, "A", at="b2"),
         active="B",
     )
-    attacked = act(gs, "attack", attacker="foe", target="m")
+    attacked = run(gs, "attack", "none", attacker="foe", target="m")  # blocked: no strike
     assert attacked.verdict == "legal"
     parasite = act(attacked.state, "attach", card="m", host="foe")
     assert parasite.verdict == "legal", parasite.trace
@@ -305,14 +308,16 @@ def test_become_parasite_only_once_per_battle() -> None:
         spec("n", raiser, "A", at="a2"),
         active="B",
     )
-    first = act(act(gs, "attack", attacker="foe", target="slua").state, "attach", card="slua", host="foe")
+    first = act(
+        run(gs, "attack", "none", attacker="foe", target="slua").state, "attach", card="slua", host="foe"
+    )
     assert first.verdict == "legal"
     freed = act(first.state, "destroy", card="foe")
     assert props(freed.state, "slua")["zone"] == "graveyard"  # 211.4: the host died, so did the parasite
     assert props(freed.state, "slua")["subtype"] == "ground"  # back to its printed card
     back = act(freed.state, "resurrect", by="n", card="slua", cell="b3")
     assert back.verdict == "legal", back.trace
-    attacked = act(back.state, "attack", attacker="foe2", target="slua")
+    attacked = run(back.state, "attack", "none", attacker="foe2", target="slua")
     assert attacked.verdict == "legal"
     second = act(attacked.state, "attach", card="slua", host="foe2")
     assert second.verdict == "illegal" and "1 раз за бой" in second.steps()[0].reason
@@ -321,18 +326,44 @@ def test_become_parasite_only_once_per_battle() -> None:
 # ---- 211.9 / 211.10 / 211.11 -----------------------------------------------------------
 
 
-def test_211_9_host_and_symbiote_attack_by_general_rules_undetermined() -> None:
+def test_211_9_host_and_symbiote_may_attack_each_other_by_general_rules_not_checked() -> None:
     gs = position(spec("vail", "Вайл", "B", at="c4"), spec("und", "Карлик Унд", "A", host="vail"), active="B")
     out = act(gs, "attack", attacker="vail", target="und")
-    assert out.verdict == "undetermined"
-    assert kinds(out, "211.9") == {"allowed", "undetermined"}
-    back = act(
+    # the declaration is allowed (211.9), what «по общим правилам» needs is said as not checked,
+    # and the number of wounds is the judge's: the text is silent on it
+    assert out.verdict == "legal"
+    assert kinds(out, "211.9") == {"allowed", "unchecked"}
+    assert out.pending is not None and out.pending.judge and out.pending.clause == "211.9"
+    struck = run(gs, "attack", "3", attacker="vail", target="und")
+    assert props(struck.state, "und")["wounds"] == 3
+    back = run(
         position(spec("vail", "Вайл", "B", at="c4"), spec("und", "Карлик Унд", "A", host="vail")),
         "attack",
+        "none",
         attacker="und",
         target="vail",
     )
-    assert back.verdict == "undetermined"
+    assert back.verdict == "legal" and kinds(back, "211.9") >= {"allowed", "unchecked"}
+    assert props(back.state, "vail")["wounds"] == 0
+
+
+def test_an_attack_applies_what_the_text_decides_about_its_wounds() -> None:
+    # Карлик Унд takes wounds only from its host: an attack by anyone else asks no number
+    gs = position(
+        spec("vail", "Вайл", "B", at="c4"),
+        spec("und", "Карлик Унд", "A", host="vail"),
+        spec("gnome", ORC, "B", at="c5"),
+        active="B",
+    )
+    out = act(gs, "attack", attacker="gnome", target="und")
+    assert out.verdict == "legal" and out.pending is None
+    assert props(out.state, "und")["wounds"] == 0
+    assert any(s.clause == "A8" and "только от хозяина" in s.reason for s in out.steps())
+    # a number given with the action goes through the same pipeline
+    given = act(gs, "attack", attacker="vail", target="und", wounds=2)
+    assert given.pending is None and props(given.state, "und")["wounds"] == 2
+    with pytest.raises(engine.ActionError, match="отрицательным"):
+        engine.parse_action("attack", {"attacker": "vail", "target": "und", "wounds": -1})
 
 
 def test_211_10_symbiote_cannot_declare_movement() -> None:

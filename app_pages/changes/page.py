@@ -13,6 +13,7 @@ import math
 
 import streamlit as st
 
+import lexicon
 import rules_index
 from app_pages import rules as rules_page
 from app_pages.changes import affected as changes_affected
@@ -63,7 +64,8 @@ def _handle_upload() -> None:
 def _keep(pairs: list[tuple[str, bytes]], index: rules_index.RulesIndex) -> None:
     """Make the upload the «Стало» side: stored unshared (this window lists it) for a signed-in
     judge, through rulings.guard; for a player in this window alone (players only read)."""
-    counts = f"{common.version_text(index)} ({len(index.paragraphs)} пунктов)"
+    clauses = lexicon.plural(len(index.paragraphs), "пункт", "пункта", "пунктов")
+    counts = f"{common.version_text(index)} ({clauses})"
     info, why = rules_page.store_or_window(pairs, index, True)
     if info is None:
         key, note = version_diff.WINDOW, f"{why} {WINDOW_ONLY}"
@@ -135,9 +137,11 @@ def _word_md(w: Word) -> str:
     if w.op == OP_EQUAL:
         return lead + common.escape_md(text) + trail
     left, right = (common.escape_md(m) for m in (INSERT_MARKS if w.op == OP_INSERT else DELETE_MARKS))
-    # The marks stay outside the strike-through, where the «−» is not hidden by the line.
+    # The marks stay outside the bold and the strike-through: beside a mark (punctuation) the
+    # emphasis opens and closes even inside a word («игрок[+, чей сейчас ход,+]»), where «**»
+    # between a letter and a bracket would show as two stars; and the «−» is not hidden by the line.
     body = (
-        f"**{left}{common.escape_md(text)}{right}**"
+        f"{left}**{common.escape_md(text)}**{right}"
         if w.op == OP_INSERT
         else f"{left}~~{common.escape_md(text)}~~{right}"
     )

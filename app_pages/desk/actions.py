@@ -51,21 +51,9 @@ def quick_for(desk: Desk, state: engine.GameState, props: Props, cid: str) -> li
     return found
 
 
-def armed(quicks: list[quick.Quick], cid: str) -> quick.Quick | None:
-    """The cell action a click on an empty cell applies (the judge's choice, else the first)."""
-    cells = [q for q in quicks if q.style == "cells"]
-    wanted = st.session_state.get(f"desk_armed_{cid}")
-    return next((q for q in cells if q.kind == wanted), cells[0] if cells else None)
-
-
-def board_marks(quicks: list[quick.Quick], cid: str | None) -> dict[str, Mark]:
-    chosen = armed(quicks, cid) if cid else None
-    return quick.cell_marks(chosen) if chosen is not None else {}
-
-
 def _choice_button(q: quick.Quick, i: int, choice: quick.Choice, label: str) -> None:
     st.button(
-        label,
+        common.escape_md(label),
         key=f"desk_q_{q.kind}_{i}",
         help=common.escape_md(choice.reason),
         on_click=apply_action,
@@ -74,96 +62,130 @@ def _choice_button(q: quick.Quick, i: int, choice: quick.Choice, label: str) -> 
 
 
 def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str) -> None:
-    """An amount action: the number, its optional board arguments, then one button with its mark."""
+    """An amount action in two taps at most: how many (1 unless changed), then a source button that
+    applies it — «от Орк — ✔ можно» — each marked with what applying it gives."""
     spec = engine.ACTION_SPECS[q.kind]
     key = f"desk_q_{q.kind}_{cid}"
-    args: dict[str, object] = {q.card_arg: cid}
-    with st.container(border=True, key=f"desk_q_{q.kind}_box"):
-        st.markdown(f"**{q.label}**")
-        number = spec.arg(q.arg)
-        amount = st.segmented_control(
-            desk_actions.arg_label(number) if number is not None else q.arg,
-            AMOUNTS,
-            default=1,
-            key=f"{key}_n",
-            width="stretch",
-        )
-        args[q.arg] = int(amount or 1)
-        for arg in spec.args:
-            if arg.required or arg.name in args:
-                continue
-            if arg.type == "card":
-                options = ["", *quick.sources(props, cid)]
-                value = st.pills(
-                    arg.label,
-                    options,
-                    default="",
-                    format_func=lambda c: NONE.get(c) or str(props[c].get("name")),
-                    key=f"{key}_{arg.name}",
-                    width="stretch",
-                )
-            elif arg.choices:
-                value = st.selectbox(
-                    arg.label,
-                    list(arg.choices),
-                    index=list(arg.choices).index(arg.default) if arg.default in arg.choices else 0,
-                    format_func=lexicon.enum_word,
-                    key=f"{key}_{arg.name}",
-                )
-            else:
-                continue
-            if value:
-                args[arg.name] = value
-        option = quick.given_option(state, q.kind, args, desk_trace.citations().cite)
-        if option is not None:
-            _choice_button(q, 0, option, f"{q.label}: {args[q.arg]} — {option.mark}")
+    cite = desk_trace.citations().cite
+    number = spec.arg(q.arg)
+    how_many = desk_actions.arg_label(number) if number is not None else q.arg
+    with st.container(key=f"desk_q_{q.kind}_box"):
+        st.markdown(f"**{q.label}** — {how_many} и от кого")
+        with st.container(horizontal=True, vertical_alignment="center"):
+            amount = st.segmented_control(
+                q.label, AMOUNTS, default=1, key=f"{key}_n", label_visibility="collapsed"
+            )
+            args: dict[str, object] = {q.card_arg: cid, q.arg: int(amount or 1)}
+            for arg in spec.args:
+                if not arg.required and arg.type != "card" and arg.choices:
+                    args[arg.name] = st.selectbox(
+                        arg.label,
+                        list(arg.choices),
+                        index=list(arg.choices).index(arg.default) if arg.default in arg.choices else 0,
+                        format_func=lexicon.enum_word,
+                        key=f"{key}_{arg.name}",
+                        label_visibility="collapsed",
+                        width=150,
+                    )
+        source = next((a for a in spec.args if a.type == "card" and not a.required), None)
+        names = view.names(props)
+        with st.container(horizontal=True):
+            for i, src in enumerate([*(quick.sources(props, cid) if source else []), ""]):
+                given = {**args, **({source.name: src} if source and src else {})}
+                option = quick.given_option(state, q.kind, given, cite)
+                if option is None:
+                    continue
+                who = f"от {names.get(src, src)}" if src else ("без источника" if source else "применить")
+                _choice_button(q, i, option, f"{who} — {option.mark}")
 
 
 def _show_quick(state: engine.GameState, props: Props, q: quick.Quick, cid: str) -> None:
     if q.style == "button":
         _choice_button(q, 0, q.choices[0], f"{q.label} — {q.choices[0].mark}")
     elif q.style == "pick":
-        st.caption(f"{q.label}:")
-        with st.container(horizontal=True):
+        with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+            st.markdown(f"**{q.label}:**", width="content")
             for i, choice in enumerate(q.choices):
                 _choice_button(q, i, choice, choice.label)
     elif q.style == "amount":
         _amount(state, props, q, cid)
 
 
+NEW_CARD = "new_card"  # before the first action, a tap on an empty cell may put a new card there
+
+
+def armed_kind(desk: Desk, quicks: list[quick.Quick], cid: str) -> str | None:
+    """What a tap on an empty cell does for this selected card: the judge's choice; before the
+    first action the card form (cards are set up then), after it the first cell action."""
+    kinds = [q.kind for q in quicks if q.style == "cells"]
+    options = [NEW_CARD, *kinds] if not desk.started else kinds
+    wanted = st.session_state.get(f"desk_armed_{cid}")
+    if wanted in options:
+        return str(wanted)
+    return options[0] if options else None
+
+
+def armed(desk: Desk, quicks: list[quick.Quick], cid: str) -> quick.Quick | None:
+    """The cell action a tap on an empty cell applies (None: the tap opens the card form)."""
+    kind = armed_kind(desk, quicks, cid)
+    return next((q for q in quicks if q.style == "cells" and q.kind == kind), None)
+
+
+def board_marks(desk: Desk, quicks: list[quick.Quick], cid: str | None) -> dict[str, Mark]:
+    """The empty cells' marks: only those the armed action targets, each with what a tap gives."""
+    chosen = armed(desk, quicks, cid) if cid else None
+    return quick.cell_marks(chosen) if chosen is not None else {}
+
+
+def _cell_choice(desk: Desk, quicks: list[quick.Quick], cid: str) -> None:
+    kinds = [q.kind for q in quicks if q.style == "cells"]
+    options = [NEW_CARD, *kinds] if not desk.started else kinds
+    if not kinds:
+        return
+    words = {NEW_CARD: "положить новую карту"} | {k: engine.ACTION_SPECS[k].label for k in kinds}
+    st.pills(
+        "Щелчок по пустой клетке поля",
+        options,
+        default=armed_kind(desk, quicks, cid),
+        format_func=lambda k: words[k],
+        key=f"desk_armed_{cid}",
+        help="Клетки, на которые можно заявить это действие, помечены на поле: что даст щелчок по каждой",
+    )
+
+
+# The actions judges reach for most, first; the rest keep their declared order.
+FIRST = ("attack", "take_control", "wound", "heal", "move")
+# The amount actions shown open (the others wait under «Ещё»): wounds settle most disputes.
+OPEN_AMOUNTS = ("wound",)
 STYLE_ORDER = ("pick", "amount", "button")
 
 
+def _order(q: quick.Quick) -> tuple[int, int]:
+    return (FIRST.index(q.kind) if q.kind in FIRST else len(FIRST), STYLE_ORDER.index(q.style))
+
+
 def card_actions(desk: Desk, rp: Replay, props: Props, cid: str) -> list[quick.Quick]:
-    """The selected card's actions: a click on an empty cell (armed), then those some option allows
-    (choices of a target, amounts, one-click ones), the forbidden ones folded with their reasons."""
+    """The selected card's actions, compact and the most used first: what a tap on an empty cell
+    does (its targets marked on the field), a target or a player to tap for each action, wounds and
+    healing in two taps; the one-tap others and those that cannot be taken now folded, with why."""
     state = rp.current
     quicks = quick_for(desk, state, props, cid)
-    st.markdown("**Действия с этой картой**")
-    cells = [q for q in quicks if q.style == "cells"]
-    if cells:
-        chosen = armed(quicks, cid)
-        st.pills(
-            "Щелчок по пустой клетке поля",
-            [q.kind for q in cells],
-            default=chosen.kind if chosen else None,
-            format_func=lambda k: engine.ACTION_SPECS[k].label,
-            key=f"desk_armed_{cid}",
-            width="stretch",
-            help="Пустые клетки поля помечены: что даст это действие на каждой из них",
-        )
-    others = sorted((q for q in quicks if q.style != "cells"), key=lambda q: STYLE_ORDER.index(q.style))
+    _cell_choice(desk, quicks, cid)
+    others = sorted((q for q in quicks if q.style != "cells"), key=_order)
     open_ones = [q for q in others if q.open]
-    for style in STYLE_ORDER:
-        group = [q for q in open_ones if q.style == style]
-        if style == "button" and group:
-            with st.container(horizontal=True):
-                for q in group:
-                    _show_quick(state, props, q, cid)
-        else:
-            for q in group:
-                _show_quick(state, props, q, cid)
+    shown = [q for q in open_ones if q.style == "pick" or q.kind in OPEN_AMOUNTS]
+    for q in shown:
+        _show_quick(state, props, q, cid)
+    buttons = [q for q in open_ones if q not in shown]
     closed = [q for q in others if not q.open]
+    if buttons:
+        with st.expander(f"Ещё действия ({len(buttons)})", key=f"desk_more_{cid}"):
+            for style in ("button", "amount", "pick"):
+                group = [q for q in buttons if q.style == style]
+                if group:
+                    with st.container(horizontal=True):
+                        for q in group:
+                            _show_quick(state, props, q, cid)
     if closed:
         with st.expander(f"Сейчас нельзя ({len(closed)}): почему", key=f"desk_closed_{cid}"):
             for q in closed:
@@ -172,16 +194,27 @@ def card_actions(desk: Desk, rp: Replay, props: Props, cid: str) -> list[quick.Q
 
 
 def turn_actions(rp: Replay) -> None:
-    """The actions that take no card: end the turn, the next phase of the preparation …"""
-    with st.container(horizontal=True):
-        for kind, choice in quick.position_actions(rp.current, desk_trace.citations().cite):
+    """The actions that take no card (end the turn, the next phase of the preparation …): those that
+    can be taken as buttons; those that cannot folded beside them, each with the clause or
+    assumption that says so (or, where none does, the reason)."""
+    found = quick.position_actions(rp.current, desk_trace.citations().cite)
+    can = [(k, c) for k, c in found if c.verdict != "illegal"]
+    cannot = [c for _, c in found if c.verdict == "illegal"]
+    with st.container(horizontal=True, vertical_alignment="center", key="desk_turn"):
+        st.markdown("**Ход:**", width="content")
+        for kind, choice in can:
             st.button(
-                f"{choice.words} — {choice.mark}",
+                common.escape_md(f"{choice.words} — {choice.mark}"),
                 key=f"desk_pos_{kind}",
                 help=common.escape_md(choice.reason),
                 on_click=apply_action,
                 args=(kind, {}),
             )
+        if cannot:
+            with st.popover(f"нельзя ({len(cannot)}): почему", type="tertiary"):
+                for c in cannot:
+                    st.markdown(common.escape_md(f"{c.words} — {c.mark}"))
+                    st.caption(common.escape_md(c.reason))
 
 
 def _choose_from_widget() -> None:
@@ -190,19 +223,40 @@ def _choose_from_widget() -> None:
         apply_action("choose", {"option": choice})
 
 
-def pending_panel(pending: engine.Pending, clause_ref: Callable[[str], None]) -> None:
-    with st.container(border=True):
-        st.markdown(f":material/help: **Нужен выбор** — решает {lexicon.player(pending.who)}")
+MAX_CHOICE_BUTTONS = 12
+
+
+def pending_panel(
+    pending: engine.Pending, clause_ref: Callable[[str], None], names: Mapping[str, str]
+) -> None:
+    """The choice the rules leave to a player, where the judge is looking: one tap per option when
+    there are few (a radio and «Ответить» for a long list)."""
+    with st.container(border=True, key="desk_pending"):
+        # a number the text leaves open (the wounds of a strike) is the judge's to say, not a player's
+        who = "судья" if getattr(pending, "judge", False) else lexicon.player(pending.who)
+        st.markdown(f":material/help: **Нужен выбор** — решает {common.escape_md(who)}")
+        st.text(view.humane(pending.question, names))
+        labels = {o.key: view.humane(o.label or o.key, names) for o in pending.options}
+        short = all(len(label) <= 16 for label in labels.values())  # numbers, «удар не нанесён»
+        if len(labels) <= MAX_CHOICE_BUTTONS or (short and len(labels) <= 3 * MAX_CHOICE_BUTTONS):
+            with st.container(horizontal=True):
+                for i, (key, label) in enumerate(labels.items()):
+                    st.button(
+                        common.escape_md(label),
+                        key=f"desk_choose_{i}",
+                        type="primary" if i == 0 else "secondary",
+                        on_click=apply_action,
+                        args=("choose", {"option": key}),
+                    )
+        else:
+            st.radio(
+                "Вариант",
+                list(labels),
+                format_func=lambda k: common.escape_md(labels.get(k) or str(k)),
+                key="desk_choice",
+            )
+            st.button("Ответить", type="primary", key="desk_choose", on_click=_choose_from_widget)
         clause_ref(pending.clause)
-        st.text(pending.question)
-        labels = {o.key: o.label for o in pending.options}
-        st.radio(
-            "Вариант",
-            list(labels),
-            format_func=lambda k: common.escape_md(labels.get(k) or str(k)),  # radio options render Markdown
-            key="desk_choice",
-        )
-        st.button("Ответить", type="primary", key="desk_choose", on_click=_choose_from_widget)
 
 
 def _apply_from_widgets(kind: str, arg_types: tuple[tuple[str, str], ...]) -> None:
@@ -265,7 +319,12 @@ def _arg_widget(arg: engine.ArgSpec, kind: str, props: Props, hints: Mapping[str
             label, ["", *engine.PLAYERS], horizontal=True, key=key, format_func=lambda p: p or "—"
         )
     if arg.type == "int":
-        return int(st.number_input(label, min_value=0, max_value=99, value=1, key=key))
+        # an optional number left empty is not given (the attack's wounds: the engine then asks)
+        start = 1 if arg.required else arg.default if isinstance(arg.default, int) else None
+        number = st.number_input(
+            label, min_value=0, max_value=99, value=start, key=key, placeholder="не указано"
+        )
+        return None if number is None else int(number)
     if arg.type == "bool":
         return st.checkbox(label, value=bool(arg.default), key=key)
     if arg.type == "cells":
@@ -284,6 +343,9 @@ def _arg_widget(arg: engine.ArgSpec, kind: str, props: Props, hints: Mapping[str
 
 
 def history_panel(desk: Desk) -> None:
+    """Undo, redo, back to the set-up, and «править расклад»: one row of small buttons (how many
+    actions are applied is said in the position line above the field)."""
+
     def change(fn: Callable[[Desk], Desk]) -> None:
         session.store(fn(session.current()))
 
@@ -291,12 +353,12 @@ def history_panel(desk: Desk) -> None:
         ("Отменить", ":material/undo:", "desk_undo", desk.cursor == 0, edits.undo, None),
         ("Вернуть", ":material/redo:", "desk_redo", desk.cursor >= len(desk.actions), edits.redo, None),
         (
-            "К исходной позиции",
+            "К началу",
             ":material/restart_alt:",
             "desk_restart",
             desk.cursor == 0,
             edits.restart,
-            None,
+            "К исходной позиции",
         ),
         (
             "Править расклад",
@@ -307,7 +369,15 @@ def history_panel(desk: Desk) -> None:
             "Забыть действия и вернуться к раскладке карт",
         ),
     )
-    with st.container(horizontal=True):
+    with st.container(horizontal=True, gap="small", key="desk_history"):
         for label, icon, key, disabled, fn, tip in buttons:
-            st.button(label, icon=icon, key=key, disabled=disabled, on_click=change, args=(fn,), help=tip)
-    st.caption(f"Действий применено: {desk.cursor} из {len(desk.actions)}.")
+            st.button(
+                label,
+                icon=icon,
+                key=key,
+                disabled=disabled,
+                on_click=change,
+                args=(fn,),
+                help=tip,
+                type="tertiary",
+            )

@@ -35,7 +35,7 @@ GRID_CSS = """
 .st-key-desk_grid, .st-key-desk_grid [data-testid="stVerticalBlock"] { gap: 0.3rem !important; }
 .st-key-desk_grid [data-testid="stTooltipHoverTarget"], .st-key-desk_grid .stButton { width: 100%; }
 .st-key-desk_grid button {
-  width: 100%; min-height: 5.6rem; padding: 0.3rem 0.4rem !important;
+  width: 100%; min-height: 5.2rem; padding: 0.3rem 0.4rem !important;
   align-items: flex-start !important; justify-content: flex-start !important;
 }
 .st-key-desk_grid button > div, .st-key-desk_grid button span {
@@ -55,7 +55,7 @@ GRID_CSS = """
 @media (max-width: 640px) {
   .st-key-desk_grid [data-testid="stHorizontalBlock"] { gap: 0.15rem !important; }
   .st-key-desk_grid, .st-key-desk_grid [data-testid="stVerticalBlock"] { gap: 0.15rem !important; }
-  .st-key-desk_grid button { min-height: 4.8rem; padding: 0.1rem 0.15rem !important; }
+  .st-key-desk_grid button { min-height: 4.1rem; padding: 0.1rem 0.15rem !important; }
   .st-key-desk_grid button [data-testid="stMarkdownContainer"], .st-key-desk_grid button p {
     font-size: 0.62rem; line-height: 1.15;
   }
@@ -118,6 +118,7 @@ def draw_zones(
 ) -> None:
     """Each player's cards outside the field; a click selects one."""
     zones = {player: view.side_zones(props, state, player) for player in engine.PLAYERS}
+    names = view.names(props)
     if not any(zones.values()):
         st.caption("Вне поля карт нет: вспомогательные зоны, руки, колоды, кладбища и изгнание пусты.")
         return
@@ -132,7 +133,7 @@ def draw_zones(
                 for cid in ids:
                     pick = "▶ " if selected == cid else ""
                     st.button(
-                        pick + common.escape_md(view.card_text(props[cid], cid)),
+                        pick + common.escape_md(view.card_text(props[cid], names[cid])),
                         key=f"desk_zone_{cid}",
                         on_click=on_pick,
                         args=(cid,),

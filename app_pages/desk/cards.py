@@ -158,7 +158,18 @@ def new_card_form(desk: Desk, props: Props, cell: str) -> None:
         key=f"{key}_owner",
         horizontal=True,
     )
-    at = c2.selectbox("Где", PLACES, index=PLACES.index(cell), format_func=view.place_word, key=f"{key}_at")
+    # a flyer (or a card that «располагается во вспомогательной зоне») stands in the auxiliary zone
+    cdef = session.library().get(resolved.name) if resolved.status == "library" else None
+    aux = cardform.in_aux_zone(cdef) if cdef is not None else ""
+    if aux:
+        st.caption(common.escape_md(f"«{resolved.name}»: {aux}."))
+    at = c2.selectbox(
+        "Где",
+        PLACES,
+        index=PLACES.index("aux" if aux else cell),
+        format_func=view.place_word,
+        key=f"{key}_at_aux" if aux else f"{key}_at",  # a fresh default when the card changes place
+    )
     controller, flags, counts, cid = _more(key)
     put = st.button("Положить", type="primary", key=f"{key}_put")
     put_own = own is not None and st.button(
@@ -167,6 +178,14 @@ def new_card_form(desk: Desk, props: Props, cell: str) -> None:
     if not (put or put_own):
         return
     card = own if put_own else resolved.card
+    if aux and engine.is_cell(str(at)) and not put_own:
+        st.error(
+            common.escape_md(
+                f"Карта не положена на {at}: «{resolved.name}» — {aux}. Выберите «Где»: вспомогательная зона."
+            ),
+            icon=common.ICON_ERROR,
+        )
+        return
     if card is None:
         why = (
             "Укажите карту."
@@ -330,8 +349,10 @@ def card_header(props: Props, cid: str, entry: Mapping[str, Any] | None = None) 
     """The selected card in words, what its base says of it, and a switch between a host and its
     symbiote. `entry` is the card's desk entry (an own card has no base record)."""
     p = props[cid]
-    st.markdown(f"**Выбрана: {common.escape_md(str(p.get('name')))}** \\[{common.escape_md(cid)}\\]")
-    st.text(" · ".join(view.card_facts(p)))
+    st.markdown(
+        f"**Выбрана: {common.escape_md(view.name_of(props, cid))}** · "
+        + common.escape_md(" · ".join(view.card_facts(p)))
+    )
     card = entry.get("card") if entry is not None else None
     if isinstance(card, str):
         card_text(cid, card)

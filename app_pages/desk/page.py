@@ -15,37 +15,17 @@ from typing import Any
 
 import streamlit as st
 
-import cardbase
 import casebook
 import engine
-from app_pages import registry
 from app_pages.desk import actions as desk_actions
 from app_pages.desk import board as desk_board
 from app_pages.desk import cards as desk_cards
-from app_pages.desk import session
+from app_pages.desk import opening, session
 from app_pages.desk import trace as desk_trace
 from app_pages.journal import form as journal_form
-from app_pages.shared import card_base, common
-from cardbase import links
-from desk import board, cardform, cases, edits, model, share, view
+from app_pages.shared import common
+from desk import board, cardform, cases, edits, share, view
 from desk.model import Desk, DeskError, Replay
-
-ROOT = registry.PROJECT
-MAX_SCENARIO_BYTES = casebook.MAX_BYTES
-MAX_DESK_BYTES = 1024 * 1024
-UPLOAD_TYPES = (".yaml", ".yml", ".json")
-
-
-@st.cache_data(show_spinner=False)
-def _scenario_entries() -> tuple[casebook.Entry, ...]:
-    """Every scenario in the library, official first (read once per process; entries are frozen)."""
-    return casebook.library_scenarios(ROOT)
-
-
-def _entry(path: object) -> casebook.Entry | None:
-    """A library scenario by the path we listed ourselves (a parameter is looked up, never joined)."""
-    return next((e for e in _scenario_entries() if e.path == path), None)
-
 
 # -- clicks --------------------------------------------------------------------------------------
 
@@ -59,8 +39,8 @@ def _cell_clicked(cell: str) -> None:
     props = session.props_of(rp.current)
     sel = session.selected(props)
     armed = None
-    if sel is not None and desk.started:
-        chosen = desk_actions.armed(desk_actions.quick_for(desk, rp.current, props, sel), sel)
+    if sel is not None:
+        chosen = desk_actions.armed(desk, desk_actions.quick_for(desk, rp.current, props, sel), sel)
         armed = chosen.kind if chosen is not None else None
     click = board.click(desk, props, sel, cell, armed)
     if click.does == "select":
@@ -70,277 +50,7 @@ def _cell_clicked(cell: str) -> None:
     elif click.does == "act":
         desk_actions.apply_action(click.kind, click.args)
     else:
-        session.flash("info", click.message, "panel")
-
-
-# -- loading -------------------------------------------------------------------------------------
-
-
-def _scenario_desk(text: str, name: str) -> tuple[Desk, str] | None:
-    try:
-        sc = casebook.load_scenario_text(text, name, index=session.rules(), library=session.library())
-        desk = cases.from_scenario(sc, text, session.library())
-    except Exception as exc:  # invalid file (ScenarioError) or an engine fault: the desk stays as it was
-        session.flash("error", f"Сценарий не загружен, стол не изменился. {exc}")
-        return None
-    return desk, f"Загружен сценарий «{sc.title}» ({len(sc.steps)} шагов)."
-
-
-def _open_library(entry: casebook.Entry) -> None:
-    try:
-        text = (ROOT / entry.path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        session.flash("error", f"Файл {entry.path} не читается: {exc}")
-        return
-    found = _scenario_desk(text, entry.path)
-    if found is not None:
-        session.offer(*found)
-
-
-def _load_upload(name: str, raw: bytes) -> None:
-    """One click: the file is read and opened (after «заменить?» on a desk with work), or refused in words."""
-    if not name.lower().endswith(UPLOAD_TYPES):
-        session.flash(
-            "error", f"Файл «{name}» не открыт: нужен сценарий .yaml или .yml, или файл стола .json."
-        )
-        return
-    is_desk = name.lower().endswith(".json")
-    limit = MAX_DESK_BYTES if is_desk else MAX_SCENARIO_BYTES
-    if len(raw) > limit:
-        session.flash(
-            "error", f"Файл «{name}» не открыт: {len(raw) // 1024} КБ, а можно до {limit // 1024} КБ."
-        )
-        return
-    refused = common.take_upload([name], len(raw))
-    if refused:
-        session.flash("error", f"{refused} Стол не изменился.")
-        return
-    if is_desk:
-        try:
-            desk = share.from_file_text(raw)
-            model.replay(desk, session.library())  # judged before it may replace anything
-        except (DeskError, engine.SetupError) as exc:
-            session.flash("error", f"Файл стола «{name}» не открыт, стол не изменился: {exc}")
-            return
-        session.offer(desk, f"Открыт стол из файла «{name}».")
-        return
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        session.flash("error", f"Файл «{name}» не в кодировке UTF-8; стол не изменился.")
-        return
-    found = _scenario_desk(text, name)
-    if found is not None:
-        session.offer(*found)
-
-
-def _uploaded(key: str) -> None:
-    upload = st.session_state.get(key)
-    if upload is not None:
-        _load_upload(str(upload.name), bytes(upload.getvalue()))
-    session.renew("upload")  # a fresh uploader: the same file may be chosen again
-
-
-def _base_from_link() -> None:
-    """Follow a link's `?base=`; but a desk whose cards the new base lacks keeps the window's base
-    (the desk is never broken by a link), and says so."""
-    before = card_base.current().base.id
-    after = session.base_id()
-    problem = card_base.take_problem()
-    if problem:
-        session.flash("warning", problem)
-    desk = session.current()
-    if after == before or not desk.cards:
-        return
-    try:
-        model.replay(desk, session.library())
-    except (DeskError, engine.SetupError) as exc:
-        card_base.use(before)
-        session.flash(
-            "error",
-            f"Ссылка открывает другую базу карт, а карт со стола в ней нет ({exc}). Окно осталось на "
-            f"прежней базе, стол не изменился.",
-        )
-
-
-def _put_from_link() -> None:
-    """`?put=<name>&base=<id>` (the card page's «Поставить на стол»): the card form opens with that
-    card on a free cell, so one click places it; a desk with actions asks first (cards are set up
-    before the first action, so its actions would be forgotten)."""
-    request = links.desk_request(st.query_params.to_dict())
-    if request is None:
-        st.session_state.pop("desk_url_put", None)  # the same link, clicked again, asks again
-        return
-    if st.session_state.get("desk_url_put") == request:
-        return
-    st.session_state["desk_url_put"] = request
-    found = session.library().get(request.name)
-    base = card_base.current().base
-    if found is None:
-        session.flash("error", f"Карты «{request.name}» нет в базе «{base.label}»; стол не изменился.")
-        return
-    if session.current().started:
-        st.session_state["desk_put_ask"] = found.name
-        return
-    _open_put(found.name)
-
-
-def _open_put(name: str) -> None:
-    props = session.current_props()
-    cell = board.free_cell(props) or board.free_cell(props, "B")
-    if cell is None:
-        session.flash(
-            "error", f"На поле нет свободной клетки для «{name}»: уберите карту или положите её в зону."
-        )
-        return
-    base = card_base.current().base
-    where = "встроенной библиотеки" if base.id == cardbase.BUILTIN else f"базы «{base.label}»"
-    session.open_dialog(
-        "cell", cell, name=name, note=f"Карта {where} со страницы «Карты». Проверьте владельца и клетку."
-    )
-
-
-def _save_first(now: Desk, key: str) -> None:
-    """Before work on the desk is replaced: the desk as a file, one click away."""
-    st.download_button(
-        "Сначала скачать текущий стол (файл)",
-        data=share.to_file_text(now),
-        file_name="stol-sudi.json",
-        mime="application/json",
-        key=key,
-        on_click="ignore",
-        icon=":material/download:",
-    )
-
-
-def _confirm_put(name: str) -> None:
-    """«Поставить карту?» on a desk with actions: forget them (the setup stays) or leave the desk."""
-    now = session.current()
-
-    def leave() -> None:
-        st.session_state.pop("desk_put_ask", None)
-        session.flash("info", "Стол оставлен как был.")
-
-    @st.dialog(f"Поставить «{name}» на стол?", on_dismiss=leave)
-    def ask() -> None:
-        st.markdown(
-            common.escape_md(
-                f"На столе уже сделаны действия ({len(now.actions)}). Карты кладут до первого действия: "
-                "чтобы поставить эту карту, действия будут забыты, расклад останется."
-            )
-        )
-        _save_first(now, "desk_put_save")
-        c1, c2 = st.columns(2)
-        if c1.button("Забыть действия и поставить", type="primary", key="desk_put_yes"):
-            st.session_state.pop("desk_put_ask", None)
-            session.store(edits.clear_actions(session.current()))
-            _open_put(name)
-            st.rerun()
-        if c2.button("Оставить стол как был", key="desk_put_no"):
-            leave()
-            st.rerun()
-
-    ask()
-
-
-def _load_from_url() -> None:
-    """`?scn=<library path>` opens a library scenario; `?desk=<token>` opens a shared desk;
-    `?put=<card>&base=<id>` puts a card of that base on it."""
-    _base_from_link()
-    _put_from_link()
-    wanted = st.query_params.get("scn")
-    if not wanted:
-        st.session_state.pop("desk_url_scn", None)  # the same scenario link, clicked again, reopens it
-    if wanted and wanted != st.session_state.get("desk_url_scn"):
-        st.session_state["desk_url_scn"] = wanted
-        entry = _entry(wanted)
-        if entry is not None:
-            _open_library(entry)
-        else:
-            session.flash("error", "Такого сценария в библиотеке нет; стол не изменился.")
-        return
-    token = st.query_params.get("desk")
-    if not token or token == st.session_state.get("desk_url_token"):
-        return
-    st.session_state["desk_url_token"] = token
-    try:
-        desk = share.decode(str(token))
-        model.replay(desk, session.library())
-    except (DeskError, engine.SetupError) as exc:
-        session.flash("error", f"Ссылка на стол не открылась, стол не изменился: {exc}")
-        return
-    session.offer(desk, "Открыт стол по ссылке.")
-
-
-def _open_library_pick(key: str) -> None:
-    """Open the library scenario chosen in widget `key` (a path we listed ourselves, never typed)."""
-    entry = _entry(st.session_state.get(key))
-    if entry is not None:
-        _open_library(entry)
-    if key == "desk_official_pick":
-        st.session_state[key] = None  # a pill opens its scenario; it does not stay pressed
-
-
-def _load_panel(desk: Desk) -> None:
-    with st.expander("Открыть пример из правил, сценарий или файл стола", key="desk_load"):
-        entries = _scenario_entries()
-        titles = {e.path: cases.long_title(e) for e in entries}
-        official = {e.path: cases.short_title(e) for e in cases.official(entries)}
-        if official:
-            st.pills(
-                "Официальные примеры из правил (один щелчок открывает)",
-                list(official),
-                format_func=lambda p: official.get(str(p), str(p)),
-                key="desk_official_pick",
-                on_change=_open_library_pick,
-                args=("desk_official_pick",),
-            )
-        if entries:
-            c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
-            c1.selectbox(
-                "Все сценарии библиотеки: официальные примеры и разборы",
-                list(titles),
-                format_func=lambda p: titles.get(p, p),
-                key="desk_library_pick",
-            )
-            c2.button(
-                "Открыть", key="desk_library_open", on_click=_open_library_pick, args=("desk_library_pick",)
-            )
-        key = f"desk_upload_{session.serial('upload')}"
-        st.file_uploader(
-            "Свой файл: сценарий (.yaml, до 256 КБ) или файл стола (.json, до 1 МБ) — открывается сразу",
-            key=key,
-            max_upload_size=1,
-            on_change=_uploaded,
-            args=(key,),
-        )
-        if st.button("Новый пустой стол", key="desk_new", icon=":material/add:"):
-            session.offer(Desk(), "Новый пустой стол.")
-            st.rerun()
-
-
-def _confirm_offer(offer: tuple[Desk, str]) -> None:
-    """«Заменить то, что на столе?» before a new desk replaces work."""
-    now = session.current()
-
-    @st.dialog("Заменить то, что на столе?", on_dismiss=session.decline_offer)
-    def ask() -> None:
-        title = f" («{now.title}»)" if now.title else ""
-        st.markdown(
-            common.escape_md(f"На столе{title}: карт {len(now.cards)}, действий {len(now.actions)}.")
-            + " Они будут заменены:"
-        )
-        st.text(offer[1])
-        _save_first(now, "desk_offer_save")
-        c1, c2 = st.columns(2)
-        if c1.button("Заменить", type="primary", key="desk_offer_yes"):
-            session.accept_offer()
-            st.rerun()
-        if c2.button("Оставить текущий стол", key="desk_offer_no"):
-            session.decline_offer()
-            st.rerun()
-
-    ask()
+        session.flash("info", click.message)
 
 
 def _card_dialog(desk: Desk, props: dict[str, dict[str, Any]]) -> None:
@@ -359,14 +69,24 @@ def _card_dialog(desk: Desk, props: dict[str, dict[str, Any]]) -> None:
 # -- text, saving --------------------------------------------------------------------------------
 
 
-def _text_panel(desk: Desk) -> None:
-    """«Позиция текстом»: the position in one line, to copy, or to type or paste and read."""
-    with st.expander("Позиция текстом: прочитать или скопировать", expanded=not desk.cards, key="desk_text"):
+def _text_panel(desk: Desk, state: engine.GameState) -> None:
+    """«Позиция текстом»: the position as it stands now (after the actions up to the cursor) in one
+    line, to copy, or to type or paste and read."""
+    box = session.fold("Позиция текстом: прочитать или скопировать", "desk_text")
+    if box is None:
+        return
+    with box:
         try:
-            now = cases.position_text(desk, session.library())
+            now = cases.position_text(state, session.library())
         except casebook.NotationError as exc:
             now = ""
             st.caption(common.escape_md(f"Эту позицию текстом не записать: {exc.detail}"))
+        if desk.cursor:
+            missing = cases.unwritten(state)
+            said = f"Позиция после действий ({desk.cursor})."
+            if missing:
+                said += " В тексте нет: " + "; ".join(missing) + " — их хранит файл стола."
+            st.caption(common.escape_md(said))
         key = f"desk_text_{session.gen()}_{zlib.crc32(now.encode())}"
         text = st.text_area(
             "Одна карта — одна запись через «;»: владелец, карта, место, свойства",
@@ -396,15 +116,38 @@ def _text_panel(desk: Desk) -> None:
 
 def _save_panel(desk: Desk, rp: Replay) -> None:
     rules_label = session.rules().version_label
-    st.markdown("**Сохранить и поделиться**")
-    title = st.text_input(
+    box = session.fold("Сохранить и поделиться: вопрос, сценарий, файл стола, ссылка", "desk_save")
+    if box is not None:
+        desk = _save_files(box, desk, rp, rules_label)
+    # The ruling is written by the rules this window reads: its clauses in their numbering.
+    read = common.current_index().version_label or rules_label or ""
+    # A key keeps the expander open across reruns: an error or a draft inside is never folded away.
+    with st.expander(
+        "Записать решение в журнал", key="desk_ruling_box", icon=":material/edit_note:", on_change="rerun"
+    ):
+        journal_form.ruling_form(
+            "desk_ruling",
+            prefill={
+                "title": desk.title,
+                "clauses": desk_trace.citations().targets(cases.cited_clauses(rp)),
+                "verdict": rp.outcomes[-1].verdict if rp.outcomes else "",
+                "rules_version": read,
+                "scenario_yaml": cases.to_scenario_yaml(desk, rp, rules=rules_label),
+                "trace_json": cases.trace_json(rp),
+            },
+        )
+
+
+def _save_files(box: Any, desk: Desk, rp: Replay, rules_label: str | None) -> Desk:
+    """The question, the two downloads and the link (drawn only while «Сохранить» is open)."""
+    title = box.text_input(
         "Вопрос (заголовок сценария)", value=desk.title, key=f"desk_title_{session.gen()}", max_chars=300
     )
     if title != desk.title:
         session.store(dataclasses.replace(desk, title=title))
         desk = session.current()
     yaml_text = cases.to_scenario_yaml(desk, rp, rules=rules_label)
-    c1, c2 = st.columns(2)
+    c1, c2 = box.columns(2)
     c1.download_button(
         "Скачать сценарий (YAML)",
         data=yaml_text,
@@ -422,25 +165,9 @@ def _save_panel(desk: Desk, rp: Replay) -> None:
         on_click="ignore",
     )
     base = str(getattr(st.context, "url", "") or "").split("?")[0]
-    st.caption("Ссылка на этот стол (скопируйте и отправьте другому судье):")
-    st.code(f"{base}?desk={share.encode(desk)}", language=None, wrap_lines=True)
-    # The ruling is written by the rules this window reads: its clauses in their numbering.
-    read = common.current_index().version_label or rules_label or ""
-    # A key keeps the expander open across reruns: an error or a draft inside is never folded away.
-    with st.expander(
-        "Записать решение в журнал", key="desk_ruling_box", icon=":material/edit_note:", on_change="rerun"
-    ):
-        journal_form.ruling_form(
-            "desk_ruling",
-            prefill={
-                "title": desk.title,
-                "clauses": desk_trace.citations().targets(cases.cited_clauses(rp)),
-                "verdict": rp.outcomes[-1].verdict if rp.outcomes else "",
-                "rules_version": read,
-                "scenario_yaml": yaml_text,
-                "trace_json": cases.trace_json(rp),
-            },
-        )
+    box.caption("Ссылка на этот стол (скопируйте и отправьте другому судье):")
+    box.code(f"{base}?desk={share.encode(desk)}", language=None, wrap_lines=True)
+    return desk
 
 
 def _broken(desk: Desk, problem: str) -> None:
@@ -459,81 +186,230 @@ def _broken(desk: Desk, problem: str) -> None:
 # -- the page ------------------------------------------------------------------------------------
 
 
+# The desk's own layout: a compact title and less empty space above the field (the field is the
+# top of the page on a phone). Static: nothing typed goes into it.
+PAGE_CSS = """<style>
+[data-testid="stMainBlockContainer"] { padding-top: 3rem !important; padding-bottom: 2rem !important; }
+[data-testid="stMainBlockContainer"] h1 { font-size: 1.6rem; padding: 0 0 0.25rem 0; }
+.st-key-desk_answer [data-testid="stAlert"] p { margin-bottom: 0.15rem; }
+/* brought into view below Streamlit's fixed header bar, not under it */
+.st-key-desk_answer { scroll-margin-top: 4.5rem; scroll-margin-bottom: 1rem; }
+.st-key-desk_folded { margin-top: 0.5rem; gap: 0.45rem; }
+.st-key-desk_folded summary { padding-top: 0.4rem; padding-bottom: 0.4rem; }
+/* The browser would keep the tapped button still as the answer above it grows, pushing the answer
+   off the top of a phone's screen: the page's own scrolling (KEEP_IN_VIEW) decides instead. */
+html, body, [data-testid="stAppViewContainer"], [data-testid="stMain"] { overflow-anchor: none; }
+/* On a wide screen the field is on the left with the folded parts under it, the panel on the right
+   beside both. The field and the panel are the fragment's columns, the folded parts are drawn
+   outside it, so they float: the fragment's wrappers give way (display: contents), the field
+   floats left, the panel right, the folded parts left again under the field. */
+@media (min-width: 641px) {
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field) {
+    display: block;
+  }
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field) > * {
+    margin-bottom: 0.75rem;
+  }
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
+    > [data-testid="stLayoutWrapper"]:has(.st-key-desk_field),
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
+    > [data-testid="stLayoutWrapper"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"],
+  [data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"] .st-key-desk_field),
+  [data-testid="stHorizontalBlock"]:has(.st-key-desk_field) { display: contents; }
+  [data-testid="stColumn"]:has(.st-key-desk_field) {
+    float: left; width: calc(55% - 0.75rem) !important; margin-bottom: 0.75rem;
+  }
+  [data-testid="stColumn"]:has(.st-key-desk_panel) { float: right; width: calc(45% - 0.75rem) !important; }
+  [data-testid="stLayoutWrapper"]:has(> .st-key-desk_folded) {
+    float: left; clear: left; width: calc(55% - 0.75rem);
+  }
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field)::after {
+    content: ""; display: block; clear: both;
+  }
+}
+@media (max-width: 640px) {
+  [data-testid="stMainBlockContainer"] { padding-top: 2.8rem !important; }
+  [data-testid="stMainBlockContainer"] h1 { font-size: 1.3rem; }
+  /* On a phone the columns stack: the field, then the panel that answers a tap, then the folded
+     parts. */
+  [data-testid="stHorizontalBlock"]:has(.st-key-desk_field) { flex-direction: column; gap: 0.75rem; }
+  [data-testid="stColumn"]:has(.st-key-desk_field),
+  [data-testid="stColumn"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"],
+  [data-testid="stColumn"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"]
+    > [data-testid="stLayoutWrapper"] { display: contents; }
+  .st-key-desk_field { order: 1; }
+  [data-testid="stColumn"]:has(.st-key-desk_panel) { order: 2; }
+}
+</style>"""
+
+# After a tap, the element that answers it (the verdict, the selected card, a message) is brought
+# into view if the page left it outside (a phone shows the field, the answer is under it). The
+# token changes with every answer, so the browser runs the script again only then; "nearest"
+# scrolls as little as it can, and not at all when the answer is already on the screen; an answer
+# taller than the screen (a question with its options above the verdict) shows its beginning.
+KEEP_IN_VIEW = """<script>/*{token}*/
+(() => {{
+  const go = () => {{
+    const el = document.querySelector(".st-key-desk_answer");
+    if (!el) return;
+    const box = el.getBoundingClientRect(), below = 72, room = window.innerHeight - below;
+    if (box.height === 0) return;
+    if (box.height <= room) {{
+      el.scrollIntoView({{block: "nearest"}});  // all of it, scrolling as little as it can
+    }} else if (box.top < below || box.top > below + room / 2) {{
+      el.scrollIntoView({{block: "start"}});  // taller than the screen: its beginning, at the top
+    }}
+  }};
+  // once drawn, and again when the run is over (what it removes or adds may move the answer)
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(go, 60)));
+  const app = document.querySelector('[data-testid="stApp"]');
+  let waited = 0;
+  const whenOver = () => {{
+    waited += 50;
+    if (app && app.getAttribute("data-test-script-state") === "notRunning") {{
+      requestAnimationFrame(go);
+    }} else if (waited < 5000) {{
+      setTimeout(whenOver, 50);
+    }}
+  }};
+  setTimeout(whenOver, 50);
+}})();
+</script>"""
+
+
+def _keep_in_view(token: str) -> None:
+    st.html(KEEP_IN_VIEW.format(token=token), unsafe_allow_javascript=True)
+
+
+def _answer(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | None) -> None:
+    """What answers the judge's last tap, at the top of the panel: a message, the verdict with why
+    (the trace folded under it), a choice the rules leave to a player, the card just selected."""
+    with st.container(key="desk_answer"):
+        session.show_flash()
+        opening.host_choice(props)
+        pending = rp.current.pending
+        if pending is not None:
+            desk_actions.pending_panel(pending, desk_trace.clause_ref, view.names(props))
+        desk_trace.last_verdict(rp)
+        if sel is not None:
+            desk_cards.card_header(props, sel, desk.card(sel))
+
+
 def _panel(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | None) -> dict[str, Any]:
-    """The panel beside the field; returns the marks its armed cell action puts on the field."""
-    session.show_flash("panel")
-    desk_actions.history_panel(desk)
-    desk_trace.last_verdict(rp)
+    """The panel beside the field (under it on a phone); returns the marks of the armed cell action."""
+    _answer(desk, rp, props, sel)
+    if desk.cards:
+        desk_actions.history_panel(desk)
     marks: dict[str, Any] = {}
     if rp.current.pending is not None:
-        desk_actions.pending_panel(rp.current.pending, desk_trace.clause_ref)
-    elif sel is not None:
-        desk_cards.card_header(props, sel, desk.card(sel))
+        return marks
+    if sel is not None:
         if not desk.started:
-            with st.expander("Свойства карты: владелец, место, раны …", key=f"desk_props_{sel}"):
-                desk_cards.edit_form(desk, props, sel)
             if cardform.can_host(props[sel]):
                 desk_cards.symbiote_field(desk, props, sel)
+            with st.expander("Свойства карты: владелец, место, раны …", key=f"desk_props_{sel}"):
+                desk_cards.edit_form(desk, props, sel)
         quicks = desk_actions.card_actions(desk, rp, props, sel)
-        marks = desk_actions.board_marks(quicks, sel)
+        marks = desk_actions.board_marks(desk, quicks, sel)
     elif not props:
         st.info(
-            "Щёлкните клетку поля, чтобы положить на неё карту, или вставьте позицию текстом.",
+            "Щёлкните клетку поля, чтобы положить на неё карту, вставьте позицию текстом или откройте "
+            "пример из правил.",
             icon=common.ICON_INFO,
         )
+        opening.official_pills("desk_official_quick")
     else:
         st.info(
             "Щёлкните карту на поле (или вне поля), чтобы выбрать её: здесь появятся её действия.",
             icon=common.ICON_INFO,
         )
-    st.markdown("**Ход и фазы**")
-    desk_actions.turn_actions(rp)
-    with st.expander("Любое действие — полная форма", key="desk_full_form"):
-        desk_actions.full_form(rp, props)
-    desk_trace.explanation(rp)
+    if props:
+        desk_actions.turn_actions(rp)
     return marks
 
 
-def render() -> None:
-    st.set_page_config(layout="wide")  # the 5×6 field needs the width; other pages keep theirs
-    st.title("Стол судьи")
-    _load_from_url()
+def _folded(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]]) -> None:
+    """Everything a judge needs now and then, one tap away: the text, saving, the journal, opening
+    another desk, the set-up's phase and turn, any action by its full form, the ids for authors."""
+    _text_panel(desk, rp.current)
+    desk_trace.expectations_panel(desk)
+    _save_panel(session.current(), rp)
+    opening.load_panel(desk)
+    if not desk.started and (box := session.fold("Фаза, ход и активный игрок", "desk_header")):
+        with box:
+            desk_cards.header_form(desk)
+    if box := session.fold("Любое действие — полная форма", "desk_full_form"):
+        with box:
+            desk_actions.full_form(rp, props)
+    desk_trace.for_authors(desk, rp, props)
+
+
+def _answer_token(desk: Desk, sel: str | None) -> str:
+    """Changes with every answer: a new desk (an action, a card put), a selection, a message."""
+    said = st.session_state.get("desk_flash_seen", 0)
+    return f"{zlib.crc32(desk.key().encode()):08x}-{zlib.crc32(str(sel).encode()):08x}-{said}"
+
+
+# The folded parts drawn outside the fragment whose content follows the desk: while one is open, an
+# action on the board or the panel redraws the whole page, so nothing there is left stale.
+FOLLOWS_THE_DESK = (
+    "desk_text",
+    "desk_save",
+    "desk_ruling_box",
+    "desk_header",
+    "desk_full_form",
+    "desk_authors",
+)
+_DRAWN_FOR = "desk_outside_drawn_for"
+_WHOLE_RUN = "desk_whole_run"  # set by the page's run just before it runs the fragment inline
+
+
+def _outside_is_stale(desk: Desk) -> bool:
+    """Whether what the last full run drew outside the fragment shows another desk than `desk` in a
+    part the judge has open (a closed fold draws nothing, so nothing in it can be stale)."""
+    if st.session_state.get(_DRAWN_FOR) == desk.key():
+        return False
+    return any(st.session_state.get(key) for key in FOLLOWS_THE_DESK)
+
+
+@st.fragment
+def _live() -> None:
+    """What an action changes: the position line, the field with the zones, the selected card's panel
+    with the verdict and its trace, the card form, the address. A tap here reruns only this (issue
+    24: the text, the files, the journal form and the scenario check are not redrawn); a tap that
+    changes something drawn outside asks for the whole page."""
     desk = session.current()
-    offer = session.offered()
-    asked = st.session_state.get("desk_put_ask")
-    if offer is not None:
-        _confirm_offer(offer)
-    elif isinstance(asked, str):
-        _confirm_put(asked)
-    session.show_flash("top")
-    _load_panel(desk)
     rp = session.replayed(desk)
+    alone = not st.session_state.pop(_WHOLE_RUN, False)  # a tap in here: a run of this part alone
+    # a desk to confirm, a desk that cannot be built, an open part outside showing another desk: those
+    # are the whole page's to draw
+    if alone and (session.offered() is not None or isinstance(rp, str) or _outside_is_stale(desk)):
+        st.rerun(scope="app")
     if isinstance(rp, str):
-        _broken(desk, rp)
         return
     state = rp.current
     props = session.props_of(state)
     sel = session.selected(props)
-    st.caption(view.position_line(state, len(props)))
-    if desk.title:
-        st.text("Вопрос: " + desk.title)
-    if not desk.started:
-        with st.expander("Фаза, ход и активный игрок", key="desk_header"):
-            desk_cards.header_form(desk)
-    field, panel = st.columns([3, 2], gap="medium")
+    head = view.position_line(state, len(props))
+    if desk.actions:
+        head += f" Действий: {desk.cursor} из {len(desk.actions)}."
+    st.caption(common.escape_md(head + (f" Вопрос: {desk.title}" if desk.title else "")))
+    field, panel = st.columns([5, 4], gap="medium")
     with panel, st.container(key="desk_panel"):
         marks = _panel(desk, rp, props, sel)
-    with field:
+    with field, st.container(key="desk_field"):
         desk_board.draw_grid(props, marks, sel, _cell_clicked)
         desk_board.draw_zones(props, state, sel, session.select)
-    _text_panel(desk)
-    if offer is None and not isinstance(asked, str):  # one dialog at a time
-        _card_dialog(desk, props)
-    desk_trace.expectations_panel(desk)
-    _save_panel(session.current(), rp)
-    # The address bar names this desk (and the rules version it is read by) and nothing else: a
-    # «?scn=» that opened it, or a clause link's «?p=» that the back button brought along, would
-    # make a shared URL open something else.
+    if session.offered() is None and not isinstance(st.session_state.get("desk_put_ask"), str):
+        _card_dialog(desk, props)  # one dialog at a time
+    _keep_in_view(_answer_token(session.current(), sel))
+    _name_in_address()
+
+
+def _name_in_address() -> None:
+    """The address bar names this desk (and the rules version it is read by) and nothing else: a
+    «?scn=» that opened it, or a clause link's «?p=» that the back button brought along, would make
+    a shared URL open something else."""
     token = share.encode(session.current())
     wanted = {"desk": token}
     if common.has_upload() and common.current_version() != common.WINDOW:  # the rules it is read by
@@ -541,6 +417,37 @@ def render() -> None:
     if st.query_params.to_dict() != wanted:
         st.session_state["desk_url_token"] = token
         st.query_params.from_dict(wanted)
+
+
+def render() -> None:
+    st.set_page_config(layout="wide")  # the 5×6 field needs the width; other pages keep theirs
+    st.html(PAGE_CSS)
+    st.title("Стол судьи")
+    opening.load_from_url()
+    offer = session.offered()
+    asked = st.session_state.get("desk_put_ask")
+    if offer is not None:
+        opening.confirm_offer(offer)
+    elif isinstance(asked, str):
+        opening.confirm_put(asked)
+    desk = session.current()
+    rp = session.replayed(desk)
+    if isinstance(rp, str):
+        session.show_flash()
+        _broken(desk, rp)
+        return
+    st.session_state[_DRAWN_FOR] = desk.key()  # this run draws the outside for this desk
+    st.session_state[_WHOLE_RUN] = True
+    _live()
+    desk = session.current()
+    rp = session.replayed(desk)
+    if isinstance(rp, str):
+        return
+    # under the field beside the panel on a wide screen (PAGE_CSS), after the panel on a phone
+    with st.container(key="desk_folded"):
+        _folded(desk, rp, session.props_of(rp.current))
+    st.session_state[_DRAWN_FOR] = session.current().key()
+    _name_in_address()  # the question typed in «Сохранить» renames the desk after the fragment ran
 
 
 if __name__ == "__main__":

@@ -25,6 +25,14 @@ MESSAGE_ICONS = types.MappingProxyType(
 _SHOW = types.MappingProxyType({"error": st.error, "success": st.success, "warning": st.warning})
 
 
+def fold(label: str, key: str, **kw: Any) -> Any | None:
+    """A folded part whose content runs only while it is open (one tap opens it): the container to
+    draw into, or None while folded. A desk action then never pays for the text, the files or the
+    trace nobody is reading."""
+    box = st.expander(label, key=key, on_change="rerun", **kw)
+    return box if box.open else None
+
+
 def library() -> engine.CardLibrary:
     """This window's card library: its card base's (after a link's `?base=` is followed), cached
     per base id by card_base; immutable, so safe to share between sessions."""
@@ -74,17 +82,18 @@ def renew(name: str) -> None:
     st.session_state[f"desk_serial_{name}"] = serial(name) + 1
 
 
-def flash(level: str, text: str, where: str = "top") -> None:
-    """A message for the next run, shown where the page draws messages of `where` (top, panel, load)."""
+def flash(level: str, text: str, where: str = "answer") -> None:
+    """A message for the next run, shown where the judge is looking (the panel's answer box);
+    `where` is kept for callers that name a place."""
     st.session_state.setdefault("desk_flash", []).append((level, text, where))
 
 
-def show_flash(where: str = "top") -> None:
-    kept: list[tuple[str, str, str]] = []
-    shown: list[tuple[str, str, str]] = []
-    for item in st.session_state.get("desk_flash", []):
-        (shown if item[2] == where else kept).append(item)
-    st.session_state["desk_flash"] = kept
+def show_flash() -> None:
+    """Show every message waiting, once; count them (the page scrolls a new answer into view)."""
+    shown = list(st.session_state.get("desk_flash", []))
+    st.session_state["desk_flash"] = []
+    if shown:
+        st.session_state["desk_flash_seen"] = int(st.session_state.get("desk_flash_seen", 0)) + len(shown)
     for level, text, _ in shown:
         # Messages carry file names, card names and parser text: escaped, so they show as written.
         _SHOW.get(level, st.info)(common.escape_md(text), icon=MESSAGE_ICONS.get(level, common.ICON_INFO))

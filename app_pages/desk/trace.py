@@ -54,6 +54,9 @@ def clause_ref(cid: str) -> None:
     cites = citations()
     target = cites.target(cid)
     if target is None:
+        said = engine.assumptions.wordings().get(cid)
+        if said:  # our assumption: its id and its words, in a line a phone shows without hover
+            st.caption(common.escape_md(f"{cites.cite(cid)}: {common.short(said, 120)}"))
         return
     index = common.current_index()
     para = index.get(target)
@@ -63,8 +66,12 @@ def clause_ref(cid: str) -> None:
     )
 
 
-def draw_steps(steps: Sequence[engine.TraceStep], action: engine.Action) -> None:
-    """Each step: its kind in a word, what it rests on, the reason and the changes it made."""
+def draw_steps(
+    steps: Sequence[engine.TraceStep], action: engine.Action, names: Mapping[str, str] | None = None
+) -> None:
+    """Each step: its kind in a word, what it rests on, the reason and the changes it made (cards
+    named as the judge knows them, `names`: id → name)."""
+    names = names or {}
     cites = citations()
     for step in steps:
         word = lexicon.step_kind(step.kind)
@@ -86,21 +93,26 @@ def draw_steps(steps: Sequence[engine.TraceStep], action: engine.Action) -> None
         if note:
             st.caption(f"{common.ICON_WARNING} **{common.escape_md(note)}**")
         clause_ref(step.clause)
-        st.text(step.reason)
+        st.text(view.humane(step.reason, names))
         for change in step.changes:
-            st.text("→ " + change)
+            st.text("→ " + view.humane(change, names))
         if step.children:
             with st.container(border=True):
-                draw_steps(step.children, action)
+                draw_steps(step.children, action, names)
 
 
 def verdict_banner(outcome: engine.Outcome, action: engine.Action, props: Props) -> None:
+    """The verdict and why in a line or two (what the text decides, where it stops), the action in
+    words under it; cards by name."""
     cites = citations()
+    names = view.names(props)
     head = view.verdict_head(outcome, cites.cite)
     word, _, rest = head.partition(" — ")
-    text = f"**{word}**" + (f" — {common.escape_md(rest)}" if rest else "")
+    lines = [f"**{word}**" + (f" — {common.escape_md(rest)}" if rest else "")]
+    lines += [common.escape_md(r) for r in view.verdict_reasons(outcome, cites.cite, names)]
     show = {"legal": st.success, "illegal": st.error}.get(outcome.verdict, st.warning)
-    show(text, icon=lexicon.verdict_icon(outcome.verdict))
+    with st.container(key="desk_verdict"):
+        show("  \n".join(lines), icon=lexicon.verdict_icon(outcome.verdict))
     notes = cites.verdict_notes(outcome)
     if notes:
         st.warning(
@@ -112,24 +124,24 @@ def verdict_banner(outcome: engine.Outcome, action: engine.Action, props: Props)
             + "\n".join(f"- {common.escape_md(n)}" for n in notes),
             icon=common.ICON_WARNING,
         )
-    for cid in view.forbidden_by(outcome):
-        clause_ref(cid)
-    st.text(wording.action_words(action, props))
+    st.caption(common.escape_md("Действие: " + wording.action_words(action, props)))
 
 
 def last_verdict(rp: Replay) -> None:
-    """The verdict of the last action and the action in words, at the top of the panel."""
+    """The verdict of the last action, where the judge is looking; why, step by step, folded under it."""
     if not rp.outcomes:
-        st.info("Действий ещё не было: выберите карту на поле и её действие.", icon=common.ICON_INFO)
         return
     verdict_banner(rp.outcomes[-1], rp.actions[-1], session.props_of(rp.states[-2]))
+    box = session.fold("Почему: разбор по шагам", "desk_why", icon=":material/list_alt:")
+    if box is not None:
+        with box:
+            explanation(rp)
 
 
 def explanation(rp: Replay) -> None:
-    """Why: each step of the last action's trace; every action's below it, folded."""
+    """Why: each step of the last action's trace, each clause a link; every action's below it."""
     if not rp.outcomes:
         return
-    st.markdown("**Разбор последнего действия**")
     cites = citations()
     if cites.other_rules:
         st.caption(
@@ -138,16 +150,17 @@ def explanation(rp: Replay) -> None:
                 f"{cites.written_for()}, текст которых применяет движок."
             )
         )
-    draw_steps(rp.outcomes[-1].trace, rp.actions[-1])
+    names = view.names(session.props_of(rp.states[-2]))
+    draw_steps(rp.outcomes[-1].trace, rp.actions[-1], names)
     if len(rp.outcomes) > 1:
-        with st.expander(f"Все шаги ({len(rp.outcomes)})", key="desk_all_steps"):
-            for i, (action, outcome) in enumerate(zip(rp.actions, rp.outcomes, strict=True), 1):
-                word = lexicon.verdict(outcome.verdict).capitalize()
-                names = session.props_of(rp.states[i - 1])
-                st.markdown(f"{i}\\. {lexicon.verdict_icon(outcome.verdict)} **{word}**")
-                st.text(wording.action_words(action, names))
-                with st.container(border=True):
-                    draw_steps(outcome.trace, action)
+        st.markdown(f"**Все действия ({len(rp.outcomes)})**")
+        for i, (action, outcome) in enumerate(zip(rp.actions, rp.outcomes, strict=True), 1):
+            word = lexicon.verdict(outcome.verdict).capitalize()
+            props = session.props_of(rp.states[i - 1])
+            st.markdown(f"{i}\\. {lexicon.verdict_icon(outcome.verdict)} **{word}**")
+            st.text(wording.action_words(action, props))
+            with st.container(border=True):
+                draw_steps(outcome.trace, action, view.names(props))
 
 
 _CHECK_KEY = "desk_scenario_check"
@@ -191,7 +204,10 @@ def expectations_panel(desk: Desk) -> None:
     total = sum(len(s.expectations) for s in result.steps)
     head = "Все ожидания сценария выполняются" if result.ok else "Не все ожидания сценария выполняются"
     icon = common.ICON_OK if result.ok else common.ICON_ERROR
-    with st.expander(f"{head}: {held} из {total}", expanded=not result.ok, icon=icon):
+    # what each step checks is the scenario file's own words (keys, ids): a part for its authors
+    with st.expander(
+        f"{head}: {held} из {total}", expanded=not result.ok, icon=icon, key="desk_expectations_authors"
+    ):
         st.text(f"Файл: {desk.scenario_name}")
         for step in result.steps:
             good = step.status in ("ok", "xfail") and not step.failed
@@ -209,3 +225,19 @@ def expectations_panel(desk: Desk) -> None:
                 st.text(f"✘ выбор не дан: {step.pending_unanswered.question}")
             if step.error:
                 st.text(f"✘ ошибка: {step.error}")
+
+
+def for_authors(desk: Desk, rp: Replay, props: Props) -> None:
+    """«Для авторов сценариев»: the ids the scenario format uses and the actions as its YAML lines,
+    folded (a judge at the table reads names; an author writing a file needs these)."""
+    if not props and not rp.actions:
+        return
+    box = session.fold("Для авторов сценариев: id карт и действия строками YAML", "desk_authors")
+    if box is None:
+        return
+    with box:
+        names = view.names(props)
+        st.text("\n".join(f"{names[cid]} — id {cid}" for cid in props))
+        if rp.actions:
+            st.text("\n".join(f"- {action!r}" for action in rp.actions))
+        st.caption("Формат сценария — docs/scenarios.md.")

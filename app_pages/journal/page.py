@@ -52,12 +52,13 @@ def _answer_view(data: model.RulingInput) -> None:
 
 
 def _history(ruling: model.Ruling) -> None:
-    with st.expander(f"История правок ({len(ruling.revisions)} редакции)", key=f"journal_hist_{ruling.id}"):
+    revisions = lexicon.plural(len(ruling.revisions), "редакция", "редакции", "редакций")
+    with st.expander(f"История правок ({revisions})", key=f"journal_hist_{ruling.id}"):
         previous: model.RulingInput | None = None
         for rev in ruling.revisions:
             who = f", {rev.author}" if rev.author else ""
             where = f", {rev.hall}" if rev.hall else ""
-            st.markdown(
+            st.markdown(  # the heading bold, the judge's name and hall escaped
                 f"**Редакция {rev.rev}** — "
                 + common.escape_md(f"{export.human_time(rev.created_at)}{who}{where}")
             )

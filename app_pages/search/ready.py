@@ -15,6 +15,7 @@ import engine
 import lexicon
 from app_pages import registry
 from app_pages.shared import common
+from cardbase import sources
 from casebook import answers
 from rules_index import RulesIndex, ids
 from rulings import model, store
@@ -26,8 +27,11 @@ ROOT = registry.PROJECT
 @st.cache_resource(show_spinner="Прогоняю сценарии библиотеки…")
 def scenario_digests() -> tuple[answers.ScenarioDigest, ...]:
     """Every library scenario with its verdicts and clauses (immutable; built once per process)."""
+    # real-card scenarios (`card_base`) run on their base, opened by cardbase
     return common.kept_for_good(
-        answers.scenario_digests(ROOT, common.base_rules().index, engine.load_library())
+        answers.scenario_digests(
+            ROOT, common.base_rules().index, engine.load_library(), sources.scenario_cards()
+        )
     )
 
 
@@ -101,7 +105,8 @@ def render_clause_usage(cid: str) -> None:
     scenarios, handlers = answers.clause_usage(cid, scenario_digests())
     st.subheader("Сценарии и движок")
     if scenarios:
-        st.caption(f"Пункт срабатывает в сценариях библиотеки: {len(scenarios)} (щелчок открывает на столе)")
+        found = lexicon.plural(len(scenarios), "сценарии", "сценариях", "сценариях")
+        st.caption(f"Пункт срабатывает в {found} библиотеки (щелчок открывает на столе)")
         for d in scenarios:
             icon = ":material/checklist:" if len(d.steps) > 1 else lexicon.verdict_icon(d.verdict)
             registry.link(
@@ -114,8 +119,14 @@ def render_clause_usage(cid: str) -> None:
     else:
         st.caption("Ни один сценарий библиотеки не задействует этот пункт.")
     if handlers:
-        st.caption(f"Движок применяет этот пункт: обработчиков {len(handlers)} (имена для разработчиков)")
-        # A list, not st.code: the clause page keeps a single code block, the citation to copy.
-        st.markdown("\n".join(f"- `{h}`" for h in handlers))
+        st.caption(
+            "Движок применяет этот пункт: "
+            + lexicon.plural(len(handlers), "обработчик", "обработчика", "обработчиков")
+            + "."
+        )
+        # Their names are code, for the engine's authors: folded, never what a player reads.
+        with st.expander("Для авторов движка и сценариев: имена обработчиков", key="clause_handlers_authors"):
+            # A list, not st.code: the clause page keeps a single code block, the citation to copy.
+            st.markdown("\n".join(f"- `{h}`" for h in handlers))
     else:
         st.caption("Движок этот пункт не применяет.")

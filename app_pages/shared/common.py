@@ -26,6 +26,7 @@ from typing import Literal, TypeVar
 
 import streamlit as st
 
+import lexicon
 import rules_index
 from app_pages import registry
 from rules_index import Paragraph, RulesIndex, versions
@@ -105,6 +106,7 @@ RUSSIAN_JS = r"""<script>
   const doc = document;
   const main = "Открыта главная страница.";
   const sentences = [
+    [/^Skip to main content$/, () => "Перейти к содержимому"],
     [/^Page not found$/, () => "Страница не найдена"],
     [/^You have requested page \/(.*), but no corresponding file was found in the app's pages\/ directory\./,
      (m) => "Страницы «/" + m[1] + "» в приложении нет. " + main],
@@ -432,8 +434,9 @@ def duplicate_notice(index: RulesIndex, cid: str, shown: Paragraph) -> None:
     if len(found) < 2:
         return
     number = next(k for k, p in enumerate(found, 1) if p is shown)
+    times = lexicon.plural(len(found), "раз", "раза", "раз")
     st.warning(
-        f"Номер {escape_md(cid)} в тексте правил встречается {len(found)} раза(раз); показан "
+        f"Номер {escape_md(cid)} в тексте правил встречается {times}; показан "
         f"{number}-й ({escape_md(shown.where)}).",
         icon=ICON_WARNING,
     )

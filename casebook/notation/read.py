@@ -14,6 +14,7 @@ from casebook.notation.words import (
     CARD_ID_RE,
     MAX_CHARS,
     MAX_NUMBER,
+    MAX_SEED,
     SPECIAL,
     NotationError,
     Position,
@@ -116,13 +117,18 @@ class Reader:
             or self.zone_at(tokens, i)
         )
 
-    def number(self, tokens: Sequence[Token], i: int, what: str, low: int = 0) -> int:
+    def number(self, tokens: Sequence[Token], i: int, what: str, low: int = 0, high: int = MAX_NUMBER) -> int:
         tok = tokens[i] if i < len(tokens) else None
-        if tok is None or tok.kind != "word" or not tok.text.isdigit() or len(tok.text) > 4:
+        if (
+            tok is None
+            or tok.kind != "word"
+            or not tok.text.isdigit()
+            or len(tok.text) > max(4, len(str(high)))
+        ):
             raise self.fail(f"после «{what}» — целое число", tok if tok else tokens[i - 1])
         value = int(tok.text)
-        if not low <= value <= MAX_NUMBER:
-            raise self.fail(f"«{what}»: число от {low} до {MAX_NUMBER}", tok)
+        if not low <= value <= high:
+            raise self.fail(f"«{what}»: число от {low} до {high}", tok)
         return value
 
     # items
@@ -159,7 +165,10 @@ class Reader:
                     raise self.fail("активный игрок — A или B", value_tok or tok)
                 out[key] = self.player(value_tok)
             else:
-                out[key] = self.number(item, i + 1, tok.text, 1 if key == "turn" else 0)
+                low, high = (
+                    (1, MAX_NUMBER) if key == "turn" else (0, MAX_SEED if key == "seed" else MAX_NUMBER)
+                )
+                out[key] = self.number(item, i + 1, tok.text, low, high)
             i += 2
 
     def card(self, item: Sequence[Token]) -> _Draft:

@@ -18,6 +18,7 @@ from rules_index import yamlread
 DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
 MAX_CHARS = 20_000
 MAX_NUMBER = 999
+MAX_SEED = 2**31  # a shuffle seed, as the desk keeps it (desk.schema)
 CARD_ID_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]{0,39}")
 SPECIAL = ';()«»",'
 

@@ -98,6 +98,12 @@ KINDS: Mapping[str, AbilityKind] = _kinds(
         cites=("211.3.1", "A8"),
     ),
     AbilityKind(
+        "host_cannot_move",
+        "хозяин этого симбиота не может двигаться (перемещение особенностями это не запрещает)",
+        consulted_by="211.3.1: проверка движения хозяина (A8 — текст карты)",
+        cites=("211.3.1", "A8"),
+    ),
+    AbilityKind(
         "wounds_only_from_host",
         "получает раны только от своего хозяина",
         hooks=("wound_guard",),
@@ -136,6 +142,21 @@ KINDS: Mapping[str, AbilityKind] = _kinds(
         cites=("535.9",),
     ),
     AbilityKind(
+        "cannot_join_with_element",
+        "«не может быть взята в отряд с существами [стихии]» (или «с картами [стихии]»)",
+        (
+            P("elements", list, "стихии (как в базе карт: Тьма, Леса…)", required=True),
+            P(
+                "creatures_only",
+                bool,
+                "только существа этих стихий («с существами»); иначе любые карты",
+                default=True,
+            ),
+        ),
+        consulted_by="535.9: набор, вызов, возрождение, инкарнация, взятие под контроль",
+        cites=("535.9",),
+    ),
+    AbilityKind(
         "aux_zone",
         "«располагается во вспомогательной зоне»",
         consulted_by="535.4: куда помещается карта (A5)",
@@ -150,6 +171,7 @@ KINDS: Mapping[str, AbilityKind] = _kinds(
             P("where", str, "условие места (по умолчанию: рядом с вызывающей, 535.5)", choices=SUMMON_WHERE),
             P("places_on", str, "для симбиота: на чью карту помещается (211.8)", choices=PLACES_ON),
             P("trigger", bool, "срабатывающая особенность (535.5.2)", default=False),
+            P("closed", bool, "в закрытом виде (по умолчанию — в открытом, 535.5)", default=False),
             P("once_per_battle", bool, "1 раз за бой", default=False),
         ),
         consulted_by="535.5: действие summon",
@@ -167,10 +189,21 @@ KINDS: Mapping[str, AbilityKind] = _kinds(
                 choices=SUMMON_WHERE,
             ),
             P("places_on", str, "для симбиота: на чью карту помещается (211.8)", choices=PLACES_ON),
+            P("closed", bool, "в закрытом виде (по умолчанию — в открытом, 535.6)", default=False),
             P("once_per_battle", bool, "1 раз за бой", default=False),
         ),
         consulted_by="535.6: действие resurrect",
         cites=("535.6",),
+    ),
+    AbilityKind(
+        "take_control",
+        "может взять под свой контроль существо противника (adjacent: только стоящее рядом)",
+        (
+            P("adjacent", bool, "только стоящее рядом (A1, 211.9)", default=False),
+            P("once_per_battle", bool, "1 раз за бой", default=False),
+        ),
+        consulted_by="535.8: действие take_control с картой-источником (source)",
+        cites=("535.8", "A8"),
     ),
     AbilityKind(
         "wound_modifier",
@@ -259,8 +292,8 @@ KINDS: Mapping[str, AbilityKind] = _kinds(
     AbilityKind(
         "cannot_be_relocated",
         "не может быть перемещён особенностями",
-        consulted_by="A8: действие relocate",
-        cites=("A8",),
+        consulted_by="A8: действие relocate; у симбиота — и перемещение его хозяина (211.11)",
+        cites=("211.11", "A8"),
     ),
     AbilityKind(
         "on_death",

@@ -152,10 +152,19 @@ def _flag(raw: Mapping[str, Any], key: str, default: bool, where: str) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class CardLibrary:
-    """Named cards and templates. Immutable; safe to share between sessions."""
+    """Named cards and templates. Immutable; safe to share between sessions. `label` names the
+    card base the cards come from ("" for the embedded library alone), so a missing card is said
+    to be missing from that base too."""
 
     cards: Mapping[str, CardDef]
     template_defs: Mapping[str, CardDef]
+    label: str = ""
+
+    def missing(self, name: str) -> str:
+        """«карты «X» нет в библиотеке» — or, for a base, «ни в базе «b.json», ни во встроенной …»."""
+        if self.label:
+            return f"карты «{name}» нет ни в базе «{self.label}», ни во встроенной библиотеке движка"
+        return f"карты «{name}» нет в библиотеке"
 
     def names(self) -> list[str]:
         return [c.name for c in self.cards.values()]

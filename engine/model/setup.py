@@ -53,9 +53,7 @@ def resolve_card(
         found = lib.get(spec_card)
         if found is None:
             near = ", ".join(f"«{n}»" for n in lib.nearest(spec_card))
-            raise errors.SetupError(
-                f"карты «{spec_card}» нет в библиотеке; похожие: {near}", card=cid, key="card"
-            )
+            raise errors.SetupError(f"{lib.missing(spec_card)}; похожие: {near}", card=cid, key="card")
         return found
     if isinstance(spec_card, Mapping):
         base = None

@@ -117,12 +117,17 @@ class Option:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Pending:
-    """A choice the rules give a player; the engine stops until `choose` answers it."""
+    """A choice the rules give a player; the engine stops until `choose` answers it.
+
+    `judge` marks a question the rules text does not answer and no player chooses: a fact the
+    judge reads off the table (how many wounds a strike dealt, by the general rules of attack our
+    text lacks). `who` is then the player whose action it is."""
 
     who: str
     clause: str
     question: str
     options: tuple[Option, ...]
+    judge: bool = False
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -130,6 +135,7 @@ class Pending:
             "clause": self.clause,
             "question": self.question,
             "options": [{"key": o.key, "label": o.label} for o in self.options],
+            "judge": self.judge,
         }
 
 

@@ -21,7 +21,6 @@ from engine.rules.registry import action, arg, hook, rule
 
 
 @hook("replacement", ability="wound_modifier")
-@rule("534.5", "A8")
 def wound_modifier(
     ctx: context.Ctx, card: state.CardState, ab: Ability, ev: Event, target: state.CardState
 ) -> Offer | None:
@@ -54,7 +53,6 @@ def _modifier_matches(
 
 
 @hook("replacement", ability="replace_destroy_with_exile")
-@rule("534.4", "A8")
 def exile_instead(
     ctx: context.Ctx, card: state.CardState, ab: Ability, ev: Event, target: state.CardState
 ) -> Offer | None:
@@ -142,15 +140,12 @@ def borrow_abilities(ctx: context.Ctx, card: state.CardState, ab: Ability, playe
     exiled = [c for c in ctx.cards.values() if c.zone == "exile" and c.exiled_by == card.id and c.is_creature]
     if not exiled:
         return
-    if len(exiled) == 1:
-        key = exiled[0].id
-    else:
-        key = ctx.ask(
-            card.controller,
-            "A8",
-            f"Особенности какого изгнанного существа берёт {card.label}?",
-            [(c.id, c.label) for c in exiled],
-        )
+    key = ctx.ask(
+        card.controller,
+        "A8",
+        f"Особенности какого изгнанного существа берёт {card.label}?",
+        [(c.id, c.label) for c in exiled],
+    )
     ctx.update(card.id, borrowed=key)
     ctx.step(
         "A8",

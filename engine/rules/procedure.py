@@ -23,7 +23,7 @@ def do_next_phase(ctx: context.Ctx, action: actions.Action) -> None:
     """next_phase: подфаза Набора → Шаг рассадки → его подфаза Вскрытия (the order of 211.2, 535.3)."""
     if ctx.phase not in ("recruit", "placement"):
         hint = "закончите Вскрытие действием end_reveal" if ctx.phase == "reveal" else "бой уже идёт"
-        ctx.forbid("", f"сейчас {lexicon.phase(ctx.phase)}: {hint}")
+        ctx.forbid("A14", f"сейчас {lexicon.phase(ctx.phase)}: {hint}")
         return
     old = ctx.phase
     ctx.phase = PHASE_ORDER[PHASE_ORDER.index(old) + 1]
@@ -35,18 +35,18 @@ def do_next_phase(ctx: context.Ctx, action: actions.Action) -> None:
 def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
     """start_turn: the turn begins (A15); sections and card texts act at its start through their
     hooks (incarnation tokens, 535.7.1; Многоликий's borrowing)."""
-    if not guards.in_battle(ctx):
+    if not _turns_go_on(ctx, "начать ход"):
         return
     player = action.get("player") or ctx.active
     if player != ctx.active:
         ctx.forbid(
-            "",
+            "A15",
             f"сейчас очередь {lexicon.player(ctx.active, 'gen')}; "
             f"ход {lexicon.player(player, 'gen')} начнётся после end_turn",
         )
         return
     if ctx.started:
-        ctx.forbid("", f"ход {ctx.turn} ({lexicon.player(player, 'gen')}) уже начат")
+        ctx.forbid("A15", f"ход {ctx.turn} ({lexicon.player(player, 'gen')}) уже начат")
         return
     ctx.started = True
     ctx.step("A15", "effect", f"начинается ход {ctx.turn} {lexicon.player(player, 'gen')}")
@@ -58,12 +58,21 @@ def do_start_turn(ctx: context.Ctx, action: actions.Action) -> None:
                 begin(ctx, ctx.c(card.id), ab, player)
 
 
+@rule("A15")
+def _turns_go_on(ctx: context.Ctx, what: str) -> bool:
+    """Turns are the battle's (A15): before it, a turn neither starts nor ends."""
+    if ctx.phase != "battle":
+        ctx.forbid("A15", f"ходы идут в бою, а сейчас {lexicon.phase(ctx.phase)}: {what} нельзя")
+        return False
+    return True
+
+
 @action("end_turn", "Закончить ход")
 @rule("A8", "A15")
 def do_end_turn(ctx: context.Ctx, action: actions.Action) -> None:
     """end_turn: what lasts «until the end of the turn» ends (hooks), per-turn uses reset, marked
     cells whose time is up are unmarked, and the opponent's turn comes next."""
-    if not guards.in_battle(ctx):
+    if not _turns_go_on(ctx, "закончить ход"):
         return
     player = ctx.active
     for card in list(ctx.cards.values()):
@@ -110,9 +119,12 @@ def _may_act(ctx: context.Ctx, card: state.CardState, what: str) -> bool:
 
 
 @rule("A8")
-def _cannot_stand_on(ctx: context.Ctx, card: state.CardState, to: str, free_cell: str) -> bool:
-    """Checks shared by movement and relocation: a free cell (`free_cell` cites A7 for movement, A4
-    otherwise), the card's own text, and its symbiote's restrictions (211.11). True when forbidden."""
+def _cannot_stand_on(
+    ctx: context.Ctx, card: state.CardState, to: str, free_cell: str, *, by_ability: bool
+) -> bool:
+    """Checks shared by movement and relocation (`by_ability`): a free cell (`free_cell` cites A7
+    for movement, A4 otherwise), the card's own text, and its symbiote's restrictions (211.11).
+    True when forbidden."""
     occ = ctx.occupant(to)
     if occ is not None:
         ctx.forbid(free_cell, f"клетка {to} занята картой {occ.label}: на клетке стоит не больше одной карты")
@@ -120,7 +132,7 @@ def _cannot_stand_on(ctx: context.Ctx, card: state.CardState, to: str, free_cell
     if s211_movement.cannot_enter(ctx, card, to):
         ctx.forbid("A8", f"{card.label} не может перемещаться на {to} (текст карты)")
         return True
-    return card.host is None and s211_movement.symbiote_restricts_host(ctx, card, to)
+    return card.host is None and s211_movement.symbiote_restricts_host(ctx, card, to, by_ability=by_ability)
 
 
 @action(
@@ -130,7 +142,7 @@ def _cannot_stand_on(ctx: context.Ctx, card: state.CardState, to: str, free_cell
     arg("to", "cell", "клетка", required=True, pool="cell"),
     choice=("card", "to"),
 )
-@rule("A1", "A3", "A7", "A8")
+@rule("A1", "A5", "A7", "A8")
 def do_move(ctx: context.Ctx, action: actions.Action) -> None:
     """move: a creature's declared movement (211.10, 211.11; distance and free cell: A7)."""
     card = guards.target(ctx, action, battle=True)
@@ -143,16 +155,17 @@ def do_move(ctx: context.Ctx, action: actions.Action) -> None:
         return
     if s211_bond.host_lock(ctx, card, f"движение на {to}", None):
         return
+    if s211_bond.host_cannot_move(ctx, card):
+        return
     if ctx.ability(card, "cannot_move") is not None:
         ctx.forbid("A8", f"{card.label} не может двигаться (текст карты)")
         return
     if card.zone == "aux" or card.cell is None:
-        ctx.undet(
-            "A7", f"{card.label} во вспомогательной зоне (A5): правил движения летающих в нашем тексте нет"
-        )
+        ctx.assume("A5", f"{card.label} во вспомогательной зоне, а не на клетке поля")
+        ctx.undet("A7", f"{card.label} во вспомогательной зоне: правил движения летающих в нашем тексте нет")
         ctx.keep_state = True
         return
-    if _cannot_stand_on(ctx, card, to, "A7"):
+    if _cannot_stand_on(ctx, card, to, "A7", by_ability=False):
         return
     dist = board.distance(card.cell, to)
     if dist > card.card.move:
@@ -205,7 +218,7 @@ def do_relocate(ctx: context.Ctx, action: actions.Action) -> None:
         )
         ctx.keep_state = True
         return
-    if _cannot_stand_on(ctx, card, to, "A4"):
+    if _cannot_stand_on(ctx, card, to, "A4", by_ability=True):
         return
     old = card.cell
     if card.host is not None:
@@ -232,11 +245,14 @@ def do_relocate(ctx: context.Ctx, action: actions.Action) -> None:
     "Объявить нападение",
     arg("attacker", "card", "атакующий", required=True, pool="active_creature"),
     arg("target", "card", "цель", required=True, pool="other_in_play"),
+    arg("wounds", "int", "раны от удара (не указаны — движок спросит, если текст молчит)"),
     choice=("attacker", "target"),
 )
-@rule("A1", "A3", "A7", "A8")
+@rule("211.9", "A1", "A5", "A7")
 def do_attack(ctx: context.Ctx, action: actions.Action) -> None:
-    """attack: is the declaration legal? (211.3.1 via the host lock, 211.9; otherwise A7)."""
+    """attack: is the declaration legal? (211.3.1 via the host lock, 211.9; otherwise A7). Then
+    its wounds: what the text decides (a target that takes wounds only from its host, a protection)
+    is applied; where the text is silent the judge gives the number (`wounds`, or a question)."""
     attacker = guards.card_arg(ctx, action, "attacker")
     target = guards.card_arg(ctx, action, "target") if attacker else None
     if attacker is None or target is None or not guards.in_battle(ctx):
@@ -250,24 +266,24 @@ def do_attack(ctx: context.Ctx, action: actions.Action) -> None:
         return
     if s211_bond.host_lock(ctx, attacker, f"нападение на {target.label}", target.id):
         return
-    own = ctx.symbiote_of(attacker.id)
-    if own is not None and ctx.ability(own, "host_lock") is not None:
-        ctx.allow("A8", f"нападение на своего симбиота {target.label} текст карты разрешает")
     if s211_bond.attack_with_host(ctx, attacker, target):
         ctx.last_attack = (attacker.id, target.id)
+        _strike(ctx, attacker, target, action, "211.9")
         return
     if attacker.cell is None or target.cell is None or attacker.zone == "aux" or target.zone == "aux":
+        flyer = attacker if attacker.zone == "aux" else target
+        ctx.assume("A5", f"{flyer.label} во вспомогательной зоне, а не на клетке поля")
         ctx.undet(
-            "A7",
-            f"{attacker.label if attacker.zone == 'aux' else target.label} во вспомогательной зоне (A5): "
-            "правил нападения летающих в нашем тексте нет",
+            "A7", f"{flyer.label} во вспомогательной зоне: правил нападения летающих в нашем тексте нет"
         )
+        ctx.keep_state = True
         return
     if not board.adjacent(attacker.cell, target.cell):
+        ctx.assume("A1", f"{target.cell} не соседняя с {attacker.cell} клетка, даже по диагонали")
         ctx.forbid(
             "A7",
             f"{target.label} ({target.cell}) не стоит рядом с {attacker.label} ({attacker.cell}): "
-            "нападение ближнего боя — на соседнюю клетку (A1)",
+            "нападение ближнего боя — на соседнюю клетку",
         )
         return
     ctx.assume("A1", f"{target.cell} рядом с {attacker.cell}: соседние клетки считаются с диагоналями")
@@ -278,6 +294,54 @@ def do_attack(ctx: context.Ctx, action: actions.Action) -> None:
     )
     ctx.last_attack = (attacker.id, target.id)
     ctx.step("", "effect", f"{attacker.label} объявляет нападение на {target.label}")
+    _strike(ctx, attacker, target, action, "A7")
+
+
+NO_STRIKE = "none"
+
+
+@rule("A8")
+def _strike(
+    ctx: context.Ctx, attacker: state.CardState, target: state.CardState, action: actions.Action, clause: str
+) -> None:
+    """The wounds of a declared attack. The text decides some (a wound guard, a protection): then
+    no number is asked. Otherwise how many wounds a strike deals comes from the general rules of
+    attack (dice, weak, medium or strong strike), which our text lacks: the judge gives it, as the
+    `wounds` argument or by answering the question (`clause`: 211.9 or A7)."""
+    if not target.is_creature:
+        return
+    given = action.get("wounds")
+    ev = Event(kind="wound", target=target.id, amount=int(given or 0), source=attacker.id, dmg="strike")
+    if given is None:
+        with ctx.quiet():  # asked first without a word: the pipeline below says it once
+            prevented = s534_replacement.strike_prevented(ctx, ev)
+        if prevented and s534_replacement.strike_prevented(ctx, ev):
+            ctx.step(
+                "A8", "effect", f"удар {attacker.label} не наносит ран {target.label}: так решает текст карты"
+            )
+            return
+        # up to the wounds that leave it alive no longer, at most 10: the desk draws them as buttons
+        left = (target.life or 10) - target.wounds
+        top = max(0, min(10, left))
+        answer = ctx.ask(
+            attacker.controller,
+            clause,
+            f"Сколько ран наносит удар {attacker.label} по {target.label}? Общих правил нападения (слабый, "
+            "средний или сильный удар) в нашем тексте нет: число указывает судья, а движок применяет к нему "
+            "то, что решает текст (эффекты замещения, защиты)",
+            [(NO_STRIKE, "удар не нанесён (блок, промах, ответ — по общим правилам)")]
+            + [(str(n), lexicon.plural(n, "рана", "раны", "ран")) for n in range(top + 1)],
+            judge=True,
+        )
+        if answer == NO_STRIKE:
+            ctx.step(
+                clause,
+                "not_applied",
+                f"удар {attacker.label} по {target.label} не нанесён: раны не наносятся",
+            )
+            return
+        ev.amount = int(answer)
+    s534_replacement.execute_wound(ctx, ev)
 
 
 @action(
@@ -356,7 +420,12 @@ def do_exile(ctx: context.Ctx, action: actions.Action) -> None:
     if card.zone == "exile":
         ctx.forbid("", f"{card.label} уже изгнан")
         return
-    zones.send(ctx, card.id, "exile", exiled_by=action.get("by"))
+    by = action.get("by")
+    if by is not None and ctx.get(by) is None:
+        ctx.forbid("", f"карты {by} нет в раскладе")
+        return
+    # a card that exiles itself is not «exiled by» anyone whose abilities it could lend (Многоликий)
+    zones.send(ctx, card.id, "exile", exiled_by=None if by == card.id else by)
 
 
 @action(
@@ -412,7 +481,7 @@ def do_change_type(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.undet(
             "A5",
             f"{card.label} во вспомогательной зоне перестаёт быть летающим: на какую клетку он встаёт, "
-            "в нашем тексте нет (A5)",
+            "в нашем тексте нет",
         )
         ctx.keep_state = True
         return

@@ -24,7 +24,7 @@ from engine.rules.registry import action, arg, rule
     arg("by", "card", "карта, чья особенность (по умолчанию сама помещаемая)"),
     choice=("card", "host"),
 )
-@rule("211.3", "211.8.1", "211.11", "A8")
+@rule("A8")
 def do_attach(ctx: context.Ctx, action: actions.Action) -> None:
     """attach: a card is put onto another by its own ability (Сугед, Выкормыш слуа, Многоликий
     with an ability it took)."""
@@ -66,7 +66,7 @@ def attach_ability(ctx: context.Ctx, card: state.CardState, host: state.CardStat
     return own
 
 
-@rule("211.3", "211.8.1", "A8")
+@rule("211.8.1", "A8")
 def _become_parasite(ctx: context.Ctx, card: state.CardState, h: state.CardState, ab: Ability) -> None:
     """Выкормыш слуа: becomes a parasite of its attacker; the text changes the subtype explicitly,
     so 211.8.1 lets it go onto a card."""
@@ -75,6 +75,13 @@ def _become_parasite(ctx: context.Ctx, card: state.CardState, h: state.CardState
         return
     if ctx.last_attack != (h.id, card.id):
         ctx.forbid("A8", f"{h.label} сейчас не атакует {card.label}: стать паразитом атакующего нельзя")
+        return
+    if not card.is_creature:
+        ctx.forbid(
+            "211.8.1",
+            f"{card.label} — {hosts.kind_words(card)}, не существо: сменить подтип существа на паразита "
+            "он не может, а на карту могут быть помещены только симбиоты",
+        )
         return
     ctx.allow(
         "211.8.1", f"особенность {card.label} явно меняет его подтип на паразита: помещение на карту возможно"
@@ -94,7 +101,7 @@ def _become_parasite(ctx: context.Ctx, card: state.CardState, h: state.CardState
     hosts.set_host(ctx, card.id, h.id)  # a symbiote of its own dies in the state check (211.4)
 
 
-@rule("211.3", "211.8.1", "211.11", "A1", "A8", "A12")
+@rule("211.8.1", "211.11", "A1", "A8", "A12")
 def _place_on_own_creature(ctx: context.Ctx, card: state.CardState, h: state.CardState, ab: Ability) -> None:
     """Сугед: placed on another creature of its squad within range. The text does not change the
     subtype, so only a symbiote may use it (211.8.1); the rule is checked before the timing of the

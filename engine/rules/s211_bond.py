@@ -24,11 +24,17 @@ def _changed_relation(ctx: context.Ctx, s: state.CardState, h: state.CardState) 
 @rule("211.3.1", "A8")
 def host_lock(ctx: context.Ctx, actor: state.CardState, what: str, target: str | None) -> bool:
     """A symbiote's «host may declare nothing but an attack on it» (Карлик Унд). Returns True when
-    it forbids; cites 211.3.1 when a change of host or controller did not switch it off."""
+    it forbids; an attack on the symbiote is what it allows. Cites 211.3.1 when a change of host or
+    controller did not switch it off, the card text (A8) otherwise."""
     s = ctx.symbiote_of(actor.id)
     if s is None or ctx.ability(s, "host_lock") is None:
         return False
     if target == s.id:
+        said = f"{actor.label} — хозяин {s.label}: нападение на {s.label} текст карты разрешает"
+        if _changed_relation(ctx, s, actor):
+            ctx.allow("211.3.1", said + "; особенность симбиота не отключилась от смены хозяина или контроля")
+        else:
+            ctx.allow("A8", said)
         return False
     reason = (
         f"{actor.label} — хозяин {s.label}: может заявлять только нападение на {s.label}, а заявлено: {what}"
@@ -45,6 +51,22 @@ def host_lock(ctx: context.Ctx, actor: state.CardState, what: str, target: str |
     return True
 
 
+@rule("211.3.1", "A8")
+def host_cannot_move(ctx: context.Ctx, actor: state.CardState) -> bool:
+    """A symbiote's «хозяин … не может двигаться» (Болотный присосок): its host's declared
+    movement is refused. Cites 211.3.1 when a change of host or controller did not switch it off,
+    the card text (A8) otherwise. True when it forbids."""
+    s = ctx.symbiote_of(actor.id)
+    if s is None or ctx.ability(s, "host_cannot_move") is None:
+        return False
+    reason = f"{actor.label} — хозяин {s.label}, а по тексту {s.label} его хозяин не может двигаться"
+    if _changed_relation(ctx, s, actor):
+        ctx.forbid("211.3.1", reason + "; смена хозяина или контроля не отключает особенности симбиота")
+    else:
+        ctx.forbid("A8", reason + " (текст карты)")
+    return True
+
+
 @hook("wound_guard", ability="wounds_only_from_host")
 @rule("211.3.1", "A8")
 def wounds_only_from_host(ctx: context.Ctx, target: state.CardState, ab: Ability, ev: Event) -> bool:
@@ -52,10 +74,14 @@ def wounds_only_from_host(ctx: context.Ctx, target: state.CardState, ab: Ability
     source = ev.source
     if target.host is None:
         return False
-    if source == target.host:
-        ctx.allow("A8", f"{target.label} получает раны от своего хозяина {ctx.c(target.host).label}")
-        return False
     h = ctx.c(target.host)
+    if source == target.host:
+        said = f"{target.label} получает раны от своего хозяина {h.label}"
+        if _changed_relation(ctx, target, h):
+            ctx.allow("211.3.1", said + "; особенность не отключилась от смены хозяина или контроля")
+        else:
+            ctx.allow("A8", said)
+        return False
     src = ctx.get(source)
     who = src.label if src else "источника без карты"
     reason = f"{target.label} получает раны только от хозяина {h.label}, а не от {who}: раны не наносятся"
@@ -68,23 +94,23 @@ def wounds_only_from_host(ctx: context.Ctx, target: state.CardState, ab: Ability
 
 @rule("211.9")
 def attack_with_host(ctx: context.Ctx, attacker: state.CardState, target: state.CardState) -> bool:
-    """Host and symbiote attacking each other: adjacent (211.9), legal «по общим правилам», which
-    our text lacks. True when this clause decides the attack."""
-    if attacker.host == target.id or target.host == attacker.id:
-        cell = attacker.cell
-        ctx.allow(
-            "211.9", f"{attacker.label} и {target.label} — хозяин и симбиот: одна клетка {cell}, стоят рядом"
-        )
-        ctx.undet(
-            "211.9",
-            "нападение хозяина на симбиота и симбиота на хозяина идёт «по общим правилам», "
-            "а общих правил нападения в нашем тексте нет",
-        )
-        return True
-    return False
+    """Host and symbiote attacking each other: the text allows the declaration and puts the pair
+    next to each other on one cell (211.9); how the attack goes, «по общим правилам», our text
+    lacks: the trace says it was not checked. True when this clause decides the declaration."""
+    if attacker.host == target.id:
+        who = f"{attacker.label} — симбиот {target.label}: симбиот может объявлять атаку по хозяину"
+    elif target.host == attacker.id:
+        who = f"{attacker.label} — хозяин {target.label}: хозяин может объявлять атаку по симбиоту"
+    else:
+        return False
+    ctx.allow("211.9", f"{who}; они на одной клетке {attacker.cell} и считаются стоящими рядом")
+    ctx.unchecked(
+        "211.9",
+        "атака идёт «по общим правилам»: общие правила нападения — нет в тексте, их условия не проверены",
+    )
+    return True
 
 
-@rule("211.9")
 def cards_adjacent(a: state.CardState, b: state.CardState) -> bool:
     """Cards standing next to each other: neighbouring cells (A1), or a symbiote and its host,
     which occupy one cell and count as adjacent (211.9)."""

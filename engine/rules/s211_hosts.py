@@ -12,6 +12,9 @@ Clauses: 211.1, 211.2, 211.3, 211.3.1, 211.4, 211.5 (its known part), 211.6, 211
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+
 import lexicon
 from engine import context
 from engine.model import board, state
@@ -19,7 +22,7 @@ from engine.model import cards as library
 from engine.rules import zones
 from engine.rules.registry import hook, rule
 
-Problem = tuple[str, str, str]  # (clause, kind, reason)
+Problem = context.Problem
 
 CUT_211_5 = (
     "текст 211.5 обрывается на словах «Если бестелесный симбиот»: что правила говорят о "
@@ -34,15 +37,17 @@ def kind_words(card: state.CardState) -> str:
     return lexicon.subtype(card.subtype or "")
 
 
-@rule("211.4", "211.5", "211.6")
+@rule("211.4", "211.5", "211.6", "211.9")
 def host_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> list[Problem]:
-    """Why `h` cannot be the host of symbiote `s` (empty when it can): 211.4, 211.5, 211.6."""
-    out: list[Problem] = []
+    """Why `h` cannot be the host of symbiote `s` (empty when it can): 211.4, 211.5, 211.6, and
+    where our text does not say (a ground creature without a cell, 211.9; an incorporeal
+    symbiote, 211.5's cut-off tail)."""
     if h.id == s.id:
-        return [("211.4", "forbidden", f"{s.label} нельзя поместить на самого себя")]
+        return ctx.found([Problem("211.4", "forbidden", f"{s.label} нельзя поместить на самого себя")])
+    out: list[Problem] = []
     if h.type != "creature":
         out.append(
-            (
+            Problem(
                 "211.4",
                 "forbidden",
                 f"{h.label} — {lexicon.card_type(h.type)}, а симбиота нельзя помещать на карты, "
@@ -50,10 +55,12 @@ def host_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> l
             )
         )
     elif h.subtype == "flyer":
-        out.append(("211.4", "forbidden", f"{h.label} — летающее существо: симбиота на него помещать нельзя"))
+        out.append(
+            Problem("211.4", "forbidden", f"{h.label} — летающее существо: симбиота на него помещать нельзя")
+        )
     elif h.subtype in library.SYMBIOTE_SUBTYPES:
         out.append(
-            (
+            Problem(
                 "211.4",
                 "forbidden",
                 f"{h.label} — симбиот ({kind_words(h)}): на другого симбиота помещать нельзя",
@@ -62,18 +69,20 @@ def host_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> l
     elif h.zone == "aux":
         # A ground creature that «располагается во вспомогательной зоне» is in the battle zone, so
         # 211.4 does not forbid it; but a symbiote takes its host's cell (211.9) and it has none.
-        return [
-            (
-                "211.9",
-                "unknown",
-                f"{h.label} — наземное существо во вспомогательной зоне, без клетки, а симбиот занимает "
-                "клетку своего хозяина (211.9): можно ли поместить симбиота на такое существо, в нашем "
-                "тексте не сказано",
-            )
-        ]
+        return ctx.found(
+            [
+                Problem(
+                    "211.9",
+                    "undetermined",
+                    f"{h.label} — наземное существо во вспомогательной зоне, без клетки, а симбиот занимает "
+                    "клетку своего хозяина: можно ли поместить симбиота на такое существо, в нашем тексте "
+                    "не сказано",
+                )
+            ]
+        )
     elif h.zone != "battle" or h.host is not None or h.cell is None:
         out.append(
-            (
+            Problem(
                 "211.4",
                 "forbidden",
                 f"{h.label} не стоит на поле боя ({lexicon.zone(h.zone)}): симбиота помещают "
@@ -81,10 +90,10 @@ def host_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> l
             )
         )
     if out:
-        return out
+        return ctx.found(out)
     if not s.incorporeal and h.incorporeal:
         out.append(
-            (
+            Problem(
                 "211.5",
                 "forbidden",
                 f"{s.label} небестелесный, а {h.label} бестелесное: такого симбиота на него поместить нельзя",
@@ -93,49 +102,42 @@ def host_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> l
     other = ctx.symbiote_of(h.id)
     if other is not None and other.id != s.id:
         out.append(
-            (
+            Problem(
                 "211.6",
                 "forbidden",
                 f"на {h.label} уже помещён симбиот {other.label}: только один симбиот на существо",
             )
         )
     if not out and s.incorporeal:
-        out.append(("211.5", "undetermined", f"{s.label} бестелесный; {CUT_211_5}"))
-    return out
+        out.append(Problem("211.5", "undetermined", f"{s.label} бестелесный; {CUT_211_5}"))
+    return ctx.found(out)
 
 
 @rule("211.4", "211.6")
 def record(ctx: context.Ctx, problems: list[Problem], s: state.CardState, h: state.CardState) -> bool:
-    """Write host problems into the trace; True when the symbiote may go on. Kinds: forbidden;
-    undetermined (it goes on, the verdict says our text may say otherwise); unknown (our text does
-    not say whether it can: the position stays as it was and the verdict is undetermined)."""
-    ok = True
-    for clause, kind, reason in problems:
-        if kind == "forbidden":
-            ctx.forbid(clause, reason)
-            ok = False
-        elif kind == "undetermined":
-            ctx.undet(clause, reason)
-        elif kind == "unknown":
-            ctx.undet(clause, reason)
-            ctx.keep_state = True
-            ok = False
-    if ok:
-        ctx.allow("211.4", f"{h.label} — наземное существо на клетке {h.cell}: может быть хозяином {s.label}")
-        if not ctx.symbiote_of(h.id) or ctx.symbiote_of(h.id) is s:
-            ctx.allow("211.6", f"на {h.label} нет другого симбиота")
-    return ok
+    """Cite the host problems of `s` on `h`; True when the symbiote may go on. A forbidding one
+    refuses the action; one where our text stops leaves the position as it was (the verdict says
+    undetermined): the engine does only what the text decides."""
+    for p in problems:
+        ctx.cite(p)
+    if problems:
+        return False
+    ctx.allow("211.4", f"{h.label} — наземное существо на клетке {h.cell}: может быть хозяином {s.label}")
+    if not ctx.symbiote_of(h.id) or ctx.symbiote_of(h.id) is s:
+        ctx.allow("211.6", f"на {h.label} нет другого симбиота")
+    return True
 
 
-@rule("211.1", "211.2")
+@rule("211.1", "211.2", "A4")
 def reveal_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) -> list[Problem]:
     """Host rules of the reveal subphase: companions on own creatures, parasites on enemy ones in
-    the first row of the enemy half or on the parasite controller's half (211.1, 211.2)."""
+    the first row of the enemy half or on the parasite controller's half (211.1, 211.2; which row
+    is first is the board of A4)."""
     out: list[Problem] = []
     if s.subtype == "companion":
         if h.controller != s.controller:
             out.append(
-                (
+                Problem(
                     "211.1",
                     "forbidden",
                     f"{s.label} — компаньон: на Шаге рассадки помещается только на существ своего отряда, "
@@ -145,7 +147,7 @@ def reveal_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) ->
     elif s.subtype == "parasite":
         if h.controller == s.controller:
             out.append(
-                (
+                Problem(
                     "211.1",
                     "forbidden",
                     f"{s.label} — паразит: помещается только на существ противника, а {h.label} из "
@@ -157,27 +159,59 @@ def reveal_problems(ctx: context.Ctx, s: state.CardState, h: state.CardState) ->
             own_half = board.half_of(h.cell) == s.controller
             if rank != 1 and not own_half:
                 out.append(
-                    (
+                    Problem(
                         "211.2",
                         "forbidden",
                         f"{h.label} стоит на {h.cell} — не в первом ряду половины "
                         f"{lexicon.player(h.controller, 'gen')} "
-                        f"и не на половине {lexicon.player(s.controller, 'gen')} (A4)",
+                        f"и не на половине {lexicon.player(s.controller, 'gen')}",
+                        rests_on=("A4",),
                     )
                 )
-    return out
+    return ctx.found(out)
 
 
-def candidate_hosts(ctx: context.Ctx, s: state.CardState, reveal: bool) -> list[state.CardState]:
-    """Cards that may legally become the host of `s` (no forbidding problem)."""
-    out = []
-    for h in ctx.cards.values():
-        if h.zone != "battle" or h.host is not None or h.id == s.id:
+@dataclasses.dataclass(frozen=True)
+class Hosts:
+    """Who may become the host of one symbiote: the cards nothing forbids (`fit`), those only our
+    text's silence stands in the way of (`unsure`, with where it stops), and the others with the
+    clause that rules each out (`ruled_out`)."""
+
+    symbiote: state.CardState
+    fit: tuple[state.CardState, ...]
+    unsure: tuple[tuple[state.CardState, Problem], ...]
+    ruled_out: tuple[tuple[state.CardState, tuple[Problem, ...]], ...]
+
+
+def host_options(
+    ctx: context.Ctx, s: state.CardState, check: Callable[[state.CardState], list[Problem]]
+) -> Hosts:
+    """Every card in play but `s` judged as a host of `s` by `check` (its problems)."""
+    fit: list[state.CardState] = []
+    unsure: list[tuple[state.CardState, Problem]] = []
+    ruled_out: list[tuple[state.CardState, tuple[Problem, ...]]] = []
+    for h in sorted(ctx.cards.values(), key=lambda c: c.id):
+        if not h.in_play or h.id == s.id:
             continue
-        probs = host_problems(ctx, s, h) + (reveal_problems(ctx, s, h) if reveal else [])
-        if not any(k == "forbidden" for _, k, _r in probs):
-            out.append(h)
-    return out
+        problems = check(h)
+        forbidding = [p for p in problems if p.forbids]
+        if forbidding:
+            ruled_out.append((h, tuple(forbidding)))
+        elif problems:
+            unsure.append((h, problems[0]))
+        else:
+            fit.append(h)
+    return Hosts(s, tuple(fit), tuple(unsure), tuple(ruled_out))
+
+
+def note_ruled_out(ctx: context.Ctx, hosts: Hosts) -> None:
+    """Say why each card that is not offered as a host of the symbiote cannot be one."""
+    if not hosts.ruled_out:
+        return
+    with ctx.group("", "state_check", f"не могут быть хозяином {hosts.symbiote.label}"):
+        for _h, problems in hosts.ruled_out:
+            for problem in problems:
+                ctx.note(problem)
 
 
 @rule("211.3", "211.3.1")
@@ -264,46 +298,42 @@ def summon_target_problems(
     ctx: context.Ctx, card: state.CardState, places_on: str | None, verb: str
 ) -> list[Problem]:
     """A summoned (resurrected, incarnating) symbiote needs an ability that puts it on a card (211.8)."""
-    if not card.is_symbiote:
+    if not card.is_symbiote or places_on:
         return []
-    if not places_on:
-        return [
-            (
+    return ctx.found(
+        [
+            Problem(
                 "211.8",
                 "forbidden",
                 f"{card.label} — симбиот, а текст особенности не говорит, что он помещается на карту: "
                 f"{verb} симбиота этой особенностью нельзя",
             )
         ]
-    return []
+    )
 
 
-@rule("211.8", "211.1")
+@rule("211.8")
 def summon_host_problems(
     ctx: context.Ctx, card: state.CardState, h: state.CardState, places_on: str, player: str
 ) -> list[Problem]:
-    out = host_problems(ctx, card, h)
+    """Why `h` cannot take a symbiote the ability puts on a card: the card the text names (its
+    own or the opponent's, 211.8) and the host rules (host_problems)."""
+    extra: list[Problem] = []
     if places_on == "own_creature" and h.controller != player:
-        out.append(
-            (
+        extra.append(
+            Problem(
                 "211.8",
                 "forbidden",
                 f"особенность помещает на существо своего отряда, а {h.label} — противника",
             )
         )
     if places_on == "enemy_creature" and h.controller == player:
-        out.append(("211.8", "forbidden", f"особенность помещает на существо противника, а {h.label} — своё"))
-    return out
+        extra.append(
+            Problem("211.8", "forbidden", f"особенность помещает на существо противника, а {h.label} — своё")
+        )
+    return host_problems(ctx, card, h) + ctx.found(extra)
 
 
-def possible_hosts(
-    ctx: context.Ctx, card: state.CardState, places_on: str, player: str
-) -> list[state.CardState]:
-    """The cards a summoned, resurrected or incarnating symbiote may be put on (211.8 with 211.4–211.6)."""
-    return [
-        h
-        for h in ctx.cards.values()
-        if h.zone == "battle"
-        and h.host is None
-        and not any(k == "forbidden" for _, k, _r in summon_host_problems(ctx, card, h, places_on, player))
-    ]
+def possible_hosts(ctx: context.Ctx, card: state.CardState, places_on: str, player: str) -> Hosts:
+    """Who may take a summoned, resurrected or incarnating symbiote (211.8 with 211.4–211.6)."""
+    return host_options(ctx, card, lambda h: summon_host_problems(ctx, card, h, places_on, player))

@@ -21,19 +21,37 @@ def movement_declared(ctx: context.Ctx, card: state.CardState) -> bool:
     return False
 
 
-@rule("211.11")
-def symbiote_restricts_host(ctx: context.Ctx, host: state.CardState, cell: str) -> bool:
-    """Restrictions on the symbiote's cells also restrict its host (211.11). True when forbidden."""
+@rule("211.11", "A8")
+def symbiote_restricts_host(ctx: context.Ctx, host: state.CardState, cell: str, *, by_ability: bool) -> bool:
+    """What forbids the symbiote a cell restricts its host's movement and relocation too (211.11),
+    whatever card moves the host. A ban on being moved by abilities at all covers every cell: it
+    forbids the host's relocation by any ability; the host's own movement is not an ability, so
+    that ban (read as the card text says, A8) does not touch it. True when forbidden."""
     s = ctx.symbiote_of(host.id)
     if s is None:
         return False
+    moved = "перемещение" if by_ability else "движение"
     if cannot_enter(ctx, s, cell):
         ctx.forbid(
             "211.11",
             f"симбиоту {s.label} запрещено перемещаться на {cell}: это ограничивает и "
-            f"перемещение его хозяина {host.label}",
+            f"{moved} его хозяина {host.label}",
         )
         return True
+    if ctx.ability(s, "cannot_be_relocated") is not None:
+        if by_ability:
+            ctx.forbid(
+                "211.11",
+                f"симбиоту {s.label} запрещено перемещаться особенностями — на любую клетку: это "
+                f"ограничивает и перемещение его хозяина {host.label}, какая бы карта его ни перемещала",
+            )
+            return True
+        ctx.step(
+            "A8",
+            "not_applied",
+            f"«{s.label} не может быть перемещён особенностями»: {host.label} двигается сам, а не "
+            "особенностью, — этот запрет его движения не касается",
+        )
     return False
 
 

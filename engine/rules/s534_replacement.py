@@ -47,7 +47,7 @@ def note_once(ctx: context.Ctx, ev: Event, key: str, clause: str, reason: str) -
         ctx.step(clause, "not_applied", reason)
 
 
-@rule("534.4", "534.4.1", "534.4.2", "534.6")
+@rule("534.4", "534.6")
 def run(ctx: context.Ctx, ev: Event) -> list[Event]:
     """Apply replacement effects to `ev` until none is left; returns generated actions (534.7)."""
     generated: list[Event] = []
@@ -85,6 +85,7 @@ def run(ctx: context.Ctx, ev: Event) -> list[Event]:
     return generated
 
 
+@rule("534.4.1", "534.4.2", "A8")
 def _pick(ctx: context.Ctx, ev: Event, fresh: list[Effect]) -> Effect | None:
     if len(fresh) == 1 and not fresh[0].optional:
         return fresh[0]
@@ -130,7 +131,7 @@ def applied_once(ctx: context.Ctx, eff: Effect) -> None:
     )
 
 
-@rule("534.4", "534.5", "A8", "A9")
+@rule("534.5", "A8", "A9")
 def apply_number(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
     """A numeric change of the wounds keeps the action's kind and source (534.5, A9)."""
     target = ctx.c(ev.target)
@@ -158,7 +159,7 @@ def apply_number(ctx: context.Ctx, ev: Event, eff: Effect) -> Event | None:
     return None
 
 
-@rule("534.7", "534.7.1", "534.7.2", "A10")
+@rule("534.7", "534.7.1", "A10")
 def generate_replacing(
     ctx: context.Ctx, ev: Event, eff: Effect, near: list[state.CardState], damage_kind: str, counts_as: str
 ) -> Event:
@@ -200,25 +201,52 @@ def generate_replacing(
     )
 
 
-@rule("534.7.2")
+@rule("534.4", "534.7.2")
 def note_inherited(ctx: context.Ctx, ev: Event) -> None:
+    """The replacement effects already applied to the original action stay applied to the one a
+    replacing ability generates (534.7.2, by 534.4: each effect once per action)."""
     if ev.generated_by and ev.applied:
         ctx.step(
             "534.7.2",
             "state_check",
             "эффекты замещения, уже применённые к исходному игродействию, не применяются к эффекту "
-            "замещающей особенности (п. 534.4)",
+            "замещающей особенности",
         )
+        ctx.step(
+            "534.4", "state_check", "один и тот же эффект замещения применяется к игродействию только раз"
+        )
+
+
+def _protections(ctx: context.Ctx, card: state.CardState) -> set[str]:
+    return {p for ab in ctx.abilities(card) if ab.kind == "protection" for p in ab.get("from") or ()}
+
+
+@rule("A8")
+def strike_prevented(ctx: context.Ctx, ev: Event) -> bool:
+    """Does the text keep every wound of this strike off its target, whatever its number: a wound
+    guard (Карлик Унд: only from its host), a protection from its kind or from flyers? The guard
+    or protection says so in the trace. Replacement effects are not asked: they change a number."""
+    target = ctx.c(ev.target)
+    if any(guard(ctx, target, ab, ev) for guard, ab, _i in ctx.card_hooks("wound_guard", target)):
+        return True
+    prots = _protections(ctx, target)
+    src = ctx.get(ev.source)
+    if ev.dmg in prots:
+        ctx.step("A8", "effect", f"у {target.label} защита от: {lexicon.damage(ev.dmg)} — раны не наносятся")
+        return True
+    if "flyers" in prots and src is not None and src.subtype == "flyer":
+        ctx.step(
+            "A8", "effect", f"у {target.label} защита от летающих, а {src.label} летающее: раны не наносятся"
+        )
+        return True
+    return False
 
 
 @rule("534.8", "A8")
 def protection(ctx: context.Ctx, ev: Event) -> None:
     """Protections of the target against the (possibly replaced) wound (534.8)."""
     target = ctx.c(ev.target)
-    prots: set[str] = set()
-    for ab in ctx.abilities(target):
-        if ab.kind == "protection":
-            prots.update(ab.get("from") or ())
+    prots = _protections(ctx, target)
     if not prots:
         return
     src = ctx.get(ev.source)

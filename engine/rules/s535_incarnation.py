@@ -13,6 +13,8 @@ from engine.model.abilities import Ability
 from engine.rules import s211_hosts, s535_squad, zones
 from engine.rules.registry import hook, rule
 
+Problem = context.Problem
+
 
 @hook("leaving_zone")
 @rule("535.7.1")
@@ -39,7 +41,7 @@ def incarnation_x(card: state.CardState) -> tuple[int, int, Ability] | None:
 
 
 @hook("turn_start")
-@rule("535.7", "535.7.1", "535.7.3", "535.7.4")
+@rule("535.7.1", "535.7.3", "535.7.4")
 def incarnation_tokens(ctx: context.Ctx, player: str) -> None:
     """Start of `player`'s turn: cards in their graveyard with an unused «инкарнация X» get a token;
     at X they incarnate (535.7.1)."""
@@ -78,52 +80,83 @@ def incarnation_tokens(ctx: context.Ctx, player: str) -> None:
             try_incarnate(ctx, card.id, retry=False)
 
 
+@rule("211.8", "535.7", "A4")
 def _incarnation_problems(
     ctx: context.Ctx, card: state.CardState
-) -> tuple[list[tuple[str, str]], list[state.CardState], list[str]]:
+) -> tuple[list[Problem], s211_hosts.Hosts | None, list[str]]:
     """What stops `card` incarnating now, with the hosts (a symbiote) or free third-row cells it
     could go to (535.7, 535.9, 211.8)."""
     p = card.owner
-    probs: list[tuple[str, str]] = []
+    probs: list[Problem] = []
     bad = s535_squad.join_problem(ctx, card, p)
-    if bad:
-        probs.append(("535.9", bad))
+    if bad is not None:
+        probs.append(bad)
     info = incarnation_x(card)
     places_on = info[2].get("places_on") if info else None
     if card.is_symbiote:
-        for cl, _k, reason in s211_hosts.summon_target_problems(ctx, card, places_on, "инкарнировать"):
-            probs.append((cl, reason))
+        probs.extend(s211_hosts.summon_target_problems(ctx, card, places_on, "инкарнировать"))
         if probs:
-            return probs, [], []
+            return probs, None, []
         hosts = s211_hosts.possible_hosts(ctx, card, str(places_on), p)
-        if not hosts:
-            probs.append(("211.8", f"нет карты, на которую можно поместить {card.label}"))
+        if not hosts.fit and not hosts.unsure:
+            probs.extend(
+                ctx.found(
+                    [Problem("211.8", "forbidden", f"нет карты, на которую можно поместить {card.label}")]
+                )
+            )
         return probs, hosts, []
     if ctx.is_flyer_like(card):
-        return probs, [], []
+        return probs, None, []
     free = [c for c in board.row_cells(p, 3) if ctx.occupant(c) is None]
     if not free:
-        probs.append(("535.7", f"в третьем ряду {lexicon.player(p, 'gen')} нет свободной клетки"))
-    return probs, [], free
+        probs.extend(
+            ctx.found(
+                [
+                    Problem(
+                        "535.7",
+                        "forbidden",
+                        f"в третьем ряду {lexicon.player(p, 'gen')} нет свободной клетки",
+                        rests_on=("A4",),
+                    )
+                ]
+            )
+        )
+    return probs, None, free
 
 
-@rule("211.8", "535.4", "535.7", "535.7.1", "535.7.2", "A4", "A13")
+@rule("211.8", "535.4", "535.7", "535.7.2", "535.9", "A4", "A13")
 def try_incarnate(ctx: context.Ctx, cid: str, retry: bool) -> bool:
     """Incarnate a card whose tokens reached X: third row, closed, revealed, free cell, own
-    control (535.7). If that breaks a rule it waits in the graveyard (535.7.2)."""
+    control (535.7). If that breaks a rule it waits in the graveyard (535.7.2); if our text cannot
+    say whether it would (a symbiote whose only hosts are where 211.5 is cut off), it waits too and
+    the verdict says undetermined."""
     card = ctx.c(cid)
     p = card.owner
     probs, hosts, free = _incarnation_problems(ctx, card)
     if probs:
         if not retry:
-            if any(cl == "535.9" for cl, _r in probs):
+            if any(pr.clause == "535.9" for pr in probs):
                 ctx.assume("A13", s535_squad.SQUAD_MEANS)
-            ctx.step(
+            with ctx.group(
                 "535.7.2",
                 "state_check",
-                f"инкарнация {card.label} нарушила бы правила ("
-                + "; ".join(f"{cl}: {r}" for cl, r in probs)
-                + "): карта остаётся на кладбище и инкарнирует, как только правила перестанут нарушаться",
+                f"инкарнация {card.label} нарушила бы правила: карта остаётся на кладбище и инкарнирует, "
+                "как только правила перестанут нарушаться",
+            ):
+                if hosts is not None:
+                    s211_hosts.note_ruled_out(ctx, hosts)
+                for pr in probs:
+                    ctx.note(pr)
+        return False
+    if hosts is not None and not hosts.fit:
+        if not retry:
+            for _h, pr in hosts.unsure:
+                ctx.undet(pr.clause, pr.reason)
+            ctx.step(
+                hosts.unsure[0][1].clause,
+                "not_applied",
+                f"{card.label} пока остаётся на кладбище: нарушит ли его инкарнация правила, "
+                "наш текст не решает",
             )
         return False
     with ctx.group(
@@ -138,23 +171,17 @@ def try_incarnate(ctx: context.Ctx, cid: str, retry: bool) -> bool:
                 "effect",
                 f"правила больше не нарушаются: {card.label} инкарнирует, теряя все жетоны",
             )
-        if card.is_symbiote:
-            hid = ctx.ask_card(p, "211.8", f"На какую карту инкарнирует {card.label}?", hosts)
+        if hosts is not None:
+            s211_hosts.note_ruled_out(ctx, hosts)
+            hid = ctx.ask_card(p, "211.8", f"На какую карту инкарнирует {card.label}?", list(hosts.fit))
             zones.place_in_play(ctx, cid, cell=None, host=hid, controller=p, closed=True, hidden=False)
             ctx.step("211.8", "effect", f"{ctx.c(hid).label} становится хозяином {card.label}")
         elif ctx.is_flyer_like(card):
             ctx.step("535.4", "effect", f"{card.label} инкарнирует сразу во вспомогательную зону")
             zones.place_in_play(ctx, cid, cell=None, host=None, controller=p, closed=True, hidden=False)
         else:
-            cell = (
-                free[0]
-                if len(free) == 1
-                else ctx.ask(
-                    p,
-                    "535.7",
-                    f"На какую клетку третьего ряда инкарнирует {card.label}?",
-                    [(c, c) for c in free],
-                )
+            cell = ctx.ask(
+                p, "535.7", f"На какую клетку третьего ряда инкарнирует {card.label}?", [(c, c) for c in free]
             )
             ctx.assume("A4", f"третий ряд {lexicon.player(p, 'gen')} — ряд {board.row_number(p, 3)}")
             ctx.step(
@@ -171,7 +198,6 @@ def try_incarnate(ctx: context.Ctx, cid: str, retry: bool) -> bool:
 
 
 @hook("state_check")
-@rule("535.7.2")
 def retry_incarnations(ctx: context.Ctx) -> bool:
     """535.7.2: incarnations that waited for the rules to stop being broken."""
     changed = False
@@ -181,8 +207,9 @@ def retry_incarnations(ctx: context.Ctx) -> bool:
         info = incarnation_x(card)
         if info is None or card.tokens < info[0]:
             continue
-        probs, _hosts, _free = _incarnation_problems(ctx, card)
-        if not probs and try_incarnate(ctx, card.id, retry=True):
+        with ctx.hypothetical():  # still waiting decides nothing new: the wait was cited when it began
+            probs, hosts, _free = _incarnation_problems(ctx, card)
+        if not probs and (hosts is None or hosts.fit) and try_incarnate(ctx, card.id, retry=True):
             changed = True
     return changed
 

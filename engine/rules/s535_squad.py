@@ -10,11 +10,19 @@ from __future__ import annotations
 import lexicon
 from engine import context
 from engine.model import actions, board, state
+from engine.model.abilities import Ability
 from engine.rules import zones
 from engine.rules.registry import action, arg, hook, rule
 
+Problem = context.Problem
+
 # How A13 reads 535.9's «в его отряде присутствует [текст]».
-SQUAD_MEANS = "отряд игрока — карты под его контролем в зоне битвы; [текст] 535.9 сравнивается по названиям"
+SQUAD_MEANS = (
+    "отряд игрока — карты под его контролем в зоне битвы; [текст] 535.9 сравнивается по названиям "
+    "(«с существами [стихии]» — по стихиям карт)"
+)
+# The abilities «не может быть взята в отряд с [текст]» (535.9): by card names or by elements.
+JOIN_KINDS = ("cannot_join_with", "cannot_join_with_element")
 
 
 @hook("zones_changed")
@@ -40,43 +48,63 @@ def sync_markers(ctx: context.Ctx) -> bool:
     return changed
 
 
+def _excluded(ab: Ability, other: state.CardState) -> bool:
+    """Is `other` the [текст] of a «не может быть взята в отряд с [текст]» ability (535.9)?"""
+    if ab.kind == "cannot_join_with":
+        return lexicon.fold(other.name) in {lexicon.fold(str(n)) for n in ab.get("cards") or ()}
+    if ab.kind == "cannot_join_with_element":
+        if ab.get("creatures_only") and not other.is_creature:
+            return False
+        wanted = {lexicon.fold(str(e)) for e in ab.get("elements") or ()}
+        return any(lexicon.fold(e.strip()) in wanted for e in other.card.element.split(","))
+    return False
+
+
+def _excluded_words(ab: Ability) -> str:
+    """The [текст] of the ability as it reads in a reason."""
+    if ab.kind == "cannot_join_with_element":
+        whom = "существами" if ab.get("creatures_only") else "картами"
+        return f"{whom} стихии {', '.join(ab.get('elements'))}"
+    return ", ".join(ab.get("cards"))
+
+
 @rule("535.9")
-def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> str | None:
+def join_problem(ctx: context.Ctx, card: state.CardState, player: str) -> Problem | None:
     """Why `player` may not summon, resurrect, incarnate or take `card` (535.9), or None."""
     for ab in ctx.abilities(card):
-        if ab.kind != "cannot_join_with":
+        if ab.kind not in JOIN_KINDS:
             continue
-        names = {lexicon.fold(str(n)) for n in ab.get("cards") or ()}
-        present = [c for c in ctx.squad(player) if c.id != card.id and lexicon.fold(c.name) in names]
+        present = [c for c in ctx.squad(player) if c.id != card.id and _excluded(ab, c)]
         if present:
-            return (
-                f"{card.label} «не может быть взята в отряд с» {', '.join(ab.get('cards'))}, а в отряде "
+            why = (
+                f"{card.label} «не может быть взята в отряд с» {_excluded_words(ab)}, а в отряде "
                 f"{lexicon.player(player, 'gen')} есть {', '.join(c.label for c in present)}"
             )
+            return ctx.found([Problem("535.9", "forbidden", why)])[0]
     return None
 
 
 @rule("535.9", "A13")
-def forbid_join(ctx: context.Ctx, player: str, what: str, why: str) -> None:
+def forbid_join(ctx: context.Ctx, player: str, what: str, why: Problem) -> None:
     """Refuse a summon, resurrection or taking of control by 535.9's second bullet, naming A13
     (what «в его отряде присутствует» means here)."""
     ctx.assume("A13", SQUAD_MEANS)
-    ctx.forbid("535.9", f"{lexicon.player(player)} не может {what}: {why}")
+    ctx.forbid("535.9", f"{lexicon.player(player)} не может {what}: {why.reason}")
 
 
 @rule("535.9")
-def squad_conflicts(cards: list[state.CardState]) -> str | None:
+def squad_conflicts(ctx: context.Ctx, cards: list[state.CardState]) -> Problem | None:
     """In the recruit subphase a squad is illegal with a card «не может быть взята в отряд с [X]»
     and X in it (535.9, first bullet)."""
     for c in cards:
         for ab in c.card.abilities:
-            if ab.kind != "cannot_join_with":
+            if ab.kind not in JOIN_KINDS:
                 continue
-            names = {lexicon.fold(str(n)) for n in ab.get("cards") or ()}
-            bad = [o for o in cards if o.id != c.id and lexicon.fold(o.name) in names]
+            bad = [o for o in cards if o.id != c.id and _excluded(ab, o)]
             if bad:
                 others = ", ".join(o.label for o in bad)
-                return f"в отряде {c.label} («не может быть взята в отряд с» …) и {others}"
+                why = f"в отряде {c.label} («не может быть взята в отряд с» …) и {others}"
+                return ctx.found([Problem("535.9", "forbidden", why)])[0]
     return None
 
 
@@ -118,9 +146,9 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.forbid("A4", f"клетка {at} занята картой {occ.label}")
         return
     squad = [*ctx.squad(by), card]
-    bad = squad_conflicts(squad)
-    if bad:
-        ctx.forbid("535.9", f"отряд {lexicon.player(by, 'gen')} нелегален: {bad}")
+    bad = squad_conflicts(ctx, squad)
+    if bad is not None:
+        ctx.forbid("535.9", f"отряд {lexicon.player(by, 'gen')} нелегален: {bad.reason}")
         return
     ctx.allow("535.2", f"набор {card.label} в отряд в подфазу Набора — это взятие карты в отряд")
     zones.place_in_play(ctx, card.id, cell=at, host=None, controller=by, closed=False, hidden=True)
@@ -137,15 +165,19 @@ def do_recruit(ctx: context.Ctx, action: actions.Action) -> None:
     "Взять под контроль",
     arg("card", "card", "карта", required=True, pool="in_play"),
     arg("by", "player", "игрок", required=True, pool="player"),
+    arg("source", "card", "карта, чья особенность берёт под контроль"),
     choice=("card", "by"),
 )
-@rule("535.8", "535.2", "535.9", "535.1", "211.3.1")
+@rule("535.8", "535.2", "535.1", "211.3.1")
 def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
-    """take_control: a player becomes the controller of a card (535.8)."""
+    """take_control: a player becomes the controller of a card (535.8); with `source`, by that
+    card's ability «взять под контроль», whose conditions are checked (A8)."""
     card = ctx.get(action.get("card"))
     by = str(action.get("by"))
     if card is None:
         ctx.forbid("", f"карты {action.get('card')} нет в раскладе")
+        return
+    if action.get("source") is not None and not _by_ability(ctx, card, by, action.get("source")):
         return
     if not card.in_play:
         ctx.forbid(
@@ -156,7 +188,7 @@ def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.forbid("535.8", f"{lexicon.player(by, cap=True)} уже контролирует {card.label}")
         return
     bad = join_problem(ctx, card, by)
-    if bad:
+    if bad is not None:
         forbid_join(ctx, by, "взять под контроль", bad)
         return
     old = card.controller
@@ -187,13 +219,51 @@ def do_take_control(ctx: context.Ctx, action: actions.Action) -> None:
         )
 
 
+@rule("A1", "A8")
+def _by_ability(ctx: context.Ctx, card: state.CardState, by: str, source_id: object) -> bool:
+    """The source card's ability «может взять под контроль существо противника» holds here: the
+    source is `by`'s card in play, the target an enemy creature (standing next to it, if the text
+    says so). False with the refusal. Once per battle, when the text says so."""
+    src = ctx.get(str(source_id))
+    if src is None:
+        ctx.forbid("", f"карты {source_id} нет в раскладе")
+        return False
+    ab = ctx.ability(src, "take_control")
+    if ab is None:
+        ctx.forbid("A8", f"у {src.label} нет особенности, берущей карту под контроль")
+        return False
+    if not src.in_play or src.controller != by:
+        ctx.forbid("A8", f"{src.label} не в зоне битвы под контролем {lexicon.player(by, 'gen')}")
+        return False
+    if not card.is_creature or card.controller == by:
+        ctx.forbid(
+            "A8", f"особенность {src.label} берёт под контроль существо противника, а {card.label} — нет"
+        )
+        return False
+    if ab.get("once_per_battle") and "take_control" in src.used:
+        ctx.forbid("A8", f"{src.label} уже использовал эту особенность в этом бою (1 раз за бой)")
+        return False
+    if ab.get("adjacent"):
+        near = src.cell is not None and card.cell is not None and board.adjacent(src.cell, card.cell)
+        if not near:
+            ctx.forbid(
+                "A8", f"{card.label} не стоит рядом с {src.label}: особенность берёт только стоящее рядом"
+            )
+            return False
+        ctx.assume("A1", f"{card.cell} рядом с {src.cell}: соседние клетки считаются с диагоналями")
+    ctx.allow("A8", f"особенность {src.label} берёт под контроль существо противника {card.label}")
+    if ab.get("once_per_battle"):
+        ctx.update(src.id, used=src.used | {"take_control"})
+    return True
+
+
 @action(
     "lose_control",
     "Потерять контроль",
     arg("card", "card", "карта", required=True, pool="in_play"),
     choice=("card",),
 )
-@rule("535.8", "535.8.1", "535.1")
+@rule("535.8", "535.8.1", "535.1", "535.9", "A13")
 def do_lose_control(ctx: context.Ctx, action: actions.Action) -> None:
     """lose_control: the opponent becomes the controller (535.8) unless the card cannot join their
     squad (535.8.1; its «сменить владельца» conflicts with 535.1, which we keep)."""
@@ -207,12 +277,14 @@ def do_lose_control(ctx: context.Ctx, action: actions.Action) -> None:
     p = card.controller
     o = board.other(p)
     bad = join_problem(ctx, card, o)
-    if bad:
+    if bad is not None:
+        ctx.assume("A13", SQUAD_MEANS)
+        ctx.step("535.9", "state_check", f"{lexicon.player(o, cap=True)} не может взять карту: {bad.reason}")
         ctx.step(
             "535.8.1",
             "effect",
             f"{lexicon.player(p, cap=True)} потерял контроль над {card.label}, но карта не может быть "
-            f"взята в отряд {lexicon.player(o, 'gen')} ({bad}): {lexicon.player(p)} продолжает её "
+            f"взята в отряд {lexicon.player(o, 'gen')}: {lexicon.player(p)} продолжает её "
             "контролировать",
         )
         ctx.step(

@@ -7,6 +7,8 @@ Clauses: 535.2, 535.4, 535.5, 535.5.1, 535.5.1.1, 535.5.1.2, 535.5.1.3, 535.5.2,
 
 from __future__ import annotations
 
+import types
+
 import lexicon
 from engine import context
 from engine.model import actions, board, state
@@ -14,40 +16,72 @@ from engine.model.abilities import Ability
 from engine.rules import s211_bond, s211_hosts, s535_squad, zones
 from engine.rules.registry import action, arg, rule
 
+Problem = context.Problem
 
+
+# How the ability's own condition on the place reads (535.4), for the trace.
+WHERE_WORDS = types.MappingProxyType(
+    {
+        "own_half": "на свою половину поля",
+        "own_first_row": "в свой первый ряд",
+        "own_third_row": "в свой третий ряд",
+        "any": "на любую свободную клетку",
+    }
+)
+
+
+@rule("535.4", "A1", "A4")
 def place_problems(
     ctx: context.Ctx, cell: str, by: state.CardState | None, where: str, player: str, clause: str
-) -> list[tuple[str, str]]:
+) -> list[Problem]:
     """Why `cell` breaks the place rule of a summon (resurrection): the default «рядом с картой,
-    использующей вызов» (cited by `clause`, 535.5 or 535.6) or the ability's own condition (535.4).
-    The free-cell rule is separate (cell_taken); `by` must stand on a cell for «рядом»."""
+    использующей вызов» (cited by `clause`, 535.5 or 535.6; «рядом» is A1) or the ability's own
+    condition (535.4; rows are A4). The free-cell rule is separate (cell_taken); `by` must stand
+    on a cell for «рядом»."""
+    out: list[Problem] = []
     if where == "adjacent":
         if by is not None and by.cell is not None and not board.adjacent(by.cell, cell):
-            return [
-                (
-                    clause,
-                    f"клетка {cell} не рядом с {by.label} ({by.cell}); рядом — соседние клетки с "
-                    "диагоналями (A1)",
+            out.append(
+                Problem(
+                    clause, "forbidden", f"клетка {cell} не рядом с {by.label} ({by.cell})", rests_on=("A1",)
                 )
-            ]
+            )
     elif where == "own_half" and board.half_of(cell) != player:
-        return [("535.4", f"клетка {cell} не на половине {lexicon.player(player, 'gen')}")]
+        out.append(
+            Problem("535.4", "forbidden", f"клетка {cell} не на половине {lexicon.player(player, 'gen')}")
+        )
     elif where == "own_first_row" and board.row_rank(player, cell) != 1:
-        return [("535.4", f"клетка {cell} не в первом ряду {lexicon.player(player, 'gen')} (A4)")]
+        out.append(
+            Problem(
+                "535.4",
+                "forbidden",
+                f"клетка {cell} не в первом ряду {lexicon.player(player, 'gen')}",
+                rests_on=("A4",),
+            )
+        )
     elif where == "own_third_row" and board.row_rank(player, cell) != 3:
-        return [("535.4", f"клетка {cell} не в третьем ряду {lexicon.player(player, 'gen')} (A4)")]
-    return []
+        out.append(
+            Problem(
+                "535.4",
+                "forbidden",
+                f"клетка {cell} не в третьем ряду {lexicon.player(player, 'gen')}",
+                rests_on=("A4",),
+            )
+        )
+    return ctx.found(out)
 
 
-def cell_taken(ctx: context.Ctx, cell: str, clause: str) -> list[tuple[str, str]]:
+def cell_taken(ctx: context.Ctx, cell: str, clause: str) -> list[Problem]:
     """«На свободную клетку» of the summon and resurrection defaults (535.5, 535.6)."""
     occ = ctx.occupant(cell)
     if occ is None:
         return []
-    return [(clause, f"клетка {cell} занята картой {occ.label}: нужна свободная клетка")]
+    return ctx.found(
+        [Problem(clause, "forbidden", f"клетка {cell} занята картой {occ.label}: нужна свободная клетка")]
+    )
 
 
-@rule("535.4", "A1")
+@rule("535.4", "A1", "A5")
 def _place(
     ctx: context.Ctx,
     card: state.CardState,
@@ -61,9 +95,11 @@ def _place(
     player: str,
 ) -> str:
     """Put a summoned or resurrected card in play (defaults of `clause`, 535.5 or 535.6, with the
-    ability's conditions of 535.4). Returns ok, illegal, undetermined or failed (nowhere to go)."""
+    ability's conditions of 535.4). Returns ok, illegal, undetermined or failed (nowhere to go).
+    The trace says which default holds and which does not apply: «рядом» gives way to the
+    ability's own place (535.4); a flyer takes no cell at all."""
     bad = s535_squad.join_problem(ctx, card, player)
-    if bad:
+    if bad is not None:
         s535_squad.forbid_join(ctx, player, f"{verb} карту", bad)
         return "illegal"
     if card.is_symbiote:
@@ -75,37 +111,76 @@ def _place(
     place_clause = "535.4" if explicit else clause  # the ability's own condition on the place
     if where == "adjacent" and (explicit or not flyer) and (by is None or by.cell is None):
         where_by = lexicon.zone(by.zone) if by is not None else "нет карты"
+        ctx.assume("A5", f"{by.label if by is not None else 'вызывающая карта'} не на клетке поля")
         ctx.undet(
             place_clause,
             f"вызывающая карта не стоит на клетке ({where_by}): какие клетки «рядом» с ней, в нашем "
-            "тексте не сказано (A5)",
+            "тексте не сказано",
         )
         ctx.keep_state = True
         return "undetermined"
     if flyer:
         return _place_in_aux(ctx, card, by, want_cell, where, explicit, closed=closed, player=player)
     if want_cell is None:
-        legal = [
-            c
-            for c in board.CELLS
-            if not cell_taken(ctx, c, clause) and not place_problems(ctx, c, by, where, player, place_clause)
-        ]
+        legal = _free_places(ctx, card, by, where, player, clause, place_clause, verb)
         if not legal:
             ctx.step(clause, "not_applied", f"нет клетки, куда можно {verb} {card.label}")
             return "failed"
         want_cell = ctx.ask(player, "535.4", f"На какую клетку {verb} {card.label}?", [(c, c) for c in legal])
     cell = str(want_cell)
     problems = cell_taken(ctx, cell, clause) + place_problems(ctx, cell, by, where, player, place_clause)
-    for cl, reason in problems:
-        ctx.forbid(cl, reason)
+    for pr in problems:
+        ctx.cite(pr)
     if problems:
         return "illegal"
     ctx.allow("535.4", f"указана клетка {cell}")
     if where == "adjacent" and by is not None:
         ctx.assume("A1", f"{cell} рядом с {by.label} ({by.cell}): соседние клетки считаются с диагоналями")
-    ctx.allow(clause, f"{cell} — свободная клетка, условия места соблюдены")
+        ctx.allow(
+            clause, f"по умолчанию — рядом с картой, использующей особенность: {cell} рядом с {by.label}"
+        )
+    else:
+        ctx.allow(
+            "535.4",
+            f"у особенности своё условие места («{WHERE_WORDS.get(where, where)}»), и {cell} ему отвечает: "
+            f"правило «рядом с картой, использующей особенность» ({clause}) вместо него не применяется",
+        )
+    ctx.allow(clause, f"{cell} — свободная клетка (по умолчанию — на свободную клетку)")
     zones.place_in_play(ctx, card.id, cell=cell, host=None, controller=player, closed=closed, hidden=False)
     return "ok"
+
+
+def _free_places(
+    ctx: context.Ctx,
+    card: state.CardState,
+    by: state.CardState | None,
+    where: str,
+    player: str,
+    clause: str,
+    place_clause: str,
+    verb: str,
+) -> list[str]:
+    """The cells `card` may go to; the others are said, one line per rule that rules them out."""
+    legal: list[str] = []
+    taken: list[str] = []
+    placed: dict[str, tuple[Problem, list[str]]] = {}
+    for c in board.CELLS:
+        if cell_taken(ctx, c, clause):
+            taken.append(c)
+            continue
+        problems = place_problems(ctx, c, by, where, player, place_clause)
+        if not problems:
+            legal.append(c)
+        for pr in problems[:1]:
+            placed.setdefault(pr.clause, (pr, []))[1].append(c)
+    if taken or placed:
+        with ctx.group("", "state_check", f"куда нельзя {verb} {card.label}"):
+            if taken:
+                ctx.note(Problem(clause, "forbidden", f"заняты (нужна свободная клетка): {', '.join(taken)}"))
+            for pr, cells in placed.values():
+                what = pr.reason.split(" ", 2)[2]  # «клетка c1 не рядом с …» → «не рядом с …»
+                ctx.note(Problem(pr.clause, pr.kind, f"{', '.join(cells)}: {what}", pr.rests_on))
+    return legal
 
 
 @rule("211.8")
@@ -121,17 +196,22 @@ def _place_symbiote(
 ) -> str:
     """A summoned or resurrected symbiote goes onto the card its ability names (211.8)."""
     places_on = ab.get("places_on") if ab else None
-    for cl, _kind, reason in s211_hosts.summon_target_problems(ctx, card, places_on, verb):
-        ctx.forbid(cl, reason)
+    for pr in s211_hosts.summon_target_problems(ctx, card, places_on, verb):
+        ctx.cite(pr)
     if ctx.illegal:
         return "illegal"
     host_id = action.get("host") if action else None
     if host_id is None:
         hosts = s211_hosts.possible_hosts(ctx, card, str(places_on), player)
-        if not hosts:
+        s211_hosts.note_ruled_out(ctx, hosts)
+        if not hosts.fit and hosts.unsure:
+            for _h, pr in hosts.unsure:
+                ctx.cite(pr)
+            return "undetermined"
+        if not hosts.fit:
             ctx.step("211.8", "not_applied", f"нет карты, на которую можно поместить {card.label}")
             return "failed"
-        host_id = ctx.ask_card(player, "211.8", f"На какую карту поместить {card.label}?", hosts)
+        host_id = ctx.ask_card(player, "211.8", f"На какую карту поместить {card.label}?", list(hosts.fit))
     h = ctx.get(host_id)
     if h is None:
         ctx.forbid("", f"карты {host_id} нет в раскладе")
@@ -170,13 +250,18 @@ def _place_in_aux(
                 "535.4", f"{card.label} помещается сразу во вспомогательную зону: клетка не указывается"
             )
             return "illegal"
-        ctx.step("535.4", "effect", f"клетка не указывается: {card.label} сразу во вспомогательную зону")
+        ctx.step(
+            "535.4",
+            "effect",
+            f"клетка не указывается: {card.label} сразу во вспомогательную зону; правила «рядом» и «на "
+            "свободную клетку» о клетке, а клетки у него нет",
+        )
     else:
         if want_cell is None:
             ctx.forbid("535.4", "у особенности есть условия места: укажите клетку, удовлетворяющую им")
             return "illegal"
-        for cl, reason in place_problems(ctx, str(want_cell), by, where, player, "535.4"):
-            ctx.forbid(cl, reason)
+        for pr in place_problems(ctx, str(want_cell), by, where, player, "535.4"):
+            ctx.cite(pr)
         if ctx.illegal:
             return "illegal"
         ctx.step(
@@ -217,6 +302,11 @@ def _source(
     return by, ab
 
 
+def _opened(closed: bool) -> str:
+    """How the card comes: the default «в открытом виде», or closed where the ability says so."""
+    return "закрыт (так говорит особенность; по умолчанию — открытым)" if closed else "открыт"
+
+
 def _pay(ctx: context.Ctx, by: state.CardState, kind: str) -> None:
     ab = ctx.ability(by, kind)
     if ab is not None and ab.get("once_per_battle"):
@@ -232,7 +322,7 @@ def _pay(ctx: context.Ctx, by: state.CardState, kind: str) -> None:
     arg("host", "card", "на какую карту (для симбиота)", pool="host_for_card"),
     choice=("cell", "host"),
 )
-@rule("535.2", "535.4", "535.5", "535.5.1", "535.5.1.1", "535.5.1.2", "535.5.1.3", "535.5.2", "211.8")
+@rule("535.5", "535.5.1", "535.5.1.2", "535.5.1.3")
 def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
     """summon: take a card from one's deck into the battle zone (535.5 and its defaults).
 
@@ -263,12 +353,13 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         f"{card.label}: колода → рука",
     )
     unsummonable = [] if name else _blind_problems(ctx, card, ab, p)
-    for clause, reason in unsummonable:
-        ctx.step(clause, "not_applied", reason)
+    for pr in unsummonable:
+        ctx.note(pr, "not_applied")
     if unsummonable:
         result = "failed"
     else:
-        result = _place(ctx, card, by, ab, action, verb="вызвать", clause="535.5", closed=False, player=p)
+        closed = bool(ab.get("closed"))
+        result = _place(ctx, card, by, ab, action, verb="вызвать", clause="535.5", closed=closed, player=p)
     if result in ("illegal", "undetermined"):
         return
     _pay(ctx, by, "summon")
@@ -280,7 +371,7 @@ def do_summon(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.step(
             "535.5",
             "effect",
-            f"{card.label} вызван: открыт, вскрыт, под контролем {lexicon.player(p, 'gen')}",
+            f"{card.label} вызван: {_opened(closed)}, вскрыт, под контролем {lexicon.player(p, 'gen')}",
         )
     ctx.shuffle(p)
     ctx.step(
@@ -385,20 +476,17 @@ def _find_by_search(
     return found
 
 
-@rule("211.8", "535.5.1.2", "535.9", "A13")
-def _blind_problems(ctx: context.Ctx, card: state.CardState, ab: Ability, p: str) -> list[tuple[str, str]]:
+@rule("535.9", "A13")
+def _blind_problems(ctx: context.Ctx, card: state.CardState, ab: Ability, p: str) -> list[Problem]:
     """Why a card found by the ability's own search (535.5.1.1) cannot be summoned by it. The
     player did not pick it, so the declaration stays legal and the summon fails (535.5.1.2)."""
-    out: list[tuple[str, str]] = []
+    out: list[Problem] = []
     bad = s535_squad.join_problem(ctx, card, p)
-    if bad:
+    if bad is not None:
         ctx.assume("A13", s535_squad.SQUAD_MEANS)
-        out.append(("535.9", f"{lexicon.player(p)} не может вызвать карту: {bad}"))
+        out.append(Problem("535.9", "forbidden", f"{lexicon.player(p)} не может вызвать карту: {bad.reason}"))
     if card.is_symbiote:
-        out.extend(
-            (cl, r)
-            for cl, _k, r in s211_hosts.summon_target_problems(ctx, card, ab.get("places_on"), "вызвать")
-        )
+        out.extend(s211_hosts.summon_target_problems(ctx, card, ab.get("places_on"), "вызвать"))
     return out
 
 
@@ -411,7 +499,7 @@ def _blind_problems(ctx: context.Ctx, card: state.CardState, ab: Ability, p: str
     arg("host", "card", "на какую карту (для симбиота)", pool="host_for_card"),
     choice=("card", "cell", "host"),
 )
-@rule("535.2", "535.6", "535.4", "211.8", "535.9")
+@rule("535.6")
 def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
     """resurrect: take a card from one's graveyard into the battle zone (535.6 and its defaults)."""
     src = _source(ctx, action, "resurrect", "535.6")
@@ -447,7 +535,7 @@ def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
         action,
         verb="возродить",
         clause="535.6",
-        closed=False,
+        closed=bool(ab.get("closed")),
         player=p,
     )
     if result in ("illegal", "undetermined"):
@@ -457,5 +545,6 @@ def do_resurrect(ctx: context.Ctx, action: actions.Action) -> None:
         ctx.step(
             "535.6",
             "effect",
-            f"{card.label} возрождён: открыт, вскрыт, под контролем {lexicon.player(p, 'gen')}",
+            f"{card.label} возрождён: {_opened(bool(ab.get('closed')))}, вскрыт, "
+            f"под контролем {lexicon.player(p, 'gen')}",
         )

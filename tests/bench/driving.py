@@ -162,7 +162,7 @@ class Ours(App):
         await page.goto(f"{url}/desk?scn={KARLIK}")
         await done(page, Want('[data-testid="stAlert"]', "Загружен сценарий"), since_press=False)
         await settle(page)
-        await page.get_by_role("button", name="К исходной позиции").click()
+        await page.locator(".st-key-desk_restart button:visible").first.click()  # «К началу»: the set-up
         await settle(page)
         await page.locator(".st-key-desk_cell_c4 button:visible").first.click()
         await settle(page)
@@ -170,7 +170,7 @@ class Ours(App):
     async def action(self, page: Page) -> float:
         await page.get_by_role("button", name=DESK_ACTION, exact=True).click()
         took = await done(page, Want('[data-testid="stAlert"]', DESK_VERDICT))
-        await page.locator(".st-key-desk_undo button").click()
+        await page.locator(".st-key-desk_undo button:visible").first.click()
         await settle(page)
         await page.get_by_role("button", name=DESK_ACTION, exact=True).wait_for()
         return took
