@@ -76,8 +76,12 @@ lint: dev-deps
 typecheck: dev-deps
 	$(PY) -m mypy $(PACKAGES)
 
+# The tests over every core (pytest-xdist), a whole file to one worker, so that a file's module
+# fixtures (its browser, its app server) stay in one process; files go out in tests/conftest.py's
+# order, the long ones first. PYTEST_JOBS=0: all in this process.
+PYTEST_JOBS ?= auto
 pytest: dev-deps chromium postgresql
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(PYTEST_JOBS) --dist loadfile --no-loadscope-reorder
 
 test: lint typecheck pytest
 

@@ -16,9 +16,9 @@ from typing import TextIO
 
 import engine
 import lexicon
-from cardbase import Loaded, coverage, find, open_base, related, sources, store
+from cardbase import Loaded, coverage, explain, find, open_base, related, sources, store
 from cardbase.importer import import_base
-from cardbase.model import BUILTIN, CardBaseError, CardRecord
+from cardbase.model import BUILTIN, CardBaseError
 from casebook.model import CardBases
 from rules_index import cliparse
 
@@ -230,23 +230,12 @@ def _find(args: argparse.Namespace, out: TextIO) -> int:
         print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
     else:
         for h in hits:
-            print(f"{h.record.name} [{h.record.id}] — {_facts_line(h.record)} ({find.HOW[h.how]})", file=out)
+            print(
+                f"{h.record.name} [{h.record.id}] — {explain.brief(h.record)} ({find.HOW[h.how]})", file=out
+            )
         if not hits:
             print("Ничего не найдено.", file=out)
     return EXIT_OK if hits else EXIT_SKIPPED
-
-
-def _facts_line(r: CardRecord) -> str:
-    bits = [lexicon.class_of_card(r.type, r.subtype)]
-    if r.elements:
-        bits.append(", ".join(r.elements))
-    if r.cost is not None:
-        bits.append(f"стоимость {r.cost}")
-    if r.life is not None:
-        bits.append(f"жизнь {r.life}")
-    if r.set_name:
-        bits.append(f"{r.set_name}" + (f", №{r.number}" if r.number is not None else ""))
-    return "; ".join(bits)
 
 
 def _show(args: argparse.Namespace, out: TextIO) -> int:
@@ -263,7 +252,7 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
             "id": record.id,
             "name": record.name,
             "library_name": record.library_name,
-            "facts": _facts_line(record),
+            "facts": explain.brief(record),
             "text": record.text,
             "abilities": [m.ability.to_dict() for m in record.modelled if m.ability],
             "properties": [m.prop for m in record.modelled if m.prop],
@@ -272,7 +261,7 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
         }
         print(json.dumps(payload, ensure_ascii=False, indent=2), file=out)
         return EXIT_OK
-    print(f"{record.name} [{record.id}] — {_facts_line(record)}", file=out)
+    print(f"{record.name} [{record.id}] — {explain.brief(record)}", file=out)
     if record.text:
         print(f"Текст: {record.text}", file=out)
     for m in record.modelled:

@@ -14,11 +14,10 @@ import types
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
 import lexicon
 from cardbase import readers
-from cardbase.model import SAFE_LOADER, CardBaseError
+from cardbase.model import CardBaseError
+from rules_index import yamlread
 from storage import clean
 
 DATA_DIR = pathlib.Path(__file__).resolve().parent / "data"
@@ -69,8 +68,8 @@ def _table(raw: Mapping[str, Any], key: str, file: str) -> dict[str, str]:
 def _builtin() -> tuple[Constants, Mapping[str, tuple[str, str | None]]]:
     """Our table, read once per process (read-only mappings)."""
     try:
-        raw = yaml.load(CONSTANTS_FILE.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
-    except (OSError, yaml.YAMLError) as exc:  # a packaging error: the file ships with the code
+        raw = yamlread.load_file(CONSTANTS_FILE)
+    except yamlread.YamlError as exc:  # a packaging error: the file ships with the code
         raise CardBaseError(f"{CONSTANTS_FILE.name}: не читается: {exc}") from exc
     name = CONSTANTS_FILE.name
     typ = {str(k): _type_entry(v, f"{name}, types.{k}") for k, v in (raw.get("types") or {}).items()}

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 
 from cardbase import related
 from cardbase.model import CardBase, CardRecord, Modelled
-from engine.model.abilities import KINDS
+from engine import ABILITY_KINDS as KINDS
 from rules_index import ids
 
 # Our sections, in the order the report lists them: (short name for the table, title).

@@ -7,7 +7,7 @@ import dataclasses
 import lexicon
 from cardbase.model import CardRecord, Modelled
 from cardbase.recognise import phrasings
-from engine.model.abilities import KINDS
+from engine import ABILITY_KINDS as KINDS
 
 # A property the engine reads from a card, said as the page says it.
 PROPERTY_WORDS = {
@@ -83,12 +83,15 @@ def facts(r: CardRecord) -> list[tuple[str, str]]:
 
 
 def brief(r: CardRecord) -> str:
-    """One short line under a search hit: «наземное существо · Степи · стоимость 7 · Пробный выпуск, № 8»."""
+    """A card in one line, under a search hit on the card page and in `python -m engine cards`:
+    «наземное существо · Степи · стоимость 7 · жизнь 10 · Пробный выпуск, № 8»."""
     bits = [lexicon.class_of_card(r.type, r.subtype)]
     if r.elements:
         bits.append(", ".join(r.elements))
     if r.cost is not None:
         bits.append(f"стоимость {r.cost}")
+    if r.life is not None:
+        bits.append(f"жизнь {r.life}")
     if r.set_name:
         bits.append(r.set_name + (f", № {r.number}" if r.number is not None else ""))
     return " · ".join(bits)

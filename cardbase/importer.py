@@ -36,8 +36,7 @@ import storage
 from cardbase import readers, recognise
 from cardbase.constants import Constants, default_constants, read_constants, type_words
 from cardbase.model import CardBase, CardBaseError, CardRecord, ImportReport, Modelled, Problem
-from engine import errors
-from engine.model.abilities import parse_ability
+from engine import LibraryError, parse_ability
 from storage import clean
 
 _TRUE = {"1", "true", "да", "yes", "y", "+", "истина"}
@@ -384,7 +383,7 @@ def _decode(rec: readers.RawRecord, dec: _Decoder, notes: list[Problem]) -> tupl
         try:
             clean.check_tree(ab, f"abilities[{i}]")
             ability = parse_ability(ab, f"особенность {i + 1}")
-        except (errors.LibraryError, clean.TextError) as exc:
+        except (LibraryError, clean.TextError) as exc:
             raise _Skip(str(exc)) from None
         declared.append(Modelled(source="задано в файле базы", ability=ability))
     if _bool(_get(data, "incorporeal"), "incorporeal"):

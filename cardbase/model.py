@@ -9,12 +9,7 @@ import dataclasses
 import types
 from collections.abc import Mapping
 
-import yaml
-
-from engine.model.abilities import Ability
-
-# PyYAML's C safe loader when it is built in (several times faster), the same safe semantics.
-SAFE_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from engine import Ability
 
 # The card base shown when no base is loaded: the embedded library's cards (engine/data/cards.yaml).
 BUILTIN = "builtin"

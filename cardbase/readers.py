@@ -16,9 +16,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
-from cardbase.model import SAFE_LOADER, CardBaseError
+from cardbase.model import CardBaseError
+from rules_index import yamlread
 
 # The stated limits of an import: a real base of the relaunched edition is about 1 MB and
 # 1,500 cards; anything far larger is not a card base (or would stall the server).
@@ -189,47 +188,13 @@ def _csv_msg(msg: str) -> str:
     return msg
 
 
-# PyYAML's problems (the start of each) in Russian; anything else is said as «ошибка YAML».
-_YAML_MESSAGES = {
-    "could not find expected ':'": "после ключа нет двоеточия",
-    "mapping values are not allowed": "двоеточие там, где его не ждали (значение с «:» возьмите в кавычки)",
-    "found character": "символ, с которого не может начинаться значение (отступы — только пробелами)",
-    "did not find expected ',' or ']'": "в списке […] пропущена запятая или «]»",
-    "did not find expected ',' or '}'": "в словаре {…} пропущена запятая или «}»",
-    "did not find expected key": "ожидался ключ (проверьте отступы)",
-    "did not find expected node content": "ожидалось значение",
-    "did not find expected '-' indicator": "ожидался элемент списка «- …» (проверьте отступы)",
-    "found unexpected end of stream": "файл оборвался: не закрыта кавычка или скобка",
-    "found unexpected ':'": "лишнее двоеточие",
-    "found undefined alias": "ссылка *… на якорь, которого нет",
-    "found unknown escape character": "неизвестная последовательность с «\\» в строке в кавычках",
-    "could not determine a constructor for the tag": "неизвестный тег «!…»",
-    "found duplicate anchor": "якорь &… повторяется",
-    "expected <block end>, but found": "отступ не совпадает с предыдущими строками",
-    "but found another document": "в файле больше одного документа (---)",
-}
-
-
-def _yaml_msg(exc: yaml.YAMLError) -> str:
-    problem = str(getattr(exc, "problem", "") or "")
-    context = str(getattr(exc, "context", "") or "")
-    for en, ru in _YAML_MESSAGES.items():
-        if problem.startswith(en):
-            return ru
-    if "quoted scalar" in context:
-        return "строка в кавычках не закрыта"
-    return "ошибка разбора"
-
-
 def parse_yaml(text: str, what: str) -> Any:
     """The YAML value of a file's text (safe loader), or CardBaseError in Russian naming `what`,
     the line and the column."""
     try:
-        return yaml.load(text, Loader=SAFE_LOADER)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        where = f", строка {mark.line + 1}, позиция {mark.column + 1}" if mark is not None else ""
-        raise CardBaseError(f"{what}{where}: ошибка YAML ({_yaml_msg(exc)}). Ничего не загружено.") from None
+        return yamlread.load_text(text)
+    except yamlread.YamlError as exc:
+        raise CardBaseError(f"{what}{exc.where}: ошибка YAML ({exc.reason}). Ничего не загружено.") from None
     except RecursionError:
         raise CardBaseError(f"{what}: слишком глубокая вложенность YAML. Ничего не загружено.") from None
     except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)

@@ -16,12 +16,11 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-import yaml
-
 import lexicon
-from cardbase.model import SAFE_LOADER, CardBaseError, Modelled
-from engine import errors
-from engine.model.abilities import KINDS, Ability, parse_ability
+from cardbase.model import CardBaseError, Modelled
+from engine import ABILITY_KINDS as KINDS
+from engine import Ability, LibraryError, parse_ability
+from rules_index import yamlread
 from rulings import search as rsearch
 
 PHRASINGS_FILE = pathlib.Path(__file__).resolve().parent / "data" / "phrasings.yaml"
@@ -140,7 +139,7 @@ def _wound_change(raw: Mapping[str, Any]) -> str:
 def phrasings(path: pathlib.Path = PHRASINGS_FILE) -> Phrasings:
     """phrasings.yaml compiled (once per process; the result is immutable)."""
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+        raw = yamlread.load_file(path)
         named = rf"(?:{_alt(raw['named'])}\s+)?«(?P<card>[^»]+)»"
         summon_target = (
             rf"(?:{named}|(?P<search>{_alt(w for ws in raw['summon']['search'].values() for w in ws)}))"
@@ -178,7 +177,7 @@ def phrasings(path: pathlib.Path = PHRASINGS_FILE) -> Phrasings:
                 "from": _first(raw["protection"]["from"]),
             },
         )
-    except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError, re.error) as exc:
+    except (yamlread.YamlError, KeyError, TypeError, AttributeError, re.error) as exc:
         raise CardBaseError(f"{path.name}: не читается: {exc!r}") from None
 
 
@@ -468,7 +467,7 @@ def recognise_sentence(
             or _join(p, key, sentence, names, elements)
             or _summon_like(p, key, sentence, names)
         )
-    except errors.LibraryError:
+    except LibraryError:
         return None  # a phrasing that gives parameters its declaration refuses: not modelled
 
 

@@ -14,13 +14,11 @@ import pathlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-import yaml
-
 import lexicon
-from cardbase.model import SAFE_LOADER, CardBaseError, CardRecord
+from cardbase.model import CardBaseError, CardRecord
 from casebook import catalogue
-from engine.model.abilities import KINDS
-from rules_index import ids
+from engine import ABILITY_KINDS as KINDS
+from rules_index import ids, yamlread
 from rulings import search as rsearch
 from rulings.model import Ruling
 
@@ -42,8 +40,8 @@ class Applies:
 def rule_table(path: pathlib.Path = RULES_FILE) -> tuple[Applies, ...]:
     """rules.yaml read and checked (conditions known, clause ids quoted strings)."""
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
-    except (OSError, yaml.YAMLError) as exc:
+        raw = yamlread.load_file(path)
+    except yamlread.YamlError as exc:
         raise CardBaseError(f"{path.name}: не читается: {exc}") from None
     out: list[Applies] = []
     for i, entry in enumerate(raw or []):

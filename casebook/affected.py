@@ -29,7 +29,7 @@ from casebook.loader import load_scenario
 from casebook.model import CardSource, ScenarioResult
 from casebook.nodes import ScenarioError
 from casebook.runner import run_scenario
-from engine.implemented import ClauseStatus, VersionView
+from engine import ClauseStatus, VersionView
 from rules_index import CorpusError, load_default, load_paths
 from rules_index.diff import RulesDiff, diff_indexes, kind_word
 from rules_index.fates import Fate, fates

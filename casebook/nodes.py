@@ -5,6 +5,13 @@ every value keeps the line it came from and every error can name the file, the l
 key. Only plain YAML is accepted: no Python or custom tags, no anchors and aliases (they make
 a small file expand without bound), no duplicate keys.
 
+This is the one reader that does not go through `rules_index.yamlread.load_text`: that builds
+values, and a scenario's messages need each value's line. It composes with PyYAML's pure-Python
+safe loader on purpose: that parser names the character it stopped at (a tab becomes «табуляция»
+in the message, where libyaml says only «found character»), and a scenario is at most 256 KB, so
+the C loader's speed buys nothing. PyYAML's problems are explained by `yamlread.explain`, the
+same words every YAML reader of the project uses.
+
 `NodeReader` reads those nodes as typed values (a mapping, a list, a string, a number, a yes/no)
 and collects every problem it meets, so one pass over a file reports all its mistakes.
 """
@@ -23,6 +30,7 @@ import yaml.constructor
 import yaml.nodes
 import yaml.reader
 
+from rules_index import yamlread
 from storage import clean
 
 # The largest scenario file we read. Real scenarios are a few kilobytes; the limit keeps an
@@ -169,8 +177,7 @@ def read_yaml(text: str, file: str) -> YNode | None:
         mark = exc.problem_mark or exc.context_mark
         line = int(mark.line) + 1 if mark is not None else None
         start = int(exc.context_mark.line) + 1 if exc.context_mark is not None else None
-        raw = " ".join(str(p) for p in (exc.context, exc.problem) if p)
-        what = _explain(raw)
+        what = yamlread.explain(exc)
         if start is not None and line is not None and start != line:
             # The problem shows where the parser gave up; the construct began earlier.
             if line > len(text.splitlines()):
@@ -180,8 +187,8 @@ def read_yaml(text: str, file: str) -> YNode | None:
         key = _key_on_line(text, line) or _key_on_line(text, start)
         # Only our Russian explanation: PyYAML's own words are English, and the line and key say where.
         raise _error(file, line, key, f"это не корректный YAML: {what}") from None
-    except yaml.YAMLError:
-        raise _error(file, None, None, "это не корректный YAML: " + _explain("")) from None
+    except yaml.YAMLError as exc:
+        raise _error(file, None, None, "это не корректный YAML: " + yamlread.explain(exc)) from None
     if node is None:
         return None
     return _convert(node, file, set(), None)
@@ -200,29 +207,6 @@ def _check_depth(text: str, file: str) -> None:
                 raise _error(file, line, _key_on_line(text, line), message)
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
-
-
-# PyYAML's problems, said in Russian with what to check (first match wins).
-_PROBLEMS = (
-    ("expected a single document", "в файле больше одного документа (---): один файл — один сценарий"),
-    ("mapping values are not allowed", "двоеточие там, где значение не ожидается: возьмите текст в кавычки"),
-    ("could not find expected ':'", "не найдено двоеточие после ключа: проверьте отступ и кавычки"),
-    ("expected ',' or ']'", "список в [ ] не закрыт или пропущена запятая"),
-    ("expected ',' or '}'", "словарь в { } не закрыт или пропущена запятая"),
-    ("'\\t'", "табуляция: для отступов используйте пробелы"),
-    ("quoted scalar", "кавычка не закрыта"),
-    ("expected <block end>", "неверный отступ: элементы одного уровня пишутся с одинаковым отступом"),
-    ("undefined alias", "ссылка *имя без якоря &имя (ссылки в сценариях не поддерживаются)"),
-    ("cannot start any token", "символ, с которого не может начинаться значение: возьмите его в кавычки"),
-    ("expected the node content", "на месте значения пусто: лишняя запятая или незакрытая скобка"),
-)
-
-
-def _explain(raw: str) -> str:
-    for needle, russian in _PROBLEMS:
-        if needle in raw:
-            return russian
-    return "проверьте отступы, кавычки, скобки и двоеточия"
 
 
 def _key_on_line(text: str, line: int | None) -> str | None:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import engine
 import lexicon
-from engine.implemented import VersionView
+from engine import VersionView
 from rules_index import ids
 
 

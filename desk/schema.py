@@ -46,7 +46,7 @@ TOP_KEYS = (
 )
 CARD_ID_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]{0,39}")
 ADHOC_KEYS = ("name", "template", "type", "subtype", "life", "incorporeal", "move", "abilities")
-PLACES = (*engine.CELLS, "aux", "deck", "hand", "graveyard", "exile")
+PLACES = (*engine.CELLS, *lexicon.OFF_FIELD_ZONES)
 MAX_NAME = 200
 MAX_COUNT = 999
 MAX_SEED = 2**31

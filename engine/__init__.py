@@ -4,7 +4,8 @@ Layout: `engine.model` holds the value types (board, cards and the ability vocab
 actions); `engine.rules` the rule modules, which declare their clauses, action kinds and hooks
 (engine/rules/registry.py); `apply`, `options` and `trace` run one action and explain it.
 Imports without Streamlit and holds no module-level mutable state. This module is the public
-surface: the scenario casebook, the desk and the pages use only these names.
+surface: the scenario casebook, the card base, the desk and the pages use only these names
+(tests/test_architecture.py holds them to it; only `engine/__main__.py` is the engine's own).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 from engine.assumptions import load_assumptions
 from engine.core import ACTION_SPECS, apply, parse_action
 from engine.errors import ActionError, EngineError, LibraryError, SetupError
+from engine.implemented import ClauseStatus, VersionView
 from engine.model.abilities import KINDS as ABILITY_KINDS
-from engine.model.abilities import Ability, AbilityKind
+from engine.model.abilities import Ability, AbilityKind, parse_ability
 from engine.model.actions import Action, ActionSpec, ArgSpec
 from engine.model.board import CELLS, COLUMNS, PLAYERS, half_of, is_cell, row_rank
 from engine.model.cards import CardDef, CardLibrary, load_library
@@ -41,6 +43,7 @@ __all__ = [
     "CardLibrary",
     "CardSpec",
     "CardState",
+    "ClauseStatus",
     "EngineError",
     "GameState",
     "LibraryError",
@@ -51,6 +54,7 @@ __all__ = [
     "Setup",
     "SetupError",
     "TraceStep",
+    "VersionView",
     "apply",
     "build_state",
     "card_props",
@@ -62,6 +66,7 @@ __all__ = [
     "load_assumptions",
     "load_library",
     "option_for",
+    "parse_ability",
     "parse_action",
     "render_trace",
     "row_rank",

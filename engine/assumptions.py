@@ -7,10 +7,8 @@ import pathlib
 import types
 from collections.abc import Mapping
 
-import yaml
-
 from engine import errors
-from rules_index import ids
+from rules_index import ids, yamlread
 
 ASSUMPTIONS_FILE = pathlib.Path(__file__).parent / "data" / "assumptions.yaml"
 
@@ -19,8 +17,8 @@ def load_assumptions(path: str | pathlib.Path | None = None) -> dict[str, str]:
     """A1 -> wording. Raises LibraryError naming the file and the id."""
     file = pathlib.Path(path) if path else ASSUMPTIONS_FILE
     try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        raw = yamlread.load_file(file)
+    except yamlread.YamlError as exc:
         raise errors.LibraryError(f"{file.name}: не удалось прочитать допущения: {exc}") from exc
     if not isinstance(raw, dict):
         raise errors.LibraryError(f"{file.name}: ожидался словарь «A1: формулировка»")

@@ -22,12 +22,10 @@ import types
 from collections.abc import Iterable, Mapping
 from typing import TextIO
 
-import yaml
-
 import lexicon
 from engine import errors
 from engine.rules import CATALOGUE
-from rules_index import RulesIndex, ids
+from rules_index import RulesIndex, ids, yamlread
 from rules_index.diff import CITATION_CHANGED, TEXT_CHANGED, RulesDiff
 from rules_index.wordiff import checksum
 
@@ -94,8 +92,8 @@ def load_record(path: str | pathlib.Path | None = None) -> Record:
     """Read implemented.yaml; raises LibraryError naming the file."""
     file = pathlib.Path(path) if path else IMPLEMENTED_FILE
     try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        raw = yamlread.load_file(file)
+    except yamlread.YamlError as exc:
         raise errors.LibraryError(f"{file.name}: не удалось прочитать: {exc}") from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("handlers"), dict):
         raise errors.LibraryError(f"{file.name}: ожидались ключи version и handlers")

@@ -18,9 +18,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import yaml
-
-from rules_index import ids
+from rules_index import ids, yamlread
 from rules_index.text import normalize
 
 WORDS_FILE = pathlib.Path(__file__).with_name("words.yaml")
@@ -98,8 +96,8 @@ def load_words(path: str | pathlib.Path | None = None) -> Mapping[str, Mapping[s
     """Read and check a words file; every table and entry read-only. Raises LexiconError."""
     file = pathlib.Path(path) if path else WORDS_FILE
     try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        raw = yamlread.load_file(file)
+    except yamlread.YamlError as exc:
         raise LexiconError(f"{file.name}: не удалось прочитать словарь: {exc}") from exc
     if not isinstance(raw, dict):
         raise LexiconError(f"{file.name}: ожидался словарь таблиц")

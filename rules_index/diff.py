@@ -36,10 +36,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import yaml
 from rapidfuzz import fuzz, process
 
-from rules_index import ids
+from rules_index import ids, yamlread
 from rules_index.model import Paragraph
 from rules_index.wordiff import PARTS, Content, Word, cited_ids, part_diff
 
@@ -81,7 +80,7 @@ def _assignment(score: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.n
 
 @functools.cache
 def _words() -> Mapping[str, Mapping[str, Any]]:
-    raw = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+    raw = yamlread.load_file(WORDS_FILE)
     kinds = raw["kinds"]
     missing = [k for k in KINDS if k not in kinds]
     if missing:

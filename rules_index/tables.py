@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-import yaml
-
+from rules_index import yamlread
 from rules_index.errors import CorpusError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -46,9 +45,11 @@ class TermEntry:
 
 @dataclass(frozen=True)
 class CardEntry:
+    """A card as search knows it: its name and the other spellings people type (its facts are the
+    engine library's)."""
+
     name: str
     aliases: tuple[str, ...]
-    kind: str
 
 
 @dataclass(frozen=True)
@@ -90,15 +91,9 @@ class Tables:
 
 def _read(path: Path) -> object:
     try:
-        # The C loader when PyYAML has it (several times faster); same safe semantics.
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
-    except (OSError, UnicodeDecodeError) as err:
-        raise CorpusError(f"Таблица «{path.name}» не читается: {err}.") from None
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f", строка {mark.line + 1}" if mark is not None else ""
-        raise CorpusError(f"Таблица «{path.name}»{where}: ошибка YAML.") from None
+        return yamlread.load_file(path)
+    except yamlread.YamlError as err:
+        raise CorpusError(f"Таблица «{path.name}»: {err}.") from None
 
 
 def _entries(path: Path) -> list[dict[str, object]]:
@@ -180,11 +175,7 @@ def _terms(path: Path) -> tuple[TermEntry, ...]:
 
 def _cards(path: Path) -> tuple[CardEntry, ...]:
     return tuple(
-        CardEntry(
-            _strings(path, i, e, "name", True)[0],
-            _strings(path, i, e, "aliases", False),
-            (_strings(path, i, e, "kind", False) or ("",))[0],
-        )
+        CardEntry(_strings(path, i, e, "name", True)[0], _strings(path, i, e, "aliases", False))
         for i, e in enumerate(_entries(path))
     )
 

@@ -22,6 +22,7 @@ import itertools
 import json
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Browser, Locator, Page, Playwright, ViewportSize
@@ -302,3 +303,41 @@ class Visit:
 
     def close(self) -> None:
         self.context.close()
+
+
+# The desk («Стол судьи») -------------------------------------------------------------------------
+
+KARLIK = "scenarios/official/211.3.1_karlik_und.yaml"
+
+
+def tile(pg: Any, cell: str) -> Any:
+    """The field's tile of this cell (the visible button)."""
+    return pg.locator(f".st-key-desk_cell_{cell} button:visible").first
+
+
+def desk_page(browser: Browser, base: str, viewport: dict[str, int] = DESKTOP) -> Any:
+    """A page for the desk tests of the app at `base` (downloads allowed; `open_desk` goes there)."""
+    pg = new_page(browser, viewport, downloads=True)
+    pg.base = base
+    return pg
+
+
+def open_desk(pg: Any, query: str = "") -> None:
+    """The desk page of `pg.base`, with this query, once it has settled."""
+    pg.goto(pg.base + "/desk" + query)
+    pg.get_by_role("heading", name="Стол судьи").first.wait_for()
+    settle(pg)
+
+
+def unfold(pg: Any, key: str) -> Any:
+    """Open the folded part with this key (if it is not open already); returns it."""
+    part = pg.locator(f".st-key-{key}")
+    if part.locator("details").first.get_attribute("open") is None:
+        part.locator("summary").first.click()
+        settle(pg)
+    return part
+
+
+def banner(pg: Any, word: str) -> Any:
+    """The verdict box with this word (a locator: it waits when it is used)."""
+    return pg.locator(".st-key-desk_verdict").filter(has_text=word).first

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 from playwright import sync_api as playwright_sync
 
 import engine
@@ -20,6 +22,39 @@ pytest_plugins = ["tests.pg_server"]
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
+
+# Hypothesis under CI (CI=true, as .ci/run sets it): every run tries the same examples, derived from
+# each test (derandomize), and keeps no database, so a failure on a fresh clone repeats on the next
+# run and prints how to reproduce it. Elsewhere examples are random and the failing ones are
+# remembered outside the checkout (a database in the tree would travel between branches).
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "berserk-judge" / "hypothesis"
+settings.register_profile("dev", database=DirectoryBasedExampleDatabase(_CACHE))
+settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
+
+
+# Fixtures that start a server or a browser: the tests that take them are the long ones.
+_SERVERS = {"browser", "app_server", "postgres_server"}
+
+
+def _weight(item: pytest.Item) -> int:
+    """How long a test's file is likely to take, coarsely: a browser or a server of its own; a
+    hypothesis test runs its body hundreds of times; the rest are quick."""
+    if item.get_closest_marker("browser") or _SERVERS & set(getattr(item, "fixturenames", ())):
+        return 0
+    return 1 if getattr(getattr(item, "obj", None), "is_hypothesis_test", False) else 2
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long files first (then the collection order): pytest-xdist hands each worker a whole
+    file at a time in this order (`--no-loadscope-reorder`), so the short files fill the end of
+    the run instead of one worker finishing a browser file alone (xdist's own order, most tests
+    first, put the browser files, with few tests each, last). The same order in every worker."""
+    weight: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        weight[path] = min(weight.get(path, 2), _weight(item))
+    items.sort(key=lambda item: weight[item.nodeid.split("::", 1)[0]])
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -109,3 +144,14 @@ def index() -> rules_index.RulesIndex:
 def library() -> engine.CardLibrary:
     """The card library of engine/data/cards.yaml (read-only)."""
     return engine.load_library()
+
+
+@pytest.fixture
+def judge_account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A journal of this test's own with one judge's account, and a rules store of its own."""
+    from rules_index import versions
+    from tests.rulings_samples import judges_journal
+
+    monkeypatch.setenv(versions.ENV_VAR, str(tmp_path / "rules"))
+    judges_journal(tmp_path / "rulings.sqlite3", monkeypatch)
+    return tmp_path / "rules"

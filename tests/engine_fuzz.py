@@ -5,7 +5,7 @@ For every action applied, whatever its verdict:
 - an illegal action leaves the state equal to the one before (and `apply` never mutates its input);
 - no card's owner ever changes, and no card appears or vanishes;
 - every card is in exactly one place, and a symbiote shares its host's cell
-  (tests/test_engine_properties.check_invariants, the engine's structural invariants);
+  (tests/engine_cases.check_invariants, the engine's structural invariants);
 - every clause the trace cites exists in the rules index, and every assumption in the assumptions file;
 - what decided the action is cited: every problem a check found (Outcome.deciding) is a step of
   the trace, and a clause named in a step's words is a step of its own (check_citations).
@@ -24,7 +24,7 @@ import engine
 import rules_index
 from engine.model import board
 from rules_index import ids
-from tests.test_engine_common import (
+from tests.engine_cases import (
     CALLER,
     COMPANION,
     FLYER,
@@ -32,11 +32,12 @@ from tests.test_engine_common import (
     ORC,
     PARASITE,
     PHOENIX,
+    check_invariants,
     full_board,
     random_action,
+    snapshot,
     spec,
 )
-from tests.test_engine_properties import check_invariants, snapshot
 
 # Real-card abilities the embedded library has no card for (cardbase recognises them).
 LEECH = {"template": "Паразит", "name": "Присосок", "abilities": [{"kind": "host_cannot_move"}]}

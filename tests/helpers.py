@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import multiprocessing.process
 import os
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 # The clauses the engine issue names: each needs a handler (test_engine_clauses) and must fire
 # in at least one scenario (test_casebook_scenarios).
@@ -24,6 +26,10 @@ ENGINE_ISSUE_CLAUSES = (
     *("535.5.1.3", "535.5.2", "535.6", "535.7", "535.7.1", "535.7.2", "535.7.3", "535.7.4"),
     *("535.8", "535.8.1", "535.9"),
 )
+
+# The bound on one subprocess a test runs (a CLI, chromium printing a PDF): generous for a shared
+# 2-core machine under load, and under pytest-timeout's 300 s for the whole test.
+PROCESS_TIMEOUT = 240
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -57,23 +63,57 @@ def wait_healthy(url: str, timeout: float = 90.0) -> None:
 
 
 @contextlib.contextmanager
-def running_app(root: Path, extra_make_args: list[str] | None = None) -> Iterator[str]:
-    """Start the app exactly as `make run` does, on a free port; stop it afterwards."""
-    port = free_port()
-    proc = subprocess.Popen(
-        ["make", "--no-print-directory", "run", f"PORT={port}", *(extra_make_args or [])],
-        cwd=root,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        env={**os.environ, "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url)
-        yield url
-    finally:
-        stop_group(proc)
+def running_app(
+    root: Path, extra_make_args: list[str] | None = None, env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """Start the app exactly as `make run` does, on a free port; stop it afterwards.
+
+    The port is free when chosen, but on a shared machine another run may take it before
+    Streamlit binds it: that Streamlit exits («Port … is not available») and another port is
+    tried. A server counts as ours only once its own log says it listens on the port (a health
+    check alone could be answered by someone else's server). The log goes to a file, never an
+    unread pipe that a chatty server could fill and block on.
+    """
+    problems: list[str] = []
+    for _attempt in range(5):
+        port = free_port()
+        with tempfile.TemporaryFile() as log:
+            proc = subprocess.Popen(
+                ["make", "--no-print-directory", "run", f"PORT={port}", *(extra_make_args or [])],
+                cwd=root,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                env={**os.environ, **(env or {}), "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"},
+            )
+            url = f"http://127.0.0.1:{port}"
+            try:
+                if _listening(proc, log, url):
+                    yield url
+                    return
+                problems.append(_text(log)[-2000:])
+            finally:
+                stop_group(proc)
+    raise RuntimeError("приложение не запустилось ни на одном из пяти портов:\n" + "\n---\n".join(problems))
+
+
+def _text(log: BinaryIO) -> str:
+    # pread leaves the file offset alone: the server keeps appending at it.
+    return os.pread(log.fileno(), 1 << 20, 0).decode("utf-8", "replace")
+
+
+def _listening(proc: subprocess.Popen[bytes], log: BinaryIO, url: str, timeout: float = 120.0) -> bool:
+    """True once this server says it listens on `url` and answers there; False if it exited
+    first (its port was taken). A bound on the wait, not a pace: it returns as soon as it can."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
+        if f"URL: {url}" in _text(log):
+            wait_healthy(url, max(deadline - time.monotonic(), 1.0))
+            return proc.poll() is None
+        time.sleep(0.1)
+    raise TimeoutError(f"{url}: сервер не начал слушать за {timeout:.0f} с:\n{_text(log)[-2000:]}")
 
 
 def stop_group(proc: subprocess.Popen[bytes]) -> None:
@@ -81,10 +121,27 @@ def stop_group(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGTERM)
     try:
-        proc.wait(timeout=15)
+        proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+@contextlib.contextmanager
+def processes(procs: Sequence[multiprocessing.process.BaseProcess]) -> Iterator[None]:
+    """Start the processes; whatever happens in the block (a failed assertion, pytest-timeout's
+    interruption), none is left running after it. Joins wait for the processes to end, however
+    slow a loaded machine is: pytest-timeout bounds the test, not a guess per process."""
+    for p in procs:
+        p.start()
+    try:
+        yield
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+            p.join()
 
 
 def run_in_threads(worker: Callable[[], None], n: int = 4) -> None:
@@ -106,7 +163,7 @@ def run_module(*argv: str, env: dict[str, str] | None = None) -> subprocess.Comp
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=PROCESS_TIMEOUT,
         check=False,
     )
 

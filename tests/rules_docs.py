@@ -96,7 +96,7 @@ def print_pdf(page_html: str, chromium: str = CHROMIUM) -> bytes:
             ],
             check=True,
             capture_output=True,
-            timeout=120,
+            timeout=helpers.PROCESS_TIMEOUT,
         )
         return out.read_bytes()
 

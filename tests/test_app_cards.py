@@ -100,8 +100,8 @@ def test_import_find_with_a_typo_and_open_the_card(own_folders: Path) -> None:
     assert first.label == "**Светлый паладин**"  # type: ignore[attr-defined]
     under = [c.value.replace("\\", "") for c in at.get_by_key("cards_hits").caption]
     assert (
-        under[0]
-        == "наземное существо · Степи · стоимость 7 · Пробный выпуск, № 8 · найдено: похожее написание"
+        under[0] == "наземное существо · Степи · стоимость 7 · жизнь 10 · Пробный выпуск, № 8"
+        " · найдено: похожее написание"
     )
     assert params(first) == {"card": "90008", "base": bid}
     at = follow(at, first)

@@ -3,9 +3,7 @@ FICTIONAL next version (tests/fictional_rules.py) as this window's uploaded rule
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from urllib.parse import parse_qs
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -16,6 +14,7 @@ from rules_index import versions
 from rulings import model, store
 from tests import fictional_rules as fr
 from tests import rulings_samples
+from tests.apptest import link_params, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -34,10 +33,6 @@ def vid(fictional: rules_index.RulesIndex) -> str:
     return versions.default_store().save(fr.as_files(fr.fictional_texts()), fictional, berserk=True).id
 
 
-def plain(markdown: str) -> str:
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
-
-
 def texts(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [t.value for t in at.title]
     parts += [s.value for s in at.subheader] + [t.value for t in at.text]
@@ -48,10 +43,6 @@ def texts(at: AppTest) -> str:
 def sections(at: AppTest) -> list[str]:
     """The section headings of the changes (the page's other headings aside)."""
     return [s.value for s in at.subheader if s.value.startswith("Раздел ")]
-
-
-def link_params(link: object) -> dict[str, str]:
-    return {k: v[0] for k, v in parse_qs(link.proto.query_string).items()}  # type: ignore[attr-defined]
 
 
 def _app(version: str | None, page: str = PAGE, **params: str) -> AppTest:

@@ -18,7 +18,7 @@ from rules_index import versions
 from rulings import store
 from tests import fictional_rules as fr
 from tests import helpers, rulings_samples
-from tests.test_app_changes import link_params, plain
+from tests.apptest import link_params, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")

@@ -3,7 +3,6 @@ load every official example, save and reopen a desk, record a ruling and find it
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -14,6 +13,7 @@ from app_pages import registry
 from desk import cases, edits, model, share
 from rulings import store
 from tests import helpers
+from tests.apptest import form_key, open_desk, place, plain
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,50 +24,11 @@ OFFICIAL = sorted((ROOT / "scenarios" / "official").glob("*.yaml"))
 HOSTILE = "<img src=x onerror=alert(1)> **Орк** [x](javascript:alert(1))"
 
 
-def plain(markdown: str) -> str:
-    """What Markdown shows for text escaped with common.escape_md."""
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
-
-
 @pytest.fixture(autouse=True)
 def _journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "rulings.sqlite3"
     monkeypatch.setenv(store.ENV_VAR, str(path))
     return path
-
-
-def _open(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.run()
-    helpers.unfold(at).switch_page(DESK).run()  # every folded part open, as a judge who tapped them all
-    assert not at.exception, at.exception
-    return at
-
-
-def _form_key(at: AppTest, prefix: str) -> str:
-    """The key stem of the open card form (its keys are fresh for every form)."""
-    keys = [w.key for w in at.text_input if w.key and w.key.startswith(prefix) and w.key.endswith("_name")]
-    assert len(keys) == 1, keys
-    return keys[0].removesuffix("_name")
-
-
-def _place(at: AppTest, cell: str, name: str, owner: str = "", cid: str = "", own: bool = False) -> AppTest:
-    """A click on the empty cell, the card's name (and owner, id), «Положить» (or «… своей картой»)."""
-    at = at.button(key=f"desk_cell_{cell}").click().run()
-    key = _form_key(at, "desk_new_")
-    at.text_input(key=f"{key}_name").input(name)
-    if owner:
-        at.radio(key=f"{key}_owner").set_value(owner)
-    if cid:
-        at.text_input(key=f"{key}_id").input(cid)
-    at = at.button(key=f"{key}_put").click().run()
-    if own:  # an unknown name is never placed as an own card unasked: the own-card button says so
-        assert any(e.value.startswith("Такой карты в библиотеке нет") for e in at.error)
-        at = at.button(key=f"{key}_put_own").click().run()
-    assert not at.exception, at.exception
-    return at
 
 
 def _symbiote(at: AppTest, host_cell: str, name: str) -> AppTest:
@@ -76,7 +37,7 @@ def _symbiote(at: AppTest, host_cell: str, name: str) -> AppTest:
         w.key and w.key.startswith("desk_sym_") for w in at.text_input
     ):
         at = at.button(key=f"desk_cell_{host_cell}").click().run()
-    key = _form_key(at, "desk_sym_")
+    key = form_key(at, "desk_sym_")
     at.text_input(key=f"{key}_name").input(name).run()
     at = at.button(key=f"{key}_put").click().run()
     assert not at.exception, at.exception
@@ -118,12 +79,12 @@ def _marks(at: AppTest) -> list[str]:
 
 
 def test_vail_under_control_cannot_attack_another_creature() -> None:
-    at = _open()
-    at = _place(at, "c4", "Вайл", cid="vail")
+    at = open_desk()
+    at = place(at, "c4", "Вайл", cid="vail")
     assert [plain(s.value) for s in at.success] == ["«Вайл» (игрок B) — на c4."]  # by name, not by id
     at = _symbiote(at, "c4", "Карлик Унд")
     # An own creature with a hostile name, placed by clicking cell d4.
-    at = _place(at, "d4", HOSTILE, owner="B", cid="orc", own=True)
+    at = place(at, "d4", HOSTILE, owner="B", cid="orc", own=True)
     assert not at.error, [e.value for e in at.error]
     c4 = plain(at.button(key="desk_cell_c4").label)
     assert "**Вайл**" in c4 and "B · 0/14" in c4 and "+ Карлик Унд A · 0/8" in c4, c4
@@ -178,7 +139,7 @@ def _quick_labels(at: AppTest, kind: str) -> dict[str, str]:
 
 
 def test_legal_hosts_are_marked_with_icon_word_and_clause() -> None:
-    at = _open()
+    at = open_desk()
     desk = model.Desk(phase="battle")
     for entry in (
         {"id": "vail", "card": "Вайл", "owner": "B", "at": "c4"},
@@ -203,7 +164,7 @@ def test_legal_hosts_are_marked_with_icon_word_and_clause() -> None:
 
 @pytest.mark.parametrize("path", OFFICIAL, ids=[p.stem for p in OFFICIAL])
 def test_official_example_expectations_hold_on_screen(path: Path) -> None:
-    at = _open()
+    at = open_desk()
     rel = str(path.relative_to(ROOT))
     at.button_group(key="desk_official_pick").set_value(rel).run()  # one click on the example's pill
     assert not at.exception
@@ -229,17 +190,17 @@ def test_official_example_expectations_hold_on_screen(path: Path) -> None:
 
 def test_library_scenario_opens_from_a_link_and_bad_links_are_refused() -> None:
     rel = str(OFFICIAL[0].relative_to(ROOT))
-    at = _open(scn=rel)
+    at = open_desk(scn=rel)
     assert any(s.value.startswith("Загружен сценарий") for s in at.success)
-    bad = _open(scn="../../etc/passwd")
+    bad = open_desk(scn="../../etc/passwd")
     assert [plain(e.value) for e in bad.error] == ["Такого сценария в библиотеке нет; стол не изменился."]
-    broken = _open(desk="AAAA-broken")
+    broken = open_desk(desk="AAAA-broken")
     assert any(e.value.startswith("Ссылка на стол не открылась") for e in broken.error)
 
 
 def test_save_and_reload_a_desk() -> None:
-    at = _open()
-    at = _place(at, "c4", "Вайл", cid="vail")
+    at = open_desk()
+    at = place(at, "c4", "Вайл", cid="vail")
     at = _symbiote(at, "c4", "Карлик Унд")
     at = _apply(at, "take_control", card="vail", by="A")
     at.text_input(key="desk_title_0").input("Вайл под контролем").run()
@@ -249,7 +210,7 @@ def test_save_and_reload_a_desk() -> None:
     )
     assert share.decode(str(token)) == model.Desk(**{**desk.__dict__, "scenario_text": ""})
     # Another judge opens the link: the same desk, the same verdict on screen.
-    other = _open(desk=str(token))
+    other = open_desk(desk=str(token))
     assert other.session_state["desk"] == share.decode(str(token))
     assert any(s.icon == OK_ICON and s.value.startswith("**Законно**") for s in other.success)
     assert any("Вопрос: Вайл под контролем" in plain(c.value) for c in other.caption)
@@ -262,8 +223,8 @@ def test_save_and_reload_a_desk() -> None:
 
 
 def test_record_a_ruling_from_the_desk_and_find_it_again(_journal: Path) -> None:
-    at = _open()
-    at = _place(at, "c4", "Вайл", cid="vail")
+    at = open_desk()
+    at = place(at, "c4", "Вайл", cid="vail")
     at = _symbiote(at, "c4", "Карлик Унд")
     at = _apply(at, "take_control", card="vail", by="A")
     at.text_input(key="desk_title_0").input("Может ли Вайл атаковать после смены контроля?").run()
@@ -292,7 +253,7 @@ def test_record_a_ruling_from_the_desk_and_find_it_again(_journal: Path) -> None
 
 
 def test_pending_choices_are_asked_on_screen() -> None:
-    at = _open()
+    at = open_desk()
     desk = model.Desk(title="Вожак сатиров лечится")
     desk = edits.put_card(desk, {"id": "vozhak", "card": "Вожак сатиров", "owner": "A", "at": "c3"})
     orc = {
@@ -335,7 +296,7 @@ def test_pending_choices_are_asked_on_screen() -> None:
 
 def test_tiles_show_owner_wounds_marker_and_symbiote() -> None:
     rel = str(OFFICIAL[0].relative_to(ROOT))
-    at = _open(scn=rel)  # the Карлик Унд example, played to its end
+    at = open_desk(scn=rel)  # the Карлик Унд example, played to its end
     c4 = plain(at.button(key="desk_cell_c4").label).splitlines()
     assert [line.strip() for line in c4] == ["c4", "**Вайл**", "B · 0/14 · ⚑A", "+ Карлик Унд A · 4/8"], c4
     d4 = [line.strip() for line in plain(at.button(key="desk_cell_d4").label).splitlines()]
@@ -351,8 +312,8 @@ def test_tiles_show_owner_wounds_marker_and_symbiote() -> None:
 def test_an_engine_fault_is_a_message_with_a_way_back(monkeypatch: pytest.MonkeyPatch) -> None:
     import engine
 
-    at = _open()
-    at = _place(at, "c4", "Вайл", cid="vail")
+    at = open_desk()
+    at = place(at, "c4", "Вайл", cid="vail")
     real_apply = engine.apply
 
     def faulty(state: object, action: object) -> object:

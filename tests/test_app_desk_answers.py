@@ -10,8 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rulings import model, store
+from tests.apptest import paragraphs
 from tests.rulings_samples import journal_with_judge
-from tests.test_app_rules import paragraphs
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = "<script>x</script> Сугед [ссылка](javascript:alert(1)) летающее"

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from desk import edits, model, share
 from rulings import store
-from tests.test_app_desk import _form_key, _open, _place, plain
+from tests.apptest import form_key, open_desk, place, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 KARLIK = "scenarios/official/211.3.1_karlik_und.yaml"
@@ -30,20 +30,20 @@ def _cards(at: AppTest) -> tuple[dict[str, object], ...]:
 
 
 def test_an_empty_desk_opens_on_the_set_up_and_a_cell_opens_its_form() -> None:
-    at = _open()
+    at = open_desk()
     assert any("Щёлкните клетку поля, чтобы положить на неё карту" in i.value for i in at.info)
     assert not any(w.key and w.key.startswith("desk_new_") for w in at.text_input)  # no form until a click
     at = at.button(key="desk_cell_b5").click().run()
-    key = _form_key(at, "desk_new_")
+    key = form_key(at, "desk_new_")
     assert at.radio(key=f"{key}_owner").value == "B"  # b5 is on B's half
     assert at.selectbox(key=f"{key}_at").value == "b5"
     assert at.text_input(key=f"{key}_name").value == ""
 
 
 def test_enter_never_places_a_card_only_the_button_does() -> None:
-    at = _open()
+    at = open_desk()
     at = at.button(key="desk_cell_c4").click().run()
-    key = _form_key(at, "desk_new_")
+    key = form_key(at, "desk_new_")
     at = at.text_input(key=f"{key}_name").input("Вайл").run()  # Enter: the name commits, nothing more
     assert _cards(at) == ()
     assert any("Вайл: наземное существо" in plain(c.value) for c in at.caption)  # it says what it read
@@ -56,22 +56,22 @@ def test_enter_never_places_a_card_only_the_button_does() -> None:
 
 
 def test_defaults_come_from_where_the_card_goes_never_from_the_last_card() -> None:
-    at = _open()
-    at = _place(at, "c5", "Вайл", owner="A")  # a card of A on B's half
+    at = open_desk()
+    at = place(at, "c5", "Вайл", owner="A")  # a card of A on B's half
     at = at.button(key="desk_cell_d5").click().run()
-    key = _form_key(at, "desk_new_")
+    key = form_key(at, "desk_new_")
     assert at.radio(key=f"{key}_owner").value == "B" and at.text_input(key=f"{key}_name").value == ""
     assert at.selectbox(key=f"{key}_at").value == "d5"
     at = at.button(key="desk_cell_b2").click().run()  # another form: fresh keys, A's half
-    key2 = _form_key(at, "desk_new_")
+    key2 = form_key(at, "desk_new_")
     assert key2 != key and at.radio(key=f"{key2}_owner").value == "A"
 
 
 def test_a_symbiote_goes_on_its_host_and_a_parasite_belongs_to_the_hosts_opponent() -> None:
-    at = _open()
-    at = _place(at, "c4", "Вайл")
+    at = open_desk()
+    at = place(at, "c4", "Вайл")
     assert at.session_state["desk_sel"] == "vail"  # the new card is selected: its panel is open
-    key = _form_key(at, "desk_sym_")
+    key = form_key(at, "desk_sym_")
     at = at.text_input(key=f"{key}_name").input("карлик унд").run()  # case does not matter
     owner = next(r for r in at.radio if r.key and r.key.startswith(f"{key}_owner"))
     assert owner.value == "A"  # a parasite on B's creature belongs to A
@@ -84,9 +84,9 @@ def test_a_symbiote_goes_on_its_host_and_a_parasite_belongs_to_the_hosts_opponen
 
 
 def test_a_typo_gets_the_nearest_name_and_an_own_card_is_placed_only_when_asked() -> None:
-    at = _open()
+    at = open_desk()
     at = at.button(key="desk_cell_c4").click().run()
-    key = _form_key(at, "desk_new_")
+    key = form_key(at, "desk_new_")
     at = at.text_input(key=f"{key}_name").input("Вайлл").run()
     assert any(plain(w.value) == "«Вайлл» нет в библиотеке карт. Похожие названия:" for w in at.warning)
     assert at.button(key=f"{key}_name_near_0").label == "Вайл"
@@ -95,7 +95,7 @@ def test_a_typo_gets_the_nearest_name_and_an_own_card_is_placed_only_when_asked(
     at = at.button(key=f"{key}_put").click().run()
     assert _cards(at)[0]["card"] == "Вайл"
     # An own card by the notation's syntax, typed in one go.
-    at = _place(at, "d4", "Орк (Наземное существо, жизнь 6)")
+    at = place(at, "d4", "Орк (Наземное существо, жизнь 6)")
     assert _cards(at)[1] == {
         "id": "ork",
         "card": {"template": "Наземное существо", "name": "Орк", "life": 6},
@@ -105,10 +105,10 @@ def test_a_typo_gets_the_nearest_name_and_an_own_card_is_placed_only_when_asked(
 
 
 def test_owner_host_and_every_property_are_editable_after_placing() -> None:
-    at = _open()
-    at = _place(at, "c4", "Вайл")
-    at = _place(at, "d4", "Вайл")
-    at = _place(at, "a2", "Карлик Унд", owner="A")  # a symbiote on a cell, to be moved onto a host
+    at = open_desk()
+    at = place(at, "c4", "Вайл")
+    at = place(at, "d4", "Вайл")
+    at = place(at, "a2", "Карлик Унд", owner="A")  # a symbiote on a cell, to be moved onto a host
     key = "desk_edit_karlik_und_0"
     at.selectbox(key=f"{key}_at").set_value("host")
     at.selectbox(key=f"{key}_host").set_value("vail2")
@@ -143,7 +143,7 @@ def test_owner_host_and_every_property_are_editable_after_placing() -> None:
 
 
 def test_the_position_as_text_is_read_and_written() -> None:
-    at = _open()
+    at = open_desk()
     area = next(t for t in at.text_area if t.key and t.key.startswith("desk_text_"))
     area.input("B Вайл c4; A Карлик Унд на Вайлл Вайлл")
     at = at.button(key="desk_text_read").click().run()
@@ -162,8 +162,8 @@ def test_the_position_as_text_is_read_and_written() -> None:
 
 
 def _with_work() -> AppTest:
-    at = _open()
-    return _place(at, "e6", "Вайл")
+    at = open_desk()
+    return place(at, "e6", "Вайл")
 
 
 def test_opening_onto_work_asks_first() -> None:
@@ -187,7 +187,7 @@ def test_a_link_onto_work_asks_and_an_empty_desk_opens_it_at_once() -> None:
     desk = edits.put_card(
         model.Desk(title="по ссылке"), {"id": "v", "card": "Вайл", "owner": "A", "at": "a1"}
     )
-    at = _open(desk=share.encode(desk))
+    at = open_desk(desk=share.encode(desk))
     assert at.session_state["desk"] == desk and not any(b.key == "desk_offer_yes" for b in at.button)
 
 
@@ -205,7 +205,7 @@ def test_a_tampered_link_gets_a_russian_message_not_a_traceback(mutate: object, 
     doc = desk_fuzz.base_desk()
     mutate(doc)  # type: ignore[operator]
     token = base64.urlsafe_b64encode(zlib.compress(json.dumps(doc).encode())).decode().rstrip("=")
-    at = _open(desk=token)
+    at = open_desk(desk=token)
     assert not at.exception
     errors = [plain(e.value) for e in at.error]
     assert any(
@@ -214,7 +214,7 @@ def test_a_tampered_link_gets_a_russian_message_not_a_traceback(mutate: object, 
 
 
 def test_marks_have_three_states_and_agree_with_applying() -> None:
-    at = _open(scn=KARLIK)
+    at = open_desk(scn=KARLIK)
     at = at.button(key="desk_restart").click().run()
     at = at.button(key="desk_redo").click().run()  # Вайл taken under control
     at = at.button(key="desk_cell_c4").click().run()
@@ -229,7 +229,7 @@ def test_marks_have_three_states_and_agree_with_applying() -> None:
 
 
 def test_the_trace_reads_as_the_explanation() -> None:
-    at = _open(scn=KARLIK)
+    at = open_desk(scn=KARLIK)
     # the parts for scenario authors, folded: the ids and YAML lines, the expectations in the file's keys
     authors = {
         t.value for key in ("desk_authors", "desk_expectations_authors") for t in at.get_by_key(key).text

@@ -20,8 +20,8 @@ from rules_index import versions
 from rulings import store
 from tests import fictional_rules as fr
 from tests import helpers
+from tests.apptest import plain
 from tests.rulings_samples import PASSWORD, cheap_hasher
-from tests.test_app_desk import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")

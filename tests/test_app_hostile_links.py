@@ -11,8 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 from app_pages import registry
 from rulings import model
+from tests.apptest import APP
 from tests.rulings_samples import PASSWORD, judges_journal
-from tests.test_app_rules import APP
 
 
 def _open(page: str, **params: str) -> AppTest:

@@ -26,7 +26,7 @@ import engine
 from app_pages import registry
 from app_pages.shared import common
 from tests import hostile_data, hostile_text
-from tests.test_app_rules import APP
+from tests.apptest import APP
 
 # Element kinds whose strings are rendered as Markdown by Streamlit's frontend.
 MARKDOWN_KINDS = (

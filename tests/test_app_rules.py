@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import parse_qs
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages import registry
+from tests.apptest import (
+    APP,
+    GOOD_RULES,
+    ROOT_PAGE,
+    clause_links,
+    hit_links,
+    link_params,
+    loaded_version,
+    open_page,
+    paragraphs,
+    stored_versions,
+)
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-ROOT_PAGE = registry.ROOT.script
 VERSION = "РП 4.1-2"
 
 
@@ -20,25 +29,6 @@ def run_app(**params: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=30)
     at.query_params.update(params)
     return at.run()
-
-
-def open_page(page: str, **params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30).run()
-    at.query_params.clear()
-    at.query_params.update(params)
-    return at.switch_page(page).run()
-
-
-def link_params(link: object) -> dict[str, str]:
-    query = parse_qs(link.proto.query_string)  # type: ignore[attr-defined]
-    return {k: v[0] for k, v in query.items()}
-
-
-def paragraphs(block: object) -> list[str]:
-    """The paragraphs of a block's Markdown elements, unescaped, in order: a search hit's snippet
-    and its «Как нашлось» note, a ready answer's title, answer and verdict, are one element each."""
-    values = [m.value for m in block.markdown]  # type: ignore[attr-defined]
-    return [part.replace("\\", "") for v in values for part in v.split("\n\n")]
 
 
 def follow(at: AppTest, link: object) -> AppTest:
@@ -55,22 +45,6 @@ def texts(at: AppTest) -> str:
     parts += [t.value for t in at.text]
     parts += [e.value for e in at.error] + [w.value for w in at.warning] + [s.value for s in at.success]
     return "\n".join(parts).replace("\\", "")
-
-
-def clause_links(at: AppTest) -> list[str]:
-    return [link_params(link).get("p", "") for link in at.page_link]
-
-
-def hit_links(at: AppTest) -> list[str]:
-    """The clause search hits, in rank order (other blocks of the page may link clauses too)."""
-    out: list[str] = []
-    for key in ("search_hits", "search_hits_more"):  # the best hits, then (after ready answers) the rest
-        try:
-            found = at.get_by_key(key)
-        except KeyError:  # no other hits
-            continue
-        out += [link_params(link).get("p", "") for link in found.page_link]
-    return out
 
 
 # Every page renders ---------------------------------------------------------------------------
@@ -186,14 +160,6 @@ def test_bad_query_gets_a_russian_message() -> None:
 
 # Rules page: uploads ----------------------------------------------------------------------------
 
-GOOD_RULES = (
-    "900. Пробный раздел.\n\n"
-    "900.1. Первый пункт пробных правил, ссылается на 900.2.\n\n"
-    "900.2. Второй пункт. [ссылка](http://evil.example/) ![x](http://evil.example/x.png) "
-    "<b>жирный</b> :red[красный] www.evil.example $x^2$\n\n"
-    "РП 9.9 от 01.01.2030"
-)
-
 
 def upload(at: AppTest, name: str, data: bytes, berserk: bool = True) -> AppTest:
     from app_pages import rules
@@ -201,10 +167,6 @@ def upload(at: AppTest, name: str, data: bytes, berserk: bool = True) -> AppTest
     at.radio(key="rules_upload_berserk").set_value(rules.BERSERK_YES if berserk else rules.BERSERK_NO)
     at.file_uploader(key=rules.upload_key(at.session_state)).set_value((name, data, "text/plain"))
     return at.run()
-
-
-def loaded_version(at: AppTest) -> str:
-    return next(m.value for m in at.markdown if "Версия" in m.value).replace("\\", "")
 
 
 @pytest.mark.parametrize(
@@ -228,21 +190,6 @@ def test_bad_upload_keeps_the_previous_rules(name: str, data: bytes, reason: str
     at.query_params.update({"p": "211.3.1"})
     at.switch_page(ROOT_PAGE).run()
     assert "Если симбиот меняет хозяина" in texts(at)
-
-
-@pytest.fixture
-def judge_account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A journal of this test's own with one judge's account, and a rules store of its own."""
-    from rules_index import versions
-    from tests.rulings_samples import judges_journal
-
-    monkeypatch.setenv(versions.ENV_VAR, str(tmp_path / "rules"))
-    judges_journal(tmp_path / "rulings.sqlite3", monkeypatch)
-    return tmp_path / "rules"
-
-
-def stored_versions(root: Path) -> list[str]:
-    return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.exists() else []
 
 
 def test_a_players_upload_opens_in_their_window_only_and_stores_nothing(judge_account: Path) -> None:

@@ -13,12 +13,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages import registry
-from tests.test_app_rules import GOOD_RULES, judge_account, loaded_version, open_page, stored_versions
+from tests.apptest import GOOD_RULES, loaded_version, open_page, stored_versions
 
 OTHER_RULES = "800. Другой раздел.\n800.1. Единственный пункт другой версии.\nРП 8.8 от 01.01.2028"
 CORPUS = Path(__file__).resolve().parent.parent / "rules_index" / "data" / "corpus"
-
-__all__ = ["judge_account"]  # the fixture, used by name
 
 
 def choose(at: AppTest, *files: tuple[str, bytes]) -> AppTest:

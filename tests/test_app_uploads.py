@@ -32,7 +32,7 @@ from rulings import limits
 from storage import held, worker
 from tests import cardbase_cases as cards
 from tests import rules_docs
-from tests.test_app_rules import APP
+from tests.apptest import APP
 
 MB = 1024 * 1024
 SMALL_RULES = "900. Раздел.\n900.1. Пункт, см. 900.2.\n900.2. Пункт.\nРП 9.9 от 01.01.2030\n".encode()

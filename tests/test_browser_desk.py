@@ -14,20 +14,24 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser import DESKTOP, PHONE, new_page, settle, shot
+from tests.browser import (
+    DESKTOP,
+    KARLIK,
+    PHONE,
+    banner,
+    desk_page,
+    open_desk,
+    settle,
+    shot,
+    tile,
+    unfold,
+)
 
 pytestmark = pytest.mark.browser
 
 SETUP_BUDGET = 10  # issue 22: the Карлик Унд position from scratch in ≤ 10 interactions
 ACTIONS_BUDGET = 8  # … and its actions in ≤ 8
 TWO_SCREENS = 2 * DESKTOP["height"]  # issue 22: the desk with a card selected fits about two screens
-KARLIK = "scenarios/official/211.3.1_karlik_und.yaml"
-
-
-def desk_page(browser: Browser, base: str, viewport: dict[str, int] = DESKTOP) -> Any:
-    pg = new_page(browser, viewport, downloads=True)
-    pg.base = base
-    return pg
 
 
 def in_view(pg: Any, locator: Any, what: str) -> None:
@@ -69,32 +73,8 @@ class Judge:
         self.click((within or self.pg).get_by_role("button", name=name, exact=True), answer, name)
 
 
-def tile(pg: Any, cell: str) -> Any:
-    return pg.locator(f".st-key-desk_cell_{cell} button:visible").first
-
-
-def open_desk(pg: Any, query: str = "") -> None:
-    pg.goto(pg.base + "/desk" + query)
-    pg.get_by_role("heading", name="Стол судьи").first.wait_for()
-    settle(pg)
-
-
 def position_text(pg: Any) -> str:
     return str(unfold(pg, "desk_text").locator("textarea").input_value())
-
-
-def unfold(pg: Any, key: str) -> Any:
-    """Open the folded part with this key (if it is not open already); returns it."""
-    part = pg.locator(f".st-key-{key}")
-    if part.locator("details").first.get_attribute("open") is None:
-        part.locator("summary").first.click()
-        settle(pg)
-    return part
-
-
-def banner(pg: Any, word: str) -> Any:
-    """The verdict box with this word (a locator: it waits when it is used)."""
-    return pg.locator(".st-key-desk_verdict").filter(has_text=word).first
 
 
 def said(pg: Any, text: str) -> Any:

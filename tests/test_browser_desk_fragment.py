@@ -16,8 +16,7 @@ from google.protobuf import text_format  # type: ignore[import-untyped]
 from playwright.sync_api import Browser
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.browser import settle, shot
-from tests.test_browser_desk import KARLIK, banner, desk_page, open_desk, tile, unfold
+from tests.browser import KARLIK, banner, desk_page, open_desk, settle, shot, tile, unfold
 
 pytestmark = pytest.mark.browser
 

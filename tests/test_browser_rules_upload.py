@@ -9,6 +9,8 @@ import pytest
 
 from tests.browser import DESKTOP, PHONE, Visit
 
+pytestmark = pytest.mark.browser
+
 FIRST = "900. Первый раздел.\n900.1. Пункт первой версии.\nРП 9.9 от 01.01.2030"
 SECOND = "800. Другой раздел.\n800.1. Пункт второй версии.\n800.2. Ещё пункт.\nРП 8.8 от 01.01.2028"
 

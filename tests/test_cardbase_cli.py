@@ -13,6 +13,7 @@ import pytest
 
 from cardbase import cli, store
 from tests import cardbase_cases as cases
+from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,7 +115,7 @@ def test_python_m_engine_cards_routes_here(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=helpers.PROCESS_TIMEOUT,
         check=False,
     )
     assert done.returncode == 0, done.stderr

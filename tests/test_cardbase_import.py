@@ -545,6 +545,7 @@ _NAMED = {
 @example(index=1, field="type", value=float("inf"), constants=False)
 @example(index=1, field="hit", value=f"{LONG_DIGITS}-1-1", constants=False)
 @example(index=1, field="life", value=10**400, constants=False)
+@example(index=7, field="id", value=None, constants=False)  # a printing without its id (found by a run)
 def test_any_value_in_any_field_imports_or_is_named(
     index: int, field: str, value: object, constants: bool
 ) -> None:
@@ -560,7 +561,18 @@ def test_any_value_in_any_field_imports_or_is_named(
     where = f"запись {index + 1}"
     mine = [p for p in report.errors if p.where == where or p.where.startswith(where + " (")]
     kept = [r for r in base.records if r.where == where or r.where.startswith(where + " (")]
-    folded = [r for r in base.records if recs[index].get("id") in r.alts]
+    # another printing of a card (altto) is folded into that card: under its id, or, with its id
+    # gone, under one the importer makes (set-number); either way the card keeps all its printings
+    whole = {
+        r.id: len(r.alts)
+        for r in cardbase.import_base(json.dumps(cases.records()).encode(), "any.json").records
+    }
+    folded = [
+        r
+        for r in base.records
+        if recs[index].get("id") in r.alts
+        or (field == "id" and r.id == str(recs[index].get("altto")) and len(r.alts) == whole[r.id])
+    ]
     assert len(mine) + len(kept) + len(folded) >= 1, (field, value, report.errors)
     for p in mine:
         text = str(p)

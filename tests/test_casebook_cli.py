@@ -14,6 +14,7 @@ import casebook
 import engine
 import rules_index
 from casebook import cli
+from tests import helpers
 from tests.casebook_cases import VAIL, choice, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +122,7 @@ def test_module_entry_point_has_no_traceback(tmp_path: Path, module: str) -> Non
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=helpers.PROCESS_TIMEOUT,
     )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stdout + proc.stderr

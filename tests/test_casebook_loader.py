@@ -89,7 +89,7 @@ def test_card_name_matching_folds_apostrophe_and_case(
 def test_bad_yaml_names_file_and_line(index: rules_index.RulesIndex, library: engine.CardLibrary) -> None:
     err = error_of("title: x\nsetup: {cards: [\nsteps: []\n", index, library)
     assert str(err).startswith(
-        "x.yaml, строка 2, ключ «setup»: это не корректный YAML: список в [ ] не закрыт"
+        "x.yaml, строка 2, ключ «setup»: это не корректный YAML: в списке […] пропущена запятая или «]»"
     )
     err = error_of("title: x\nsource: Вопрос: почему?\n", index, library)
     assert err.line == 2 and err.key == "source" and "возьмите текст в кавычки" in str(err)

@@ -19,6 +19,7 @@ from casebook import cli as casebook_cli
 from rules_index import cli as rules_cli
 from rules_index import cliparse
 from rulings import cli as rulings_cli
+from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -133,7 +134,12 @@ def test_wrong_command_lines_say_what_is_wrong(prog: str, argv: list[str], says:
 )
 def test_help_as_a_process_exits_0(argv: list[str]) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-m", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=helpers.PROCESS_TIMEOUT,
+        check=False,
     )
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
     assert done.stdout.startswith("Использование: python -m " + " ".join(argv[:-1]))

@@ -16,7 +16,7 @@ import desk
 import engine
 from casebook import wording
 from desk import actions, edits, entries, model, view
-from tests.test_desk_model import ORC, UND, VAIL
+from tests.desk_cases import ORC, UND, VAIL
 
 ROOT = Path(__file__).resolve().parent.parent
 

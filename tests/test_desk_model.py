@@ -10,15 +10,7 @@ import pytest
 
 import engine
 from desk import cases, edits, entries, model, share
-
-VAIL = {"id": "vail", "card": "Вайл", "owner": "B", "at": "c4"}
-UND = {"id": "und", "card": "Карлик Унд", "owner": "A", "host": "vail"}
-ORC = {
-    "id": "orc",
-    "card": {"template": "Наземное существо", "name": "Орк", "life": 5},
-    "owner": "B",
-    "at": "d4",
-}
+from tests.desk_cases import ORC, UND, VAIL
 
 
 def _desk() -> model.Desk:

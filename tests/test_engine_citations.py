@@ -26,9 +26,9 @@ import engine
 import rules_index
 from engine.rules import RULE_MODULES
 from rules_index import ids
+from tests.engine_cases import full_board, random_action, recruit_board, reveal_board
 from tests.engine_fuzz import IN_PROSE as _IN_PROSE
 from tests.engine_fuzz import check_citations, random_position
-from tests.test_engine_common import full_board, random_action, recruit_board, reveal_board
 
 
 def _ids_in(text: str) -> set[str]:

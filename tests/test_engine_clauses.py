@@ -10,7 +10,7 @@ import re
 import engine
 import lexicon
 from tests import helpers
-from tests.test_engine_common import full_board, random_action
+from tests.engine_cases import full_board, random_action
 
 ISSUE_CLAUSES = helpers.ENGINE_ISSUE_CLAUSES
 ENGINE = pathlib.Path(engine.__file__).parent
@@ -149,7 +149,7 @@ def test_every_undetermined_step_names_the_clause_or_assumption_it_rests_on() ->
 
 
 def test_adjacency_and_distance_cite_a1_where_they_decide() -> None:
-    from tests.test_engine_common import ORC, act, position, spec
+    from tests.engine_cases import ORC, act, position, spec
 
     caller = {"name": "Зовущий", "type": "creature", "subtype": "ground", "life": 5}
     caller["abilities"] = [{"kind": "summon", "card": "Орк"}]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import engine
 from engine.model import abilities
 from engine.rules import registry
-from tests.test_engine_common import full_board, random_action, reveal_board
+from tests.engine_cases import full_board, random_action, reveal_board
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

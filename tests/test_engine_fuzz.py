@@ -10,7 +10,7 @@ import pytest
 import engine
 import rules_index
 from tests import engine_fuzz
-from tests.test_engine_common import full_board
+from tests.engine_cases import full_board
 
 ACTIONS = int(os.environ.get("FUZZ_ENGINE_ACTIONS", "3000"))
 

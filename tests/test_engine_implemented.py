@@ -17,6 +17,7 @@ from engine import implemented
 from engine.implemented import Record, VersionView
 from rules_index.diff import diff_indexes
 from tests import fictional_rules as fr
+from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,7 +68,7 @@ def test_command_checks_the_shipped_file() -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=helpers.PROCESS_TIMEOUT,
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr

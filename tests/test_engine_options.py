@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from tests.test_engine_common import COMPANION, FLYER, ORC, PARASITE, act, position, spec
+from tests.engine_cases import COMPANION, FLYER, ORC, PARASITE, act, position, spec
 
 
 def by_arg(options: list[engine.OptionVerdict], arg: str) -> dict[object, engine.OptionVerdict]:

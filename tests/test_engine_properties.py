@@ -3,62 +3,23 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.model import board
-from tests.test_engine_common import full_board, random_action, recruit_board, reveal_board
-
-ZONES = {"battle", "aux", "deck", "hand", "graveyard", "exile"}
-
-
-def check_invariants(gs: engine.GameState) -> None:
-    cards = gs.cards
-    hosts = Counter(c.host for c in cards.values() if c.host is not None)
-    # at most one symbiote per creature
-    assert all(n == 1 for n in hosts.values()), hosts
-    cells: dict[str, str] = {}
-    for c in cards.values():
-        assert c.zone in ZONES
-        if c.host is not None:
-            h = cards[c.host]
-            # a symbiote shares its host's cell; no symbiote on a flyer, a symbiote or a non-creature
-            assert c.zone == "battle" and c.cell == h.cell and h.zone == "battle", (c.id, h.id)
-            assert h.type == "creature" and h.subtype == "ground", (c.id, h.id, h.type, h.subtype)
-            assert c.is_symbiote, c.id
-        elif c.zone == "battle":
-            # every card in exactly one place: one card per cell
-            assert board.is_cell(c.cell), c.id
-            assert c.cell not in cells, (c.id, cells.get(c.cell or ""))
-            cells[c.cell or ""] = c.id
-        else:
-            assert c.cell is None, c.id
-        # the control marker exactly when owner and controller differ
-        assert c.marker == (c.owner != c.controller), c.id
-        # incarnation tokens only in graveyards
-        assert c.tokens == 0 or c.zone == "graveyard", c.id
-        if not c.in_play:
-            assert c.controller == c.owner, c.id
-        if c.zone == "deck":
-            assert c.id in gs.deck(c.owner), c.id
-    for player in ("A", "B"):
-        deck = gs.deck(player)
-        assert len(deck) == len(set(deck))
-        assert all(cards[cid].zone == "deck" and cards[cid].owner == player for cid in deck)
+from tests.engine_cases import (
+    check_invariants,
+    full_board,
+    random_action,
+    recruit_board,
+    reveal_board,
+    snapshot,
+)
 
 
 def in_hand(gs: engine.GameState) -> set[str]:
     return {c.id for c in gs.cards.values() if c.zone == "hand"}
-
-
-def snapshot(gs: engine.GameState) -> tuple[object, ...]:
-    return (
-        dict(gs.cards), gs.decks, gs.phase, gs.active, gs.turn, gs.started, gs.marks, gs.pending,
-        gs.last_attack, gs.shuffles,
-    )  # fmt: skip
 
 
 START = {"battle": full_board, "reveal": reveal_board, "recruit": recruit_board}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from tests.test_engine_common import FLYER, ORC, act, kinds, position, props, run, spec
+from tests.engine_cases import FLYER, ORC, act, kinds, position, props, run, spec
 
 WARDED = {
     "name": "Заговорённый",

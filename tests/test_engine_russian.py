@@ -11,7 +11,7 @@ import pytest
 import engine
 import lexicon
 from engine.model import board
-from tests.test_engine_common import (
+from tests.engine_cases import (
     ORC,
     act,
     full_board,

@@ -4,7 +4,7 @@ incarnation, control."""
 from __future__ import annotations
 
 import engine
-from tests.test_engine_common import FLYER, ORC, act, kinds, position, props, run, spec
+from tests.engine_cases import FLYER, ORC, act, kinds, position, props, run, spec
 
 
 def creature(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from tests.test_engine_common import (
+from tests.engine_cases import (
     COMPANION,
     FLYER,
     GHOST,

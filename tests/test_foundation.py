@@ -22,7 +22,7 @@ def test_packages_import_without_streamlit() -> None:
 
 
 def test_make_run_serves_health(app_server: str) -> None:
-    with urllib.request.urlopen(app_server + "/_stcore/health", timeout=5) as r:
+    with urllib.request.urlopen(app_server + "/_stcore/health", timeout=60) as r:
         assert r.read().strip() == b"ok"
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from rules_index.cli import main
 from tests import fictional_rules as fr
+from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,7 +55,7 @@ def test_json_contract_from_a_subprocess(fictional_dir: Path) -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=helpers.PROCESS_TIMEOUT,
         check=False,
     )
     assert done.returncode == 0, done.stderr

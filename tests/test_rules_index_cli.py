@@ -12,6 +12,7 @@ import pytest
 
 import rules_index
 from rules_index.cli import main
+from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +29,7 @@ def test_module_entry_point_runs_as_a_process() -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=helpers.PROCESS_TIMEOUT,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["text"] == "Нельзя объявить движение симбиота."
@@ -242,7 +243,11 @@ def test_counts_read_as_russian(tmp_path: Path) -> None:
 )
 def test_bad_input_as_a_process_exits_2_with_a_russian_message(argv: list[str], needle: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "rules_index", *argv], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "rules_index", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=helpers.PROCESS_TIMEOUT,
     )
     assert proc.returncode == 2 and needle in proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""

@@ -25,6 +25,7 @@ from rulings.model import (
     SignInError,
 )
 from rulings.store import Journal, require_judge
+from tests import helpers
 from tests.rulings_samples import PASSWORD, CountingHasher, cheap_hasher, journal_with_judge, raw_rows
 from tests.rulings_samples import ruling as _ruling
 
@@ -343,7 +344,7 @@ def test_a_truncated_journal_is_never_written_and_never_grows(tmp_path: Path) ->
 
 
 def _first_writer(paths: list[str], worker: int, errors: multiprocessing.Queue[str], start: Any) -> None:
-    start.wait(timeout=120)  # all processes start writing together
+    start.wait()  # all processes start writing together
     for p in paths:
         book = Journal(p, hasher=cheap_hasher())
         try:
@@ -361,11 +362,10 @@ def test_concurrent_first_writers_of_new_files_all_succeed(tmp_path: Path) -> No
     errors: multiprocessing.Queue[str] = ctx.Queue()
     start = ctx.Barrier(workers)
     procs = [ctx.Process(target=_first_writer, args=(paths, w, errors, start)) for w in range(workers)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=240)
-        assert p.exitcode == 0
+    with helpers.processes(procs):
+        for p in procs:
+            p.join()
+            assert p.exitcode == 0
     refused = []
     while not errors.empty():
         refused.append(errors.get())

@@ -3,7 +3,6 @@ at once see a conflict, not a loss; a second press records nothing; a bad file l
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -12,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from app_pages import registry
 from rulings import model, store
+from tests.apptest import plain
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,11 +19,6 @@ APP = str(ROOT / "app.py")
 PAGE = registry.JOURNAL.script
 HOSTILE_TITLE = "<b>Вайл</b> '); DROP TABLE rulings;-- [x](javascript:alert(1)) ../../etc/passwd"
 SUBMIT_NEW = "journal_new_submit"
-
-
-def plain(markdown: str) -> str:
-    """What Markdown shows for text escaped with common.escape_md."""
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
 
 
 @pytest.fixture()

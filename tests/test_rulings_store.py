@@ -12,6 +12,7 @@ from rulings import model, store
 from rulings.accounts import SignedIn
 from rulings.model import JournalError, JournalLockedError, RulingInputError
 from rulings.store import Journal
+from tests import helpers
 from tests.pg_server import PgServer
 from tests.rulings_samples import HOSTILE, PASSWORD, cheap_hasher, journal_with_judge, raw_rows
 from tests.rulings_samples import ruling as _ruling
@@ -35,11 +36,10 @@ def test_parallel_writers_lose_nothing(tmp_path: Path) -> None:
         signed.append(book.sign_in(f"Судья {w}", PASSWORD))
     ctx = multiprocessing.get_context("spawn")
     procs = [ctx.Process(target=_writer, args=(str(path), w, count, signed[w])) for w in range(workers)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=240)
-        assert p.exitcode == 0, f"процесс-писатель упал: код {p.exitcode}"
+    with helpers.processes(procs):
+        for p in procs:
+            p.join()
+            assert p.exitcode == 0, f"процесс-писатель упал: код {p.exitcode}"
     rulings = Journal(path).rulings()
     titles = sorted(r.current.title for r in rulings)
     assert titles == sorted(f"Спор {w}-{i}" for w in range(workers) for i in range(count))

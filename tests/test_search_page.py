@@ -13,7 +13,7 @@ from cardbase import store as card_store
 from rules_index import versions
 from rulings import store
 from tests import cardbase_cases as card_cases
-from tests.test_app_rules import APP, hit_links, link_params, paragraphs
+from tests.apptest import APP, hit_links, link_params, paragraphs
 
 BEST_HITS = "search_hits"
 

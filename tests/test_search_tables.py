@@ -108,3 +108,12 @@ def test_concurrent_searches_agree() -> None:
 
     helpers.run_in_threads(worker)
     assert errors == []
+
+
+def test_the_search_knows_the_cards_of_the_engine_library() -> None:
+    # One card, one set of facts: the search table holds names and spellings only, and the same
+    # cards as engine/data/cards.yaml (a card added to one and not the other fails here).
+    import engine
+
+    library = engine.load_library()
+    assert {c.name for c in load_tables().cards} == {c.name for c in library.cards.values()}

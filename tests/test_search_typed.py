@@ -14,7 +14,7 @@ from app_pages import registry
 from rules_index import RulesIndex, ids
 from rules_index.cli import main
 from rules_index.numbers import typed_list
-from tests.test_app_rules import APP, ROOT_PAGE, clause_links, open_page
+from tests.apptest import APP, ROOT_PAGE, clause_links, open_page
 
 
 @pytest.fixture(scope="module")

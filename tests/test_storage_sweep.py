@@ -9,9 +9,16 @@ from pathlib import Path
 
 import pytest
 
+import rules_index
 from rules_index import versions
 from rules_index.versions import VersionStore
-from tests.test_versions import save
+
+RULES = "900. Пробный раздел.\n900.1. Первый пункт.\nРП 9.9 от 01.01.2030"
+
+
+def save(store: VersionStore) -> versions.VersionInfo:
+    files = [("r.txt", RULES.encode())]
+    return store.save(files, rules_index.load_texts(files, berserk=True), berserk=True)
 
 
 def _leftover(root: Path, name: str, size: int, age_s: float) -> Path:

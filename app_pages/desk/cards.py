@@ -25,7 +25,7 @@ from desk import cardform, edits, entries, view
 from desk.model import Desk, DeskError
 
 Props = Mapping[str, Mapping[str, Any]]
-PLACES = (*engine.CELLS, "aux", "hand", "deck", "graveyard", "exile")
+PLACES = (*engine.CELLS, *lexicon.OFF_FIELD_ZONES)
 FLAG_WORDS = types.MappingProxyType({"closed": "закрыта", "hidden": "скрыта", "incarnated": "инкарнировала"})
 NAME_HINT = "название из библиотеки, или своя: Орк (Наземное существо, жизнь 5)"
 MAX_PILLS = 12

@@ -23,7 +23,7 @@ from casebook import wording
 from desk import view
 from desk.citations import Citations
 from desk.model import Desk, Replay
-from engine.implemented import VersionView
+from engine import VersionView
 
 Props = Mapping[str, Mapping[str, Any]]
 

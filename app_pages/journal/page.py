@@ -13,14 +13,13 @@ import math
 from collections.abc import Callable
 
 import streamlit as st
-import yaml
 
 import engine
 import lexicon
 from app_pages.journal.form import open_journal, ruling_form, sign_in_panel, when
 from app_pages.shared import common, version_diff
 from casebook import wording
-from rules_index import ids, numbers
+from rules_index import ids, numbers, yamlread
 from rulings import accounts, export, model, search, store
 from storage import clean
 
@@ -196,8 +195,8 @@ def action_words(scenario_yaml: str) -> Callable[[str], str]:
     gives them; a line the engine cannot read stays as it was."""
     names: dict[str, dict[str, object]] = {}
     try:
-        loaded = yaml.safe_load(scenario_yaml) if scenario_yaml.strip() else None
-    except yaml.YAMLError:
+        loaded = yamlread.load_text(scenario_yaml) if scenario_yaml.strip() else None
+    except yamlread.YamlError:
         loaded = None
     cards = loaded.get("setup", {}).get("cards", []) if isinstance(loaded, dict) else []
     for card in cards if isinstance(cards, list) else []:
@@ -208,7 +207,7 @@ def action_words(scenario_yaml: str) -> Callable[[str], str]:
 
     def words(line: str) -> str:
         try:
-            data = yaml.safe_load(line)
+            data = yamlread.load_text(line)
             (kind, args), *_ = data.items()
             return wording.action_words(engine.parse_action(str(kind), args), names)
         except Exception:

@@ -27,7 +27,7 @@ import engine
 import rules_index
 from app_pages import registry
 from app_pages.shared import common, uploads
-from engine.implemented import VersionView
+from engine import VersionView
 from rules_index import RulesIndex, versions
 from rules_index.diff import RulesDiff, diff_paragraphs, side_of
 from rules_index.fates import other_side

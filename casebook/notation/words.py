@@ -11,10 +11,9 @@ import types
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import yaml
-
 import engine
 import lexicon
+from rules_index import yamlread
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
 MAX_CHARS = 20_000
@@ -72,8 +71,8 @@ def _words(entries: Sequence[Mapping[str, Any]]) -> dict[str, _Word]:
 @functools.cache
 def vocabulary() -> Vocabulary:
     """The notation's words (casebook/data/notation.yaml, latin.yaml), read once, read-only."""
-    raw = yaml.safe_load((DATA / "notation.yaml").read_text(encoding="utf-8"))
-    latin = yaml.safe_load((DATA / "latin.yaml").read_text(encoding="utf-8"))
+    raw = yamlread.load_file(DATA / "notation.yaml")
+    latin = yamlread.load_file(DATA / "latin.yaml")
     phases = {lexicon.fold(c): c for c in lexicon.PHASES}
     phases.update({lexicon.fold(w): code for code, ws in raw["phases"].items() for w in ws})
     writes = {(str(e["key"]), e.get("value", e["kind"])): str(e["words"][0]) for e in raw["properties"]}

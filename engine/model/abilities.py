@@ -19,13 +19,15 @@ import types
 from collections.abc import Mapping
 from typing import Any
 
+import lexicon
 from engine import errors
 
 SUMMON_WHERE = ("adjacent", "own_half", "own_first_row", "own_third_row", "any")
 PLACES_ON = ("own_creature", "enemy_creature", "any_creature")
 SEARCH = ("top_card", "top_creature")
-PROTECTIONS = ("influence", "strike", "ranged", "poison", "magic", "flyers", "spells")
-DAMAGE = ("strike", "ranged", "poison", "magic", "influence")
+# A protection is from a kind of damage (lexicon.DAMAGE_KINDS, the one list of them), from flyers
+# or from spells.
+PROTECTIONS = (*lexicon.DAMAGE_KINDS, "flyers", "spells")
 
 _MISSING: Any = object()
 
@@ -215,7 +217,7 @@ KINDS: Mapping[str, AbilityKind] = _kinds(
                 required=True,
                 choices=("self", "marked_cells"),
             ),
-            P("damage_kinds", list, "виды игродействий", required=True, choices=DAMAGE),
+            P("damage_kinds", list, "виды игродействий", required=True, choices=lexicon.DAMAGE_KINDS),
             P("own_strike", bool, "и удар самой карты", default=False),
             P("source_flying", bool, "только от летающих существ", default=False),
             P("name", str, "название особенности в тексте", default="изменение ран"),
@@ -252,7 +254,13 @@ KINDS: Mapping[str, AbilityKind] = _kinds(
         "стоящее рядом существо, не больше per_turn раз за ход",
         (
             P("per_turn", int, "сколько раз за ход", default=3),
-            P("damage_kind", str, "вид порождённого игродействия", default="influence", choices=DAMAGE),
+            P(
+                "damage_kind",
+                str,
+                "вид порождённого игродействия",
+                default="influence",
+                choices=lexicon.DAMAGE_KINDS,
+            ),
             P("counts_as", str, "чем считается на шаге проверки защит (534.8)", default="influence"),
         ),
         hooks=("replacement",),

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import rapidfuzz.process
-import yaml
 
 import lexicon
 from engine import errors
 from engine.model.abilities import Ability, parse_ability
+from rules_index import yamlread
 
 DATA_DIR = pathlib.Path(__file__).resolve().parent.parent / "data"
 CARDS_FILE = DATA_DIR / "cards.yaml"
@@ -186,8 +186,8 @@ def load_library(path: str | pathlib.Path | None = None) -> CardLibrary:
     """Read the card library (default engine/data/cards.yaml). Raises LibraryError."""
     file = pathlib.Path(path) if path else CARDS_FILE
     try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        raw = yamlread.load_file(file)
+    except yamlread.YamlError as exc:
         raise errors.LibraryError(f"{file.name}: не удалось прочитать библиотеку карт: {exc}") from exc
     if not isinstance(raw, Mapping):
         raise errors.LibraryError(f"{file.name}: ожидался словарь с ключами cards и templates")

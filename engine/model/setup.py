@@ -11,7 +11,7 @@ from engine import errors
 from engine.model import board, state
 from engine.model import cards as library
 
-PLACES = ("aux", "deck", "hand", "graveyard", "exile")
+PLACES = lexicon.OFF_FIELD_ZONES  # where a card stands off the field: the zones but the battle
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from tests.test_engine_common import full_board, random_action  # noqa: E402
+from tests.engine_cases import full_board, random_action  # noqa: E402
 
 TARGET = 5000
 

@@ -1,0 +1,120 @@
+"""Driving the app under AppTest, shared by the page tests: open a page, read a link, undo the
+Markdown escaping, and the desk's card form (no test here; tests import it, never each other)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from streamlit.testing.v1 import AppTest
+
+from app_pages import registry
+from tests import helpers
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+ROOT_PAGE = registry.ROOT.script
+
+
+def plain(markdown: str) -> str:
+    """What Markdown shows for text escaped with common.escape_md."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
+
+
+def open_page(page: str, **params: str) -> AppTest:
+    """The app run once, then `page` opened with these query parameters."""
+    at = AppTest.from_file(APP, default_timeout=30).run()
+    at.query_params.clear()
+    at.query_params.update(params)
+    return at.switch_page(page).run()
+
+
+def link_params(link: object) -> dict[str, str]:
+    """The query parameters of a page link."""
+    query = parse_qs(link.proto.query_string)  # type: ignore[attr-defined]
+    return {k: v[0] for k, v in query.items()}
+
+
+def paragraphs(block: object) -> list[str]:
+    """The paragraphs of a block's Markdown elements, unescaped, in order: a search hit's snippet
+    and its «Как нашлось» note, a ready answer's title, answer and verdict, are one element each."""
+    values = [m.value for m in block.markdown]  # type: ignore[attr-defined]
+    return [part.replace("\\", "") for v in values for part in v.split("\n\n")]
+
+
+def clause_links(at: AppTest) -> list[str]:
+    """The clause ids the page links, in page order."""
+    return [link_params(link).get("p", "") for link in at.page_link]
+
+
+def hit_links(at: AppTest) -> list[str]:
+    """The clause search hits, in rank order (other blocks of the page may link clauses too)."""
+    out: list[str] = []
+    for key in ("search_hits", "search_hits_more"):  # the best hits, then (after ready answers) the rest
+        try:
+            found = at.get_by_key(key)
+        except KeyError:  # no other hits
+            continue
+        out += [link_params(link).get("p", "") for link in found.page_link]
+    return out
+
+
+# The desk ---------------------------------------------------------------------------------------
+
+
+def open_desk(**params: str) -> AppTest:
+    """The desk page, opened with these query parameters (without an exception), every folded
+    part open, as a judge who tapped them all."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    helpers.unfold(at).switch_page(registry.DESK.script).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def form_key(at: AppTest, prefix: str) -> str:
+    """The key stem of the open card form (its keys are fresh for every form)."""
+    keys = [w.key for w in at.text_input if w.key and w.key.startswith(prefix) and w.key.endswith("_name")]
+    assert len(keys) == 1, keys
+    return keys[0].removesuffix("_name")
+
+
+def place(at: AppTest, cell: str, name: str, owner: str = "", cid: str = "", own: bool = False) -> AppTest:
+    """A click on the empty cell, the card's name (and owner, id), «Положить» (or «… своей картой»)."""
+    at = at.button(key=f"desk_cell_{cell}").click().run()
+    key = form_key(at, "desk_new_")
+    at.text_input(key=f"{key}_name").input(name)
+    if owner:
+        at.radio(key=f"{key}_owner").set_value(owner)
+    if cid:
+        at.text_input(key=f"{key}_id").input(cid)
+    at = at.button(key=f"{key}_put").click().run()
+    if own:  # an unknown name is never placed as an own card unasked: the own-card button says so
+        assert any(e.value.startswith("Такой карты в библиотеке нет") for e in at.error)
+        at = at.button(key=f"{key}_put_own").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+# The rules page's uploads ----------------------------------------------------------------------
+
+GOOD_RULES = (
+    "900. Пробный раздел.\n\n"
+    "900.1. Первый пункт пробных правил, ссылается на 900.2.\n\n"
+    "900.2. Второй пункт. [ссылка](http://evil.example/) ![x](http://evil.example/x.png) "
+    "<b>жирный</b> :red[красный] www.evil.example $x^2$\n\n"
+    "РП 9.9 от 01.01.2030"
+)
+
+
+def loaded_version(at: AppTest) -> str:
+    """The «Версия …» line of the rules page: which rules the window reads."""
+    return next(m.value for m in at.markdown if "Версия" in m.value).replace("\\", "")
+
+
+def stored_versions(root: Path) -> list[str]:
+    """The rules versions saved in the rules store at `root`."""
+    return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.exists() else []
