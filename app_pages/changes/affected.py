@@ -85,7 +85,7 @@ def _ruling(found: impact.Impact, r: AffectedRuling, version: Mapping[str, str])
         st.markdown(f"**№ {r.ruling_id} · {common.escape_md(common.short(r.title, 160))}**")
         st.markdown(_lines(found, r))
         if r.version_unknown:
-            old = common.escape_md(found.old.name)
+            old = found.old.name  # escaped once, with the sentence
             st.caption(
                 common.escape_md(f"В решении не указана версия правил: проверено как записанное по {old}.")
             )

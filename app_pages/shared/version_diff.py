@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import collections
 import threading
+import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -201,13 +202,15 @@ def diff_shown(old: RulesIndex, new: RulesIndex, what: str) -> RulesDiff | None:
 
 # What a limit means for a diff (the worker's own messages speak of parsing a file).
 _ONE = "это предел для одного сравнения."
-_LIMIT_WORDS = {
-    "cpu": f"сравнение заняло больше {DIFF_LIMITS.cpu_s} с процессорного времени — {_ONE}",
-    "memory": f"сравнению не хватило {DIFF_LIMITS.memory_mb} МБ памяти — {_ONE}",
-    "wall": f"сравнение не закончилось за {DIFF_LIMITS.wall_s:.0f} с — {_ONE}",
-    "output": f"результат сравнения больше {DIFF_LIMITS.output_mb} МБ — {_ONE}",
-    "crash": "процесс сравнения прервался; чаще всего так кончается память.",
-}
+_LIMIT_WORDS = types.MappingProxyType(
+    {
+        "cpu": f"сравнение заняло больше {DIFF_LIMITS.cpu_s} с процессорного времени — {_ONE}",
+        "memory": f"сравнению не хватило {DIFF_LIMITS.memory_mb} МБ памяти — {_ONE}",
+        "wall": f"сравнение не закончилось за {DIFF_LIMITS.wall_s:.0f} с — {_ONE}",
+        "output": f"результат сравнения больше {DIFF_LIMITS.output_mb} МБ — {_ONE}",
+        "crash": "процесс сравнения прервался; чаще всего так кончается память.",
+    }
+)
 
 
 def _why(err: worker.LimitError) -> str:
