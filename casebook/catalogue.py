@@ -44,6 +44,7 @@ class Entry:
     source: str = ""
     answer: str = ""  # the judge's answer to the question, in words
     rules: str = ""  # the rules version the file was written for («РП 4.1-2»), as its `rules:` says
+    card_base: bool = False  # the file takes its cards from a base (`card_base:`), not the library
     error: str = ""  # why the file cannot be used ("" when it can)
     ran: bool = False  # the fields below are filled (library_scenarios(run=True))
     ok: bool = False  # every expectation held
@@ -113,6 +114,7 @@ def _read(entry: Entry, path: Path) -> Entry:
         source=text("source"),
         answer=text("answer"),
         rules=text("rules"),
+        card_base=root.get("card_base") is not None,
     )
 
 

@@ -279,7 +279,7 @@ class _Reader(NodeReader):
                 line,
                 "card_base",
                 f"карты сценария — из базы ({ref.describe()}), а здесь базы карт не открываются: "
-                "прогоните его командой python -m engine run или откройте на столе судьи",
+                "прогоните его командой python -m engine run (она откроет эту базу)",
             )
             return None
         try:

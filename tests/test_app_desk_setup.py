@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import casebook
+from app_pages.desk import opening
 from desk import edits, model, share
 from rulings import store
 from tests.apptest import form_key, open_desk, place, plain
@@ -241,3 +243,10 @@ def test_the_trace_reads_as_the_explanation() -> None:
     assert "[und]" not in shown and "(und)" not in shown and "(vail)" not in shown
     # The effect of the declared action itself (a step with no clause) says so.
     assert "**эффект** — действие «Нанести раны»" in plain(" ".join(m.value for m in at.markdown))
+
+
+def test_the_desk_offers_only_the_scenarios_it_can_open() -> None:
+    """A scenario on real cards (`card_base:`) is not offered: the desk plays with the window's base."""
+    offered = opening.scenario_entries()
+    assert offered and not any(e.card_base for e in offered)
+    assert len(offered) == sum(not e.card_base for e in casebook.library_scenarios())

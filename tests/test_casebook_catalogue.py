@@ -148,3 +148,14 @@ def test_scenario_files_walks_a_folder_in_order(small_library: Path) -> None:
         "rulings/bad_clause.yml",
         "rulings/choice.yaml",
     ]
+
+
+def test_an_entry_says_whether_its_cards_come_from_a_base() -> None:
+    """The desk lists only what it can open: a real-card scenario runs with `python -m engine run`."""
+    named = {e.path for e in casebook.library_scenarios() if e.card_base}
+    expected = {
+        str(p.relative_to(ROOT))
+        for p in _library_files()
+        if any(line.startswith("card_base:") for line in p.read_text(encoding="utf-8").splitlines())
+    }
+    assert named == expected and len(named) >= 10

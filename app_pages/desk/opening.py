@@ -29,8 +29,10 @@ UPLOAD_TYPES = (".yaml", ".yml", ".json")
 
 @st.cache_data(show_spinner=False)
 def scenario_entries() -> tuple[casebook.Entry, ...]:
-    """Every scenario in the library, official first (read once per process; entries are frozen)."""
-    return casebook.library_scenarios(ROOT)
+    """Every scenario in the library the desk can open, official first (read once per process;
+    entries are frozen). A scenario on real cards (`card_base:`) is left out: the desk plays with
+    this window's card base, and such a file runs with `python -m engine run`."""
+    return tuple(e for e in casebook.library_scenarios(ROOT) if not e.card_base)
 
 
 def library_entry(path: object) -> casebook.Entry | None:
