@@ -87,3 +87,23 @@ def test_a_multi_step_scenario_is_not_headlined_by_one_verdict() -> None:
     steps = next(line for line in lines if line.startswith("1. "))
     assert steps.startswith("1. Взять под контроль: карта — Вайл; игрок — A → можно"), steps
     assert "2. Объявить нападение: атакующий — Вайл; цель — Орк → нельзя" in steps, steps
+
+
+def test_the_library_is_run_on_the_rules_this_process_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scenarios run once per process and base rules: a process started with `--corpus` has
+    its own digests, and the embedded rules' digests are not those (a cached run on other rules
+    once hid the Карлик Унд example from 211.3.1's page)."""
+    from app_pages.search import ready
+    from tests import fictional_rules as fr
+
+    for name, data in fr.as_files(fr.fictional_texts()):
+        (tmp_path / name).write_bytes(data)
+    monkeypatch.setattr("sys.argv", ["app.py", "--corpus", str(tmp_path)])
+    other = ready.scenario_digests()
+    monkeypatch.setattr("sys.argv", ["app.py"])
+    embedded = ready.scenario_digests()
+    assert other is not embedded
+    karlik = next(d for d in embedded if d.path == "scenarios/official/211.3.1_karlik_und.yaml")
+    assert "211.3.1" in karlik.clauses

@@ -7,6 +7,7 @@ the result is drawn. Text from files and judges is escaped before it is shown.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 
 import streamlit as st
@@ -25,13 +26,19 @@ from rulings import search as ruling_search
 ROOT = registry.PROJECT
 
 
-@st.cache_resource(show_spinner="Прогоняю сценарии библиотеки…")
 def scenario_digests() -> tuple[answers.ScenarioDigest, ...]:
-    """Every library scenario with its verdicts and clauses (immutable; built once per process)."""
+    """Every library scenario with its verdicts and clauses, run on the process's base rules
+    (immutable; built once per process and base rules)."""
+    return _digests(common.corpus_argument(sys.argv[1:]))
+
+
+@st.cache_resource(show_spinner="Прогоняю сценарии библиотеки…", max_entries=2)
+def _digests(corpus: str | None) -> tuple[answers.ScenarioDigest, ...]:
+    """Keyed by what the base rules are read from (`--corpus`): the scenarios are run on them."""
     # real-card scenarios (`card_base`) run on their base, opened by cardbase
     return common.kept_for_good(
         answers.scenario_digests(
-            ROOT, common.base_rules().index, engine.load_library(), sources.scenario_cards()
+            ROOT, common.shared_rules(corpus).index, engine.load_library(), sources.scenario_cards()
         )
     )
 
