@@ -8,11 +8,13 @@ English. Screenshots land in tests/artifacts/ (ignored by git) for a human to re
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import (
     DESKTOP,
@@ -34,13 +36,27 @@ ACTIONS_BUDGET = 8  # … and its actions in ≤ 8
 TWO_SCREENS = 2 * DESKTOP["height"]  # issue 22: the desk with a card selected fits about two screens
 
 
+# The page brings the answer into view once its run is drawn (app_pages/desk/page.py KEEP_IN_VIEW,
+# a few frames after the run ends): the test waits for that condition, up to this bound, instead of
+# reading the box at the first moment the element exists (the previous verdict may still be there).
+IN_VIEW_WAIT_MS = 5000
+_IN_VIEW = """([el, top]) => {
+  const box = el.getBoundingClientRect();
+  return box.height > 0 && box.top >= top - 1 && box.bottom <= window.innerHeight + 1;
+}"""
+
+
 def in_view(pg: Any, locator: Any, what: str) -> None:
     """The element that answers a tap is on the screen: wholly inside the viewport and below
     Streamlit's fixed header bar (which would hide it)."""
     locator.wait_for()
-    box = locator.bounding_box()
     head = pg.locator('[data-testid="stHeader"]').bounding_box()
     top = head["y"] + head["height"] if head else 0
+    with contextlib.suppress(PlaywrightTimeout):
+        pg.wait_for_function(
+            _IN_VIEW, arg=[locator.element_handle(), top], timeout=IN_VIEW_WAIT_MS, polling=50
+        )
+    box = locator.bounding_box()
     height = pg.viewport_size["height"]
     assert box is not None and box["y"] >= top - 1 and box["y"] + box["height"] <= height + 1, (
         f"{what}: {box} is not inside the screen ({top}–{height} px)"
