@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing.process
 import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -196,3 +198,19 @@ def library_size(*, with_bases: bool = True) -> int:
 
     entries = casebook.library_scenarios(Path(__file__).resolve().parent.parent, run=not with_bases)
     return len(entries) if with_bases else sum(e.ran for e in entries)
+
+
+def case_in_fresh_process(script: str, name: str) -> tuple[dict[str, Any] | None, str]:
+    """A benchmark's case run as `python <script> --case <name>` in a process of its own (so one
+    case's memory cannot hide another's; hash seed fixed), read from the JSON of its last line:
+    (the result, "") or (None, the last line of its error)."""
+    proc = subprocess.run(
+        [sys.executable, script, "--case", name],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    if proc.returncode != 0:
+        return None, str(proc.stderr.strip().splitlines()[-1:])
+    return json.loads(proc.stdout.strip().splitlines()[-1]), ""

@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import resource
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -35,6 +33,8 @@ from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from tests import helpers  # noqa: E402
 
 T = TypeVar("T")
 CHROMIUM = "/usr/bin/chromium"
@@ -195,17 +195,10 @@ def main() -> None:
     print(f"{REPS} сборки на случай; время — лучшее и медиана, с")
     print(f"{'случай':34} {'размер':>9} {'пунктов':>8} {'лучшее':>8} {'медиана':>8} {'пик, МБ':>8} (база)")
     for name in names:
-        proc = subprocess.run(
-            [sys.executable, __file__, "--case", name],
-            capture_output=True,
-            text=True,
-            timeout=900,
-            env={**os.environ, "PYTHONHASHSEED": "0"},
-        )
-        if proc.returncode != 0:
-            print(f"{name:34} ОШИБКА: {proc.stderr.strip().splitlines()[-1:]}")
+        r, error = helpers.case_in_fresh_process(__file__, name)
+        if r is None:
+            print(f"{name:34} ОШИБКА: {error}")
             continue
-        r = json.loads(proc.stdout.strip().splitlines()[-1])
         results[name] = r
         size = f"{int(str(r['bytes'])) / 1024:.0f} КБ" if r["bytes"] else "—"
         best, median = _best_median(r["runs"])

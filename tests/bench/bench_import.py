@@ -15,9 +15,7 @@ before the index is built. Numbers are reported, not asserted.
 from __future__ import annotations
 
 import json
-import os
 import resource
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -25,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from tests import helpers  # noqa: E402
 
 
 def _cases() -> dict[str, Callable[[], tuple[str, bytes]]]:
@@ -69,17 +69,10 @@ def main() -> None:
     results: dict[str, dict[str, object]] = {}
     print(f"{'случай':24} {'размер':>9} {'время, с':>9} {'пик, МБ':>8} (база)  итог")
     for name in _cases():
-        proc = subprocess.run(
-            [sys.executable, __file__, "--case", name],
-            capture_output=True,
-            text=True,
-            timeout=900,
-            env={**os.environ, "PYTHONHASHSEED": "0"},
-        )
-        if proc.returncode != 0:
-            print(f"{name:24} ОШИБКА: {proc.stderr.strip().splitlines()[-1:]}")
+        r, error = helpers.case_in_fresh_process(__file__, name)
+        if r is None:
+            print(f"{name:24} ОШИБКА: {error}")
             continue
-        r = json.loads(proc.stdout.strip().splitlines()[-1])
         results[name] = r
         size = f"{int(str(r['bytes'])) / 1024:.0f} КБ"
         print(
