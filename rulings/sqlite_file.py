@@ -144,6 +144,12 @@ class _Holder:
             time.sleep(wait)
         fold(self.path)
 
+    def forked(self) -> None:
+        """In a child just forked: the parent's fold thread is not here, and its lock may have been
+        held at the fork. (The handle is the parent's: the child's first transaction opens its own.)"""
+        self._lock = threading.Lock()
+        self._folding = False
+
     def release(self) -> None:
         """Fold what is left and let go of the file (the next transaction takes it again)."""
         with self._lock:
@@ -192,6 +198,14 @@ def _held() -> weakref.WeakSet[_Holder]:
 def _release_all() -> None:
     for holder in list(_held()):
         holder.release()
+
+
+def _after_fork() -> None:
+    for holder in list(_held()):
+        holder.forked()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def let_go(path: Path) -> None:

@@ -105,3 +105,32 @@ def test_restore_in_the_same_process_sets_a_whole_file_aside(
     # The journal put back takes writes at once, through a new handle on the new file.
     assert book.record(_ruling(title="После возврата"), by) != kept
     assert len(Journal(path).rulings()) == 2
+
+
+def test_a_forked_child_writes_through_a_handle_of_its_own(tmp_path: Path) -> None:
+    """A process forked while its parent holds the journal (multiprocessing's default on Linux)
+    writes and reads normally, and the parent goes on after it."""
+    import multiprocessing
+
+    path = tmp_path / "rulings.sqlite3"
+    book, by = journal_with_judge(path, max_writes_per_minute=100)
+    book.record(_ruling(title="Родитель"), by)
+    child = multiprocessing.get_context("fork").Process(target=_record_in_child, args=(str(path),))
+    child.start()
+    child.join(timeout=60)
+    assert child.exitcode == 0
+    book.record(_ruling(title="Родитель снова"), by)
+    assert sorted(r.current.title for r in Journal(path).rulings()) == [
+        "Ребёнок",
+        "Родитель",
+        "Родитель снова",
+    ]
+
+
+def _record_in_child(path: str) -> None:
+    book = Journal(path, max_writes_per_minute=100)
+    from tests.rulings_samples import PASSWORD
+
+    by = book.sign_in("Сидорова", PASSWORD)
+    book.record(_ruling(title="Ребёнок"), by)
+    os._exit(0 if Journal(path).count() == 2 else 1)
