@@ -160,6 +160,42 @@ def test_karlik_und_every_tap_answered_on_screen_in_ten_and_eight_interactions(
         pg.context.close()
 
 
+def _held_click(pg: Any, button: Any) -> None:
+    """A judge's click that lasts while the page answers what was typed: the mouse goes down on the
+    button, the run sent by leaving the name box is drawn (waited for by condition), then the mouse
+    comes up. A click is a press and a release on the same element: if the page moved the button
+    in between, the click is lost (this lost «Положить» once in a busy run and by hand)."""
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box is not None
+    pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    pg.mouse.down()
+    settle(pg)
+    pg.mouse.up()
+    settle(pg)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone390", "desktop1280"])
+def test_a_click_held_while_the_typed_name_arrives_still_puts_the_card(
+    browser: Browser, app_server: str, viewport: dict[str, int]
+) -> None:
+    pg = desk_page(browser, app_server, viewport)
+    try:
+        open_desk(pg)
+        tile(pg, "c4").click()
+        form = pg.get_by_role("dialog")
+        waited(pg, form.get_by_text("Клетка c4: новая карта"))
+        form.get_by_label("Карта", exact=True).fill("Вайл")
+        _held_click(pg, form.get_by_role("button", name="Положить", exact=True))
+        waited(pg, said(pg, "«Вайл» (игрок B) — на c4."))
+        # the symbiote's field under the selected host: the same press, the same answer
+        pg.get_by_label("Симбиот", exact=True).fill("Карлик Унд")
+        _held_click(pg, pg.get_by_role("button", name="Положить на «Вайл»", exact=True))
+        waited(pg, said(pg, "«Карлик Унд» (игрок A) — на карте «Вайл»."))
+    finally:
+        pg.context.close()
+
+
 def test_the_position_as_text_there_and_back(browser: Browser, app_server: str) -> None:
     pg = desk_page(browser, app_server)
     try:

@@ -58,7 +58,11 @@ def _pick_name(pick_key: str, name_key: str) -> None:
 
 
 def _name_field(label: str, key: str, placeholder: str = NAME_HINT) -> cardform.Resolved:
-    """The card-name box with the library's names to pick and what the typed name means."""
+    """The card-name box with the library's names to pick; for a name the library lacks, the
+    nearest names. What a known name means is said by `_name_words`, which the form draws under
+    its button: a line drawn above the button would push it down the moment the typed name
+    arrives (the box's run on leaving it), and a click the judge is making at that moment lands on
+    the line instead — a lost click, seen in the browser tests and by hand."""
     lib = session.library()
     names = lib.names()
     if len(names) <= MAX_PILLS:
@@ -73,9 +77,7 @@ def _name_field(label: str, key: str, placeholder: str = NAME_HINT) -> cardform.
         )
     typed = st.text_input(label, key=key, max_chars=120, placeholder=placeholder)
     resolved = cardform.resolve(lib, typed or "")
-    if resolved.status in ("library", "own"):
-        st.caption(common.escape_md(f"{resolved.name}: {resolved.words}"))
-    elif resolved.status == "unknown":
+    if resolved.status == "unknown":
         st.warning(
             common.escape_md(resolved.words + (". Похожие названия:" if resolved.suggestions else ".")),
             icon=common.ICON_WARNING,
@@ -89,6 +91,15 @@ def _name_field(label: str, key: str, placeholder: str = NAME_HINT) -> cardform.
                     args=(key, name),
                 )
     return resolved
+
+
+def _name_words(resolved: cardform.Resolved, aux: str = "") -> None:
+    """Under the form's button: the card the typed name was read as, and why it stands in the
+    auxiliary zone (see `_name_field`)."""
+    if resolved.status in ("library", "own"):
+        st.caption(common.escape_md(f"{resolved.name}: {resolved.words}"))
+    if aux:
+        st.caption(common.escape_md(f"«{resolved.name}»: {aux}."))
 
 
 def _own_card(resolved: cardform.Resolved, key: str, template: str) -> dict[str, Any] | None:
@@ -165,8 +176,6 @@ def new_card_form(desk: Desk, props: Props, cell: str) -> None:
     # a flyer (or a card that «располагается во вспомогательной зоне») stands in the auxiliary zone
     cdef = session.library().get(resolved.name) if resolved.status == "library" else None
     aux = cardform.in_aux_zone(cdef) if cdef is not None else ""
-    if aux:
-        st.caption(common.escape_md(f"«{resolved.name}»: {aux}."))
     at = c2.selectbox(
         "Где",
         PLACES,
@@ -179,6 +188,7 @@ def new_card_form(desk: Desk, props: Props, cell: str) -> None:
     put_own = own is not None and st.button(
         f"Положить своей картой «{resolved.name}»", type="primary", key=f"{key}_put_own"
     )
+    _name_words(resolved, aux)
     if not (put or put_own):
         return
     card = own if put_own else resolved.card
@@ -236,6 +246,7 @@ def symbiote_field(desk: Desk, props: Props, host: str) -> None:
     label = common.escape_md(f"Положить на «{host_name}»")
     put = st.button(label, type="primary", key=f"{key}_put")
     put_own = own is not None and st.button(label + " своей картой", key=f"{key}_put_own")
+    _name_words(resolved)
     if not (put or put_own):
         return
     card = own if put_own else resolved.card

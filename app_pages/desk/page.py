@@ -88,15 +88,19 @@ def _text_panel(desk: Desk, state: engine.GameState) -> None:
                 said += " В тексте нет: " + "; ".join(missing) + " — их хранит файл стола."
             st.caption(common.escape_md(said))
         key = f"desk_text_{session.gen()}_{zlib.crc32(now.encode())}"
-        text = st.text_area(
-            "Одна карта — одна запись через «;»: владелец, карта, место, свойства",
-            value=now,
-            key=key,
-            max_chars=casebook.notation.MAX_CHARS,
-            placeholder="B Вайл c4; A Карлик Унд на Вайл; B Орк (Наземное существо, жизнь 5) d4 раны 2",
-        )
-        st.caption("Подробно — docs/scenarios.md, «Позиция одной строкой».")
-        if st.button("Прочитать текст", key="desk_text_read", icon=":material/input:"):
+        # A form: the text goes with the button's press, so leaving the box runs nothing (a run
+        # then could move the page under the judge's click on «Прочитать текст»).
+        with st.form("desk_text_form", border=False, enter_to_submit=False):
+            text = st.text_area(
+                "Одна карта — одна запись через «;»: владелец, карта, место, свойства",
+                value=now,
+                key=key,
+                max_chars=casebook.notation.MAX_CHARS,
+                placeholder="B Вайл c4; A Карлик Унд на Вайл; B Орк (Наземное существо, жизнь 5) d4 раны 2",
+            )
+            st.caption("Подробно — docs/scenarios.md, «Позиция одной строкой».")
+            read = st.form_submit_button("Прочитать текст", key="desk_text_read", icon=":material/input:")
+        if read:
             try:
                 new = cases.from_position_text(desk, text, session.library())
             except casebook.NotationError as exc:
@@ -244,12 +248,27 @@ html, body, [data-testid="stAppViewContainer"], [data-testid="stMain"] { overflo
 
 # After a tap, the element that answers it (the verdict, the selected card, a message) is brought
 # into view if the page left it outside (a phone shows the field, the answer is under it). The
-# token changes with every answer, so the browser runs the script again only then; "nearest"
-# scrolls as little as it can, and not at all when the answer is already on the screen; an answer
-# taller than the screen (a question with its options above the verdict) shows its beginning.
+# token changes with every answer, and the script scrolls only for a token it has not scrolled for:
+# a run that answers nothing new (leaving a text box sends one) must not move the page, or a click
+# the judge is making at that moment lands beside its button. Nor does it scroll while a finger or
+# a mouse button is down: it waits until it is lifted. "nearest" scrolls as little as it can, and
+# not at all when the answer is already on the screen; an answer taller than the screen (a
+# question with its options above the verdict) shows its beginning.
 KEEP_IN_VIEW = """<script>/*{token}*/
 (() => {{
+  const w = window;
+  if (w.__deskKeptFor === "{token}") return;
+  w.__deskKeptFor = "{token}";
+  if (!w.__deskPressWatch) {{
+    w.__deskPressWatch = true;
+    w.__deskPressed = false;
+    w.addEventListener("pointerdown", () => {{ w.__deskPressed = true; }}, true);
+    const lifted = (e) => {{ if (e.type !== "blur" || e.target === w) w.__deskPressed = false; }};
+    for (const kind of ["pointerup", "pointercancel", "blur"]) w.addEventListener(kind, lifted, true);
+  }}
+  let held = 0;
   const go = () => {{
+    if (w.__deskPressed && held < 5000) {{ held += 50; setTimeout(go, 50); return; }}
     const el = document.querySelector(".st-key-desk_answer");
     if (!el) return;
     const box = el.getBoundingClientRect(), below = 72, room = window.innerHeight - below;
@@ -285,7 +304,7 @@ def _answer(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str |
     """What answers the judge's last tap, at the top of the panel: a message, the verdict with why
     (the trace folded under it), a choice the rules leave to a player, the card just selected."""
     with st.container(key="desk_answer"):
-        session.show_flash()
+        session.show_flash(f"{desk.key()}|{sel}")
         opening.host_choice(props)
         pending = rp.current.pending
         if pending is not None:
@@ -441,7 +460,7 @@ def render() -> None:
     desk = session.current()
     rp = session.replayed(desk)
     if isinstance(rp, str):
-        session.show_flash()
+        session.show_flash(desk.key())
         _broken(desk, rp)
         return
     st.session_state[_DRAWN_FOR] = _drawn_for(desk)  # this run draws the outside for this desk

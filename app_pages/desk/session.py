@@ -88,12 +88,22 @@ def flash(level: str, text: str, where: str = "answer") -> None:
     st.session_state.setdefault("desk_flash", []).append((level, text, where))
 
 
-def show_flash() -> None:
-    """Show every message waiting, once; count them (the page scrolls a new answer into view)."""
+def show_flash(answering: str = "") -> None:
+    """Show the messages waiting and count them (the page scrolls a new answer into view). The last
+    ones stay on later runs while `answering` (the desk and the selection they answered) is the
+    same: a run that answers nothing new (leaving a text box sends one) must not take them away, or
+    everything under them moves up as the judge clicks there and the click is lost."""
     shown = list(st.session_state.get("desk_flash", []))
     st.session_state["desk_flash"] = []
     if shown:
         st.session_state["desk_flash_seen"] = int(st.session_state.get("desk_flash_seen", 0)) + len(shown)
+        st.session_state["desk_flash_kept"] = (answering, shown)
+    else:
+        kept = st.session_state.get("desk_flash_kept")
+        if isinstance(kept, tuple) and kept[0] == answering:
+            shown = list(kept[1])
+        else:
+            st.session_state.pop("desk_flash_kept", None)
     for level, text, _ in shown:
         # Messages carry file names, card names and parser text: escaped, so they show as written.
         _SHOW.get(level, st.info)(common.escape_md(text), icon=MESSAGE_ICONS.get(level, common.ICON_INFO))
