@@ -127,6 +127,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
             jargon_forms,
             len(paragraphs),
             MappingProxyType(postings.jargon_stems(tables, analyzer, stemmer, docs.postings)),
+            MappingProxyType(docs.vocab),
         ),
         asks=tables.asks,
     )
