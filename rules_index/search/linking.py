@@ -151,7 +151,9 @@ class Linker:
             return self._typos(t, stemmer=stemmer)
         # Another form of the same dictionary word whose stem the stemmer cut otherwise
         # («стоит» and the rules' «стоящими»).
-        same = dict.fromkeys(self._forms[f] for f in morph.lexeme(t.surface) if f in self._forms)
+        # Not a pronoun's («того» is no «ту»).
+        lexeme = () if info.function else morph.lexeme(t.surface)
+        same = dict.fromkeys(self._forms[f] for f in lexeme if f in self._forms)
         if same:
             return tuple(Alt(k, "form", WEIGHT["form"]) for k in list(same)[:LEXEME_KEYS])
         # A real word the rules lack may still be a slip for one of their commonest words
