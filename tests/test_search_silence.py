@@ -21,3 +21,24 @@ def test_another_form_of_the_same_dictionary_word_is_that_word(ix: RulesIndex) -
     word = next(w for w in result.words if w.word == "стоит")
     assert word.how in ("form", "exact") and word.found[0].startswith("стоящ")
     assert result.answer.answered and result.hits[0].id == "211.9"
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "word", "means"),
+    [
+        # face down is what «во вскрытом виде» rules out
+        ("вызванный сущ приходит рубашкой вверх?", "535.5", "рубашкой вверх", "скрытый"),
+        # a knight is a creature
+        ("а можно мне моего паразитика на моего же рыцаря посадить", "211.1", "рыцаря", "существо"),
+        # a terrain is a card that is not a creature
+        ("можно сажать симбиота на местность", "211.4", "местность", "карты не являющиеся существами"),
+        ("а если вызов не получился, карту обратно в колоду?", "535.5.1.2", "не получился", "не удалось"),
+    ],
+)
+def test_table_words_that_kept_covered_questions_silent(
+    ix: RulesIndex, query: str, first: str, word: str, means: str
+) -> None:
+    result = ix.lookup(query)
+    typed = next(w for w in result.words if w.word == word)
+    assert typed.how == "jargon" and means in typed.found
+    assert result.answer.answered and result.hits[0].id == first
