@@ -42,3 +42,33 @@ def test_table_words_that_kept_covered_questions_silent(
     typed = next(w for w in result.words if w.word == word)
     assert typed.how == "jargon" and means in typed.found
     assert result.answer.answered and result.hits[0].id == first
+
+
+@pytest.mark.parametrize(
+    ("query", "doing"),
+    [
+        ("можно ли атаковать летающее существо", "атаковать"),  # 211.4 speaks of flyers, not attacks
+        ("артефакт можно атаковать?", "атаковать"),
+        ("можно ли сбросить карту с руки", "сбросить"),  # 535.5.1.2: cards shown go to the hand
+    ],
+)
+def test_a_may_question_is_not_answered_by_a_clause_silent_on_the_doing(
+    ix: RulesIndex, query: str, doing: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.hits == ()
+    assert "можно ли" in result.answer.reason and f"«{doing}»" in result.answer.reason
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("можно ли помещать симбиота на летающее существо", "211.4"),  # the clause says the doing
+        ("почему паразиту нельзя заявить движение", "211.10"),  # «объявить», and most of the rest
+    ],
+)
+def test_a_may_question_is_answered_by_a_clause_that_says_the_doing_or_nearly_all(
+    ix: RulesIndex, query: str, first: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == first

@@ -10,7 +10,9 @@ it; a light verb, «работает», says nothing; a word no dictionary knows
 could not read than a topic; a card it names weighs more than any word, yet is no answer by
 itself; a word said twice counts once). The clause covering the largest share answers the question when
 the share reaches ANSWER_COVERAGE and it states what the kind of question asks for: a number
-for «сколько», a definition for «что такое» (asks.yaml).
+for «сколько», a definition for «что такое» (asks.yaml); a question whether one may do something
+(«можно ли атаковать летающее существо») needs a clause that says the doing, or PERMISSION_COVERAGE
+of the question without it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from rules_index import numbers
+from rules_index import morph, numbers
 from rules_index.model import Answer, Evidence, QueryWord
 from rules_index.search import retrieval
 from rules_index.search.corpus import Corpus
@@ -56,6 +58,9 @@ DEFINITION_WORDS = 3
 # A card the question names weighs this much of the rarest word: what the question is about, but
 # not an answer by itself («регенерация у Бул'Багура» asks about regeneration, which our text lacks).
 CARD_TOPIC = 1.5
+# A question whether one may do something, answered by a clause that lacks the doing (a verb the
+# rules use elsewhere): the share of the question's weight the clause must cover instead.
+PERMISSION_COVERAGE = 0.6
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
 
@@ -166,6 +171,11 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
     return sum(t.weight * _quality(c, q, d, t.wi, how) for t in topics if t.wi in got)
 
 
+def _share(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> float:
+    total = sum(t.weight for t in topics)
+    return _support(c, q, topics, d, got, how) / total if total > 0 else 0.0
+
+
 def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
     """«text» where paragraph d's rule says the word, «name» where a card or a quoted name in its
     example has it, «reference» where its rule has it only beside a cross-reference to another
@@ -212,6 +222,15 @@ def _unstated(
     number = _number_marker(c)
     if any(w in c.asks.quantity for w in typed) and not _states(c, d, matched, number):
         return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
+    if any(w in c.asks.permission for w in typed):
+        doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
+        if (
+            doing
+            and not any(t.wi in got for t in doing)
+            and _share(c, q, topics, d, got, how) < PERMISSION_COVERAGE
+        ):
+            said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
+            return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
     if (
         len(topics) <= DEFINITION_WORDS
         and _asks_definition(c, typed)
@@ -222,6 +241,14 @@ def _unstated(
     ):
         return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
     return ""
+
+
+def _is_verb(qw: QWord) -> bool:
+    """A verb or an infinitive as typed (a jargon word too: «сбросить»)."""
+    info = qw.info
+    if info is None and " " not in qw.word:
+        info = morph.analyse(normalize(qw.word))
+    return info is not None and info.verb
 
 
 def _asks_definition(c: Corpus, typed: Sequence[str]) -> bool:
