@@ -72,3 +72,13 @@ def test_a_may_question_is_answered_by_a_clause_that_says_the_doing_or_nearly_al
 ) -> None:
     result = ix.lookup(query)
     assert result.answer.answered and result.hits[0].id == first
+
+
+def test_a_derivation_does_not_run_far_past_the_shared_root(ix: RulesIndex) -> None:
+    # «конч» alternates to «конк»/«конт», which begin «конкретный» and «контролем»: no kin of
+    # «кончилась»; the rules never say what happens when the deck runs out.
+    result = ix.lookup("что будет если колода кончилась")
+    assert next(w for w in result.words if w.word == "кончилась").how == ""
+    assert result.hits == ()
+    # a real derivation stays: «двигать» → «движение»
+    assert ix.search("можно ли двигать симбиота", 1)[0].id == "211.10"

@@ -46,6 +46,9 @@ CORRECTIONS = 6
 AKIN_ROOT = 4
 # At most this many keys of the rules that are other forms of a query word's dictionary word.
 LEXEME_KEYS = 3
+# A derivation's key goes at most this many letters past the shared root («движен» for «двиг»;
+# «конкретн» is no «кончилась»).
+DERIVED_TAIL = 2
 # A typo's weight by its number of edits.
 TYPO_SHARE = (1.0, 1.0, 0.8, 0.65)
 
@@ -216,7 +219,7 @@ class Linker:
         query adds («вылечить» → «лечение»). Roots are cut to no less than three quarters."""
         for cut in range(len(t.key), max(4, math.ceil(len(t.key) * 0.75)) - 1, -1):
             for root in self._analyzer.root_variants(t.key[:cut]):
-                found = self._keys_from(root, 3)
+                found = [k for k in self._keys_from(root, 3) if len(k) - len(root) <= DERIVED_TAIL]
                 if found:
                     return tuple(Alt(k, "derived", WEIGHT["derived"]) for k in found)
         found_keys: dict[str, None] = {}
