@@ -82,3 +82,10 @@ def test_a_derivation_does_not_run_far_past_the_shared_root(ix: RulesIndex) -> N
     assert result.hits == ()
     # a real derivation stays: «двигать» → «движение»
     assert ix.search("можно ли двигать симбиота", 1)[0].id == "211.10"
+
+
+def test_a_jargon_word_that_only_points_is_no_topic(ix: RulesIndex) -> None:
+    # «обоих» reads as the rules' «оба» (534.4.2's «оба игрока»), but, like «двоих», it points at
+    # the topic: the question is about summoning two onto one cell (535.5).
+    result = ix.lookup("суммоню двоих, можно обоих на одну клетку")
+    assert result.answer.answered and result.hits[0].id == "535.5"
