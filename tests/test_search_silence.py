@@ -89,3 +89,11 @@ def test_a_jargon_word_that_only_points_is_no_topic(ix: RulesIndex) -> None:
     # the topic: the question is about summoning two onto one cell (535.5).
     result = ix.lookup("суммоню двоих, можно обоих на одну клетку")
     assert result.answer.answered and result.hits[0].id == "535.5"
+
+
+def test_a_real_word_read_only_as_a_slip_answers_nothing(ix: RulesIndex) -> None:
+    # «тест» is one letter from the rules' «тексте»: a guess about what was meant, no answer.
+    result = ix.lookup("тест")
+    assert result.hits == () and "похожими" in result.answer.reason
+    # a slip beside words the rules have still answers: «кату» for «карту»
+    assert ix.lookup("вернуть кату в колоду после вызова").answer.answered

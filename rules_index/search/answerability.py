@@ -110,6 +110,11 @@ def decide(
             # as from poison).
             reason = reason or f"п. {c.paragraphs[d].id} упоминает это только в примере или ссылке"
             continue
+        if all(_slip(q, d, t.wi, how) for t in topics if t.wi in covered[d]):
+            # Only real words read as slips for rules words («тест» for «текст»): a guess, not
+            # an answer.
+            reason = reason or f"п. {c.paragraphs[d].id} совпал только со словами, похожими на набранные"
+            continue
         failed = _unstated(c, q, topics, d, covered[d], how, defining)
         if not failed:
             return Answer(True, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, coverage=share)
@@ -174,6 +179,13 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
 def _share(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> float:
     total = sum(t.weight for t in topics)
     return _support(c, q, topics, d, got, how) / total if total > 0 else 0.0
+
+
+def _slip(q: Query, d: int, wi: int, how: How) -> bool:
+    """Whether word wi, a word the dictionary knows, matched paragraph d only as a slip for
+    another word."""
+    info = q.words[wi].info
+    return how[d][wi][0].how == "typo" and info is not None and info.known
 
 
 def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
