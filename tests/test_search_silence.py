@@ -97,3 +97,11 @@ def test_a_real_word_read_only_as_a_slip_answers_nothing(ix: RulesIndex) -> None
     assert result.hits == () and "похожими" in result.answer.reason
     # a slip beside words the rules have still answers: «кату» for «карту»
     assert ix.lookup("вернуть кату в колоду после вызова").answer.answered
+
+
+def test_a_cited_clause_title_in_a_parenthesis_is_a_reference_not_the_rule(ix: RulesIndex) -> None:
+    # 534.5 only points to «(см. 537. История боя.)»; the loaded rules lack 537 itself.
+    result = ix.lookup("что записывается в историю боя")
+    assert result.hits == ()
+    # a word of the rule itself beside the reference still counts («руку» in 535.5.1.2)
+    assert ix.search("показанные карты помещаются в руку", 1)[0].id == "535.5.1.2"

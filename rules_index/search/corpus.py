@@ -115,7 +115,8 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         sentence_keys=tuple(tuple(_sentence_keys(dp)) for dp in docs.pieces),
         example_names=tuple(_example_names(dp[1:]) for dp in docs.pieces),
         cite_keys=tuple(
-            _cross_reference_keys(p.id, dp[0].tokens) for p, dp in zip(paragraphs, docs.pieces, strict=True)
+            _cross_reference_keys(p.id, dp[0].tokens, dp[0].text)
+            for p, dp in zip(paragraphs, docs.pieces, strict=True)
         ),
         jargon_lemmas=jargon_forms,
         number_index=numbers.NumberIndex(paragraphs, [tuple(dp) for dp in docs.pieces]),
@@ -174,15 +175,22 @@ def _example_names(examples: Sequence[Piece]) -> frozenset[str]:
 _BEFORE_CITED = 4
 
 
-def _cross_reference_keys(own: str, tokens: Sequence[Token]) -> frozenset[str]:
+def _cross_reference_keys(own: str, tokens: Sequence[Token], text: str = "") -> frozenset[str]:
     """The keys a rule text has only where it refers to another clause: the cited clause states
-    them, this one only points there."""
+    them, this one only points there; inside a parenthesis, the cited clause's title after its
+    number too («(см. 537. История боя.)»)."""
     cited = [i for i, t in enumerate(tokens) if _is_cited(t.surface, own)]
     if not cited:
         return frozenset()
     near: set[int] = set()
     for i in cited:
         near.update(range(max(0, i - _BEFORE_CITED), i + 1))
+        start = tokens[i].start
+        opened = text.rfind("(", 0, start)
+        if opened >= 0 and text.rfind(")", 0, start) < opened:
+            close = text.find(")", start)
+            end = close if close >= 0 else len(text)
+            near.update(j for j in range(i + 1, len(tokens)) if tokens[j].end <= end)
     keys_near = {tokens[i].key for i in near}
     keys_elsewhere = {t.key for i, t in enumerate(tokens) if i not in near}
     return frozenset(keys_near - keys_elsewhere)
