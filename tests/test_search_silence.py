@@ -105,3 +105,13 @@ def test_a_cited_clause_title_in_a_parenthesis_is_a_reference_not_the_rule(ix: R
     assert result.hits == ()
     # a word of the rule itself beside the reference still counts («руку» in 535.5.1.2)
     assert ix.search("показанные карты помещаются в руку", 1)[0].id == "535.5.1.2"
+
+
+def test_two_words_the_rules_write_as_one_thing_weigh_as_one_and_a_half(ix: RulesIndex) -> None:
+    # «наземное существо» is one thing in the rules (211.2, 211.4): with «летающее» it no longer
+    # outweighs «ударить», which 211.4 never says.
+    result = ix.lookup("может ли наземное существо ударить летающее")
+    assert result.hits == ()
+    # a question that says little beside a phrase of the rules still gets its answer
+    result = ix.lookup("жетоны инкарнации копятся когда и где")
+    assert result.answer.answered and result.hits[0].id == "535.7.1"

@@ -17,6 +17,7 @@ of the question without it.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -61,6 +62,8 @@ CARD_TOPIC = 1.5
 # A question whether one may do something, answered by a clause that lacks the doing (a verb the
 # rules use elsewhere): the share of the question's weight the clause must cover instead.
 PERMISSION_COVERAGE = 0.6
+# Two words the rules write side by side weigh as the heavier plus this much of the other.
+PHRASE_REST = 0.5
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
 
@@ -86,7 +89,7 @@ def decide(
     if q.numbers:
         targets = [d for _, _, found in q.numbers for d, _ in found]
         return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
-    topics = _topics(c, q.words, covered)
+    topics = _one_thing(c, q, _topics(c, q.words, covered))
     missing = _missing(c, q.words, topics)
     total = sum(t.weight for t in topics)
     if total <= 0:
@@ -163,6 +166,21 @@ def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) 
         else:
             out.append(_Topic(wi, c.max_idf * info.topic_weight, False))
     return out
+
+
+def _one_thing(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
+    """Two words typed side by side that the rules write side by side («поле боя», «шаге
+    рассадки») name one thing: together they weigh as the heavier of them."""
+    at = sorted(topics, key=lambda t: q.text.find(q.words[t.wi].word))
+    weight = {t.wi: t.weight for t in topics}
+    for a, b in itertools.pairwise(at):
+        wa, wb = q.words[a.wi], q.words[b.wi]
+        if not (wa.alts and wb.alts) or wa.alts[0].how != "form" or wb.alts[0].how != "form":
+            continue
+        if (wa.alts[0].key, wb.alts[0].key) in c.phrases:
+            share = (max(a.weight, b.weight) + PHRASE_REST * min(a.weight, b.weight)) / (a.weight + b.weight)
+            weight[a.wi], weight[b.wi] = a.weight * share, b.weight * share
+    return [_Topic(t.wi, weight[t.wi], t.whole) for t in topics]
 
 
 def _missing(c: Corpus, words: Sequence[QWord], topics: Sequence[_Topic]) -> tuple[str, ...]:
