@@ -80,6 +80,17 @@ def analyse(word: str) -> WordInfo:
     return WordInfo(True, lemma, weight, pos in _MINOR, function, pos == "NOUN", pos in ("VERB", "INFN"))
 
 
+def lexeme(word: str) -> frozenset[str]:
+    """Every form of every dictionary word this lower-case word may be a form of («стоит»: of
+    «стоить» and of «стоять», so «стоящими» too); empty for a word the dictionary lacks."""
+    forms: set[str] = set()
+    for parse in _analyzer().parse(word):
+        if parse.is_known:
+            forms.update(str(f.word).replace("ё", "е") for f in parse.lexeme)
+    forms.discard(word)
+    return frozenset(forms)
+
+
 def known(word: str) -> bool:
     """Whether the dictionary has this exact lower-case word form (a look-up, no guessing: much
     cheaper than `analyse` for a word it lacks)."""

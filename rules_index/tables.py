@@ -76,6 +76,7 @@ class Asks:
     definition: tuple[tuple[str, ...], ...] = ()
     defines: tuple[str, ...] = ()  # words or phrases, a dash written «–»
     light: frozenset[str] = frozenset()
+    permission: frozenset[str] = frozenset()  # «можно», «может»: the verb is what is asked
 
 
 @dataclass(frozen=True)
@@ -257,4 +258,5 @@ def _asks(path: Path) -> Asks:
             )
         ),
         words(data.get("light"), "light"),
+        words(data.get("permission"), "permission"),
     )

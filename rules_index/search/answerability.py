@@ -10,16 +10,19 @@ it; a light verb, «работает», says nothing; a word no dictionary knows
 could not read than a topic; a card it names weighs more than any word, yet is no answer by
 itself; a word said twice counts once). The clause covering the largest share answers the question when
 the share reaches ANSWER_COVERAGE and it states what the kind of question asks for: a number
-for «сколько», a definition for «что такое» (asks.yaml).
+for «сколько», a definition for «что такое» (asks.yaml); a question whether one may do something
+(«можно ли атаковать летающее существо») needs a clause that says the doing, or PERMISSION_COVERAGE
+of the question without it.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from rules_index import numbers
+from rules_index import morph, numbers
 from rules_index.model import Answer, Evidence, QueryWord
 from rules_index.search import retrieval
 from rules_index.search.corpus import Corpus
@@ -56,6 +59,11 @@ DEFINITION_WORDS = 3
 # A card the question names weighs this much of the rarest word: what the question is about, but
 # not an answer by itself («регенерация у Бул'Багура» asks about regeneration, which our text lacks).
 CARD_TOPIC = 1.5
+# A question whether one may do something, answered by a clause that lacks the doing (a verb the
+# rules use elsewhere): the share of the question's weight the clause must cover instead.
+PERMISSION_COVERAGE = 0.6
+# Two words the rules write side by side weigh as the heavier plus this much of the other.
+PHRASE_REST = 0.5
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
 
@@ -81,7 +89,7 @@ def decide(
     if q.numbers:
         targets = [d for _, _, found in q.numbers for d, _ in found]
         return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
-    topics = _topics(c, q.words, covered)
+    topics = _one_thing(c, q, _topics(c, q.words, covered))
     missing = _missing(c, q.words, topics)
     total = sum(t.weight for t in topics)
     if total <= 0:
@@ -104,6 +112,11 @@ def decide(
             # not about them («как работает яд»: 534.5's example says the wounds still count
             # as from poison).
             reason = reason or f"п. {c.paragraphs[d].id} упоминает это только в примере или ссылке"
+            continue
+        if all(_slip(q, d, t.wi, how) for t in topics if t.wi in covered[d]):
+            # Only real words read as slips for rules words («тест» for «текст»): a guess, not
+            # an answer.
+            reason = reason or f"п. {c.paragraphs[d].id} совпал только со словами, похожими на набранные"
             continue
         failed = _unstated(c, q, topics, d, covered[d], how, defining)
         if not failed:
@@ -155,6 +168,21 @@ def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) 
     return out
 
 
+def _one_thing(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
+    """Two words typed side by side that the rules write side by side («поле боя», «шаге
+    рассадки») name one thing: together they weigh as the heavier of them."""
+    at = sorted(topics, key=lambda t: q.text.find(q.words[t.wi].word))
+    weight = {t.wi: t.weight for t in topics}
+    for a, b in itertools.pairwise(at):
+        wa, wb = q.words[a.wi], q.words[b.wi]
+        if not (wa.alts and wb.alts) or wa.alts[0].how != "form" or wb.alts[0].how != "form":
+            continue
+        if (wa.alts[0].key, wb.alts[0].key) in c.phrases:
+            share = (max(a.weight, b.weight) + PHRASE_REST * min(a.weight, b.weight)) / (a.weight + b.weight)
+            weight[a.wi], weight[b.wi] = a.weight * share, b.weight * share
+    return [_Topic(t.wi, weight[t.wi], t.whole) for t in topics]
+
+
 def _missing(c: Corpus, words: Sequence[QWord], topics: Sequence[_Topic]) -> tuple[str, ...]:
     """The typed words (and jargon phrases) the loaded text lacks, in the order typed."""
     return tuple(dict.fromkeys(words[t.wi].word for t in topics if not t.whole))
@@ -164,6 +192,18 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
     """The weight of the question's words paragraph d covers: fully where the rule says them,
     EXAMPLE_ONLY where only its example or a cross-reference does."""
     return sum(t.weight * _quality(c, q, d, t.wi, how) for t in topics if t.wi in got)
+
+
+def _share(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> float:
+    total = sum(t.weight for t in topics)
+    return _support(c, q, topics, d, got, how) / total if total > 0 else 0.0
+
+
+def _slip(q: Query, d: int, wi: int, how: How) -> bool:
+    """Whether word wi, a word the dictionary knows, matched paragraph d only as a slip for
+    another word."""
+    info = q.words[wi].info
+    return how[d][wi][0].how == "typo" and info is not None and info.known
 
 
 def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
@@ -212,6 +252,15 @@ def _unstated(
     number = _number_marker(c)
     if any(w in c.asks.quantity for w in typed) and not _states(c, d, matched, number):
         return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
+    if any(w in c.asks.permission for w in typed):
+        doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
+        if (
+            doing
+            and not any(t.wi in got for t in doing)
+            and _share(c, q, topics, d, got, how) < PERMISSION_COVERAGE
+        ):
+            said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
+            return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
     if (
         len(topics) <= DEFINITION_WORDS
         and _asks_definition(c, typed)
@@ -222,6 +271,14 @@ def _unstated(
     ):
         return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
     return ""
+
+
+def _is_verb(qw: QWord) -> bool:
+    """A verb or an infinitive as typed (a jargon word too: «сбросить»)."""
+    info = qw.info
+    if info is None and " " not in qw.word:
+        info = morph.analyse(normalize(qw.word))
+    return info is not None and info.verb
 
 
 def _asks_definition(c: Corpus, typed: Sequence[str]) -> bool:

@@ -7,6 +7,7 @@ and its maps read-only), so one built corpus serves every judge's session.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -52,6 +53,7 @@ class Corpus:
     cite_keys: tuple[frozenset[str], ...]  # keys a rule text has only beside a cross-reference
     sentence_keys: tuple[tuple[frozenset[str], ...], ...]  # per paragraph, each sentence's keys
     example_names: tuple[frozenset[str], ...]  # keys of the names its examples are about
+    phrases: frozenset[tuple[str, str]]  # two keys the rules write side by side in several clauses
     jargon_lemmas: Mapping[str, JargonRow]
     number_index: numbers.NumberIndex
     linker: linking.Linker
@@ -114,8 +116,10 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         text_keys=tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces),
         sentence_keys=tuple(tuple(_sentence_keys(dp)) for dp in docs.pieces),
         example_names=tuple(_example_names(dp[1:]) for dp in docs.pieces),
+        phrases=_side_by_side(docs.pieces, analyzer.stopwords),
         cite_keys=tuple(
-            _cross_reference_keys(p.id, dp[0].tokens) for p, dp in zip(paragraphs, docs.pieces, strict=True)
+            _cross_reference_keys(p.id, dp[0].tokens, dp[0].text)
+            for p, dp in zip(paragraphs, docs.pieces, strict=True)
         ),
         jargon_lemmas=jargon_forms,
         number_index=numbers.NumberIndex(paragraphs, [tuple(dp) for dp in docs.pieces]),
@@ -127,9 +131,27 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
             jargon_forms,
             len(paragraphs),
             MappingProxyType(postings.jargon_stems(tables, analyzer, stemmer, docs.postings)),
+            MappingProxyType(docs.vocab),
         ),
         asks=tables.asks,
     )
+
+
+# Two words the rules write side by side in at least this many clauses name one thing («поле
+# боя», «шаг рассадки»).
+PHRASE_CLAUSES = 2
+
+
+def _side_by_side(pieces: Sequence[Sequence[Piece]], stop: frozenset[str]) -> frozenset[tuple[str, str]]:
+    clauses: dict[tuple[str, str], set[int]] = {}
+    for d, doc_pieces in enumerate(pieces):
+        for piece in doc_pieces:
+            toks = piece.tokens
+            for a, b in itertools.pairwise(toks):
+                if a.surface in stop or b.surface in stop or not piece.text[a.end : b.start].isspace():
+                    continue
+                clauses.setdefault((a.key, b.key), set()).add(d)
+    return frozenset(pair for pair, ds in clauses.items() if len(ds) >= PHRASE_CLAUSES)
 
 
 def _sentence_keys(pieces: Sequence[Piece]) -> list[frozenset[str]]:
@@ -173,15 +195,22 @@ def _example_names(examples: Sequence[Piece]) -> frozenset[str]:
 _BEFORE_CITED = 4
 
 
-def _cross_reference_keys(own: str, tokens: Sequence[Token]) -> frozenset[str]:
+def _cross_reference_keys(own: str, tokens: Sequence[Token], text: str = "") -> frozenset[str]:
     """The keys a rule text has only where it refers to another clause: the cited clause states
-    them, this one only points there."""
+    them, this one only points there; inside a parenthesis, the cited clause's title after its
+    number too («(см. 537. История боя.)»)."""
     cited = [i for i, t in enumerate(tokens) if _is_cited(t.surface, own)]
     if not cited:
         return frozenset()
     near: set[int] = set()
     for i in cited:
         near.update(range(max(0, i - _BEFORE_CITED), i + 1))
+        start = tokens[i].start
+        opened = text.rfind("(", 0, start)
+        if opened >= 0 and text.rfind(")", 0, start) < opened:
+            close = text.find(")", start)
+            end = close if close >= 0 else len(text)
+            near.update(j for j in range(i + 1, len(tokens)) if tokens[j].end <= end)
     keys_near = {tokens[i].key for i in near}
     keys_elsewhere = {t.key for i, t in enumerate(tokens) if i not in near}
     return frozenset(keys_near - keys_elsewhere)

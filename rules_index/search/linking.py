@@ -44,6 +44,11 @@ CORRECTIONS = 6
 # A word like a jargon word by its form: the jargon word's stem it begins with has at least
 # this many letters.
 AKIN_ROOT = 4
+# At most this many keys of the rules that are other forms of a query word's dictionary word.
+LEXEME_KEYS = 3
+# A derivation's key goes at most this many letters past the shared root («движен» for «двиг»;
+# «конкретн» is no «кончилась»).
+DERIVED_TAIL = 2
 # A typo's weight by its number of edits.
 TYPO_SHARE = (1.0, 1.0, 0.8, 0.65)
 
@@ -81,6 +86,7 @@ class Linker:
     _jargon_lemmas: Mapping[str, postings.JargonRow]
     _akin: Mapping[str, tuple[postings.JargonRow, str]]
     _n_paragraphs: int
+    _forms: Mapping[str, str]
 
     def __init__(
         self,
@@ -91,6 +97,7 @@ class Linker:
         jargon_lemmas: Mapping[str, postings.JargonRow],
         n_paragraphs: int,
         akin: Mapping[str, tuple[postings.JargonRow, str]] = MappingProxyType({}),
+        forms: Mapping[str, str] = MappingProxyType({}),
     ) -> None:
         set_ = object.__setattr__
         set_(self, "_postings", postings_)
@@ -101,6 +108,7 @@ class Linker:
         set_(self, "_jargon_lemmas", jargon_lemmas)
         set_(self, "_akin", akin)
         set_(self, "_n_paragraphs", n_paragraphs)
+        set_(self, "_forms", forms)  # every word form of the rules → its key
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Linker неизменяем после построения")
@@ -144,6 +152,13 @@ class Linker:
             return derived
         if not info.known:
             return self._typos(t, stemmer=stemmer)
+        # Another form of the same dictionary word whose stem the stemmer cut otherwise
+        # («стоит» and the rules' «стоящими»).
+        # Not a pronoun's («того» is no «ту»).
+        lexeme = () if info.function else morph.lexeme(t.surface)
+        same = dict.fromkeys(self._forms[f] for f in lexeme if f in self._forms)
+        if same:
+            return tuple(Alt(k, "form", WEIGHT["form"]) for k in list(same)[:LEXEME_KEYS])
         # A real word the rules lack may still be a slip for one of their commonest words
         # («кату», «крата» for «карту»): one edit, towards a word of many clauses.
         common = max(COMMON_MIN, self._n_paragraphs * COMMON_SHARE)
@@ -204,7 +219,7 @@ class Linker:
         query adds («вылечить» → «лечение»). Roots are cut to no less than three quarters."""
         for cut in range(len(t.key), max(4, math.ceil(len(t.key) * 0.75)) - 1, -1):
             for root in self._analyzer.root_variants(t.key[:cut]):
-                found = self._keys_from(root, 3)
+                found = [k for k in self._keys_from(root, 3) if len(k) - len(root) <= DERIVED_TAIL]
                 if found:
                     return tuple(Alt(k, "derived", WEIGHT["derived"]) for k in found)
         found_keys: dict[str, None] = {}

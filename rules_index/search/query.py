@@ -216,7 +216,8 @@ def _words(
                 alts += tuple(
                     Alt(k, wide.relation, WEIGHT[wide.relation], wide.means, wide.within) for k in wide.keys
                 )
-            words.append(QWord(label, alts, together=len(means_keys) > 1))
+            info = infos.get(content[start].surface) if len(seq) == 1 else None
+            words.append(QWord(label, alts, together=len(means_keys) > 1, info=info))
             term_keys.extend(
                 TermKey(mk, label, start, start + len(seq), span(start, len(seq))) for mk in means_keys
             )
