@@ -179,6 +179,8 @@ DESK_FOLDS = (
     "desk_full_form",
     "desk_why",
     "desk_authors",
+    "desk_more",
+    "desk_closed",
 )
 
 
