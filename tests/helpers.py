@@ -181,6 +181,7 @@ DESK_FOLDS = (
     "desk_authors",
     "desk_more",
     "desk_closed",
+    "desk_expectations_authors",
 )
 
 
