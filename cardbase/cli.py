@@ -129,7 +129,7 @@ def dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.action == "coverage":
             return _coverage(args, out)
         return _show(args, out)
-    except cliparse.UsageError:
+    except (cliparse.UsageError, BrokenPipeError):  # the command line's own, and `| head`
         raise
     except CardBaseError as exc:
         print(f"Ошибка: {exc}", file=err)

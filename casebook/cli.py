@@ -106,7 +106,7 @@ def dispatch(args: argparse.Namespace, out: TextIO, err: TextIO, bases: CardBase
     `bases` opens the card bases of `--cards` and of the scenarios' `card_base`."""
     try:
         return _dispatch(args, out, err, bases)
-    except cliparse.UsageError:
+    except (cliparse.UsageError, BrokenPipeError):  # the command line's own, and `| head`
         raise
     except Exception as exc:  # the last guard
         print(f"Внутренняя ошибка: {type(exc).__name__}: {exc}", file=err)

@@ -116,7 +116,7 @@ def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"Ошибка: {e}", file=err)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
-        return EXIT_OK
+        raise  # `… | head`: cliparse.run ends the command quietly
     except Exception as e:  # a bug of ours: still no traceback for the user
         print(f"Внутренняя ошибка ({type(e).__name__}): {e}. Сообщите разработчикам.", file=err)
         return EXIT_INTERNAL

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -195,8 +196,9 @@ def run(
     """Parse `argv` (sys.argv[1:] when None) and `dispatch` the result; returns the exit code.
 
     The help goes to `out`; a wrong command line (argparse's or a UsageError the handler raises)
-    to `err`, with the usage of the command it concerns. Whatever else `dispatch` raises is the
-    caller's (each command has its own last guard against tracebacks).
+    to `err`, with the usage of the command it concerns. Output cut off by its reader (a pipe into
+    `head`) ends the command quietly with exit 0. Whatever else `dispatch` raises is the caller's
+    (each command has its own last guard against tracebacks, which lets BrokenPipeError through).
     """
     out = out or sys.stdout
     err = err or sys.stderr
@@ -214,6 +216,18 @@ def run(
         return EXIT_OK
     except UsageError as exc:
         return complain(exc, err, chosen)
+    except BrokenPipeError:  # the reader of our output left (`… | head`): the rest is not wanted
+        _output_dropped()
+        return EXIT_OK
+
+
+def _output_dropped() -> None:
+    """After the reader of standard output left: point it at /dev/null, so what is still buffered
+    (and Python's own flush at exit) goes nowhere instead of raising again as a traceback."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def complain(exc: UsageError, err: TextIO, parser: Parser | None = None) -> int:

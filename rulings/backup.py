@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rulings import accounts
+from rulings import accounts, sqlite_file
 from rulings.model import JournalError
 
 KEEP = 24
@@ -126,6 +126,7 @@ def restore(path: Path | str, backup: Path, problems: Callable[[Path], list[str]
     if found:
         raise JournalError("Резервная копия не прошла проверку, журнал не изменён: " + "; ".join(found[:5]))
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+    sqlite_file.let_go(path)  # this process's handle folds the WAL in first, so the file set aside is whole
     aside = path.with_name(f"{path.name}.before-restore-{stamp}")
     tmp = path.with_name(f".{path.name}.restore")
     shutil.copyfile(backup, tmp)

@@ -136,13 +136,39 @@ def update(conn: Conn, changes: Sequence[tuple[int, set[str], set[str]]]) -> Non
         elif old is not None:
             gone.append((term, chunk))
     if put:
-        conn.executemany(
-            "INSERT INTO search_postings (term, chunk, ids) VALUES (?, ?, ?) "
-            "ON CONFLICT (term, chunk) DO UPDATE SET ids = excluded.ids",
-            put,
-        )
+        _put(conn, put)
     if gone:
-        conn.executemany("DELETE FROM search_postings WHERE term = ? AND chunk = ?", gone)
+        _gone(conn, gone)
+
+
+# PostgreSQL gets a write's rows as arrays in one statement: a pipeline of one statement per row
+# (executemany) cost the server ~0.1 ms a row, 4–5 ms of an amendment that changes fifty terms.
+_UPSERT = (
+    "INSERT INTO search_postings (term, chunk, ids) {} "
+    "ON CONFLICT (term, chunk) DO UPDATE SET ids = excluded.ids"
+)
+
+
+def _put(conn: Conn, rows: Sequence[tuple[str, int, bytes]]) -> None:
+    if conn.engine == "postgres":
+        terms, chunks, blobs = (list(column) for column in zip(*rows, strict=True))
+        conn.execute(
+            _UPSERT.format("SELECT * FROM unnest(?::text[], ?::bigint[], ?::bytea[])"), (terms, chunks, blobs)
+        )
+    else:
+        conn.executemany(_UPSERT.format("VALUES (?, ?, ?)"), rows)
+
+
+def _gone(conn: Conn, rows: Sequence[tuple[str, int]]) -> None:
+    if conn.engine == "postgres":
+        terms, chunks = (list(column) for column in zip(*rows, strict=True))
+        sql = (
+            "DELETE FROM search_postings "
+            "WHERE (term, chunk) IN (SELECT * FROM unnest(?::text[], ?::bigint[]))"
+        )
+        conn.execute(sql, (terms, chunks))
+    else:
+        conn.executemany("DELETE FROM search_postings WHERE term = ? AND chunk = ?", rows)
 
 
 def index_rulings(conn: Conn, current: Sequence[tuple[int, RulingInput]]) -> None:

@@ -12,7 +12,11 @@ amends it, and that amendment, written on both branches, resolves it. A sync in 
 (`--both`) leaves the conflict visible in both journals. Accounts are copied only when asked
 (`--accounts`): a hall's judges are not the league's by default; a name TO already has keeps TO's
 password. Sign-in sessions and the throttle's counts never travel. A revision whose stored text
-fails its checksum in FROM is not copied (it is reported): damage must not spread.
+fails its checksum in FROM is not copied (it is reported): damage must not spread. Nor is one whose
+text fails the checks a judge's own write passes (`RulingInput.validated`: empty or over-long fields,
+an answer that is not a verdict, a trace that is not JSON), whatever wrote it into FROM: the receiving
+journal holds only what it would have accepted from a judge. (Cited clauses are not checked against
+the loaded rules: a hall may cite another version's numbering.)
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from collections.abc import Callable, Sequence
 
 from rulings import accounts, postings, records
 from rulings.db import Conn
-from rulings.model import JournalError, Revision, Ruling, RulingInput
+from rulings.model import JournalError, Revision, Ruling, RulingInput, RulingInputError
 from rulings.store import Journal
 
 BATCH = 1000  # rulings per transaction on the receiving side (the index rewrites a row once a batch)
@@ -37,6 +41,7 @@ class SyncReport:
     unchanged: int = 0
     conflicts: list[int] = dataclasses.field(default_factory=list)
     damaged: list[str] = dataclasses.field(default_factory=list)
+    refused: list[str] = dataclasses.field(default_factory=list)
     accounts_new: list[str] = dataclasses.field(default_factory=list)
 
     def add(self, other: SyncReport) -> None:
@@ -45,6 +50,7 @@ class SyncReport:
         self.unchanged += other.unchanged
         self.conflicts += other.conflicts
         self.damaged += other.damaged
+        self.refused += other.refused
 
     def lines(self, source: str, target: str) -> list[str]:
         out = [
@@ -62,6 +68,12 @@ class SyncReport:
             out.append(
                 "Не скопированы повреждённые редакции (не сходится контрольная сумма): "
                 + ", ".join(self.damaged[:30])
+            )
+        if self.refused:
+            out.append(
+                "Не скопированы редакции, текст которых журнал не принял бы от судьи: "
+                + "; ".join(self.refused[:30])
+                + (f" и ещё {len(self.refused) - 30}" if len(self.refused) > 30 else "")
             )
         if self.accounts_new:
             out.append("Скопированы учётные записи: " + ", ".join(self.accounts_new))
@@ -140,6 +152,10 @@ def _receive(conn: Conn, batch: Sequence[Ruling]) -> SyncReport:
     for ruling in batch:
         good = [r for r in ruling.revisions if not r.damaged and r.uid]
         counted.damaged += [f"{ruling.uid} ред. {r.rev}" for r in ruling.revisions if r.damaged]
+        refused = {r.rev: why for r in good if (why := _text_problem(r.data))}
+        if refused:
+            counted.refused += [f"{ruling.uid} ред. {rev} ({why})" for rev, why in refused.items()]
+            good = [r for r in good if r.rev not in refused]
         rid = local.get(ruling.uid)
         if rid is None:
             if not good:
@@ -185,6 +201,15 @@ def _receive(conn: Conn, batch: Sequence[Ruling]) -> SyncReport:
         conn.executemany(records.INSERT_REVISION, rows)
     postings.index_rulings(conn, current)
     return counted
+
+
+def _text_problem(data: RulingInput) -> str:
+    """Why a judge's own write of this text would be refused ("" when it would not)."""
+    try:
+        data.validated()
+    except RulingInputError as exc:
+        return str(exc)
+    return ""
 
 
 def _account_rows(conn: Conn) -> list[tuple[str, str, str, str]]:

@@ -21,11 +21,14 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import sys
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Browser, Locator, Page, Playwright, ViewportSize
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -169,9 +172,45 @@ def new_page(browser: Browser, viewport: dict[str, int] = DESKTOP, *, downloads:
     return context.new_page()
 
 
+def waited(page: Page, locator: Locator) -> None:
+    """`locator.wait_for()`; when the wait runs out, what the page showed is kept first."""
+    try:
+        locator.wait_for()
+    except PlaywrightTimeout:
+        keep_evidence(page)
+        raise
+
+
+def keep_evidence(page: Page) -> None:
+    """What the page showed when a test failed: tests/artifacts/failed-<test>-<time>.png and .txt
+    (the page's text and the counts of runs asked, started and finished), for a failure that
+    happens once in many runs. Never raises: the test's own error is the one to report."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0]
+    name = "failed-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in test)[-120:]
+    name += f"-{int(time.time() * 1000)}"
+    try:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        facts = page.evaluate(
+            """() => { const app = document.querySelector('[data-testid="stApp"]');
+              return JSON.stringify({url: location.href,
+                state: app?.getAttribute('data-test-script-state'),
+                connection: app?.getAttribute('data-test-connection-state'),
+                sockets: (window.__stRuns?.sockets || []).map(w => w.__runs)})
+              + "\\n\\n" + document.body.innerText; }"""
+        )
+        (ARTIFACTS / f"{name}.txt").write_text(str(facts), encoding="utf-8")
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, timeout=10_000)
+    except Exception as exc:  # evidence is best effort
+        print(f"keep_evidence: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
 def settle(page: Page) -> None:
     """Wait until every rerun the page asked for has run to its end and the page is drawn."""
-    page.wait_for_function(_QUIET, arg=[QUIET_MS, next(_settles)], polling=50)
+    try:
+        page.wait_for_function(_QUIET, arg=[QUIET_MS, next(_settles)], polling=50)
+    except PlaywrightTimeout:
+        keep_evidence(page)
+        raise
 
 
 def next_frame(page: Page) -> None:

@@ -27,6 +27,7 @@ from tests.browser import (
     shot,
     tile,
     unfold,
+    waited,
 )
 
 pytestmark = pytest.mark.browser
@@ -49,7 +50,7 @@ _IN_VIEW = """([el, top]) => {
 def in_view(pg: Any, locator: Any, what: str) -> None:
     """The element that answers a tap is on the screen: wholly inside the viewport and below
     Streamlit's fixed header bar (which would hide it)."""
-    locator.wait_for()
+    waited(pg, locator)
     head = pg.locator('[data-testid="stHeader"]').bounding_box()
     top = head["y"] + head["height"] if head else 0
     with contextlib.suppress(PlaywrightTimeout):
@@ -169,10 +170,13 @@ def test_the_position_as_text_there_and_back(browser: Browser, app_server: str) 
         panel.locator("textarea").fill("B Вайлл c4")
         panel.get_by_role("button", name="Прочитать текст").click()
         settle(pg)
-        pg.get_by_text(
-            "Текст не прочитан, стол не изменился: знак 3, «Вайлл»: карты «Вайлл» нет в библиотеке",
-            exact=False,
-        ).wait_for()
+        waited(
+            pg,
+            pg.get_by_text(
+                "Текст не прочитан, стол не изменился: знак 3, «Вайлл»: карты «Вайлл» нет в библиотеке",
+                exact=False,
+            ),
+        )
         assert (
             "Карт: 0."
             in pg.locator('[data-testid="stCaptionContainer"]').filter(has_text="Карт:").first.inner_text()

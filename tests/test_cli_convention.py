@@ -143,3 +143,31 @@ def test_help_as_a_process_exits_0(argv: list[str]) -> None:
     )
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
     assert done.stdout.startswith("Использование: python -m " + " ".join(argv[:-1]))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["engine", "abilities"],
+        ["engine", "coverage"],
+        ["engine", "cards", "coverage", "scenarios/cards/border.json"],
+        ["rules_index", "show", "211"],
+        ["rulings", "--help"],
+        ["casebook", "check", "scenarios"],
+    ],
+)
+def test_output_cut_off_by_its_reader_ends_quietly(argv: list[str]) -> None:
+    """`python -m engine … | head`: the reader leaves before the output ends; the command stops
+    with exit 0 and says nothing on stderr (no Python traceback, no «внутренняя ошибка»)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", *argv], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before the first line is written
+    try:
+        err = proc.stderr.read().decode("utf-8", "replace")
+        code = proc.wait(timeout=helpers.PROCESS_TIMEOUT)
+    finally:
+        proc.kill()
+        proc.stderr.close()
+    assert (code, err) == (0, ""), err

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulings import backup, cli
+from rulings import backup, cli, sqlite_file
 from rulings.model import JournalError
 from rulings.store import Journal
 from tests.rulings_samples import PASSWORD, cheap_hasher, journal_with_judge
@@ -24,6 +24,7 @@ def _journal_of_three(path: Path) -> tuple[Journal, list[int]]:
         book.record(_ruling(title=f"Спор {i}", decision=(MARK if i == 1 else f"Решение {i}.")), by)
         for i in range(3)
     ]
+    sqlite_file.let_go(path)  # this process's handle on the file folds the WAL in and closes
     with sqlite3.connect(path) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return book, ids

@@ -103,3 +103,28 @@ def test_the_card_page_gets_every_ruling_naming_the_card_from_the_index(journal_
     want = related.rulings_mentioning("Карлик Унд", every)
     assert [r.id for r in related.rulings_mentioning("Карлик Унд", found)] == [r.id for r in want]
     assert len(want) == 3
+
+
+def test_an_amendment_takes_its_lost_words_out_of_the_index_and_puts_its_new_ones_in(
+    journal_target: str,
+) -> None:
+    """On both engines: a word only the old text had leaves the index (its row is deleted, the
+    ruling is no longer found by it), a word the new text brings is found, and a word both keep
+    stays; other rulings in the same chunk keep theirs."""
+    book, by = journal_with_judge(journal_target, max_writes_per_minute=1000)
+    first = book.record(_ruling(title="Спор о гномах", decision="Гномы и паразит."), by)
+    other = book.record(_ruling(title="Спор о паразите", decision="Без гномов."), by)
+    book.amend(first, _ruling(title="Спор о троллях", decision="Тролли и паразит."), by, base_rev=1)
+    fresh = Journal(journal_target)
+
+    def found(query: str) -> list[int]:
+        return sorted(h.ruling.id for h in fresh.search(query))
+
+    assert found("тролли") == [first]
+    assert found("гномы") == [other]  # the amended ruling lost it, the other kept it
+    assert found("паразит") == [first, other]
+    book.amend(other, _ruling(title="Спор о паразите", decision="Без подгорного народа."), by, base_rev=1)
+    assert found("гномы") == []
+    # No ruling holds it any more: its rows are deleted, not left empty.
+    assert raw_rows(journal_target, "SELECT term FROM search_postings WHERE term LIKE '%гном%'") == []
+    assert raw_rows(journal_target, "SELECT term FROM search_postings WHERE term LIKE '%тролл%'")

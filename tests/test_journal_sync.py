@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 
 import pytest
 
-from rulings import cli, sync
-from rulings.model import Ruling
+from rulings import cli, model, records, sync
+from rulings.model import Revision, Ruling
 from rulings.store import Journal
 from tests.pg_server import PgServer
 from tests.rulings_samples import PASSWORD, dump, journal_with_judge
@@ -114,3 +115,37 @@ def test_the_command_line_syncs_both_ways_in_one_command(tmp_path: Path, postgre
     assert sorted(r.current.title for r in a.rulings()) == ["Казанский спор", "Московский спор"]
     assert dump(a) == dump(b)
     assert all(isinstance(r, Ruling) for r in b.rulings())
+
+
+def test_a_revision_no_judge_could_have_written_does_not_travel(two: tuple[str, str]) -> None:
+    """A revision with a correct checksum but a text the journal refuses from a judge (here a
+    decision over the limit, as another program could have written it into the hall's file) is not
+    copied and is named in the report; the ruling's other revisions and other rulings travel."""
+    here, there = two
+    a, by = journal_with_judge(here, name="Орлов", max_writes_per_minute=1000)
+    b, _ = journal_with_judge(there, name="Сидорова", max_writes_per_minute=1000)
+    fine = a.record(_ruling(title="Обычный спор"), by)
+    odd = a.record(_ruling(title="Спор со странной правкой"), by)
+    first = a.get(odd)
+    assert first is not None
+    too_long = "Д" * (model.FIELD_LIMITS["decision"] + 1)
+    written = Revision(
+        rev=2,
+        created_at=first.revisions[-1].created_at,
+        data=dataclasses.replace(first.current, decision=too_long),
+        author="Орлов",
+        uid=records.new_uid(),
+        base_uids=(first.revisions[-1].uid,),
+    )
+    a._run(True, lambda conn, _v: records.insert_revision(conn, odd, first.uid, 2, written, ""), serial=True)
+    assert [r.damaged for r in (a.get(odd) or first).revisions] == [False, False]  # not damage: a valid row
+    report = sync.sync(a, b)
+    assert len(report.refused) == 1 and report.refused[0].startswith(f"{first.uid} ред. 2 (")
+    assert "длиннее" in report.refused[0]
+    copied = {r.uid: r for r in b.rulings()}
+    assert [v.rev for v in copied[first.uid].revisions] == [1]
+    assert copied[first.uid].current.decision == first.current.decision
+    kept = a.get(fine)
+    assert kept is not None and kept.uid in copied
+    lines = report.lines("зал", "лига")
+    assert any("журнал не принял бы от судьи" in line and first.uid in line for line in lines)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import rules_index
-from rulings import accounts, cli, store
+from rulings import accounts, cli, sqlite_file, store
 from rulings.accounts import SignedIn
 from rulings.model import (
     JournalError,
@@ -320,6 +320,7 @@ def test_a_truncated_journal_is_never_written_and_never_grows(tmp_path: Path) ->
     book, by = journal_with_judge(path, max_writes_per_minute=100)
     for i in range(40):
         book.record(_ruling(title=f"Спор {i}", decision="Решение " * 200), by)
+    sqlite_file.let_go(path)  # this process's handle on the file folds the WAL in and closes
     with sqlite3.connect(path) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         conn.execute("PRAGMA journal_mode = DELETE")
