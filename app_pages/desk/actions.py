@@ -215,9 +215,13 @@ def turn_actions(rp: Replay) -> None:
             )
         if cannot:
             with st.popover(f"нельзя ({len(cannot)}): почему", type="tertiary"):
-                for c in cannot:
-                    st.markdown(common.escape_md(f"{c.words} — {c.mark}"))
-                    st.caption(common.escape_md(c.reason))
+                # one Markdown block, each action with its reason under it (not two elements each)
+                st.markdown(
+                    "\n\n".join(
+                        f"{common.escape_md(f'{c.words} — {c.mark}')}  \n{common.muted_md(c.reason)}"
+                        for c in cannot
+                    )
+                )
 
 
 def _choose_from_widget() -> None:
