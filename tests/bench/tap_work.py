@@ -19,34 +19,10 @@ from typing import Any
 
 from tests.bench import served
 
-_TICKS = os.sysconf("SC_CLK_TCK")
 
-
-def browser_cpu_s(root: int) -> float:
-    """CPU time of every Chromium process under `root` (the benchmark), in seconds."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(parent, []).append(int(entry))
-    total, todo = 0.0, list(children.get(root, []))
-    while todo:
-        pid = todo.pop()
-        todo.extend(children.get(pid, []))
-        try:
-            with open(f"/proc/{pid}/comm") as f:
-                if not f.read().startswith("chrom"):
-                    continue
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / _TICKS
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
+def browser_cpu_s() -> float:
+    """CPU time of every Chromium process the benchmark started, in seconds."""
+    return served.descendants_cpu_s(os.getpid(), comm="chrom")
 
 
 class Frames:
@@ -84,9 +60,9 @@ async def measured(
 ) -> None:
     """Run one tap (its step returns once the page shows the answer and the run is over) and
     record what it cost."""
-    at, browser0, server0 = len(frames.sizes), browser_cpu_s(os.getpid()), srv.cpu_s()
+    at, browser0, server0 = len(frames.sizes), browser_cpu_s(), srv.cpu_s()
     await tap()
-    into.browser_ms.append((browser_cpu_s(os.getpid()) - browser0) * 1000)
+    into.browser_ms.append((browser_cpu_s() - browser0) * 1000)
     into.server_ms.append((srv.cpu_s() - server0) * 1000)
     sizes = frames.sizes[at:]
     into.messages.append(len(sizes))
