@@ -179,6 +179,9 @@ DESK_FOLDS = (
     "desk_full_form",
     "desk_why",
     "desk_authors",
+    "desk_more",
+    "desk_closed",
+    "desk_expectations_authors",
 )
 
 

@@ -178,16 +178,19 @@ def card_actions(desk: Desk, rp: Replay, props: Props, cid: str) -> list[quick.Q
         _show_quick(state, props, q, cid)
     buttons = [q for q in open_ones if q not in shown]
     closed = [q for q in others if not q.open]
-    if buttons:
-        with st.expander(f"Ещё действия ({len(buttons)})", key=f"desk_more_{cid}"):
+    # Folded parts whose buttons are drawn only while open (session.fold): closed, they cost an
+    # action nothing (they were a third of the panel's elements, issue 24). Their keys are not the
+    # card's: a judge who opened «Ещё» finds it open for the next card too.
+    if buttons and (box := session.fold(f"Ещё действия ({len(buttons)})", "desk_more")):
+        with box:
             for style in ("button", "amount", "pick"):
                 group = [q for q in buttons if q.style == style]
                 if group:
                     with st.container(horizontal=True):
                         for q in group:
                             _show_quick(state, props, q, cid)
-    if closed:
-        with st.expander(f"Сейчас нельзя ({len(closed)}): почему", key=f"desk_closed_{cid}"):
+    if closed and (box := session.fold(f"Сейчас нельзя ({len(closed)}): почему", "desk_closed")):
+        with box:
             for q in closed:
                 _show_quick(state, props, q, cid)
     return quicks
@@ -212,9 +215,13 @@ def turn_actions(rp: Replay) -> None:
             )
         if cannot:
             with st.popover(f"нельзя ({len(cannot)}): почему", type="tertiary"):
-                for c in cannot:
-                    st.markdown(common.escape_md(f"{c.words} — {c.mark}"))
-                    st.caption(common.escape_md(c.reason))
+                # one Markdown block, each action with its reason under it (not two elements each)
+                st.markdown(
+                    "\n\n".join(
+                        f"{common.escape_md(f'{c.words} — {c.mark}')}  \n{common.muted_md(c.reason)}"
+                        for c in cannot
+                    )
+                )
 
 
 def _choose_from_widget() -> None:

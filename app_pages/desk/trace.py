@@ -204,27 +204,33 @@ def expectations_panel(desk: Desk) -> None:
     total = sum(len(s.expectations) for s in result.steps)
     head = "Все ожидания сценария выполняются" if result.ok else "Не все ожидания сценария выполняются"
     icon = common.ICON_OK if result.ok else common.ICON_ERROR
-    # what each step checks is the scenario file's own words (keys, ids): a part for its authors
-    with st.expander(
-        f"{head}: {held} из {total}", expanded=not result.ok, icon=icon, key="desk_expectations_authors"
-    ):
+    # what each step checks is the scenario file's own words (keys, ids): a part for its authors,
+    # drawn only while open (it opens by itself when an expectation fails); each step one heading
+    # and one text block, not a text per expectation (36 elements for Карлик Унд, issue 24)
+    box = session.fold(
+        f"{head}: {held} из {total}", "desk_expectations_authors", expanded=not result.ok, icon=icon
+    )
+    if box is None:
+        return
+    with box:
         st.text(f"Файл: {desk.scenario_name}")
         for step in result.steps:
             good = step.status in ("ok", "xfail") and not step.failed
             mark = ":material/check_circle: как ожидалось" if good else ":material/cancel: не как ожидалось"
             verdict = lexicon.verdict(step.verdict) if step.verdict else "—"
             st.markdown(f"**Шаг {step.number}** {mark} — вердикт: {common.escape_md(verdict)}")
-            st.text(wording.action_words(step.action))
-            for e in step.expectations:
-                st.text(
-                    ("✔ выполнено: " if e.ok else "✘ не выполнено: ")
-                    + e.what
-                    + (f" ({e.detail})" if e.detail else "")
-                )
+            lines = [wording.action_words(step.action)]
+            lines += [
+                ("✔ выполнено: " if e.ok else "✘ не выполнено: ")
+                + e.what
+                + (f" ({e.detail})" if e.detail else "")
+                for e in step.expectations
+            ]
             if step.pending_unanswered is not None:
-                st.text(f"✘ выбор не дан: {step.pending_unanswered.question}")
+                lines.append(f"✘ выбор не дан: {step.pending_unanswered.question}")
             if step.error:
-                st.text(f"✘ ошибка: {step.error}")
+                lines.append(f"✘ ошибка: {step.error}")
+            st.text("\n".join(lines))
 
 
 def for_authors(desk: Desk, rp: Replay, props: Props) -> None:

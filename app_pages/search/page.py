@@ -101,16 +101,25 @@ def hit_body(hit: Hit) -> str:
     return "\n\n".join(parts)
 
 
+# Each hit is its link and its text, set off from the one above by a rule (SEARCH_CSS) rather than
+# drawn in a bordered box of its own: a box is one more block for the browser to build on every
+# search, ten to a page (issue 24). The ready answers are set off the same way. Static: nothing
+# typed goes into it.
+SEARCH_CSS = """<style>
+:is(.st-key-search_hits, .st-key-search_hits_more) > :has([data-testid="stPageLink"]),
+.st-key-search_answers > :has([data-testid="stMarkdown"]) {
+  border-top: 1px solid rgba(49, 51, 63, 0.2); padding-top: 0.75rem;
+}
+</style>"""
+
+
 def _render_hit(index: RulesIndex, hit: Hit) -> None:
-    with st.container(border=True):
-        section = hit.title or f"раздел {hit.id.split('.')[0]}"
-        title = f"**{common.escape_md(hit.id)}** · {common.escape_md(section)}"
-        common.clause_link(
-            index, hit.id, label=title, icon=":material/description:", occurrence=hit.occurrence
-        )
-        body = hit_body(hit)
-        if body:
-            st.markdown(body)
+    section = hit.title or f"раздел {hit.id.split('.')[0]}"
+    title = f"**{common.escape_md(hit.id)}** · {common.escape_md(section)}"
+    common.clause_link(index, hit.id, label=title, icon=":material/description:", occurrence=hit.occurrence)
+    body = hit_body(hit)
+    if body:
+        st.markdown(body)
 
 
 def base_cards(query: str) -> list[Named]:
@@ -153,6 +162,7 @@ def render_search(index: RulesIndex) -> None:
     found, problem = ready.ready_answers(answers.answer_query(result), index, rank, _ANSWERS)
     if not result.answer.answered:
         found = [a for a in found if a.kind == "ruling" and a.score >= _SAME_QUESTION]
+    st.html(SEARCH_CSS)
     if not hits:
         st.info(
             common.escape_md(understood.NOTHING) + " Попробуйте другое слово или номер пункта.",

@@ -101,18 +101,18 @@ def answer_md(a: answers.Answer) -> str:
 
 
 def _render_answer(index: RulesIndex, a: answers.Answer) -> None:
-    """The answer's text, then the links: the desk or the journal, and the clauses it cites."""
-    with st.container(border=True):
-        st.markdown(answer_md(a))
-        with st.container(horizontal=True, gap="small"):
-            if a.kind == "scenario":
-                label, page_icon = "Открыть на столе судьи", ":material/grid_on:"
-            else:
-                label, page_icon = "Открыть в журнале", ":material/edit_note:"
-            registry.link(opens(a), label=label, icon=page_icon, query_params=dict(a.params))
-            for c in a.clauses:
-                if ids.is_clause_id(c):
-                    common.clause_chip(index, c)
+    """The answer's text, then the links: the desk or the journal, and the clauses it cites (set
+    off from the answer above by a rule, the search page's SEARCH_CSS, not a box of its own)."""
+    st.markdown(answer_md(a))
+    with st.container(horizontal=True, gap="small"):
+        if a.kind == "scenario":
+            label, page_icon = "Открыть на столе судьи", ":material/grid_on:"
+        else:
+            label, page_icon = "Открыть в журнале", ":material/edit_note:"
+        registry.link(opens(a), label=label, icon=page_icon, query_params=dict(a.params))
+        for c in a.clauses:
+            if ids.is_clause_id(c):
+                common.clause_chip(index, c)
 
 
 def render_clause_usage(cid: str) -> None:

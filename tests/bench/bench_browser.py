@@ -17,6 +17,9 @@ chromium (driving.py), interleaved, round by round, the same steps in the same r
   browser) for the server's own rate;
 - memory: the server's resident memory after start, per open window, at the 10-window peak,
   and after a player's upload (a 3,030-clause text) once the window that made it is closed;
+- work: what each tap costs the browser, in figures a loaded machine does not change (tap_work.py):
+  the messages and bytes the server sends for a search, a desk action and a switch to the desk,
+  the DOM nodes the page then holds, and the CPU time Chromium and the server spend on it;
 - diff: a player uploads a 3,030-clause text and opens «Что изменилось» (the built-in rules
   against it), while another window searches on: the diff's wait (the menu tap → the changes
   painted, and whether a progress bar showed), and the other window's search latency before and
@@ -29,7 +32,7 @@ first load ≤ 1.2×; 10 windows all served with p95 ≤ 1 s; ≥ 8 searches/s; 
 10-window run; an upload released within the session's expiry. Reported, never asserted.
 
 Environment: BENCH_ROUNDS, BENCH_SECONDS (each throughput level, default 20), BENCH_ONLY
-(a comma list of: load, search, desk, switch, throughput, memory, diff), BENCH_SESSION_TTL (seconds a
+(a comma list of: load, search, desk, switch, work, throughput, memory, diff), BENCH_SESSION_TTL (seconds a
 closed window's session is kept, default 30 for the bench; Streamlit's own default is 120),
 BENCH_APP_FLAGS (Streamlit flags for our app alone), BENCH_BASELINE (another checkout of the
 project, served beside as "main" and measured the same way: a change against what it changes, in
@@ -52,14 +55,14 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.async_api import Browser, FilePayload, Page, async_playwright  # noqa: E402
 
-from tests.bench import driving, served  # noqa: E402
+from tests.bench import driving, served, tap_work  # noqa: E402
 from tests.bench.bench_app import QUERIES  # noqa: E402
 from tests.bench.driving import App, Bare, Ours, Want  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "20"))
 SECONDS = int(os.environ.get("BENCH_SECONDS", "20"))
 SESSION_TTL = int(os.environ.get("BENCH_SESSION_TTL", "30"))
-PARTS = ("load", "search", "desk", "switch", "throughput", "memory", "diff")
+PARTS = ("load", "search", "desk", "switch", "work", "throughput", "memory", "diff")
 ONLY = [p for p in os.environ.get("BENCH_ONLY", ",".join(PARTS)).split(",") if p]
 LEVELS = (1, 5, 10)
 TARGETS = {"search": 1.5, "desk action": 2.0, "page switch": 1.5, "first load": 1.2}
@@ -162,6 +165,63 @@ async def latency(browser: Browser, apps: dict[str, tuple[App, served.Server]], 
         rows("  to the search / «Поле»", took, lines, slice(1, None, 2))
         for page in pages.values():
             await driving.close(page)
+
+
+WORK_TAPS = ("search", "desk action", "switch to the desk")
+
+
+async def work_of(
+    browser: Browser, apps: dict[str, tuple[App, served.Server]], tap: str, rounds: int
+) -> dict[str, tap_work.Work]:
+    """One kind of tap on every app, `rounds` rounds interleaved: what each cost (tap_work)."""
+    pages = {name: await driving.new_page(browser) for name in apps}
+    frames = {name: tap_work.Frames(page) for name, page in pages.items()}
+    for name, (app, srv) in apps.items():
+        if tap == "desk action":
+            await app.open_action(pages[name], srv.url)
+        else:
+            await app.open_search(pages[name], srv.url)
+    found = {name: tap_work.Work() for name in apps}
+    queries = iter(QUERIES * rounds)
+
+    def step(name: str, app: App, srv: served.Server) -> Step:
+        page = pages[name]
+        first, second, first_want, second_want = app.pages()
+
+        async def press() -> float:
+            if tap == "search":
+                return await app.search(page, next(queries))
+            if tap == "desk action":
+                return await app.press(page)
+            return await app.switch(page, second, second_want)
+
+        async def once() -> float:
+            await tap_work.measured(page, frames[name], srv, press, found[name])
+            if tap == "desk action":
+                await app.unpress(page)
+            elif tap != "search":
+                await app.switch(page, first, first_want)
+                await driving.settle(page)
+            return 0.0
+
+        return once
+
+    await interleaved(rounds, {n: step(n, a, s) for n, (a, s) in apps.items()})
+    for page in pages.values():
+        await driving.close(page)
+    return found
+
+
+async def work(browser: Browser, apps: dict[str, tuple[App, served.Server]], lines: list[str]) -> None:
+    """Per tap, what it costs the browser and the server (medians, interleaved)."""
+    rounds = max(ROUNDS // 2, 3)
+    lines.append("")
+    lines.append(f"work per tap, medians of {rounds} rounds ({served.uptime()})")
+    lines.append("| tap | app | messages | KB | DOM nodes after | Chromium CPU | server CPU |")
+    lines.append("|---|---|---|---|---|---|---|")
+    for tap in WORK_TAPS:
+        found = await work_of(browser, apps, tap, rounds)
+        lines.extend(found[name].row(tap, name) for name in apps)
 
 
 async def throughput(browser: Browser, name: str, app: App, srv: served.Server, sessions: int) -> str:
@@ -319,6 +379,9 @@ async def main() -> None:
             lines.append("|---|---|---|---|")
             await latency(browser, apps, lines)
             lines.append(f"({served.uptime()})")
+            if "work" in ONLY:
+                await work(browser, apps, lines)
+                print("\n".join(lines[-3 * len(apps) - 3 :]), flush=True)
             if "throughput" in ONLY:
                 lines.append("")
                 lines.append(

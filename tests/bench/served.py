@@ -50,8 +50,10 @@ def _cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / _TICKS
 
 
-def descendants_cpu_s(root: int) -> float:
-    """CPU time of every living process under `root` (the benchmark's browser), in seconds."""
+def descendants_cpu_s(root: int, comm: str = "") -> float:
+    """CPU time of every living process under `root` (the benchmark's browser), in seconds; with
+    `comm`, of those whose command name starts with it alone ("chrom": Chromium's, not the Node
+    process that drives it)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -66,6 +68,10 @@ def descendants_cpu_s(root: int) -> float:
         pid = todo.pop()
         todo.extend(children.get(pid, []))
         try:
+            if comm:
+                with open(f"/proc/{pid}/comm") as f:
+                    if not f.read().startswith(comm):
+                        continue
             total += _cpu_of(pid)
         except (OSError, ValueError, IndexError):
             continue
