@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from casebook import cli
+from rulings import sqlite_file
 from tests import fictional_rules as fr
 from tests import helpers, rulings_samples
 
@@ -31,6 +32,10 @@ def journal(tmp_path: Path) -> tuple[Path, dict[str, int]]:
     on clauses the fictional version left alone."""
     path = tmp_path / "rulings.sqlite3"
     _, ids = rulings_samples.journal_for_affected(path)
+    # As an earlier run of the app leaves it: the WAL folded into the file and the file let go, so
+    # a byte compared later is one the command under test could have changed, not this process's
+    # own fold of the writes above (2 s after them, from a background thread).
+    sqlite_file.let_go(path)
     return path, ids
 
 

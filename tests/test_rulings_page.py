@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages import registry
-from rulings import model, store
+from rulings import model, sqlite_file, store
 from tests.apptest import plain
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
@@ -195,6 +195,7 @@ def test_head_judge_locks_and_the_amend_form_goes(journal_file: Path) -> None:
 def test_corrupt_file_is_reported_and_the_form_is_kept(journal_file: Path) -> None:
     at = _sign_in(_page())
     garbage = b"not a database " * 500
+    sqlite_file.let_go(journal_file)  # no fold of the sign-in's WAL pending while the file is replaced
     journal_file.write_bytes(garbage)
     for name in ("-wal", "-shm"):
         journal_file.with_name(journal_file.name + name).unlink(missing_ok=True)
