@@ -156,9 +156,11 @@ class _Holder:
             conn, self._conn, self._ident = self._conn, None, None
         if conn is None:
             return
-        fold(self.path)
         with contextlib.suppress(sqlite3.Error):
-            conn.close()
+            conn.close()  # read-only: its close never writes the file
+        # A fresh connection, the file's last one in this process: it folds the WAL in, and on
+        # closing SQLite removes the -wal and -shm files when no other process has the file open.
+        fold(self.path)
 
 
 def fold(path: str) -> bool:

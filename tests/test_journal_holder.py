@@ -134,3 +134,16 @@ def _record_in_child(path: str) -> None:
     by = book.sign_in("Сидорова", PASSWORD)
     book.record(_ruling(title="Ребёнок"), by)
     os._exit(0 if Journal(path).count() == 2 else 1)
+
+
+def test_letting_go_leaves_the_journal_as_one_file(tmp_path: Path) -> None:
+    """At the process's exit (or before `restore`): the WAL folded in and its files gone, as a
+    journal without a running app always was."""
+    path = tmp_path / "rulings.sqlite3"
+    book, by = journal_with_judge(path, max_writes_per_minute=100)
+    rid = book.record(_ruling(title="Последний спор"), by)
+    assert _wal(path).exists()
+    sqlite_file.let_go(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backups", "rulings.sqlite3"]
+    got = Journal(path).get(rid)
+    assert got is not None and got.current.title == "Последний спор"
