@@ -35,7 +35,11 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from tests import helpers
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-TIMEOUT_MS = 60_000  # the machine is shared and CI has 2 cores: a slow step is not a failure
+# A bound that catches a hang, never slowness: every wait ends as soon as its condition holds, so
+# a passing run takes no longer for it. 60 s was missed on a fresh server's first sign-in and first
+# search (scenario runs, index, journal) in a clean-clone run whose suite, at nice 5, shared the
+# 2 cores with two `yes` and two other test workers at normal priority (issue 27).
+TIMEOUT_MS = 180_000
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 SEARCH_LABEL = "Номер пункта, слова, жаргон или название карты"
