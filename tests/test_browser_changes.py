@@ -36,6 +36,7 @@ def test_upload_filter_and_open_both_sides(
         if not page.locator('[data-testid="stFileUploaderDropzone"]').is_visible():
             # Other tests of the run may have stored shared versions: the upload box starts folded.
             page.get_by_text("Загрузить другую версию правил", exact=True).click()
+            settle(page)
         dropzone.set_input_files(
             files=[
                 FilePayload(name=name, mimeType="text/plain", buffer=text.encode("utf-8"))

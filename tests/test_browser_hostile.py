@@ -111,7 +111,10 @@ def _a_real_upload(page: Page, url: str, tmp_path: Path) -> tuple[str, str]:
     rules = tmp_path / "r.txt"
     rules.write_text("900. Раздел.\n900.1. Пункт.\nРП 9.9 от 01.01.2030\n", encoding="utf-8")
     page.goto(url + "/rules")
+    page.get_by_role("heading", name="Правила", exact=True).first.wait_for()
+    settle(page)
     page.get_by_text("Да, это версия правил «Берсерк» (РП)").click()
+    settle(page)  # the box's run drawn: a file given to the uploader it replaces would be lost
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(rules))
     page.get_by_text("Загружены правила РП 9.9", exact=False).wait_for()
     assert seen, "the page uploaded its file"
@@ -236,7 +239,10 @@ def test_a_parse_stops_when_its_window_is_closed(browser: Browser, app_server: s
     rules.write_bytes(rules_docs.full_rules(6.0))  # seconds of parsing: time to catch the child
     page = new_page(browser)
     page.goto(app_server + "/rules")
+    page.get_by_role("heading", name="Правила", exact=True).first.wait_for()
+    settle(page)
     page.get_by_text("Да, это версия правил «Берсерк» (РП)").click()
+    settle(page)
     before = set(_jobs(server))
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(rules))
     assert _until(lambda: set(_jobs(server)) - before, 120), "the parse started in a worker child"

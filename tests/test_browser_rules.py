@@ -138,6 +138,7 @@ def test_uploaded_rules_are_shown_as_text_and_only_to_this_judge(
         page.goto(v.base + "/rules")
         v.heading("Правила")
         page.get_by_text("Да, это версия правил «Берсерк» (РП)").click()  # asked before parsing
+        v.settle()  # its run drawn before the file is given (the uploader may be redrawn)
         page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(rules_file))
         page.get_by_text("Загружены правила РП 9.9", exact=False).wait_for()
         # in-app navigation keeps the session (and so the upload)

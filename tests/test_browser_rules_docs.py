@@ -30,6 +30,7 @@ def upload(v: Visit, pdf: Path) -> None:
     """Say it is «Берсерк» rules and upload the PDF on the open «Правила» page."""
     page = v.page
     page.get_by_text("Да, это версия правил «Берсерк» (РП)").click()
+    v.settle()  # its run drawn before the file is given (the uploader may be redrawn)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(pdf))
     page.get_by_text("Загружены правила РП 4.1-2 от 09.11.2024: пунктов 45", exact=False).wait_for()
 
