@@ -96,7 +96,7 @@ class _Holder:
         self.path = path
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
-        self._ident: tuple[int, int, int] | None = None  # (pid, dev, ino) the handle was opened on
+        self._ident: tuple[int, int] | None = None  # (dev, ino) of the file the handle was opened on
         self._last = 0.0
         self._folding = False  # a fold thread is waiting for the file to go idle
         self._inherited: sqlite3.Connection | None = None
@@ -107,24 +107,21 @@ class _Holder:
             stat = os.stat(self.path)
         except OSError:
             return
-        ident = (os.getpid(), stat.st_dev, stat.st_ino)
+        ident = (stat.st_dev, stat.st_ino)
         with self._lock:
             self._last = time.monotonic()
-            if self._ident != ident:  # first use, a replaced file (restore), or a forked child
+            if self._ident != ident:  # first use, or a file replaced at the path (restore)
                 self._reopen(ident)
             if self._folding:
                 return
             self._folding = True
         threading.Thread(target=self._fold_when_idle, name="journal-wal-fold", daemon=True).start()
 
-    def _reopen(self, ident: tuple[int, int, int]) -> None:
-        old, old_ident = self._conn, self._ident
-        self._conn = self._ident = None
-        if old is not None and old_ident is not None and old_ident[0] == os.getpid():
+    def _reopen(self, ident: tuple[int, int]) -> None:
+        old, self._conn, self._ident = self._conn, None, None
+        if old is not None:
             with contextlib.suppress(sqlite3.Error):
                 old.close()  # read-only: its close never writes the file
-        elif old is not None:
-            self._inherited = old  # a forked child never closes its parent's handle (SQLite's rule)
         try:
             conn = sqlite3.connect(
                 f"file:{quote(self.path)}?mode=ro", uri=True, timeout=0.05, check_same_thread=False
@@ -145,10 +142,12 @@ class _Holder:
         fold(self.path)
 
     def forked(self) -> None:
-        """In a child just forked: the parent's fold thread is not here, and its lock may have been
-        held at the fork. (The handle is the parent's: the child's first transaction opens its own.)"""
+        """In a child just forked: the parent's fold thread is not here, its lock may have been held
+        at the fork, and its handle is the parent's. The child keeps that handle, never closing it
+        (SQLite's rule for a connection across a fork); its first transaction opens its own."""
         self._lock = threading.Lock()
         self._folding = False
+        self._inherited, self._conn, self._ident = self._conn, None, None
 
     def release(self) -> None:
         """Fold what is left and let go of the file (the next transaction takes it again)."""
