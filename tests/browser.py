@@ -164,8 +164,7 @@ def launch(pw: Playwright, executable: str) -> Browser:
 
 
 def new_page(browser: Browser, viewport: dict[str, int] = DESKTOP, *, downloads: bool = False) -> Page:
-    """A page in a context of its own (a Streamlit session of its own); close it with
-    `page.context.close()`."""
+    """A page in a context of its own (a Streamlit session of its own); close it with `close(page)`."""
     context = browser.new_context(
         viewport={"width": viewport["width"], "height": viewport["height"]},
         locale="ru-RU",
@@ -183,6 +182,15 @@ def waited(page: Page, locator: Locator) -> None:
     except PlaywrightTimeout:
         keep_evidence(page)
         raise
+
+
+def close(page: Page) -> None:
+    """Close the page's context. Called from a test's `finally`, while the test is failing (an
+    exception on its way out), it keeps what the page showed first: a wait in the test itself ran
+    out, or an assertion failed, and the page is the evidence."""
+    if sys.exc_info()[1] is not None:
+        keep_evidence(page)
+    page.context.close()
 
 
 def keep_evidence(page: Page) -> None:
@@ -289,7 +297,7 @@ def sign_in(page: Page, where: str, name: str, password: str, *, folded_in: str 
     page.locator(f".st-key-{where}_signin_password input").fill(password)
     page.locator(f".st-key-{where}_signin_submit button").click()
     settle(page)
-    page.get_by_text(f"Вы вошли: {name}", exact=False).first.wait_for()
+    waited(page, page.get_by_text(f"Вы вошли: {name}", exact=False).first)
 
 
 def nav(page: Page, name: str) -> None:
@@ -345,7 +353,7 @@ class Visit:
         assert_local_only(self.requests)
 
     def close(self) -> None:
-        self.context.close()
+        close(self.page)
 
 
 # The desk («Стол судьи») -------------------------------------------------------------------------

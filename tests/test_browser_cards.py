@@ -26,6 +26,7 @@ from tests.browser import (
     DESKTOP,
     PHONE,
     assert_local_only,
+    close,
     fits_width,
     new_page,
     params,
@@ -124,7 +125,7 @@ def test_import_find_with_a_typo_open_and_put_on_the_desk(
         shot(pg, "cards_desk_placed")
         assert_local_only(requests)
     finally:
-        pg.context.close()
+        close(pg)
 
 
 @pytest.mark.parametrize("viewport", [PHONE], ids=["phone390"])
@@ -155,7 +156,7 @@ def test_a_file_with_a_bad_record_waits_for_the_judge(
         accept.click()
         pg.get_by_text("База карт: «with_error.json» (карт: 25", exact=False).wait_for()
     finally:
-        pg.context.close()
+        close(pg)
 
 
 def _upload(pg: Any, *paths: Path) -> None:
@@ -195,7 +196,7 @@ def test_a_base_and_its_codes_file_in_either_order_or_together(
         assert pg.get_by_text("выпуск 90", exact=False).count() == 0
         shot(pg, f"cards_codes_{order}")
     finally:
-        pg.context.close()
+        close(pg)
 
 
 def test_a_flying_card_of_a_base_goes_on_the_desk_in_one_tap(browser: Browser, cards_app: str) -> None:
@@ -227,4 +228,4 @@ def test_a_flying_card_of_a_base_goes_on_the_desk_in_one_tap(browser: Browser, c
         assert pg.get_by_text("at: aux", exact=False).count() == 0
         shot(pg, "cards_flyer_on_the_desk")
     finally:
-        pg.context.close()
+        close(pg)

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, FilePayload
 
 from tests import fictional_rules as fr
-from tests.browser import DESKTOP, PHONE, fits_width, nav, new_page, settle, shot, sign_in
+from tests.browser import DESKTOP, PHONE, close, fits_width, nav, new_page, settle, shot, sign_in
 from tests.rulings_samples import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -87,4 +87,4 @@ def test_upload_filter_and_open_both_sides(
         page.get_by_text("В РП 4.1-2 — п. 534.6, текст изменён.", exact=False).wait_for()
         shot(page, "changes_new_side")
     finally:
-        page.context.close()
+        close(page)

@@ -21,6 +21,7 @@ from tests.browser import (
     KARLIK,
     PHONE,
     banner,
+    close,
     desk_page,
     open_desk,
     settle,
@@ -157,7 +158,7 @@ def test_karlik_und_every_tap_answered_on_screen_in_ten_and_eight_interactions(
         assert "B Вайл c4 контроль A" in now and "A Карлик Унд на Вайл раны 2" in now, now
         print(f"{viewport['width']} px: set-up {setup_count}, actions {judge.count}, page {height} px")
     finally:
-        pg.context.close()
+        close(pg)
 
 
 def _held_click(pg: Any, button: Any) -> None:
@@ -193,7 +194,7 @@ def test_a_click_held_while_the_typed_name_arrives_still_puts_the_card(
         _held_click(pg, pg.get_by_role("button", name="Положить на «Вайл»", exact=True))
         waited(pg, said(pg, "«Карлик Унд» (игрок A) — на карте «Вайл»."))
     finally:
-        pg.context.close()
+        close(pg)
 
 
 def test_the_position_as_text_there_and_back(browser: Browser, app_server: str) -> None:
@@ -232,7 +233,7 @@ def test_the_position_as_text_there_and_back(browser: Browser, app_server: str) 
         assert pg.url == before
         shot(pg, "desk_3_notation")
     finally:
-        pg.context.close()
+        close(pg)
 
 
 def test_official_example_marks_agree_with_applying_and_clause_links_work(
@@ -268,7 +269,7 @@ def test_official_example_marks_agree_with_applying_and_clause_links_work(
         pg.wait_for_url("**p=211.9**")
         pg.get_by_text("211.9").first.wait_for()
     finally:
-        pg.context.close()
+        close(pg)
 
 
 def upload(pg: Any, name: str, data: bytes) -> None:
@@ -327,7 +328,7 @@ def test_uploads_act_on_one_click_and_ask_before_replacing_work(browser: Browser
         pg.get_by_text("Загружен сценарий «Считаются ли лишние раны", exact=False).first.wait_for()
         pg.get_by_text("Все ожидания сценария выполняются", exact=False).first.wait_for()
     finally:
-        pg.context.close()
+        close(pg)
 
 
 def test_phone_board_fits_and_links_keep_the_session(browser: Browser, app_server: str) -> None:
@@ -368,7 +369,7 @@ def test_phone_board_fits_and_links_keep_the_session(browser: Browser, app_serve
         assert pg.url == desk_url
         assert pg.get_by_text("Действий: 7 из 7").count() == 1  # the same desk
     finally:
-        pg.context.close()
+        close(pg)
 
 
 def test_streamlits_own_words_are_russian(browser: Browser, app_server: str) -> None:
@@ -387,4 +388,4 @@ def test_streamlits_own_words_are_russian(browser: Browser, app_server: str) -> 
         assert chip.get_by_text("Файл больше", exact=False).is_visible()
         assert "File must be" not in chip.inner_text()
     finally:
-        pg.context.close()
+        close(pg)

@@ -16,7 +16,7 @@ from google.protobuf import text_format  # type: ignore[import-untyped]
 from playwright.sync_api import Browser
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.browser import KARLIK, banner, desk_page, open_desk, settle, shot, tile, unfold
+from tests.browser import KARLIK, banner, close, desk_page, open_desk, settle, shot, tile, unfold
 
 pytestmark = pytest.mark.browser
 
@@ -100,7 +100,7 @@ def test_an_action_redraws_only_the_board_and_the_panel(browser: Browser, app_se
         assert finished == [ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY], finished
         assert "⚑A" not in tile(pg, "c4").inner_text()
     finally:
-        pg.context.close()
+        close(pg)
 
 
 def test_an_open_part_that_follows_the_desk_is_never_stale(browser: Browser, app_server: str) -> None:
@@ -118,4 +118,4 @@ def test_an_open_part_that_follows_the_desk_is_never_stale(browser: Browser, app
         assert ForwardMsg.FINISHED_SUCCESSFULLY in finished, finished  # the whole page, this time
         assert "B Вайл c4 контроль A" in text.input_value(), text.input_value()
     finally:
-        pg.context.close()
+        close(pg)

@@ -28,7 +28,7 @@ from playwright.sync_api import Browser, Page, Request
 import engine
 from rulings import limits
 from tests import helpers, hostile_data, rules_docs
-from tests.browser import DESKTOP, PHONE, Visit, new_page, settle
+from tests.browser import DESKTOP, PHONE, Visit, close, new_page, settle
 from tests.hostile_text import EVIL
 
 pytestmark = pytest.mark.browser
@@ -175,7 +175,7 @@ def test_the_server_refuses_a_body_over_its_limit_and_past_the_tabs_budget(
         assert status == 413, status
         assert limits.SESSION_UPLOAD_MB - 19 <= sent <= limits.SESSION_UPLOAD_MB
     finally:
-        page.context.close()
+        close(page)
 
 
 # -- a parse stops when its window goes away ------------------------------------------------------
@@ -251,11 +251,11 @@ def test_a_parse_stops_when_its_window_is_closed(browser: Browser, app_server: s
     # the job it was given.
     assert _until(lambda: _cpu_ticks(child) >= 50, 120), "the child parses"
     os.kill(child, signal.SIGSTOP)  # the parse can no longer finish on its own
-    page.context.close()
+    close(page)
     assert _until(lambda: not _alive(child), 90), "the closed window's parse was not stopped"
     # the server goes on: another window parses
     other = new_page(browser)
     try:
         _a_real_upload(other, app_server, tmp_path)
     finally:
-        other.context.close()
+        close(other)

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser
 from app_pages import registry
 from rulings import model
 from rulings import store as journal
-from tests.browser import PHONE, new_page, settle, shot
+from tests.browser import PHONE, close, new_page, settle, shot
 from tests.rulings_samples import journal_with_judge
 
 pytestmark = pytest.mark.browser
@@ -123,7 +123,7 @@ def test_no_latin_word_a_player_sees(
         shot(pg, f"words_{name}")
         assert found == [], f"{name}: {sorted(set(found))}"
     finally:
-        pg.context.close()
+        close(pg)
 
 
 def test_the_walk_visits_every_page() -> None:
