@@ -28,7 +28,6 @@ from rules_index.search import retrieval
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Query, QWord
 from rules_index.search.retrieval import How
-from rules_index.snippet import sentences
 from rules_index.text import Token, fold_lookalikes, normalize
 
 # The share of the question's weight one clause must cover to answer it.
@@ -329,8 +328,8 @@ def _states(c: Corpus, d: int, matched: Sequence[Sequence[str]], marker: Marker)
     """Whether one sentence of paragraph d is marked (states a number, defines) and has every
     matched word."""
     for piece in c.pieces[d]:
-        for start, end in sentences(piece.text):
-            toks = [t for t in piece.tokens if start <= t.start and t.end <= end]
+        for start, end, lo, hi in piece.bounds:
+            toks = piece.tokens[lo:hi]
             keys = {t.key for t in toks}
             if all(any(k in keys for k in m) for m in matched) and marker(piece.text[start:end], toks, start):
                 return True
