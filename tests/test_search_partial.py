@@ -1,0 +1,28 @@
+"""Issue 23, fourth pass: a multi-word meaning a clause states only in part, and the other
+behaviours of this pass (each test fails without its change)."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules_index
+from rules_index import RulesIndex
+
+
+@pytest.fixture(scope="module")
+def ix() -> RulesIndex:
+    return rules_index.load_default()
+
+
+def test_a_meaning_stated_in_part_with_its_noun_counts_for_the_clause(ix: RulesIndex) -> None:
+    # «переманил» is «взять под контроль»; 535.1.1 says «под контролем», not «взять»: the noun of
+    # the meaning is there, so the clause about the control marker answers.
+    result = ix.lookup("переманил существо, чей маркер")
+    assert result.answer.answered
+    assert result.hits[0].id == "535.1.1"
+
+
+def test_a_meaning_is_not_stated_by_its_modifier_alone(ix: RulesIndex) -> None:
+    # «ходит первым» is «первый ход»; 211.2's «в первом ряду» has the modifier, not the turn.
+    assert ix.lookup("кто ходит первым после рассадки").hits == ()
+    assert ix.lookup("кто ходит первым").hits == ()
