@@ -7,6 +7,8 @@ import pytest
 
 import rules_index
 from rules_index import RulesIndex
+from rules_index.search import query, retrieval
+from rules_index.search.corpus import build
 
 
 @pytest.fixture(scope="module")
@@ -26,3 +28,16 @@ def test_a_meaning_is_not_stated_by_its_modifier_alone(ix: RulesIndex) -> None:
     # «ходит первым» is «первый ход»; 211.2's «в первом ряду» has the modifier, not the turn.
     assert ix.lookup("кто ходит первым после рассадки").hits == ()
     assert ix.lookup("кто ходит первым").hits == ()
+
+
+def test_a_meaning_stated_in_part_counts_in_part_for_the_ranking(
+    ix: RulesIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 535.1.1 has «контролем» of «взять под контроль»: half the meaning covers half its weight.
+    corpus = build(ix.paragraphs, {})
+    q = query.read(corpus, "переманил маркер")
+    d = corpus.first["535.1.1"]
+    with_part = retrieval.word_scores(corpus, q.words)[0][d]
+    monkeypatch.setattr(retrieval, "PARTIAL_SHARE", 0.0)
+    without = retrieval.word_scores(corpus, q.words)[0][d]
+    assert with_part > without

@@ -19,31 +19,40 @@ COVERAGE_FLOOR = 0.25
 COVERAGE_POWER = 2.0
 # A pronoun-like word («один», «другой», «тот», «каждый») weighs this much in the ranking.
 FUNCTION_WEIGHT = 0.7
+# A multi-word meaning a paragraph has in part covers this much of its share of words had.
+PARTIAL_SHARE = 0.5
 
 # Per paragraph, per query word: the alternative that matched and the word as typed.
 How = dict[int, dict[int, tuple[Alt, str]]]
 
 
 def word_scores(c: Corpus, words: Sequence[QWord]) -> tuple[dict[int, float], How, dict[int, set[int]]]:
-    """BM25 per paragraph over each query word's best alternative, scaled by coverage;
+    """BM25 per paragraph over each query word's best alternative, scaled by coverage (a
+    multi-word meaning had in part covers in part: PARTIAL_SHARE of its share of words);
     for each paragraph, which alternative matched each query word; and which query words
     each paragraph covers whole."""
     scores: dict[int, float] = {}
     how: How = {}
     covered: dict[int, set[int]] = {}
+    partial: dict[int, dict[int, float]] = {}
     for wi, qw in enumerate(words):
         for d, (s, alt) in best_alternative(c, qw).items():
             scores[d] = scores.get(d, 0.0) + s
             how.setdefault(d, {})[wi] = (alt, qw.word)
             if complete(c, qw, d):
                 covered.setdefault(d, set()).add(wi)
+            elif qw.together:
+                have = sum(1 for a in qw.alts if d in c.postings.get(a.key, {}))
+                partial.setdefault(d, {})[wi] = PARTIAL_SHARE * have / len(qw.alts)
     # Coverage: a clause that matches every query word beats one that repeats a single word.
     # Coverage by word weight: missing a rare word costs more than missing a common one.
     if words:
         weights = [word_weight(c, qw) for qw in words]
         total = sum(weights) or 1.0
         for d in scores:
-            coverage = sum(weights[wi] for wi in covered.get(d, ())) / total
+            coverage = sum(weights[wi] for wi in covered.get(d, ()))
+            coverage += sum(weights[wi] * share for wi, share in partial.get(d, {}).items())
+            coverage /= total
             scores[d] *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER
     return scores, how, covered
 
