@@ -60,10 +60,12 @@ class Family:
 
 @dataclass(frozen=True)
 class Derivation:
-    """Verb prefixes (longest first) and root-final consonant alternations («г» → «ж»)."""
+    """Verb prefixes (longest first), root-final consonant alternations («г» → «ж») and the
+    suffixes of imperfective verbs («ыва»)."""
 
     prefixes: tuple[str, ...] = ()
     alternations: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    imperfective: tuple[str, ...] = ()  # «ыва», «ива»: «сработать» → «срабатывать»
 
 
 @dataclass(frozen=True)
@@ -212,9 +214,13 @@ def _derivation(path: Path) -> Derivation:
         for k, v in alternations.items()
     ):
         raise CorpusError(f"Таблица «{path.name}»: «alternations» — согласная и список её пар.")
+    imperfective = data.get("imperfective") or []
+    if not isinstance(imperfective, list) or not all(isinstance(x, str) and x for x in imperfective):
+        raise CorpusError(f"Таблица «{path.name}»: «imperfective» — список суффиксов («ыва», «ива»).")
     return Derivation(
         tuple(sorted(dict.fromkeys(prefixes), key=lambda x: -len(x))),
         MappingProxyType({k: tuple(v) for k, v in alternations.items()}),
+        tuple(dict.fromkeys(x.lower() for x in imperfective)),
     )
 
 

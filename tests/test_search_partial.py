@@ -3,12 +3,16 @@ behaviours of this pass (each test fails without its change)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import rules_index
 from rules_index import RulesIndex
 from rules_index.search import query, retrieval
 from rules_index.search.corpus import build
+from rules_index.tables import Derivation, load_tables
+from rules_index.text import Analyzer
 
 
 @pytest.fixture(scope="module")
@@ -41,3 +45,20 @@ def test_a_meaning_stated_in_part_counts_in_part_for_the_ranking(
     monkeypatch.setattr(retrieval, "PARTIAL_SHARE", 0.0)
     without = retrieval.word_scores(corpus, q.words)[0][d]
     assert with_part > without
+
+
+def test_a_verb_of_the_other_aspect_finds_its_noun(ix: RulesIndex) -> None:
+    # «просматривают» (imperfective, «-ива-», «а» in the root) is «просмотр» of 535.5.1.1.
+    result = ix.lookup("когда при призыве колоду не просматривают")
+    word = next(w for w in result.words if w.word == "просматривают")
+    assert (word.how, word.found) == ("derived", ("просмотр",))
+    assert result.hits[0].id == "535.5.1.1"
+
+
+def test_aspect_variants_follow_the_derivation_table() -> None:
+    analyzer = Analyzer(load_tables())
+    assert analyzer.aspect_variants("просматрива") == ("просмотр",)
+    assert "срабатыва" in analyzer.aspect_variants("сработа")
+    assert analyzer.aspect_variants("перемешива") == ()  # no «а» to turn back
+    bare = Analyzer(replace(load_tables(), derivation=Derivation()))
+    assert bare.aspect_variants("просматрива") == ()
