@@ -79,6 +79,7 @@ class Asks:
     defines: tuple[str, ...] = ()  # words or phrases, a dash written «–»
     light: frozenset[str] = frozenset()
     permission: frozenset[str] = frozenset()  # «можно», «может»: the verb is what is asked
+    another: frozenset[str] = frozenset()  # «другой», «несколько»: two of a kind
 
 
 @dataclass(frozen=True)
@@ -265,4 +266,5 @@ def _asks(path: Path) -> Asks:
         ),
         words(data.get("light"), "light"),
         words(data.get("permission"), "permission"),
+        words(data.get("another"), "another"),
     )

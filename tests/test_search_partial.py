@@ -3,7 +3,9 @@ behaviours of this pass (each test fails without its change)."""
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +13,7 @@ import rules_index
 from rules_index import RulesIndex
 from rules_index.search import query, retrieval
 from rules_index.search.corpus import build
-from rules_index.tables import Derivation, load_tables
+from rules_index.tables import DATA_DIR, Derivation, load_tables
 from rules_index.text import Analyzer
 
 
@@ -62,3 +64,20 @@ def test_aspect_variants_follow_the_derivation_table() -> None:
     assert analyzer.aspect_variants("перемешива") == ()  # no «а» to turn back
     bare = Analyzer(replace(load_tables(), derivation=Derivation()))
     assert bare.aspect_variants("просматрива") == ()
+
+
+def test_a_word_typed_twice_finds_the_clause_about_several_of_its_kind(ix: RulesIndex) -> None:
+    # 535.7.4: «несколько особенностей "инкарнация Х"» — which of two incarnations applies.
+    assert ix.search("инкарнация 2 и инкарнация 3, какая работает", 1)[0].id == "535.7.4"
+    assert ix.search("симб на симба", 1)[0].id == "211.4"  # «на другого симбиота» still
+
+
+def test_the_words_of_two_of_a_kind_are_data(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data, ignore=shutil.ignore_patterns("corpus"))
+    asks = (data / "asks.yaml").read_text(encoding="utf-8").replace("другой, несколько]", "другой]")
+    (data / "asks.yaml").write_text(asks, encoding="utf-8")
+    ix = rules_index.load_default()
+    corpus = build(ix.paragraphs, {}, load_tables(data))
+    assert corpus.another_keys == frozenset({"друг"})
+    assert build(ix.paragraphs, {}).another_keys == frozenset({"друг", "нескольк"})

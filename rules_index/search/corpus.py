@@ -58,6 +58,7 @@ class Corpus:
     number_index: numbers.NumberIndex
     linker: linking.Linker
     asks: Asks
+    another_keys: frozenset[str]  # keys of the words that relate two of a kind (asks.yaml)
 
 
 def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None) -> Corpus:
@@ -134,6 +135,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
             MappingProxyType(docs.vocab),
         ),
         asks=tables.asks,
+        another_keys=frozenset(analyzer.key(w, stemmer) for w in tables.asks.another),
     )
 
 
