@@ -81,3 +81,9 @@ def test_the_words_of_two_of_a_kind_are_data(tmp_path: Path) -> None:
     corpus = build(ix.paragraphs, {}, load_tables(data))
     assert corpus.another_keys == frozenset({"друг"})
     assert build(ix.paragraphs, {}).another_keys == frozenset({"друг", "нескольк"})
+
+
+def test_a_light_verb_weighs_little_in_the_ranking(ix: RulesIndex) -> None:
+    # «считается» says what is asked, not about what: 535.2 defines taking into the squad, 535.9
+    # only says a squad «считается нелегальным».
+    assert ix.search("что считается взятием в отряд", 1)[0].id == "535.2"

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Alt, QWord
+from rules_index.text import fold_lookalikes, normalize
 
 # BM25 parameters; clauses are short and similar in length, so length matters little.
 K1 = 1.2
@@ -21,6 +22,8 @@ COVERAGE_POWER = 2.0
 FUNCTION_WEIGHT = 0.7
 # A multi-word meaning a paragraph has in part covers this much of its share of words had.
 PARTIAL_SHARE = 0.5
+# A light verb («считается», «работает», asks.yaml) weighs this much in the ranking.
+LIGHT_WEIGHT = 0.5
 
 # Per paragraph, per query word: the alternative that matched and the word as typed.
 How = dict[int, dict[int, tuple[Alt, str]]]
@@ -69,6 +72,8 @@ def best_alternative(c: Corpus, qw: QWord) -> dict[int, tuple[float, Alt]]:
     share = 1 / len(qw.alts) if qw.together else 1.0
     if qw.info is not None and qw.info.function:
         share *= FUNCTION_WEIGHT  # «одного», «другой»: they point, the other words name
+    if fold_lookalikes(normalize(qw.word)) in c.asks.light:
+        share *= LIGHT_WEIGHT  # «считается», «работает»: they say what is asked, not about what
     present: dict[int, int] = {}
     lengths, avgdl = c.lengths, c.avgdl
     for alt in qw.alts:
