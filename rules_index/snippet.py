@@ -23,14 +23,47 @@ _ABBREVIATION_END = re.compile(
 Spans = tuple[tuple[str, bool], ...]
 
 
+# A sentence of a piece: (start, end) in its text and its tokens' [first, last + 1) in the piece.
+Bounds = tuple[tuple[int, int, int, int], ...]
+
+
 @dataclass(frozen=True)
 class Piece:
-    """One field of a paragraph: its rule text (`kind` «text») or one of its examples."""
+    """One field of a paragraph: its rule text (`kind` «text») or one of its examples, and its
+    sentences (`bounds`; `make_piece` builds them once, every hit's snippet reads them)."""
 
     doc: int
     kind: str
     text: str
     tokens: tuple[Token, ...]
+    bounds: Bounds = ()
+
+
+def make_piece(doc: int, kind: str, text: str, tokens: tuple[Token, ...]) -> Piece:
+    """A piece with its sentences' bounds."""
+    return Piece(doc, kind, text, tokens, sentence_bounds(text, tokens))
+
+
+def sentence_bounds(text: str, tokens: Sequence[Token]) -> Bounds:
+    """Each sentence's (start, end) and its tokens' index range: a token never crosses a
+    sentence's end (a sentence ends at a space or a line break), so a sentence's tokens are
+    one run of the piece's."""
+    out: list[tuple[int, int, int, int]] = []
+    i = 0
+    n = len(tokens)
+    for start, end in sentences(text):
+        while i < n and tokens[i].start < start:
+            i += 1
+        j = i
+        while j < n and tokens[j].end <= end:
+            j += 1
+        out.append((start, end, i, j))
+        i = j
+    return tuple(out)
+
+
+def _bounds(piece: Piece) -> Bounds:
+    return piece.bounds or sentence_bounds(piece.text, piece.tokens)
 
 
 def snippet(
@@ -71,11 +104,14 @@ def _best_sentence(
     """(piece, start, end) of the sentence with the most matches; rule text before examples."""
     best: tuple[int, int, Piece, int, int] | None = None
     for pi, piece in enumerate(pieces):
-        for start, end in sentences(piece.text):
-            keys = [t.key for t in piece.tokens if start <= t.start and t.end <= end]
-            hit_count = len({k for k in keys if k in marked})
-            hit_count += sum(2 for seq in card_seqs if find_all(keys, seq))
-            hit_count += sum(3 for cid in cited if cid in piece.text[start:end])
+        tokens = piece.tokens
+        for start, end, lo, hi in _bounds(piece):
+            keys = [t.key for t in tokens[lo:hi]]
+            hit_count = len(marked.intersection(keys))
+            if card_seqs:
+                hit_count += sum(2 for seq in card_seqs if find_all(keys, seq))
+            if cited:
+                hit_count += sum(3 for cid in cited if cid in piece.text[start:end])
             if best is None or (hit_count, -pi) > (best[0], best[1]):
                 best = (hit_count, -pi, piece, start, end)
     return None if best is None else best[2:]
@@ -84,12 +120,12 @@ def _best_sentence(
 def _widen(piece: Piece, start: int, end: int, marked: set[str]) -> tuple[int, int]:
     """A short sentence («Бул’Багур имеет текст:») runs on into the next; a long one is cut to
     SNIPPET_CHARS around its first match, on word boundaries."""
-    spans_of = sentences(piece.text)
+    spans_of = _bounds(piece)
     while end - start < SNIPPET_MIN:
-        after = [se for se in spans_of if se[0] >= end]
-        if not after:
+        after = next((se for se in spans_of if se[0] >= end), None)
+        if after is None:
             break
-        end = after[0][1]
+        end = after[1]
     if end - start > SNIPPET_CHARS:
         first_hit = next((t.start for t in piece.tokens if start <= t.start < end and t.key in marked), start)
         start = max(start, first_hit - SNIPPET_CHARS // 3)

@@ -60,10 +60,12 @@ class Family:
 
 @dataclass(frozen=True)
 class Derivation:
-    """Verb prefixes (longest first) and root-final consonant alternations («г» → «ж»)."""
+    """Verb prefixes (longest first), root-final consonant alternations («г» → «ж») and the
+    suffixes of imperfective verbs («ыва»)."""
 
     prefixes: tuple[str, ...] = ()
     alternations: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    imperfective: tuple[str, ...] = ()  # «ыва», «ива»: «сработать» → «срабатывать»
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ class Asks:
     defines: tuple[str, ...] = ()  # words or phrases, a dash written «–»
     light: frozenset[str] = frozenset()
     permission: frozenset[str] = frozenset()  # «можно», «может»: the verb is what is asked
+    another: frozenset[str] = frozenset()  # «другой», «несколько»: two of a kind
 
 
 @dataclass(frozen=True)
@@ -212,9 +215,13 @@ def _derivation(path: Path) -> Derivation:
         for k, v in alternations.items()
     ):
         raise CorpusError(f"Таблица «{path.name}»: «alternations» — согласная и список её пар.")
+    imperfective = data.get("imperfective") or []
+    if not isinstance(imperfective, list) or not all(isinstance(x, str) and x for x in imperfective):
+        raise CorpusError(f"Таблица «{path.name}»: «imperfective» — список суффиксов («ыва», «ива»).")
     return Derivation(
         tuple(sorted(dict.fromkeys(prefixes), key=lambda x: -len(x))),
         MappingProxyType({k: tuple(v) for k, v in alternations.items()}),
+        tuple(dict.fromkeys(x.lower() for x in imperfective)),
     )
 
 
@@ -259,4 +266,5 @@ def _asks(path: Path) -> Asks:
         ),
         words(data.get("light"), "light"),
         words(data.get("permission"), "permission"),
+        words(data.get("another"), "another"),
     )

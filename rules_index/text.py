@@ -44,6 +44,7 @@ _LOOKALIKES: Mapping[int, str] = MappingProxyType(
     )
 )
 _LATIN = re.compile(r"[a-z]")
+_VOWELS = frozenset("аеиоуыэюя")
 _CYRILLIC = re.compile(r"[а-я]")
 
 
@@ -84,9 +85,16 @@ class Analyzer:
     def __init__(self, tables: Tables) -> None:
         self.stopwords = frozenset(normalize(w) for w in tables.stopwords)
         pairs = [(normalize(p), normalize(f.key)) for f in tables.families for p in f.prefixes]
-        self._prefixes = tuple(sorted(pairs, key=lambda pk: -len(pk[0])))
+        # A family by its prefix, tried longest first: one dict look-up per prefix length (a
+        # handful) instead of a `startswith` per prefix (64) for every word stemmed.
+        families: dict[str, str] = {}
+        for prefix, family in sorted(pairs, key=lambda pk: -len(pk[0])):
+            families.setdefault(prefix, family)
+        self._families: Mapping[str, str] = MappingProxyType(families)
+        self._prefix_lengths = tuple(sorted({len(p) for p in families}, reverse=True))
         self.verb_prefixes = tables.derivation.prefixes
         self._alternations = tables.derivation.alternations
+        self._imperfective = tables.derivation.imperfective
 
     def stemmer(self) -> Stemmer.Stemmer:
         """A fresh stemmer per build or query: Snowball stemmer objects are not thread-safe.
@@ -99,9 +107,12 @@ class Analyzer:
 
     def key(self, word: str, stemmer: Stemmer.Stemmer) -> str:
         """Search key of a normalised word: its family, or its Snowball stem."""
-        for prefix, family in self._prefixes:
-            if word.startswith(prefix):
-                return family
+        families = self._families
+        for n in self._prefix_lengths:
+            if len(word) >= n:
+                family = families.get(word[:n])
+                if family is not None:
+                    return family
         if word.isdigit() or len(word) <= 2:
             return word
         return str(stemmer.stemWord(word))
@@ -130,6 +141,27 @@ class Analyzer:
         return tuple(
             t.key for t in self.tokens(text, stemmer) if not (content_only and t.surface in self.stopwords)
         )
+
+    def aspect_variants(self, key: str) -> tuple[str, ...]:
+        """The key of a verb's other aspect or its noun, by the imperfective suffixes of the
+        derivation table: «просматрива» → «просмотр», «сработа» → «срабатыва». The root's
+        last «а» before the suffix is «о» without it, and the other way round."""
+        out: list[str] = []
+        for suffix in self._imperfective:
+            at = key.rfind(suffix)
+            if at >= 3:  # drop the suffix: «просматр» → «просмотр»
+                root = key[:at]
+                vowel = root.rfind("а")
+                if vowel > 0 and vowel >= len(root) - 3:
+                    out.append(root[:vowel] + "о" + root[vowel + 1 :])
+        vowel = key.rfind("о")
+        if vowel >= 2 and not any(s in key for s in self._imperfective):
+            end = vowel + 1
+            while end < len(key) and key[end] not in _VOWELS:
+                end += 1
+            if end > vowel + 1:  # add it: «сработ(а)» → «срабатыва»
+                out.extend(key[:vowel] + "а" + key[vowel + 1 : end] + suffix for suffix in self._imperfective)
+        return tuple(dict.fromkeys(out))
 
     def root_variants(self, root: str) -> tuple[str, ...]:
         """The root itself, then the root with its last consonant (or «ст») alternated

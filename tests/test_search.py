@@ -8,8 +8,11 @@ import json
 import pytest
 
 import rules_index
-from rules_index import QueryError, RulesIndex
+from rules_index import QueryError, RulesIndex, snippet
 from rules_index.cli import main
+from rules_index.search.corpus import build
+from rules_index.tables import load_tables
+from rules_index.text import Analyzer
 
 
 @pytest.fixture(scope="module")
@@ -276,6 +279,26 @@ def test_a_clause_found_by_the_number_it_cites_shows_that_citation_marked(ix: Ru
     cited = next(h for h in ix.search("535.5.1.2") if h.id == "535.5.1.3")
     assert "в соответствии с п. 535.5.1.2 какое-либо игродействие" in cited.snippet
     assert ("535.5.1.2", True) in cited.spans
+
+
+def test_each_sentence_of_a_piece_knows_its_tokens(ix: RulesIndex) -> None:
+    # The bounds built once per piece are what reading every token against the sentence gives.
+    for pieces in build(ix.paragraphs, {}).pieces:
+        for pc in pieces:
+            assert pc.bounds == snippet.sentence_bounds(pc.text, pc.tokens)
+            assert [b[:2] for b in pc.bounds] == snippet.sentences(pc.text)
+            for start, end, lo, hi in pc.bounds:
+                inside = [t for t in pc.tokens if start <= t.start and t.end <= end]
+                assert list(pc.tokens[lo:hi]) == inside
+            assert sum(hi - lo for _, _, lo, hi in pc.bounds) == len(pc.tokens)
+    text = "Первое. Второе см. 537. История боя.\nТретье"
+    analyzer = Analyzer(load_tables())
+    tokens = tuple(analyzer.tokens(text, analyzer.stemmer()))
+    assert [text[a:b] for a, b, _, _ in snippet.sentence_bounds(text, tokens)] == [
+        "Первое.",
+        "Второе см. 537. История боя.",
+        "Третье",
+    ]
 
 
 def test_a_range_of_clauses_finds_every_clause_in_it(ix: RulesIndex) -> None:

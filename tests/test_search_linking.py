@@ -12,6 +12,7 @@ import rules_index
 from rules_index import CorpusError, RulesIndex, morph, understood
 from rules_index.search import typos
 from rules_index.tables import load_tables
+from rules_index.text import Analyzer
 
 
 @pytest.fixture(scope="module")
@@ -146,6 +147,32 @@ def test_corrections_are_dictionary_words_one_keystroke_away() -> None:
     # The dictionary walk finds what one look-up per candidate finds.
     for word in ("свобоной", "работтает", "клпдут", "ултел"):
         assert morph.corrections(word) == morph._corrections_slow(word, 3)
+
+
+def test_a_lexeme_read_from_the_paradigms_is_the_parses_lexeme() -> None:
+    # «стоит» is a form of «стоить» and of «стоять»; «карты» three cases of one lexeme.
+    assert {"стоящими", "стоила"} <= morph.lexeme("стоит")
+    assert "стоит" not in morph.lexeme("стоит")
+    for word in ("стоит", "карты", "симбиотом", "поле", "ходит", "ёж", "ежа", "того", "хазяен"):
+        assert morph.lexeme(word) == morph._lexeme_slow(word), word
+    assert morph.lexeme("ываываыва") == frozenset()
+
+
+def test_a_word_the_dictionary_lacks_is_unknown_without_a_guess() -> None:
+    info = morph.analyse("хазяен")
+    assert (info.known, info.lemma, info.noun) == (False, "хазяен", True)
+    info = morph.analyse("сдвинули")
+    assert (info.known, info.lemma, info.verb) == (True, "сдвинуть", True)
+
+
+def test_families_by_prefix_take_the_longest_prefix() -> None:
+    analyzer = Analyzer(load_tables())
+    stemmer = analyzer.stemmer()
+    # «небестелесный» is its own family, not «бестелесный»'s; «компаньоны» is «компаньон».
+    assert analyzer.key("небестелесным", stemmer) == "небестелес"
+    assert analyzer.key("бестелесным", stemmer) == "бестелес"
+    assert analyzer.key("компаньонами", stemmer) == "компаньон"
+    assert analyzer.key("существо", stemmer) == str(stemmer.stemWord("существо"))
 
 
 def test_the_typo_index_is_read_only(ix: RulesIndex) -> None:

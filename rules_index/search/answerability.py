@@ -28,7 +28,6 @@ from rules_index.search import retrieval
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Query, QWord
 from rules_index.search.retrieval import How
-from rules_index.snippet import sentences
 from rules_index.text import Token, fold_lookalikes, normalize
 
 # The share of the question's weight one clause must cover to answer it.
@@ -64,6 +63,8 @@ CARD_TOPIC = 1.5
 PERMISSION_COVERAGE = 0.6
 # Two words the rules write side by side weigh as the heavier plus this much of the other.
 PHRASE_REST = 0.5
+# A multi-word meaning a clause states only in part counts this much of its stated share.
+PARTIAL_MEANING = 0.5
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
 
@@ -75,6 +76,7 @@ class _Topic:
     wi: int
     weight: float
     whole: bool  # some paragraph has it whole (for a multi-word jargon meaning, every word)
+    nouns: tuple[str, ...] = ()  # a multi-word meaning's nouns (keys), what it names
 
 
 def decide(
@@ -97,6 +99,7 @@ def decide(
     # The best-scored clauses only: one ranked past them is never shown, and a large rules text
     # has thousands covering a common word.
     candidates = sorted(covered, key=lambda d: (-scores.get(d, 0.0), d))[:CANDIDATES]
+    topics = _with_nouns(c, q, topics, candidates, covered, how)
     shares = {d: _support(c, q, topics, d, covered[d], how) / total for d in candidates}
     if not shares:
         return Answer(False, missing=missing)
@@ -180,7 +183,7 @@ def _one_thing(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
         if (wa.alts[0].key, wb.alts[0].key) in c.phrases:
             share = (max(a.weight, b.weight) + PHRASE_REST * min(a.weight, b.weight)) / (a.weight + b.weight)
             weight[a.wi], weight[b.wi] = a.weight * share, b.weight * share
-    return [_Topic(t.wi, weight[t.wi], t.whole) for t in topics]
+    return [_Topic(t.wi, weight[t.wi], t.whole, t.nouns) for t in topics]
 
 
 def _missing(c: Corpus, words: Sequence[QWord], topics: Sequence[_Topic]) -> tuple[str, ...]:
@@ -191,7 +194,61 @@ def _missing(c: Corpus, words: Sequence[QWord], topics: Sequence[_Topic]) -> tup
 def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> float:
     """The weight of the question's words paragraph d covers: fully where the rule says them,
     EXAMPLE_ONLY where only its example or a cross-reference does."""
-    return sum(t.weight * _quality(c, q, d, t.wi, how) for t in topics if t.wi in got)
+    whole = sum(t.weight * _quality(c, q, d, t.wi, how) for t in topics if t.wi in got)
+    return whole + sum(t.weight * _partial(c, q, d, t, how) for t in topics if t.wi not in got and t.nouns)
+
+
+def _partial(c: Corpus, q: Query, d: int, topic: _Topic, how: How) -> float:
+    """How much of a multi-word meaning paragraph d's rule text states when it lacks some of its
+    words («переманил» → «взять под контроль»; 535.1.1 says «под контролем»), every noun of it
+    among them: the stated words' share of the meaning's weight (idf), times PARTIAL_MEANING."""
+    qw = q.words[topic.wi]
+    if topic.wi not in how.get(d, {}):
+        return 0.0
+
+    def states(key: str) -> bool:
+        return key in c.text_keys[d] and key not in c.cite_keys[d]
+
+    # The thing the meaning names must be there: «первом ряду» is no part of «первый ход».
+    if not all(states(k) for k in topic.nouns):
+        return 0.0
+    weights = {a.key: c.idf.get(a.key, 0.0) for a in qw.alts}
+    total = sum(weights.values())
+    stated = sum(w for k, w in weights.items() if states(k))
+    return PARTIAL_MEANING * stated / total if total > 0 else 0.0
+
+
+def _with_nouns(
+    c: Corpus,
+    q: Query,
+    topics: list[_Topic],
+    candidates: Sequence[int],
+    covered: Mapping[int, set[int]],
+    how: How,
+) -> list[_Topic]:
+    """The topics, each multi-word meaning that a candidate has only in part with its nouns (the
+    dictionary is asked only about those)."""
+    out: list[_Topic] = []
+    for t in topics:
+        if q.words[t.wi].together and any(
+            t.wi in how.get(d, {}) and t.wi not in covered[d] for d in candidates
+        ):
+            t = _Topic(t.wi, t.weight, t.whole, _meaning_nouns(c, q.words[t.wi]))
+        out.append(t)
+    return out
+
+
+def _meaning_nouns(c: Corpus, qw: QWord) -> tuple[str, ...]:
+    """The keys of the nouns of a multi-word meaning («взять под контроль» → контрол), what a
+    clause stating it in part must have; () for a word of one meaning."""
+    if not qw.together or not qw.alts:
+        return ()
+    stemmer = c.analyzer.stemmer()
+    return tuple(
+        t.key
+        for t in c.analyzer.tokens(qw.alts[0].label, stemmer)
+        if t.surface not in c.analyzer.stopwords and morph.analyse(t.surface).noun
+    )
 
 
 def _share(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> float:
@@ -329,8 +386,8 @@ def _states(c: Corpus, d: int, matched: Sequence[Sequence[str]], marker: Marker)
     """Whether one sentence of paragraph d is marked (states a number, defines) and has every
     matched word."""
     for piece in c.pieces[d]:
-        for start, end in sentences(piece.text):
-            toks = [t for t in piece.tokens if start <= t.start and t.end <= end]
+        for start, end, lo, hi in piece.bounds:
+            toks = piece.tokens[lo:hi]
             keys = {t.key for t in toks}
             if all(any(k in keys for k in m) for m in matched) and marker(piece.text[start:end], toks, start):
                 return True

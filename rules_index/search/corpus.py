@@ -18,7 +18,7 @@ from rules_index import numbers
 from rules_index.model import Paragraph
 from rules_index.search import linking, postings, typos
 from rules_index.search.postings import Broader, JargonRow, TermRow
-from rules_index.snippet import Piece, sentences
+from rules_index.snippet import Piece
 from rules_index.tables import Asks, Tables, load_tables
 from rules_index.text import Analyzer, Token
 
@@ -58,6 +58,7 @@ class Corpus:
     number_index: numbers.NumberIndex
     linker: linking.Linker
     asks: Asks
+    another_keys: frozenset[str]  # keys of the words that relate two of a kind (asks.yaml)
 
 
 def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None) -> Corpus:
@@ -134,6 +135,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
             MappingProxyType(docs.vocab),
         ),
         asks=tables.asks,
+        another_keys=frozenset(analyzer.key(w, stemmer) for w in tables.asks.another),
     )
 
 
@@ -159,14 +161,9 @@ def _sentence_keys(pieces: Sequence[Piece]) -> list[frozenset[str]]:
     out: list[frozenset[str]] = []
     for piece in pieces:
         toks = piece.tokens
-        i = 0
-        for _, end in sentences(piece.text):
-            keys: set[str] = set()
-            while i < len(toks) and toks[i].end <= end:
-                keys.add(toks[i].key)
-                i += 1
-            if keys:
-                out.append(frozenset(keys))
+        for _, _, lo, hi in piece.bounds:
+            if hi > lo:
+                out.append(frozenset(t.key for t in toks[lo:hi]))
     return out
 
 
@@ -185,7 +182,7 @@ def _example_names(examples: Sequence[Piece]) -> frozenset[str]:
             inside = [t.key for t in piece.tokens if m.start(1) <= t.start and t.end <= m.end(1)]
             if len(inside) <= _NAME_WORDS:
                 out.update(inside)
-        starts = {start for start, _ in sentences(piece.text)}
+        starts = {start for start, _, _, _ in piece.bounds}
         out.update(t.key for t in piece.tokens if t.start not in starts and piece.text[t.start].isupper())
     return frozenset(out)
 

@@ -222,6 +222,12 @@ class Linker:
                 found = [k for k in self._keys_from(root, 3) if len(k) - len(root) <= DERIVED_TAIL]
                 if found:
                     return tuple(Alt(k, "derived", WEIGHT["derived"]) for k in found)
+        # The other aspect or the noun («просматривают» → «просмотр», «сработало» →
+        # «срабатывающая»).
+        for root in self._analyzer.aspect_variants(t.key):
+            found = [k for k in self._keys_from(root, 3) if len(k) - len(root) <= DERIVED_TAIL]
+            if found:
+                return tuple(Alt(k, "derived", WEIGHT["derived"]) for k in found)
         found_keys: dict[str, None] = {}
         for prefix in self._analyzer.verb_prefixes:
             longer = self._analyzer.key(prefix + t.surface, stemmer)

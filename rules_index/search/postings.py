@@ -13,7 +13,7 @@ from typing import NamedTuple
 import Stemmer
 
 from rules_index.model import Paragraph
-from rules_index.snippet import Piece, find_all
+from rules_index.snippet import Piece, find_all, make_piece
 from rules_index.tables import Tables
 from rules_index.text import Analyzer, Token, normalize
 
@@ -72,8 +72,10 @@ def index_documents(paragraphs: Sequence[Paragraph], analyzer: Analyzer, stemmer
     stopwords = analyzer.stopwords
     vocab, form_counts, all_postings = docs.vocab, docs.form_counts, docs.postings
     for d, p in enumerate(paragraphs):
-        doc_pieces = [Piece(d, "text", p.full_text, tuple(analyzer.tokens(p.full_text, stemmer, memo)))]
-        doc_pieces += [Piece(d, "example", e, tuple(analyzer.tokens(e, stemmer, memo))) for e in p.examples]
+        doc_pieces = [make_piece(d, "text", p.full_text, tuple(analyzer.tokens(p.full_text, stemmer, memo)))]
+        doc_pieces += [
+            make_piece(d, "example", e, tuple(analyzer.tokens(e, stemmer, memo))) for e in p.examples
+        ]
         length = 0.0
         seen: set[str] = set()
         first_form: dict[str, str] = {}

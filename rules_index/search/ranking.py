@@ -32,8 +32,8 @@ CHILD_CAP = 0.99
 TOGETHER_TOP = 20
 TOGETHER_GAIN = 1.0
 TOGETHER_POWER = 2.0
-# A word typed twice («симб на симба») and a clause with «другой» before that word.
-ANOTHER_KEY = "друг"
+# A word typed twice («симб на симба») and a clause with «другой» or «несколько» (asks.yaml
+# «another») just before that word.
 ANOTHER_GAIN = 1.5
 # A term's definition gains the top score times the share of the question the term is, to
 # this power: «что такое хозяин» is about the term, «хозяина изгнали, что с симбиотом» is not.
@@ -107,14 +107,19 @@ def together_first(c: Corpus, words: Sequence[QWord], scores: dict[int, float], 
 
 
 def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float]) -> None:
-    """A word typed twice relates two of a kind («симб на симба», «замена замены»): the
-    clauses that speak of «другой» of that kind («на другого симбиота») answer it."""
+    """A word typed twice relates two of a kind («симб на симба», «замена замены», «инкарнация 2
+    и инкарнация 3»): the clauses that speak of «другой» or «несколько» of that kind («на другого
+    симбиота», «несколько особенностей "инкарнация Х"») answer it."""
     typed = [qw.alts[0].key for qw in words if qw.alts and qw.meaningful]
     twice = {k for k in typed if typed.count(k) > 1}
-    other = c.postings.get(ANOTHER_KEY, {})
+    if not twice:
+        return
+    other: set[int] = set()
+    for another_key in c.another_keys:
+        other.update(c.postings.get(another_key, {}))
     for key in twice:
-        for d in set(c.postings.get(key, {})) & set(other) & set(scores):
-            if any(_follows(piece.tokens, ANOTHER_KEY, key) for piece in c.pieces[d]):
+        for d in set(c.postings.get(key, {})) & other & set(scores):
+            if any(_follows(piece.tokens, a, key) for a in c.another_keys for piece in c.pieces[d]):
                 scores[d] *= ANOTHER_GAIN
 
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Alt, QWord
+from rules_index.text import fold_lookalikes, normalize
 
 # BM25 parameters; clauses are short and similar in length, so length matters little.
 K1 = 1.2
@@ -19,31 +20,42 @@ COVERAGE_FLOOR = 0.25
 COVERAGE_POWER = 2.0
 # A pronoun-like word («один», «другой», «тот», «каждый») weighs this much in the ranking.
 FUNCTION_WEIGHT = 0.7
+# A multi-word meaning a paragraph has in part covers this much of its share of words had.
+PARTIAL_SHARE = 0.5
+# A light verb («считается», «работает», asks.yaml) weighs this much in the ranking.
+LIGHT_WEIGHT = 0.5
 
 # Per paragraph, per query word: the alternative that matched and the word as typed.
 How = dict[int, dict[int, tuple[Alt, str]]]
 
 
 def word_scores(c: Corpus, words: Sequence[QWord]) -> tuple[dict[int, float], How, dict[int, set[int]]]:
-    """BM25 per paragraph over each query word's best alternative, scaled by coverage;
+    """BM25 per paragraph over each query word's best alternative, scaled by coverage (a
+    multi-word meaning had in part covers in part: PARTIAL_SHARE of its share of words);
     for each paragraph, which alternative matched each query word; and which query words
     each paragraph covers whole."""
     scores: dict[int, float] = {}
     how: How = {}
     covered: dict[int, set[int]] = {}
+    partial: dict[int, dict[int, float]] = {}
     for wi, qw in enumerate(words):
         for d, (s, alt) in best_alternative(c, qw).items():
             scores[d] = scores.get(d, 0.0) + s
             how.setdefault(d, {})[wi] = (alt, qw.word)
             if complete(c, qw, d):
                 covered.setdefault(d, set()).add(wi)
+            elif qw.together:
+                have = sum(1 for a in qw.alts if d in c.postings.get(a.key, {}))
+                partial.setdefault(d, {})[wi] = PARTIAL_SHARE * have / len(qw.alts)
     # Coverage: a clause that matches every query word beats one that repeats a single word.
     # Coverage by word weight: missing a rare word costs more than missing a common one.
     if words:
         weights = [word_weight(c, qw) for qw in words]
         total = sum(weights) or 1.0
         for d in scores:
-            coverage = sum(weights[wi] for wi in covered.get(d, ())) / total
+            coverage = sum(weights[wi] for wi in covered.get(d, ()))
+            coverage += sum(weights[wi] * share for wi, share in partial.get(d, {}).items())
+            coverage /= total
             scores[d] *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**COVERAGE_POWER
     return scores, how, covered
 
@@ -60,6 +72,8 @@ def best_alternative(c: Corpus, qw: QWord) -> dict[int, tuple[float, Alt]]:
     share = 1 / len(qw.alts) if qw.together else 1.0
     if qw.info is not None and qw.info.function:
         share *= FUNCTION_WEIGHT  # «одного», «другой»: they point, the other words name
+    if fold_lookalikes(normalize(qw.word)) in c.asks.light:
+        share *= LIGHT_WEIGHT  # «считается», «работает»: they say what is asked, not about what
     present: dict[int, int] = {}
     lengths, avgdl = c.lengths, c.avgdl
     for alt in qw.alts:
