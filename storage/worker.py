@@ -140,14 +140,17 @@ class Pool:
         self._queue_s = queue_s
         self._grace_s = grace_s
 
-    def warm(self) -> None:
-        """Start the forkserver (and its imports) in the background, before the first upload."""
-        threading.Thread(target=self._start, name="upload-forkserver", daemon=True).start()
+    def warm(self, after_s: float = 0.0) -> None:
+        """Start the forkserver (and its imports) in the background, `after_s` seconds from now, so
+        the first upload finds it ready. A job that comes first starts it itself (`ensure_running`
+        is idempotent and locked), only waiting the forkserver's start on top of its parse."""
+        threading.Thread(target=self._start, args=(after_s,), name="upload-forkserver", daemon=True).start()
 
     @staticmethod
-    def _start() -> None:
+    def _start(after_s: float) -> None:
         from multiprocessing import forkserver
 
+        time.sleep(after_s)
         forkserver.ensure_running()
 
     def run(

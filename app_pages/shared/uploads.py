@@ -73,6 +73,10 @@ DESK = worker.Limits(cpu_s=10, memory_mb=256, output_mb=8, wall_s=30)
 MEMORY_PER_PICKLED_BYTE = 5
 MAX_NAME = 120
 SWEEP_S = 30.0
+# The forkserver's start (a Python process importing PRELOAD, scipy.optimize among them: about
+# 0.7 s of CPU) waits this long after the process's first run begins, so it does not take a core
+# from the first window's run and its browser on a two-core laptop (issue 24: the cold first window).
+WARM_AFTER_S = 10.0
 # Files a tab and all tabs may keep at once (a page takes at most a few; a sender of many tiny files
 # is bounded by count, not bytes).
 MAX_TAB_FILES = 16
@@ -93,7 +97,7 @@ class _Uploads:
         self.held = held.Held(max_bytes=bounds.HELD_MB * MB, max_items=bounds.HELD_ITEMS)
         self.bound = _bind_streamlit_uploads()
         self.gone: dict[str, float] = {}  # session id → when it was first seen gone
-        self.pool.warm()
+        self.pool.warm(after_s=WARM_AFTER_S)
         # What a save killed mid-way left in the stores (a hidden staging folder) goes at start.
         rules_versions.default_store().sweep()
         card_store.default_store().sweep()
@@ -156,7 +160,7 @@ def _give_back() -> None:
 
 @st.cache_resource(show_spinner=False)
 def resources() -> _Uploads:
-    """The one set per process (the forkserver starts in the background at once)."""
+    """The one set per process (the forkserver starts in the background WARM_AFTER_S later)."""
     return _Uploads()
 
 
