@@ -35,7 +35,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from rapidfuzz import fuzz, process
 
 from rules_index import ids, yamlread
@@ -43,6 +42,8 @@ from rules_index.model import Paragraph
 from rules_index.wordiff import PARTS, Content, Word, cited_ids, part_diff
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from rules_index.index import RulesIndex
 
 KINDS = ("same", "edited", "renumbered", "renumbered+edited", "added", "removed", "split", "merged")
@@ -68,10 +69,11 @@ WORDS_FILE = Path(__file__).resolve().parent / "data" / "changes.yaml"
 
 
 def _assignment(score: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """The optimal assignment maximising `score` (rows, columns). scipy.optimize is imported here,
-    on the first diff, not with the module: every page imports this one (the journal's and the
-    answers' notices name its kinds), and scipy.optimize alone took half of the app's cold first
-    render (1–2 s of imports) for a diff most sessions never make."""
+    """The optimal assignment maximising `score` (rows, columns). scipy.optimize and numpy are
+    imported on the first diff, not with the module: every page imports this one (the journal's
+    and the answers' notices name its kinds), and scipy.optimize alone took half of the app's cold
+    first render (1–2 s of imports), numpy a fifth of what was left (issue 24), for a diff most
+    sessions never make."""
     from scipy.optimize import linear_sum_assignment
 
     rows, cols = linear_sum_assignment(score, maximize=True)
@@ -371,6 +373,8 @@ class _Pairing:
                     self._assign(o_list, n_list, olds, news)
 
     def _assign(self, o_list: list[int], n_list: list[int], olds: range, news: range) -> None:
+        import numpy as np  # on the first diff, not with the module (see _assignment)
+
         olds_e = [self.old[i] for i in o_list]
         news_e = [self.new[j] for j in n_list]
         sims = (
@@ -412,6 +416,8 @@ class _Pairing:
                 self._assign_moves(o_list, n_list)
 
     def _assign_moves(self, o_list: list[int], n_list: list[int]) -> None:
+        import numpy as np
+
         sims = (
             process.cdist(
                 [self.old[i].sim for i in o_list],

@@ -30,12 +30,18 @@ import array
 import itertools
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from rulings import records, search
 from rulings.db import Conn
 from rulings.model import RulingInput
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy is imported by the functions that count points, on a process's first journal search, not
+# with this module: every page imports the journal (its sign-in), and numpy's import was a fifth of
+# the app's cold first run, which needs no search of the journal (issue 24).
 
 CHUNK_BITS = 12
 CHUNK = 1 << CHUNK_BITS  # ruling ids per row
@@ -67,6 +73,8 @@ def terms(keys: Keys) -> set[str]:
 
 def decode(blob: bytes) -> np.ndarray:
     """The offsets (0..CHUNK-1) a row holds, ascending."""
+    import numpy as np
+
     raw = np.frombuffer(bytes(blob), dtype=np.uint8)
     if len(raw) == _BITMAP_BYTES:
         return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
@@ -87,6 +95,14 @@ def encode(offsets: Iterable[int]) -> bytes:
     return out.tobytes()
 
 
+def _offsets(row: bytes) -> list[int]:
+    """The offsets a short row (not a bitmap) lists."""
+    out = array.array("H", row)
+    if sys.byteorder == "big":
+        out.byteswap()
+    return out.tolist()
+
+
 def _changed(old: bytes | None, add: set[int], drop: set[int]) -> bytes:
     """A row with offsets added and dropped (b"": none left). A bitmap has its bits set in place
     (an amendment changes a few dozen rows: no row is decoded whole); a short list is rebuilt."""
@@ -97,7 +113,7 @@ def _changed(old: bytes | None, add: set[int], drop: set[int]) -> bytes:
         for off in drop - add:
             bits[off >> 3] &= ~(1 << (off & 7)) & 0xFF
         return bytes(bits) if any(bits) else b""
-    have = set(np.frombuffer(old, dtype="<u2").tolist()) if old else set()
+    have = set(_offsets(old)) if old else set()
     kept = (have - drop) | add
     return encode(kept) if kept else b""
 
@@ -211,6 +227,8 @@ def _members(conn: Conn, names: Sequence[str]) -> tuple[dict[str, list[tuple[int
 
 
 def _vector(rows: Sequence[tuple[int, bytes]], size: int) -> np.ndarray:
+    import numpy as np
+
     out = np.zeros(size, dtype=np.uint8)
     for chunk, blob in rows:
         raw = np.frombuffer(blob, dtype=np.uint8)
@@ -231,6 +249,8 @@ def best(conn: Conn, weights: Mapping[tuple[bool, str], int], limit: int) -> lis
     rows, chunks = _members(conn, names)
     if not chunks:
         return []
+    import numpy as np
+
     size = chunks * CHUNK
     points = np.zeros(size, dtype=np.int16)  # at most 2 points a query word: 16 bits hold 16,000 words
     for (number, key), weight in weights.items():
@@ -280,6 +300,8 @@ def holding_all(conn: Conn, keys: Sequence[str], limit: int) -> list[int]:
     rows, chunks = _members(conn, names)
     if not chunks:
         return []
+    import numpy as np
+
     size = chunks * CHUNK
     every = np.ones(size, dtype=np.uint8)
     for k in wanted:
