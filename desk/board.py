@@ -104,6 +104,11 @@ def half_rows(player: str) -> tuple[int, ...]:
     return tuple(r for r in (6, 5, 4, 3, 2, 1) if engine.half_of(f"{engine.COLUMNS[0]}{r}") == player)
 
 
+def half_cells(player: str) -> tuple[str, ...]:
+    """The cells of a player's half as the field shows them: row by row top down, a to e in a row."""
+    return tuple(f"{letter}{row}" for row in half_rows(player) for letter in engine.COLUMNS)
+
+
 @dataclasses.dataclass(frozen=True)
 class Click:
     """What a click on a cell does: select a card, open the new-card form, apply an action, or say

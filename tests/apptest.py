@@ -8,8 +8,11 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import ButtonGroup
 
+import engine
 from app_pages import registry
+from desk import board
 from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,9 +85,33 @@ def form_key(at: AppTest, prefix: str) -> str:
     return keys[0].removesuffix("_name")
 
 
+def _half(at: AppTest, cell: str) -> tuple[ButtonGroup[str], int]:
+    """The pills of the half of the field that holds `cell`, and the cell's place among its tiles."""
+    player = engine.half_of(cell)
+    return at.button_group(key=f"desk_half_{player}"), board.half_cells(player).index(cell)
+
+
+def tap(at: AppTest, cell: str) -> AppTest:
+    """A tap on the field's tile of `cell` (an option of its half's pills)."""
+    group, _ = _half(at, cell)
+    return group.set_value(cell).run()
+
+
+def tile_label(at: AppTest, cell: str) -> str:
+    """The Markdown the tile of `cell` shows."""
+    group, n = _half(at, cell)
+    return group.options[n]
+
+
+def half_help(at: AppTest, cell: str) -> str:
+    """The tooltip of the half of the field that holds `cell` (each tile's story)."""
+    group, _ = _half(at, cell)
+    return group.help or ""
+
+
 def place(at: AppTest, cell: str, name: str, owner: str = "", cid: str = "", own: bool = False) -> AppTest:
     """A click on the empty cell, the card's name (and owner, id), «Положить» (or «… своей картой»)."""
-    at = at.button(key=f"desk_cell_{cell}").click().run()
+    at = tap(at, cell)
     key = form_key(at, "desk_new_")
     at.text_input(key=f"{key}_name").input(name)
     if owner:

@@ -32,6 +32,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+import engine
+from desk import board
 from tests import helpers
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -361,9 +363,17 @@ class Visit:
 KARLIK = "scenarios/official/211.3.1_karlik_und.yaml"
 
 
+def tile_selector(cell: str) -> str:
+    """The CSS selector of the field's tile of this cell: a button of its half's pills, in the order
+    the half draws its cells."""
+    player = engine.half_of(cell)
+    n = board.half_cells(player).index(cell) + 1
+    return f".st-key-desk_half_{player} [role='radiogroup'] > button:nth-child({n})"
+
+
 def tile(pg: Any, cell: str) -> Any:
-    """The field's tile of this cell (the visible button)."""
-    return pg.locator(f".st-key-desk_cell_{cell} button:visible").first
+    """The field's tile of this cell (a button)."""
+    return pg.locator(tile_selector(cell)).first
 
 
 def desk_page(browser: Browser, base: str, viewport: dict[str, int] = DESKTOP) -> Any:

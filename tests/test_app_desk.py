@@ -13,7 +13,7 @@ from app_pages import registry
 from desk import cases, edits, model, share
 from rulings import store
 from tests import helpers
-from tests.apptest import form_key, open_desk, place, plain
+from tests.apptest import form_key, half_help, open_desk, place, plain, tap, tile_label
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +36,7 @@ def _symbiote(at: AppTest, host_cell: str, name: str) -> AppTest:
     if at.session_state["desk_sel"] is None or not any(
         w.key and w.key.startswith("desk_sym_") for w in at.text_input
     ):
-        at = at.button(key=f"desk_cell_{host_cell}").click().run()
+        at = tap(at, host_cell)
     key = form_key(at, "desk_sym_")
     at.text_input(key=f"{key}_name").input(name).run()
     at = at.button(key=f"{key}_put").click().run()
@@ -86,16 +86,16 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
     # An own creature with a hostile name, placed by clicking cell d4.
     at = place(at, "d4", HOSTILE, owner="B", cid="orc", own=True)
     assert not at.error, [e.value for e in at.error]
-    c4 = plain(at.button(key="desk_cell_c4").label)
+    c4 = plain(tile_label(at, "c4"))
     assert "**Вайл**" in c4 and "B · 0/14" in c4 and "+ Карлик Унд A · 0/8" in c4, c4
-    d4 = at.button(key="desk_cell_d4").label
+    d4 = tile_label(at, "d4")
     assert f"**{HOSTILE}**" in plain(d4)
     assert "<img" not in d4.replace("\\<img", "")  # shown as text, escaped
     assert all("<img" not in m.replace("\\<img", "") for m in _marks(at))  # escaped wherever it shows
 
     at = _apply(at, "take_control", card="vail", by="A")
     assert any(s.icon == OK_ICON and s.value.startswith("**Законно**") for s in at.success)
-    assert "B · 0/14 · ⚑A" in plain(at.button(key="desk_cell_c4").label)
+    assert "B · 0/14 · ⚑A" in plain(tile_label(at, "c4"))
 
     at = _apply(at, "attack", attacker="vail", target="orc")
     banner = [plain(e.value) for e in at.error if e.icon == BAN_ICON and e.value.startswith("**Запрещено**")]
@@ -120,7 +120,7 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
     assert [t for t in texts if "attack: {" in t] == [t for t in authors if "attack: {" in t]  # nowhere else
     assert not any(ch in "".join(texts) for ch in "✅⛔🚩❓")  # no emoji: boxes without an emoji font
     # The card's tooltip (Markdown) tells its story: the typed name stays text.
-    tip = at.button(key="desk_cell_d4").help or ""
+    tip = half_help(at, "d4") or ""
     assert HOSTILE in plain(tip) and "<img" not in tip.replace("\\<img", ""), tip
 
     # Undo goes back one action; redo returns to the forbidden attack.
@@ -151,7 +151,7 @@ def test_legal_hosts_are_marked_with_icon_word_and_clause() -> None:
     at.run()
     at.selectbox(key="desk_phase_0").set_value("reveal").run()  # the judge sets the reveal subphase
     assert at.session_state["desk"].phase == "reveal"
-    at = at.button(key="desk_cell_b3").click().run()  # select the symbiote
+    at = tap(at, "b3")  # select the symbiote
     hosts = _quick_labels(at, "place_symbiote")
     # What applying each host gives, by icon, word and clause; the cell tells the two Вайлы apart.
     assert "Вайл (c4) — ✔ можно" in hosts, hosts
@@ -297,16 +297,17 @@ def test_pending_choices_are_asked_on_screen() -> None:
 def test_tiles_show_owner_wounds_marker_and_symbiote() -> None:
     rel = str(OFFICIAL[0].relative_to(ROOT))
     at = open_desk(scn=rel)  # the Карлик Унд example, played to its end
-    c4 = plain(at.button(key="desk_cell_c4").label).splitlines()
+    c4 = plain(tile_label(at, "c4")).splitlines()
     assert [line.strip() for line in c4] == ["c4", "**Вайл**", "B · 0/14 · ⚑A", "+ Карлик Унд A · 4/8"], c4
-    d4 = [line.strip() for line in plain(at.button(key="desk_cell_d4").label).splitlines()]
+    d4 = [line.strip() for line in plain(tile_label(at, "d4")).splitlines()]
     assert d4 == ["d4", "**Орк**", "B · 0/5"], d4
-    assert plain(at.button(key="desk_cell_a1").label) == "a1"  # nothing selected: no marks
-    rows = [b.key for b in at.button if b.key and b.key.startswith("desk_cell_")]
-    assert rows[:5] == [f"desk_cell_{c}6" for c in "abcde"] and rows[-5:] == [
-        f"desk_cell_{c}1" for c in "abcde"
-    ]
-    assert "Половина игрока B: ряд 4 — первый, 5 — второй, 6 — третий" in [c.value for c in at.caption]
+    assert plain(tile_label(at, "a1")) == "a1"  # nothing selected: no marks
+    halves = [g for g in at.button_group if g.key in ("desk_half_B", "desk_half_A")]
+    assert [g.key for g in halves] == ["desk_half_B", "desk_half_A"]  # B's half on top
+    cells = [plain(o).splitlines()[0].split(" ·")[0] for g in halves for o in g.options]
+    assert cells[:5] == [f"{c}6" for c in "abcde"] and cells[-5:] == [f"{c}1" for c in "abcde"], cells
+    assert len(set(cells)) == 30
+    assert halves[0].label == "Половина игрока B: ряд 4 — первый, 5 — второй, 6 — третий"
 
 
 def test_an_engine_fault_is_a_message_with_a_way_back(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -329,7 +330,7 @@ def test_an_engine_fault_is_a_message_with_a_way_back(monkeypatch: pytest.Monkey
     assert any("движок не смог его применить" in plain(e.value) for e in at.error)
     at = at.button(key="desk_undo_broken").click().run()
     assert not at.exception and at.session_state["desk"].cursor == 0
-    assert "**Вайл**" in at.button(key="desk_cell_c4").label
+    assert "**Вайл**" in tile_label(at, "c4")
 
 
 def test_folded_parts_run_only_when_opened() -> None:

@@ -18,7 +18,7 @@ from desk import edits, model, share
 from rulings import store as journal
 from tests import cardbase_cases as cases
 from tests import helpers
-from tests.apptest import form_key, plain
+from tests.apptest import form_key, plain, tap
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -229,7 +229,7 @@ def test_a_symbiote_from_the_card_page_asks_for_its_host_with_one_tap_each(base_
 
 def test_the_card_form_puts_a_flyer_in_the_auxiliary_zone_and_says_why_not_on_a_cell() -> None:
     at = _page(DESK)
-    at = at.button(key="desk_cell_c3").click().run()
+    at = tap(at, "c3")
     key = form_key(at, "desk_new_")
     at.text_input(key=f"{key}_name").input("Летающее существо").run()
     assert at.selectbox(key=f"{key}_at_aux").value == "aux"  # the form moves it there by itself

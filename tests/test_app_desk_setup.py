@@ -16,7 +16,7 @@ import casebook
 from app_pages.desk import opening
 from desk import edits, model, share
 from rulings import store
-from tests.apptest import form_key, open_desk, place, plain
+from tests.apptest import form_key, open_desk, place, plain, tap, tile_label
 
 ROOT = Path(__file__).resolve().parent.parent
 KARLIK = "scenarios/official/211.3.1_karlik_und.yaml"
@@ -35,7 +35,7 @@ def test_an_empty_desk_opens_on_the_set_up_and_a_cell_opens_its_form() -> None:
     at = open_desk()
     assert any("Щёлкните клетку поля, чтобы положить на неё карту" in i.value for i in at.info)
     assert not any(w.key and w.key.startswith("desk_new_") for w in at.text_input)  # no form until a click
-    at = at.button(key="desk_cell_b5").click().run()
+    at = tap(at, "b5")
     key = form_key(at, "desk_new_")
     assert at.radio(key=f"{key}_owner").value == "B"  # b5 is on B's half
     assert at.selectbox(key=f"{key}_at").value == "b5"
@@ -44,7 +44,7 @@ def test_an_empty_desk_opens_on_the_set_up_and_a_cell_opens_its_form() -> None:
 
 def test_enter_never_places_a_card_only_the_button_does() -> None:
     at = open_desk()
-    at = at.button(key="desk_cell_c4").click().run()
+    at = tap(at, "c4")
     key = form_key(at, "desk_new_")
     at = at.text_input(key=f"{key}_name").input("Вайл").run()  # Enter: the name commits, nothing more
     assert _cards(at) == ()
@@ -60,11 +60,11 @@ def test_enter_never_places_a_card_only_the_button_does() -> None:
 def test_defaults_come_from_where_the_card_goes_never_from_the_last_card() -> None:
     at = open_desk()
     at = place(at, "c5", "Вайл", owner="A")  # a card of A on B's half
-    at = at.button(key="desk_cell_d5").click().run()
+    at = tap(at, "d5")
     key = form_key(at, "desk_new_")
     assert at.radio(key=f"{key}_owner").value == "B" and at.text_input(key=f"{key}_name").value == ""
     assert at.selectbox(key=f"{key}_at").value == "d5"
-    at = at.button(key="desk_cell_b2").click().run()  # another form: fresh keys, A's half
+    at = tap(at, "b2")  # another form: fresh keys, A's half
     key2 = form_key(at, "desk_new_")
     assert key2 != key and at.radio(key=f"{key2}_owner").value == "A"
 
@@ -81,13 +81,13 @@ def test_a_symbiote_goes_on_its_host_and_a_parasite_belongs_to_the_hosts_opponen
     assert _cards(at)[1] == {"id": "karlik_und", "card": "Карлик Унд", "owner": "A", "host": "vail"}
     assert [plain(s.value) for s in at.success] == ["«Карлик Унд» (игрок A) — на карте «Вайл»."]
     # A refusal reads with names and stays next to the form: a second symbiote on the same host.
-    at = at.button(key="desk_cell_c4").click().run()  # the host again (no symbiote field now: it has one)
+    at = tap(at, "c4")  # the host again (no symbiote field now: it has one)
     assert not any(w.key and w.key.startswith("desk_sym_") for w in at.text_input)
 
 
 def test_a_typo_gets_the_nearest_name_and_an_own_card_is_placed_only_when_asked() -> None:
     at = open_desk()
-    at = at.button(key="desk_cell_c4").click().run()
+    at = tap(at, "c4")
     key = form_key(at, "desk_new_")
     at = at.text_input(key=f"{key}_name").input("Вайлл").run()
     assert any(plain(w.value) == "«Вайлл» нет в библиотеке карт. Похожие названия:" for w in at.warning)
@@ -117,7 +117,7 @@ def test_owner_host_and_every_property_are_editable_after_placing() -> None:
     at = at.button(key=f"{key}_save").click().run()
     assert not at.exception
     assert _cards(at)[2] == {"id": "karlik_und", "card": "Карлик Унд", "owner": "A", "host": "vail2"}
-    at = at.button(key="desk_cell_c4").click().run()
+    at = tap(at, "c4")
     key = "desk_edit_vail_0"
     at.radio(key=f"{key}_owner").set_value("A")
     at.radio(key=f"{key}_ctrl").set_value("B")
@@ -134,7 +134,7 @@ def test_owner_host_and_every_property_are_editable_after_placing() -> None:
         "hidden": True,
         "wounds": 3,
     }
-    assert "закрыта" in plain(at.button(key="desk_cell_c4").label)
+    assert "закрыта" in plain(tile_label(at, "c4"))
     # An illegal edit is refused in words next to the form; the desk stays as it was.
     at.selectbox(key=f"{key}_at").set_value("d4")
     at = at.button(key=f"{key}_save").click().run()
@@ -219,7 +219,7 @@ def test_marks_have_three_states_and_agree_with_applying() -> None:
     at = open_desk(scn=KARLIK)
     at = at.button(key="desk_restart").click().run()
     at = at.button(key="desk_redo").click().run()  # Вайл taken under control
-    at = at.button(key="desk_cell_c4").click().run()
+    at = tap(at, "c4")
     labels = [plain(b.label) for b in at.button if b.key and b.key.startswith("desk_q_attack_")]
     # 211.9 allows the host's attack on its symbiote (what it leaves to general rules is «не проверено»)
     assert labels == ["Карлик Унд (c4) — ✔ можно", "Орк (d4) — ✘ нельзя: п. 211.3.1"], labels

@@ -20,7 +20,7 @@ from rules_index import versions
 from rulings import store
 from tests import fictional_rules as fr
 from tests import helpers
-from tests.apptest import plain
+from tests.apptest import plain, tap
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,7 +116,7 @@ def test_the_ruling_form_stays_open_and_cites_the_loaded_numbering(fictional: st
 
 def test_the_selected_cards_marks_cite_the_loaded_numbering(fictional: str) -> None:
     at = _desk(scn=CUT_OFF_211_5, v=fictional)
-    at = at.button(key="desk_cell_c3").click().run()  # the judge selects the Призрак
+    at = tap(at, "c3")  # the judge selects the Призрак
     assert at.session_state["desk_sel"] == "ghost"
     labels = [plain(b.label) for b in at.button if b.key and b.key.startswith("desk_q_take_control")]
     assert any("п. 535.9 (в РП 4.1-2 — 535.8)" in label for label in labels), labels

@@ -27,6 +27,7 @@ from tests.browser import (
     settle,
     shot,
     tile,
+    tile_selector,
     unfold,
     waited,
 )
@@ -193,6 +194,15 @@ def test_a_click_held_while_the_typed_name_arrives_still_puts_the_card(
         pg.get_by_label("Симбиот", exact=True).fill("Карлик Унд")
         _held_click(pg, pg.get_by_role("button", name="Положить на «Вайл»", exact=True))
         waited(pg, said(pg, "«Карлик Унд» (игрок A) — на карте «Вайл»."))
+        # a tile pressed while the run sent by leaving the question's box is drawn: the field is
+        # drawn anew under the press, and the tap still opens the card form on its cell
+        unfold(pg, "desk_save").get_by_label("Вопрос (заголовок сценария)").fill("Чей Вайл?")
+        _held_click(pg, tile(pg, "d4"))
+        waited(pg, form.get_by_text("Клетка d4: новая карта"))
+        assert (
+            "Вопрос: Чей Вайл?"
+            in pg.locator('[data-testid="stCaptionContainer"]').filter(has_text="Карт:").first.inner_text()
+        )
     finally:
         close(pg)
 
@@ -353,7 +363,8 @@ def test_phone_board_fits_and_links_keep_the_session(browser: Browser, app_serve
         assert "Вайл" in c4 and "Карлик Унд" in c4 and "⚑A" in c4  # name, symbiote and control marker
         assert "Орк" in tile(pg, "d4").inner_text()
         size = pg.evaluate(
-            "() => parseFloat(getComputedStyle(document.querySelector('.st-key-desk_cell_c4 p')).fontSize)"
+            "(sel) => parseFloat(getComputedStyle(document.querySelector(sel + ' p')).fontSize)",
+            tile_selector("c4"),
         )
         assert size >= 9, size  # readable on a phone
         shot(pg, "desk_6_phone")

@@ -28,7 +28,7 @@ from playwright.sync_api import Browser, Page, Request
 import engine
 from rulings import limits
 from tests import helpers, hostile_data, rules_docs
-from tests.browser import DESKTOP, PHONE, Visit, close, new_page, settle
+from tests.browser import DESKTOP, PHONE, Visit, close, new_page, settle, tile
 from tests.hostile_text import EVIL
 
 pytestmark = pytest.mark.browser
@@ -89,12 +89,10 @@ def test_every_page_shows_hostile_text_as_text(
         _no_markup_from_user_data(page, "the card list")
         page.goto(url + f"/desk?desk={token}")
         settle(page)
-        page.locator(".st-key-desk_cell_c2 button:visible").first.click()  # the hostile own card: its actions
+        tile(page, "c2").click()  # the hostile own card: its actions
         _no_markup_from_user_data(page, "the desk, a card selected")
         v.shot("desk_selected")
-        page.locator(
-            ".st-key-desk_cell_a1 button:visible"
-        ).first.click()  # an empty cell: the base's names to pick
+        tile(page, "a1").click()  # an empty cell: the base's names to pick
         _no_markup_from_user_data(page, "the desk's card form")
         v.assert_local_only()
     finally:

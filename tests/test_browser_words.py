@@ -15,7 +15,7 @@ from playwright.sync_api import Browser
 from app_pages import registry
 from rulings import model
 from rulings import store as journal
-from tests.browser import PHONE, close, new_page, settle, shot
+from tests.browser import PHONE, close, new_page, settle, shot, tile
 from tests.rulings_samples import journal_with_judge
 
 pytestmark = pytest.mark.browser
@@ -109,7 +109,7 @@ def test_no_latin_word_a_player_sees(
         pg.locator('[data-testid="stMain"]').wait_for()
         settle(pg)
         if page is registry.DESK:
-            pg.locator(".st-key-desk_cell_c4 button:visible").first.click()  # a card selected: its actions
+            tile(pg, "c4").click()  # a card selected: its actions
             settle(pg)
             pg.locator(".st-key-desk_why summary").first.click()  # and the trace, step by step
             settle(pg)

@@ -23,27 +23,37 @@ Props = Mapping[str, Mapping[str, object]]
 OWNER_STYLE = types.MappingProxyType({"A": ("#e4efff", "#1d4ed8"), "B": ("#ffefe0", "#c2410c")})
 MARK_COLOUR = types.MappingProxyType({"legal": "#15803d", "illegal": "#b91c1c", "undetermined": "#b45309"})
 
-# The 30 tiles are the children of one container laid out as a CSS grid of five columns (the
-# captions of the halves span the row): one block instead of 6 rows of 5 columns, 36 fewer elements
-# for the browser to build and lay out on every action (issue 24); a phone keeps the five columns.
+# Each half of the field is one element: st.pills with its 15 cells as the options, laid out as a
+# CSS grid of five columns (a phone keeps the five), the half's caption as its label. Two elements
+# instead of 30 buttons and their rows: an action sends 30 fewer messages and the page builds a
+# third of the nodes (a tile is a button of six nodes, not a button with a tooltip, drawn twice, of
+# 23; issue 24). A tile's whole story (a card's facts, what a tap on a marked cell gives and why)
+# is the half's tooltip, one line a tile; the tile itself shows the cell, the mark with its clause,
+# the card and its state. The pills never keep a tile chosen (every tap is a change): the selected
+# card is the tile with the thick frame.
+HALF = ".st-key-desk_half_{player} [role='radiogroup']"
 GRID_CSS = """
 [data-testid="stMainBlockContainer"] {
   padding-left: 1.5rem !important; padding-right: 1.5rem !important; max-width: 1500px;
 }
-.st-key-desk_grid {
+.st-key-desk_half_B, .st-key-desk_half_A { width: 100% !important; }
+.st-key-desk_half_B label, .st-key-desk_half_A label { margin-bottom: 0.15rem; }
+.st-key-desk_half_B label p, .st-key-desk_half_A label p {
+  font-size: 0.875rem; color: rgba(49, 51, 63, 0.6);
+}
+.st-key-desk_half_B [role="radiogroup"], .st-key-desk_half_A [role="radiogroup"] {
   display: grid !important; grid-template-columns: repeat(5, minmax(0, 1fr)); gap: 0.3rem !important;
 }
-.st-key-desk_grid > * { width: auto !important; min-width: 0; }
-.st-key-desk_grid > :has([data-testid="stCaptionContainer"]) { grid-column: 1 / -1; }
-.st-key-desk_grid [data-testid="stTooltipHoverTarget"], .st-key-desk_grid .stButton { width: 100%; }
-.st-key-desk_grid button {
-  width: 100%; min-height: 5.2rem; padding: 0.3rem 0.4rem !important;
-  align-items: flex-start !important; justify-content: flex-start !important;
+.st-key-desk_half_B [role="radiogroup"] > button, .st-key-desk_half_A [role="radiogroup"] > button {
+  width: 100%; min-width: 0; height: auto; min-height: 5.2rem; margin: 0 !important;
+  border-radius: 0.5rem !important; padding: 0.3rem 0.4rem !important;
+  align-items: flex-start !important; justify-content: flex-start !important; background: #ffffff;
 }
-.st-key-desk_grid button > div, .st-key-desk_grid button span {
+.st-key-desk_half_B [role="radiogroup"] > button > div, .st-key-desk_half_B [role="radiogroup"] span,
+.st-key-desk_half_A [role="radiogroup"] > button > div, .st-key-desk_half_A [role="radiogroup"] span {
   justify-content: flex-start !important; width: 100%;
 }
-.st-key-desk_grid button [data-testid="stMarkdownContainer"], .st-key-desk_grid button p {
+.st-key-desk_half_B [role="radiogroup"] p, .st-key-desk_half_A [role="radiogroup"] p {
   display: block !important; white-space: normal !important; overflow: visible !important;
   text-overflow: clip !important; -webkit-line-clamp: unset !important;
   text-align: left; font-size: 0.85rem; line-height: 1.2; overflow-wrap: anywhere; margin: 0;
@@ -55,28 +65,38 @@ GRID_CSS = """
   text-overflow: clip !important; text-align: left;
 }
 @media (max-width: 640px) {
-  .st-key-desk_grid { gap: 0.15rem !important; }
-  .st-key-desk_grid button { min-height: 4.1rem; padding: 0.1rem 0.15rem !important; }
-  .st-key-desk_grid button [data-testid="stMarkdownContainer"], .st-key-desk_grid button p {
+  .st-key-desk_half_B [role="radiogroup"], .st-key-desk_half_A [role="radiogroup"] {
+    gap: 0.15rem !important;
+  }
+  .st-key-desk_half_B [role="radiogroup"] > button, .st-key-desk_half_A [role="radiogroup"] > button {
+    min-height: 4.1rem; padding: 0.1rem 0.15rem !important;
+  }
+  .st-key-desk_half_B [role="radiogroup"] p, .st-key-desk_half_A [role="radiogroup"] p {
     font-size: 0.62rem; line-height: 1.15;
   }
 }
 """
 
 
+def half_key(player: str) -> str:
+    return f"desk_half_{player}"
+
+
 def _tile_css(tiles: Mapping[str, board.Tile], selected: str | None) -> str:
     rules = []
-    for cell, tile in tiles.items():
-        button = f".st-key-desk_cell_{cell} button"
-        if tile.owner is not None and tile.owner in OWNER_STYLE:
-            fill, edge = OWNER_STYLE[tile.owner]
-            side = "left" if tile.owner == "A" else "right"
-            rules.append(f"{button} {{ background: {fill}; border-{side}: 5px solid {edge}; }}")
-        if tile.mark is not None and tile.mark in MARK_COLOUR:
-            width = 1 if tile.mark == "illegal" else 3  # the allowed cells stand out, the refused recede
-            rules.append(f"{button} {{ box-shadow: inset 0 0 0 {width}px {MARK_COLOUR[tile.mark]}; }}")
-        if selected is not None and selected in (tile.card, tile.symbiote):
-            rules.append(f"{button} {{ outline: 3px solid #111827; outline-offset: -3px; }}")
+    for player in ("B", "A"):
+        for n, cell in enumerate(board.half_cells(player), 1):
+            tile = tiles[cell]
+            button = f"{HALF.format(player=player)} > button:nth-child({n})"
+            if tile.owner is not None and tile.owner in OWNER_STYLE:
+                fill, edge = OWNER_STYLE[tile.owner]
+                side = "left" if tile.owner == "A" else "right"
+                rules.append(f"{button} {{ background: {fill}; border-{side}: 5px solid {edge}; }}")
+            if tile.mark is not None and tile.mark in MARK_COLOUR:
+                width = 1 if tile.mark == "illegal" else 3  # the allowed cells stand out, the refused recede
+                rules.append(f"{button} {{ box-shadow: inset 0 0 0 {width}px {MARK_COLOUR[tile.mark]}; }}")
+            if selected is not None and selected in (tile.card, tile.symbiote):
+                rules.append(f"{button} {{ outline: 3px solid #111827; outline-offset: -3px; }}")
     return "\n".join(rules)
 
 
@@ -93,25 +113,40 @@ def tile_label(tile: board.Tile, selected: str | None) -> str:
     return "  \n".join(lines)
 
 
+def half_help(tiles: Mapping[str, board.Tile], player: str) -> str | None:
+    """The half's tooltip: each card's facts and each marked cell's why, a paragraph a tile (escaped);
+    None when the half has neither."""
+    told = [tiles[c] for c in board.half_cells(player) if tiles[c].card is not None or tiles[c].mark]
+    if not told:
+        return None
+    return "\n\n".join(common.escape_md(f"{t.cell}: " + t.tip.replace("\n", "; ")) for t in told)
+
+
+def _tapped(key: str, on_click: Callable[[str], None]) -> None:
+    cell = st.session_state.get(key)
+    st.session_state[key] = None  # no tile stays chosen: the next tap on it is a change too
+    if isinstance(cell, str):
+        on_click(cell)
+
+
 def draw_grid(
     props: Props, marks: Mapping[str, Mark], selected: str | None, on_click: Callable[[str], None]
 ) -> None:
+    """B's half on top, A's under it; a tap on a tile calls `on_click` with its cell."""
     tiles = board.tiles(props, marks)
     st.html(f"<style>{GRID_CSS}\n{_tile_css(tiles, selected)}</style>")
-    with st.container(key="desk_grid"):
-        for player in ("B", "A"):
-            st.caption(board.half_caption(player))
-            for row in board.half_rows(player):
-                for letter in engine.COLUMNS:
-                    tile = tiles[f"{letter}{row}"]
-                    st.button(
-                        tile_label(tile, selected),
-                        key=f"desk_cell_{tile.cell}",
-                        help=common.escape_md(tile.tip),
-                        on_click=on_click,
-                        args=(tile.cell,),
-                        width="stretch",
-                    )
+    for player in ("B", "A"):
+        key = half_key(player)
+        st.pills(
+            board.half_caption(player),
+            board.half_cells(player),
+            format_func=lambda cell: tile_label(tiles[cell], selected),
+            key=key,
+            on_change=_tapped,
+            args=(key, on_click),
+            help=half_help(tiles, player),
+            width="stretch",
+        )
 
 
 def draw_zones(
