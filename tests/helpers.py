@@ -182,6 +182,7 @@ DESK_FOLDS = (
     "desk_more",
     "desk_closed",
     "desk_expectations_authors",
+    "desk_card_text",
 )
 
 

@@ -370,7 +370,7 @@ def card_header(props: Props, cid: str, entry: Mapping[str, Any] | None = None) 
     )
     card = entry.get("card") if entry is not None else None
     if isinstance(card, str):
-        card_text(cid, card)
+        card_text(card)
     host = str(p.get("host") or cid)
     sym = props.get(host, {}).get("symbiote")
     if sym and str(sym) in props:
@@ -388,7 +388,7 @@ def card_header(props: Props, cid: str, entry: Mapping[str, Any] | None = None) 
         st.caption(lexicon.zone_where(str(p.get("zone"))).capitalize() + ".")
 
 
-def card_text(cid: str, name: str) -> None:
+def card_text(name: str) -> None:
     """A card of the window's base: what the engine does not model, said first (the judge decides
     by the text), then its text and what the engine models, folded, and a link to its page."""
     loaded = card_base.current()
@@ -398,7 +398,12 @@ def card_text(cid: str, name: str) -> None:
     if record.unmodelled:
         st.warning("Не смоделировано: решайте по тексту карты", icon=common.ICON_WARNING)
         st.text("\n".join(record.unmodelled))
-    with st.expander("Текст карты и что моделирует движок", key=f"desk_card_text_{cid}"):
+    # drawn only while open (the text, the model and the link were four elements of every action on
+    # a base card, issue 24); the key is not the card's: open, it stays open for the next card
+    box = session.fold("Текст карты и что моделирует движок", "desk_card_text")
+    if box is None:
+        return
+    with box:
         if record.text:
             common.show_text(record.text)
         else:
