@@ -32,28 +32,30 @@ MARK_COLOUR = types.MappingProxyType({"legal": "#15803d", "illegal": "#b91c1c", 
 # the card and its state. The pills never keep a tile chosen (every tap is a change): the selected
 # card is the tile with the thick frame.
 HALF = ".st-key-desk_half_{player} [role='radiogroup']"
+# The grid's rules hold for both halves: one selector, [class*="st-key-desk_half_"], matches the
+# element of either half's key (desk_half_B, desk_half_A) and nothing else on the page.
 GRID_CSS = """
 [data-testid="stMainBlockContainer"] {
   padding-left: 1.5rem !important; padding-right: 1.5rem !important; max-width: 1500px;
 }
-.st-key-desk_half_B, .st-key-desk_half_A { width: 100% !important; }
-.st-key-desk_half_B label, .st-key-desk_half_A label { margin-bottom: 0.15rem; }
-.st-key-desk_half_B label p, .st-key-desk_half_A label p {
+[class*="st-key-desk_half_"] { width: 100% !important; }
+[class*="st-key-desk_half_"] label { margin-bottom: 0.15rem; }
+[class*="st-key-desk_half_"] label p {
   font-size: 0.875rem; color: rgba(49, 51, 63, 0.6);
 }
-.st-key-desk_half_B [role="radiogroup"], .st-key-desk_half_A [role="radiogroup"] {
+[class*="st-key-desk_half_"] [role="radiogroup"] {
   display: grid !important; grid-template-columns: repeat(5, minmax(0, 1fr)); gap: 0.3rem !important;
 }
-.st-key-desk_half_B [role="radiogroup"] > button, .st-key-desk_half_A [role="radiogroup"] > button {
+[class*="st-key-desk_half_"] [role="radiogroup"] > button {
   width: 100%; min-width: 0; height: auto; min-height: 5.2rem; margin: 0 !important;
   border-radius: 0.5rem !important; padding: 0.3rem 0.4rem !important;
   align-items: flex-start !important; justify-content: flex-start !important; background: #ffffff;
 }
-.st-key-desk_half_B [role="radiogroup"] > button > div, .st-key-desk_half_B [role="radiogroup"] span,
-.st-key-desk_half_A [role="radiogroup"] > button > div, .st-key-desk_half_A [role="radiogroup"] span {
+[class*="st-key-desk_half_"] [role="radiogroup"] > button > div,
+[class*="st-key-desk_half_"] [role="radiogroup"] span {
   justify-content: flex-start !important; width: 100%;
 }
-.st-key-desk_half_B [role="radiogroup"] p, .st-key-desk_half_A [role="radiogroup"] p {
+[class*="st-key-desk_half_"] [role="radiogroup"] p {
   display: block !important; white-space: normal !important; overflow: visible !important;
   text-overflow: clip !important; -webkit-line-clamp: unset !important;
   text-align: left; font-size: 0.85rem; line-height: 1.2; overflow-wrap: anywhere; margin: 0;
@@ -65,13 +67,13 @@ GRID_CSS = """
   text-overflow: clip !important; text-align: left;
 }
 @media (max-width: 640px) {
-  .st-key-desk_half_B [role="radiogroup"], .st-key-desk_half_A [role="radiogroup"] {
+  [class*="st-key-desk_half_"] [role="radiogroup"] {
     gap: 0.15rem !important;
   }
-  .st-key-desk_half_B [role="radiogroup"] > button, .st-key-desk_half_A [role="radiogroup"] > button {
+  [class*="st-key-desk_half_"] [role="radiogroup"] > button {
     min-height: 4.1rem; padding: 0.1rem 0.15rem !important;
   }
-  .st-key-desk_half_B [role="radiogroup"] p, .st-key-desk_half_A [role="radiogroup"] p {
+  [class*="st-key-desk_half_"] [role="radiogroup"] p {
     font-size: 0.62rem; line-height: 1.15;
   }
 }
