@@ -33,6 +33,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 import engine
+from app_pages.desk.board import HALF
 from desk import board
 from tests import helpers
 
@@ -368,7 +369,7 @@ def tile_selector(cell: str) -> str:
     the half draws its cells."""
     player = engine.half_of(cell)
     n = board.half_cells(player).index(cell) + 1
-    return f".st-key-desk_half_{player} [role='radiogroup'] > button:nth-child({n})"
+    return f"{HALF.format(player=player)} > button:nth-child({n})"
 
 
 def tile(pg: Any, cell: str) -> Any:
