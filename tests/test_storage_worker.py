@@ -127,10 +127,15 @@ def test_an_exception_in_the_parents_progress_stops_the_child(pool: worker.Pool)
 
 def test_jobs_beyond_the_slots_wait_then_are_refused_in_russian() -> None:
     narrow = worker.Pool(preload=["storage.worker", "tests.worker_jobs"], slots=1, queue_s=0.5)
-    first = threading.Thread(target=narrow.run, args=(jobs.sleep, 3), kwargs={"limits": SMALL})
+    running = threading.Event()  # the first job's child reports progress: it holds the one slot
+    first = threading.Thread(
+        target=narrow.run,
+        args=(jobs.count, 24),  # 6 s: far longer than the second job's 0.5 s in line
+        kwargs={"limits": SMALL, "progress": lambda _s: running.set()},
+    )
     first.start()
-    time.sleep(0.3)
     try:
+        assert running.wait(timeout=120), "the first job never started"
         with pytest.raises(worker.LimitError) as err:
             narrow.run(jobs.echo, 1, limits=SMALL)
     finally:
