@@ -330,3 +330,16 @@ def test_a_mistyped_or_unknown_word_is_not_cut_in_two(ix: RulesIndex, query: str
     # «симбиод» is «симбиот» mistyped (not «симб» + «иод»); nonsense has no two known halves
     first = query.split()[0]
     assert first in [w.word for w in ix.lookup(query).words]
+
+
+def test_a_verb_the_rules_have_also_finds_its_other_aspect() -> None:
+    # «сменил» is in the rules as «сменит» (100.1), and as «сменяется» (100.2): both say it,
+    # the second with the rest of the question.
+    text = (
+        "100. Драконы.\n100.1. Если дракон сменит логово, он спит.\n"
+        "100.2. Когда у дракона сменяется хозяин, его пламя не гаснет."
+    )
+    small = rules_index.load_texts([("d.txt", text.encode())], berserk=False)
+    hits = small.search("дракон сменил хозяина", 5)
+    assert [h.id for h in hits][:2] == ["100.2", "100.1"], hits
+    assert any(m.word == "сменил" and m.how == "derived" for m in hits[0].matched), hits[0].matched
