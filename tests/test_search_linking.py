@@ -81,6 +81,15 @@ def test_a_word_typed_twice_finds_the_clause_about_another_of_its_kind(ix: Rules
     assert ix.search(query, 3)[0].id == "211.4"
 
 
+@pytest.mark.parametrize(
+    "query", ["два моих замещения на один удар", "у меня две замены на одну рану, какую применить"]
+)
+def test_a_count_of_two_finds_the_clause_about_several_of_its_kind(ix: RulesIndex, query: str) -> None:
+    # «два замещения» is two of a kind, as «замена замены» is: 534.4.1's «несколько эффектов
+    # замещения к одному и тому же игродействию» (asks.yaml «pair»).
+    assert ix.search(query, 3)[0].id == "534.4.1"
+
+
 def test_an_opposite_answers_the_question_and_says_so(ix: RulesIndex) -> None:
     # The rules say how a resurrected card comes: «в открытом виде».
     result = ix.lookup("возрождённая карта приходит закрытой?")
