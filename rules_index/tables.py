@@ -80,6 +80,7 @@ class Asks:
     light: frozenset[str] = frozenset()
     permission: frozenset[str] = frozenset()  # «можно», «может»: the verb is what is asked
     another: frozenset[str] = frozenset()  # «другой», «несколько»: two of a kind
+    pair: frozenset[str] = frozenset()  # «два», «обе»: a count of two or more before a word
 
 
 @dataclass(frozen=True)
@@ -267,4 +268,5 @@ def _asks(path: Path) -> Asks:
         words(data.get("light"), "light"),
         words(data.get("permission"), "permission"),
         words(data.get("another"), "another"),
+        words(data.get("pair"), "pair"),
     )

@@ -81,6 +81,15 @@ def test_a_word_typed_twice_finds_the_clause_about_another_of_its_kind(ix: Rules
     assert ix.search(query, 3)[0].id == "211.4"
 
 
+@pytest.mark.parametrize(
+    "query", ["два моих замещения на один удар", "у меня две замены на одну рану, какую применить"]
+)
+def test_a_count_of_two_finds_the_clause_about_several_of_its_kind(ix: RulesIndex, query: str) -> None:
+    # «два замещения» is two of a kind, as «замена замены» is: 534.4.1's «несколько эффектов
+    # замещения к одному и тому же игродействию» (asks.yaml «pair»).
+    assert ix.search(query, 3)[0].id == "534.4.1"
+
+
 def test_an_opposite_answers_the_question_and_says_so(ix: RulesIndex) -> None:
     # The rules say how a resurrected card comes: «в открытом виде».
     result = ix.lookup("возрождённая карта приходит закрытой?")
@@ -330,3 +339,16 @@ def test_a_mistyped_or_unknown_word_is_not_cut_in_two(ix: RulesIndex, query: str
     # «симбиод» is «симбиот» mistyped (not «симб» + «иод»); nonsense has no two known halves
     first = query.split()[0]
     assert first in [w.word for w in ix.lookup(query).words]
+
+
+def test_a_verb_the_rules_have_also_finds_its_other_aspect() -> None:
+    # «сменил» is in the rules as «сменит» (100.1), and as «сменяется» (100.2): both say it,
+    # the second with the rest of the question.
+    text = (
+        "100. Драконы.\n100.1. Если дракон сменит логово, он спит.\n"
+        "100.2. Когда у дракона сменяется хозяин, его пламя не гаснет."
+    )
+    small = rules_index.load_texts([("d.txt", text.encode())], berserk=False)
+    hits = small.search("дракон сменил хозяина", 5)
+    assert [h.id for h in hits][:2] == ["100.2", "100.1"], hits
+    assert any(m.word == "сменил" and m.how == "derived" for m in hits[0].matched), hits[0].matched

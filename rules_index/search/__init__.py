@@ -72,7 +72,7 @@ class SearchIndex:
         ranking.place_headings(c, q.words, scores, how)
         for d, parent in ranking.inherit(c, scores).items():
             extra.setdefault(d, []).append(Match("", "parent", c.paragraphs[parent].id))
-        ranking.another(c, q.words, scores)
+        ranking.another(c, q.words, scores, q.text)
         all_keys = [t.key for t in q.tokens]
         defining = ranking.add_terms(c, q.text, q.term_keys, all_keys, scores, extra)
         ranking.add_phrases(c, q.phrases, scores, extra)

@@ -127,6 +127,12 @@ class Linker:
                         for k in wide.keys
                     ),
                 )
+            if info is not None and info.verb and info.known:
+                # A verb the rules have may be there in its other aspect or as its noun too
+                # («сменил»: 211.8.1's «сменит», 211.3.1's «сменяется»): related words.
+                related = tuple(a for a in self._derived(t, stemmer) if a.key != t.key)
+                if related:
+                    return (own, *related)
             if info is not None and not info.known and len(t.surface) >= 6:
                 # No such word: maybe a typo that landed in another word family
                 # («перемешение» is «перемещение», not «перемешивается»).

@@ -1,9 +1,9 @@
 """Ranking the retrieved paragraphs: signals on top of the word scores, then the hits.
 
 Section headings rank below their clauses unless the query is the section's name; a subclause
-reads in its parent's context; a word typed twice favours the clauses about «another» of it; a
-defined term the query names puts its definition first; a quoted phrase rewards the clauses
-that have it verbatim. Then the hits, best first, each with its snippet and match reasons.
+reads in its parent's context; a word typed twice, or after «два», favours the clauses about
+«another» of it; a defined term the query names puts its definition first; a quoted phrase
+rewards the clauses that have it verbatim. Then the hits, best first, each with its snippet and match reasons.
 """
 
 from __future__ import annotations
@@ -106,12 +106,13 @@ def together_first(c: Corpus, words: Sequence[QWord], scores: dict[int, float], 
         scores[d] *= 1.0 + TOGETHER_GAIN * (best / total) ** TOGETHER_POWER
 
 
-def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float]) -> None:
+def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float], text: str = "") -> None:
     """A word typed twice relates two of a kind («симб на симба», «замена замены», «инкарнация 2
-    и инкарнация 3»): the clauses that speak of «другой» or «несколько» of that kind («на другого
-    симбиота», «несколько особенностей "инкарнация Х"») answer it."""
+    и инкарнация 3»), as does a count of two or more typed before it («два замещения», asks.yaml
+    «pair»): the clauses that speak of «другой» or «несколько» of that kind («на другого
+    симбиота», «несколько эффектов замещения») answer it."""
     typed = [qw.alts[0].key for qw in words if qw.alts and qw.meaningful]
-    twice = {k for k in typed if typed.count(k) > 1}
+    twice = {k for k in typed if typed.count(k) > 1} | _counted(c, words, text)
     if not twice:
         return
     other: set[int] = set()
@@ -121,6 +122,23 @@ def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float]) -> None
         for d in set(c.postings.get(key, {})) & other & set(scores):
             if any(_follows(piece.tokens, a, key) for a in c.another_keys for piece in c.pieces[d]):
                 scores[d] *= ANOTHER_GAIN
+
+
+def _counted(c: Corpus, words: Sequence[QWord], text: str) -> set[str]:
+    """The keys of the words typed right after a count of two or more («два замещения»,
+    «2 симба»): the first word with keys that follows the count in the text."""
+    low = normalize(text)
+    out: set[str] = set()
+    for qw in words:
+        count = normalize(qw.word)
+        if qw.alts or not (count in c.asks.pair or (count.isdigit() and 2 <= int(count) <= 9)):
+            continue
+        at = low.find(count)
+        places = [(low.find(normalize(o.word), at + len(count)), o) for o in words if o.alts and o.meaningful]
+        after = [(i, o) for i, o in places if i > at]
+        if at >= 0 and after:
+            out.add(min(after, key=lambda io: io[0])[1].alts[0].key)
+    return out
 
 
 def add_terms(
