@@ -95,12 +95,15 @@ def _render_understood(result: SearchResult) -> None:
             st.markdown("  \n".join(common.escape_md(line) for line in lines))
 
 
-def _render_evidence(result: SearchResult) -> None:
-    """Why the rules answer the query (the clause and how each word is there), or why not."""
-    lines = understood.answer_lines(result.answer)
+def _render_evidence(result: SearchResult, count: str = "") -> None:
+    """Why the rules answer the query (the clause and how each word is there), or why not; then
+    how many clauses were found, in the same grey lines (one element, not two: issue 24)."""
+    lines = [common.escape_md(line) for line in understood.answer_lines(result.answer)]
     if lines:
         with st.container(key="search_evidence"):
-            st.caption("  \n".join(common.escape_md(line) for line in lines))
+            st.caption("  \n".join([*lines, count] if count else lines))
+    elif count:
+        st.caption(count)
 
 
 def hit_body(hit: Hit) -> str:
@@ -207,9 +210,8 @@ def _search() -> None:
         _render_evidence(result)
         ready.render_answers(index, found, problem)
         return
-    _render_evidence(result)
+    _render_evidence(result, f"Найдено пунктов: {len(hits)} (лучшие сверху)")
     split = first_hits(hits)
-    st.caption(f"Найдено пунктов: {len(hits)} (лучшие сверху)")
     with st.container(key="search_hits"):
         for hit in hits[:split]:
             _render_hit(index, hit)
