@@ -219,7 +219,7 @@ def _search() -> None:
     if hits[split:]:
         with st.container(key="search_hits_more"):
             if found:
-                st.subheader("Другие пункты")
+                st.subheader("Другие пункты", anchor=False)
             for hit in hits[split:]:
                 _render_hit(index, hit)
 
