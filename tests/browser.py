@@ -4,8 +4,8 @@
 `new_page` opens a page in a context of its own (its own Streamlit session) at a viewport, with a
 default timeout a loaded 2-core machine meets; `settle` waits until Streamlit's run is over, by
 condition; `shot`, `fits_width`, `params`, `wait_params` and `Visit` are what the tests check with;
-`sign_in` is a judge signing in on a page, `nav` a move through the app's menu.
-No pytest here.
+`sign_in` is a judge signing in on a page, `nav` a move through the app's menu; `Wire` reads what
+the server sends (which runs finished how, and what they drew). No pytest here.
 
 How `settle` knows a run is over: the DOM alone cannot tell. After a click, nothing on the page
 changes until the server starts the run (on a busy machine that can take seconds), and Streamlit's
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from google.protobuf import text_format  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Locator, Page, Playwright, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -357,6 +358,35 @@ class Visit:
 
     def close(self) -> None:
         close(self.page)
+
+
+class Wire:
+    """The ForwardMsgs a page receives, from a mark on: what a tap redrew, read off Streamlit's
+    websocket (a part not redrawn sends nothing)."""
+
+    def __init__(self, pg: Any) -> None:
+        self.msgs: list[ForwardMsg] = []
+        pg.on("websocket", lambda ws: ws.on("framereceived", self._got))
+
+    def _got(self, payload: str | bytes) -> None:
+        if isinstance(payload, bytes):
+            msg = ForwardMsg()
+            msg.ParseFromString(payload)
+            self.msgs.append(msg)
+
+    def mark(self) -> int:
+        return len(self.msgs)
+
+    def since(self, at: int) -> tuple[list[Any], str]:
+        """The finish statuses of the runs since `at`, and the text of every delta they sent."""
+        msgs = self.msgs[at:]
+        finished = [m.script_finished for m in msgs if m.WhichOneof("type") == "script_finished"]
+        sent = "\n".join(
+            text_format.MessageToString(m.delta, as_utf8=True)
+            for m in msgs
+            if m.WhichOneof("type") == "delta"
+        )
+        return finished, sent
 
 
 # The desk («Стол судьи») -------------------------------------------------------------------------

@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from google.protobuf import text_format  # type: ignore[import-untyped]
 from playwright.sync_api import Browser
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.browser import KARLIK, banner, close, desk_page, open_desk, settle, shot, tile, unfold
+from tests.browser import KARLIK, Wire, banner, close, desk_page, open_desk, settle, shot, tile, unfold
 
 pytestmark = pytest.mark.browser
 
@@ -29,34 +28,6 @@ OUTSIDE = (
     "Открыть пример из правил, сценарий или файл стола",
     "Все ожидания сценария выполняются",
 )
-
-
-class Wire:
-    """The ForwardMsgs the page receives, from a mark on."""
-
-    def __init__(self, pg: Any) -> None:
-        self.msgs: list[ForwardMsg] = []
-        pg.on("websocket", lambda ws: ws.on("framereceived", self._got))
-
-    def _got(self, payload: str | bytes) -> None:
-        if isinstance(payload, bytes):
-            msg = ForwardMsg()
-            msg.ParseFromString(payload)
-            self.msgs.append(msg)
-
-    def mark(self) -> int:
-        return len(self.msgs)
-
-    def since(self, at: int) -> tuple[list[Any], str]:
-        """The finish statuses of the runs since `at`, and the text of every delta they sent."""
-        msgs = self.msgs[at:]
-        finished = [m.script_finished for m in msgs if m.WhichOneof("type") == "script_finished"]
-        sent = "\n".join(
-            text_format.MessageToString(m.delta, as_utf8=True)
-            for m in msgs
-            if m.WhichOneof("type") == "delta"
-        )
-        return finished, sent
 
 
 def _karlik_with_vail_selected(pg: Any) -> None:

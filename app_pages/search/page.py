@@ -10,6 +10,12 @@ then the ready answers (scenarios and judges' rulings, casebook.answers), then t
 When the rules say nothing about it, only a judge's ruling on the very same question shows.
 Card names of the window's card base are passed to the rules search as names it does not know
 (rules_index.Named): «Горный клещ» finds the rules for parasites.
+
+The box and what it finds are one `st.fragment` (issue 24): Enter reruns only them, not the menu,
+the title and the rules line above. A search reads the rules a whole run would read now (the store
+read afresh, as app.py does once per run: a window that has not chosen a version follows a new
+default, one whose version was removed falls back); when they are not what the page around it was
+drawn for, the whole page is redrawn, so the rules line never names other rules than the hits.
 """
 
 from __future__ import annotations
@@ -44,8 +50,17 @@ _ANSWERS = 3
 _SAME_QUESTION = 1.0
 
 
+# What the last whole run drew above the fragment for (the version and its rules line), and the
+# flag a whole run sets just before it runs the fragment inline.
+_DRAWN_FOR = "search_drawn_for"
+_WHOLE_RUN = "search_whole_run"
+
+
 def _submit() -> None:
-    """Enter in the box: the query goes into the URL, which makes it a link and a history step."""
+    """Enter in the box: the query goes into the URL, which makes it a link and a history step.
+    The link names the rules a whole run would read now (the store is read afresh: a search is
+    a run, whether of the page or of its fragment)."""
+    common.new_run()
     query = clean.scrub(str(st.session_state.get(BOX_KEY, ""))).strip()
     st.session_state[_SYNCED_KEY] = query
     if query:
@@ -80,12 +95,15 @@ def _render_understood(result: SearchResult) -> None:
             st.markdown("  \n".join(common.escape_md(line) for line in lines))
 
 
-def _render_evidence(result: SearchResult) -> None:
-    """Why the rules answer the query (the clause and how each word is there), or why not."""
-    lines = understood.answer_lines(result.answer)
+def _render_evidence(result: SearchResult, count: str = "") -> None:
+    """Why the rules answer the query (the clause and how each word is there), or why not; then
+    how many clauses were found, in the same grey lines (one element, not two: issue 24)."""
+    lines = [common.escape_md(line) for line in understood.answer_lines(result.answer)]
     if lines:
         with st.container(key="search_evidence"):
-            st.caption("  \n".join(common.escape_md(line) for line in lines))
+            st.caption("  \n".join([*lines, count] if count else lines))
+    elif count:
+        st.caption(count)
 
 
 def hit_body(hit: Hit) -> str:
@@ -129,14 +147,36 @@ def base_cards(query: str) -> list[Named]:
     return [Named(c.words, c.record.name, c.search) for c in card_base.current().queries.find(query)]
 
 
+def _drawn_for(index: RulesIndex) -> tuple[str, str]:
+    """What the page above the fragment says about the rules: the version and its rules line."""
+    return common.current_version(), common.rules_line(index)
+
+
 def render_search(index: RulesIndex) -> None:
     card_base.follow_link()  # a shared link made on a card base searches with that base's names
+    st.title("Поиск по правилам")
+    common.rules_caption(index)
+    st.html(SEARCH_CSS)  # static: drawn once with the page, not with every search
+    st.session_state[_DRAWN_FOR] = _drawn_for(index)
+    st.session_state[_WHOLE_RUN] = True
+    _search()
+
+
+@st.fragment
+def _search() -> None:
+    """The box and what it finds: Enter reruns only this (issue 24). Arguments are not taken: a
+    fragment keeps its arguments between its runs, and the index is the process's or the upload
+    budget's to keep, not a fragment's."""
+    alone = not st.session_state.pop(_WHOLE_RUN, False)  # Enter in the box: a run of this alone
+    if alone:
+        common.new_run()  # the store read afresh, as every whole run reads it
+    index = common.current_index()
+    if alone and _drawn_for(index) != st.session_state.get(_DRAWN_FOR):
+        st.rerun(scope="app")  # other rules than the page names: the whole page's to draw
     query = clean.scrub(
         str(st.query_params.get(common.QUERY_PARAM, ""))
     ).strip()  # the link's text, cleaned once
     _sync_box_from_url(query)
-    st.title("Поиск по правилам")
-    common.rules_caption(index)
     st.text_input(
         "Номер пункта, слова, жаргон или название карты",
         key=BOX_KEY,
@@ -162,7 +202,6 @@ def render_search(index: RulesIndex) -> None:
     found, problem = ready.ready_answers(answers.answer_query(result), index, rank, _ANSWERS)
     if not result.answer.answered:
         found = [a for a in found if a.kind == "ruling" and a.score >= _SAME_QUESTION]
-    st.html(SEARCH_CSS)
     if not hits:
         st.info(
             common.escape_md(understood.NOTHING) + " Попробуйте другое слово или номер пункта.",
@@ -171,9 +210,8 @@ def render_search(index: RulesIndex) -> None:
         _render_evidence(result)
         ready.render_answers(index, found, problem)
         return
-    _render_evidence(result)
+    _render_evidence(result, f"Найдено пунктов: {len(hits)} (лучшие сверху)")
     split = first_hits(hits)
-    st.caption(f"Найдено пунктов: {len(hits)} (лучшие сверху)")
     with st.container(key="search_hits"):
         for hit in hits[:split]:
             _render_hit(index, hit)
@@ -181,7 +219,7 @@ def render_search(index: RulesIndex) -> None:
     if hits[split:]:
         with st.container(key="search_hits_more"):
             if found:
-                st.subheader("Другие пункты")
+                st.subheader("Другие пункты", anchor=False)
             for hit in hits[split:]:
                 _render_hit(index, hit)
 

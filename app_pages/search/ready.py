@@ -73,7 +73,7 @@ def render_answers(index: RulesIndex, found: Sequence[answers.Answer], problem: 
     if not found and not problem:
         return
     with st.container(key="search_answers"):
-        st.subheader("Готовые ответы: сценарии и решения судей")
+        st.subheader("Готовые ответы: сценарии и решения судей", anchor=False)
         for a in found:
             _render_answer(index, a)
         if problem:

@@ -641,5 +641,10 @@ def take_upload(names: Sequence[str], size: int) -> str | None:
     return refused
 
 
+def rules_line(index: RulesIndex) -> str:
+    """«Правила: <version> · <where they come from>», the line under a page's title."""
+    return f"Правила: {escape_md(version_text(index))} · {escape_md(current_origin())}"
+
+
 def rules_caption(index: RulesIndex) -> None:
-    st.caption(f"Правила: {escape_md(version_text(index))} · {escape_md(current_origin())}")
+    st.caption(rules_line(index))

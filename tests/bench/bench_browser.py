@@ -182,7 +182,8 @@ async def work_of(
         else:
             await app.open_search(pages[name], srv.url)
     found = {name: tap_work.Work() for name in apps}
-    queries = iter(QUERIES * rounds)
+    # each app its own run of the queries: every app searches the same ones in the same order
+    queries = {name: iter(QUERIES * rounds) for name in apps}
 
     def step(name: str, app: App, srv: served.Server) -> Step:
         page = pages[name]
@@ -190,7 +191,7 @@ async def work_of(
 
         async def press() -> float:
             if tap == "search":
-                return await app.search(page, next(queries))
+                return await app.search(page, next(queries[name]))
             if tap == "desk action":
                 return await app.press(page)
             return await app.switch(page, second, second_want)
