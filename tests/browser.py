@@ -137,6 +137,25 @@ _WATCH_RUNS = """(() => {
     runs.uploads += 1;
     return nativeFetch.call(this, input, init).finally(() => { runs.uploads -= 1; });
   };
+  // The last taps and key presses, for keep_evidence: where each landed (the nearest st-key-…)
+  // and whether on a disabled control. A click lost at a fresh server's first sign-in (issue 27)
+  // left the form filled and no rerun asked, and nothing to tell where the click went.
+  runs.events = [];
+  const keyOf = (el) => {
+    for (let e = el; e && e.classList; e = e.parentElement) {
+      const key = [...e.classList].find((c) => c.startsWith("st-key-"));
+      if (key) return key.slice(7) + ">" + el.tagName.toLowerCase();
+    }
+    return el && el.tagName ? el.tagName.toLowerCase() : String(el);
+  };
+  for (const type of ["pointerdown", "pointerup", "click", "keydown", "focusin"]) {
+    window.addEventListener(type, (e) => {
+      const at = [Math.round(e.clientX ?? -1), Math.round(e.clientY ?? -1)];
+      const disabled = e.target?.disabled === true;
+      runs.events.push([type, Math.round(performance.now()), keyOf(e.target), ...at, disabled]);
+      if (runs.events.length > 30) runs.events.shift();
+    }, true);
+  }
 })();""".replace("FIELDS", json.dumps(_FIELDS))
 
 _QUIET = """([quietMs, call]) => {
@@ -199,7 +218,8 @@ def close(page: Page) -> None:
 
 def keep_evidence(page: Page) -> None:
     """What the page showed when a test failed: tests/artifacts/failed-<test>-<time>.png and .txt
-    (the page's text and the counts of runs asked, started and finished), for a failure that
+    (the page's text, the counts of runs asked, started and finished, and the last taps with where
+    they landed), for a failure that
     happens once in many runs. Never raises: the test's own error is the one to report."""
     test = os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0]
     name = "failed-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in test)[-120:]
@@ -211,7 +231,10 @@ def keep_evidence(page: Page) -> None:
               return JSON.stringify({url: location.href,
                 state: app?.getAttribute('data-test-script-state'),
                 connection: app?.getAttribute('data-test-connection-state'),
-                sockets: (window.__stRuns?.sockets || []).map(w => w.__runs)})
+                sockets: (window.__stRuns?.sockets || []).map(w => w.__runs),
+                loaded: performance.getEntriesByType('navigation')[0]?.type,
+                now: Math.round(performance.now()),
+                events: window.__stRuns?.events || []})
               + "\\n\\n" + document.body.innerText; }"""
         )
         (ARTIFACTS / f"{name}.txt").write_text(str(facts), encoding="utf-8")
