@@ -13,7 +13,7 @@ running indicator shows only half a second into a run. So every page gets a scri
 Streamlit's websocket: each rerun request the page sends must be followed by a run that started
 after it and finished (not cut short for another rerun), and no file upload may be under way. Then
 the page itself must be quiet: the app connected and not running, no running indicator, no
-skeleton, no stale element.
+skeleton, no stale element, no fold still opening or closing.
 """
 
 from __future__ import annotations
@@ -165,6 +165,11 @@ _QUIET = """([quietMs, call]) => {
     runs.quietSince = 0;
   }
   const app = document.querySelector('[data-testid="stApp"]');
+  // A fold opens (and closes) in a 500 ms animation of its height, and the content under it moves
+  // while it runs: a press and its release that frames apart land on different elements, and the
+  // click is lost (issue 27: «Войти» pressed at the end of the opening, released on the select box
+  // above it). A person sees the motion and taps after it; a test waits for it to end.
+  const moving = (d) => d.getAnimations().length > 0;
   const answered = (ws) => ws.readyState > 1 || (ws.__runs.urls === 0
     && ws.__runs.started > ws.__runs.asked && ws.__runs.finished > ws.__runs.started);
   const quiet = runs && app
@@ -172,7 +177,8 @@ _QUIET = """([quietMs, call]) => {
     && app.getAttribute("data-test-script-state") === "notRunning"
     && !document.querySelector(
       '[data-testid="stStatusWidget"], [data-testid="stSkeleton"], [data-stale="true"]')
-    && runs.uploads === 0 && runs.sockets.every(answered);
+    && runs.uploads === 0 && runs.sockets.every(answered)
+    && ![...document.querySelectorAll('[data-testid="stExpander"] details')].some(moving);
   if (!quiet) {
     if (runs) runs.quietSince = 0;
     return false;
@@ -317,9 +323,7 @@ def sign_in(page: Page, where: str, name: str, password: str, *, folded_in: str 
     page gives it); `folded_in`: the key of the expander that folds the form, opened first. Waits
     for «Вы вошли» (a sign-in lives in this tab's session: a reload or a typed address drops it)."""
     if folded_in:
-        box = page.locator(f".st-key-{folded_in}")
-        if not box.locator(f".st-key-{where}_signin_name input").is_visible():
-            box.locator("summary").first.click()
+        unfold(page, folded_in)
     page.locator(f".st-key-{where}_signin_name input").fill(name)
     page.locator(f".st-key-{where}_signin_password input").fill(password)
     page.locator(f".st-key-{where}_signin_submit button").click()
@@ -445,7 +449,8 @@ def open_desk(pg: Any, query: str = "") -> None:
 
 
 def unfold(pg: Any, key: str) -> Any:
-    """Open the folded part with this key (if it is not open already); returns it."""
+    """Open the folded part with this key (if it is not open already) and wait until it has
+    stopped moving (`settle`: the fold's opening animation over); returns it."""
     part = pg.locator(f".st-key-{key}")
     if part.locator("details").first.get_attribute("open") is None:
         part.locator("summary").first.click()
