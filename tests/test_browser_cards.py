@@ -248,7 +248,8 @@ def test_the_harness_taps_in_a_fold_only_once_it_has_stopped_moving(browser: Bro
         fold = unfold(pg, "cards_manage")
         button = fold.locator(".st-key-cards_signin_signin_submit button")
         where = button.bounding_box()
-        assert fold.locator("details").first.evaluate("d => d.getAnimations().length") == 0
+        still = fold.locator("details").first.evaluate("d => [d.getAnimations().length, d.style.height]")
+        assert still == [0, ""], still  # no animation, and the height it held while opening let go
         pg.wait_for_timeout(300)  # not a wait for the page: the time in which a moving fold moves
         assert button.bounding_box() == where
     finally:
