@@ -109,6 +109,21 @@ def half_help(at: AppTest, cell: str) -> str:
     return group.help or ""
 
 
+def targets(at: AppTest, kind: str) -> dict[str, str]:
+    """The selected card's targets for an action (the options of its pills, as shown) → why each is
+    marked so (its paragraph of the pills' tooltip)."""
+    group: ButtonGroup[int] = at.button_group(key=f"desk_q_{kind}")
+    why = plain(group.help or "").split("\n\n")
+    return dict(zip([plain(o) for o in group.options], why, strict=True))
+
+
+def pick(at: AppTest, kind: str, label: str) -> AppTest:
+    """A tap on the target of this action whose label starts with `label`."""
+    group: ButtonGroup[int] = at.button_group(key=f"desk_q_{kind}")
+    labels = [plain(o) for o in group.options]
+    return group.set_value(next(i for i, shown in enumerate(labels) if shown.startswith(label))).run()
+
+
 def place(at: AppTest, cell: str, name: str, owner: str = "", cid: str = "", own: bool = False) -> AppTest:
     """A click on the empty cell, the card's name (and owner, id), «Положить» (or «… своей картой»)."""
     at = tap(at, cell)

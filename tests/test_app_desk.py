@@ -13,7 +13,7 @@ from app_pages import registry
 from desk import cases, edits, model, share
 from rulings import store
 from tests import helpers
-from tests.apptest import form_key, half_help, open_desk, place, plain, tap, tile_label
+from tests.apptest import form_key, half_help, open_desk, pick, place, plain, tap, targets, tile_label
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,14 +130,6 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
     assert any(e.icon == BAN_ICON and e.value.startswith("**Запрещено**") for e in at.error)
 
 
-def _quick_labels(at: AppTest, kind: str) -> dict[str, str]:
-    return {
-        plain(b.label): plain(b.help or "")
-        for b in at.button
-        if b.key and b.key.startswith(f"desk_q_{kind}_")
-    }
-
-
 def test_legal_hosts_are_marked_with_icon_word_and_clause() -> None:
     at = open_desk()
     desk = model.Desk(phase="battle")
@@ -152,12 +144,12 @@ def test_legal_hosts_are_marked_with_icon_word_and_clause() -> None:
     at.selectbox(key="desk_phase_0").set_value("reveal").run()  # the judge sets the reveal subphase
     assert at.session_state["desk"].phase == "reveal"
     at = tap(at, "b3")  # select the symbiote
-    hosts = _quick_labels(at, "place_symbiote")
+    hosts = targets(at, "place_symbiote")
     # What applying each host gives, by icon, word and clause; the cell tells the two Вайлы apart.
     assert "Вайл (c4) — ✔ можно" in hosts, hosts
     refused = next(label for label in hosts if label.startswith("Вайл (c2)"))
     assert refused == "Вайл (c2) — ✘ нельзя: п. 211.1" and "211.1" in plain(hosts[refused]), hosts
-    at = next(b for b in at.button if plain(b.label) == "Вайл (c4) — ✔ можно").click().run()
+    at = pick(at, "place_symbiote", "Вайл (c4) — ✔ можно")
     assert any(s.icon == OK_ICON and s.value.startswith("**Законно**") for s in at.success)
     assert at.session_state["desk"].actions == ({"place_symbiote": {"card": "und", "host": "vail"}},)
 

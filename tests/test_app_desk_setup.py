@@ -16,7 +16,7 @@ import casebook
 from app_pages.desk import opening
 from desk import edits, model, share
 from rulings import store
-from tests.apptest import form_key, open_desk, place, plain, tap, tile_label
+from tests.apptest import form_key, open_desk, pick, place, plain, tap, targets, tile_label
 
 ROOT = Path(__file__).resolve().parent.parent
 KARLIK = "scenarios/official/211.3.1_karlik_und.yaml"
@@ -220,13 +220,14 @@ def test_marks_have_three_states_and_agree_with_applying() -> None:
     at = at.button(key="desk_restart").click().run()
     at = at.button(key="desk_redo").click().run()  # Вайл taken under control
     at = tap(at, "c4")
-    labels = [plain(b.label) for b in at.button if b.key and b.key.startswith("desk_q_attack_")]
+    labels = list(targets(at, "attack"))
     # 211.9 allows the host's attack on its symbiote (what it leaves to general rules is «не проверено»)
     assert labels == ["Карлик Унд (c4) — ✔ можно", "Орк (d4) — ✘ нельзя: п. 211.3.1"], labels
-    at = next(b for b in at.button if plain(b.label).startswith("Карлик Унд (c4)")).click().run()
+    at = pick(at, "attack", "Карлик Унд (c4)")
     assert any(w.value.startswith("**Законно**") for w in at.success)  # what the mark said
     # An assumption is never a clause: its mark reads «допущение A…», never «п. A…».
     everything = " ".join(b.label for b in at.button) + " ".join(m.value for m in at.markdown)
+    everything += " ".join(labels)  # the targets, read before the tap
     assert "п. A" not in plain(everything)
 
 

@@ -20,7 +20,7 @@ from rules_index import versions
 from rulings import store
 from tests import fictional_rules as fr
 from tests import helpers
-from tests.apptest import plain, tap
+from tests.apptest import plain, tap, targets
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,6 +118,6 @@ def test_the_selected_cards_marks_cite_the_loaded_numbering(fictional: str) -> N
     at = _desk(scn=CUT_OFF_211_5, v=fictional)
     at = tap(at, "c3")  # the judge selects the Призрак
     assert at.session_state["desk_sel"] == "ghost"
-    labels = [plain(b.label) for b in at.button if b.key and b.key.startswith("desk_q_take_control")]
+    labels = list(targets(at, "take_control"))
     assert any("п. 535.9 (в РП 4.1-2 — 535.8)" in label for label in labels), labels
     assert not any(label.endswith("п. 535.8") for label in labels)

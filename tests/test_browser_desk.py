@@ -91,6 +91,10 @@ class Judge:
     def button(self, name: str, within: Any = None, answer: Any = None) -> None:
         self.click((within or self.pg).get_by_role("button", name=name, exact=True), answer, name)
 
+    def target(self, name: str, answer: Any = None) -> None:
+        """An action's target: an option of the action's pills (a radio button)."""
+        self.click(self.pg.get_by_role("radio", name=name, exact=True), answer, name)
+
 
 def position_text(pg: Any) -> str:
     return str(unfold(pg, "desk_text").locator("textarea").input_value())
@@ -128,15 +132,15 @@ def test_karlik_und_every_tap_answered_on_screen_in_ten_and_eight_interactions(
 
         judge.count = 0
         judge.cell("c4", pg.get_by_text("Выбрана: Вайл"))  # selects Вайл (the card standing there)
-        judge.button("игрок A — ✔ можно", answer=banner(pg, "Законно"))  # take_control: {card: vail, by: A}
+        judge.target("игрок A — ✔ можно", answer=banner(pg, "Законно"))  # take_control: {card: vail, by: A}
         shot(pg, "desk_2_taken_under_control")
-        judge.button("Орк (d4) — ✘ нельзя: п. 211.3.1", answer=banner(pg, "Запрещено"))
+        judge.target("Орк (d4) — ✘ нельзя: п. 211.3.1", answer=banner(pg, "Запрещено"))
         assert "запрещает п. 211.3.1" in banner(pg, "Запрещено").inner_text()
         # a tap on an empty cell declares the move; the tile said what it would give, with its clause
         assert "нельзя: п. 211.3.1" in tile(pg, "c3").inner_text()
         judge.cell("c3", banner(pg, "Запрещено"))
         # the attack on its own parasite: what the text decides, and the wounds asked of the judge
-        und = pg.get_by_role("button", name="Карлик Унд (c4) —", exact=False).first
+        und = pg.get_by_role("radio", name="Карлик Унд (c4) —", exact=False).first
         asked = pg.locator(".st-key-desk_pending")
         judge.click(und, asked, "нападение на Карлика Унда")
         assert "211.9" in pg.locator(".st-key-desk_answer").inner_text()
@@ -259,8 +263,8 @@ def test_official_example_marks_agree_with_applying_and_clause_links_work(
         settle(pg)
         tile(pg, "c4").click()
         settle(pg)
-        orc = pg.get_by_role("button", name="Орк (d4) — ✘ нельзя: п. 211.3.1", exact=True)
-        und = pg.get_by_role("button", name="Карлик Унд (c4) —", exact=False).first
+        orc = pg.get_by_role("radio", name="Орк (d4) — ✘ нельзя: п. 211.3.1", exact=True)
+        und = pg.get_by_role("radio", name="Карлик Унд (c4) —", exact=False).first
         mark = und.inner_text()
         orc.click()
         settle(pg)

@@ -5,6 +5,9 @@ with the verdict and its trace): the run ends as a fragment run and sends nothin
 parts beneath (the text, the files, the journal form, the loaded scenario's check), which stay on
 the page as they were. While a part that follows the desk is open (the position text here), the
 same action redraws the whole page instead, so that part never shows a position that is gone.
+So does an action after the window's rules changed under it (here: another judge made a new version
+the default, and this window follows the default), as a search does: the trace then cites the new
+rules, and nothing drawn outside names the old. A window whose address named a version keeps it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,23 @@ import pytest
 from playwright.sync_api import Browser
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.browser import KARLIK, Wire, banner, close, desk_page, open_desk, settle, shot, tile, unfold
+import rules_index
+from rules_index import versions
+from tests import fictional_rules as fr
+from tests.browser import (
+    KARLIK,
+    Wire,
+    banner,
+    close,
+    desk_page,
+    open_desk,
+    params,
+    settle,
+    shot,
+    tile,
+    unfold,
+    wait_params,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -30,8 +49,8 @@ OUTSIDE = (
 )
 
 
-def _karlik_with_vail_selected(pg: Any) -> None:
-    open_desk(pg, f"?scn={KARLIK}")
+def _karlik_with_vail_selected(pg: Any, query: str = "") -> None:
+    open_desk(pg, f"?scn={KARLIK}{query}")
     pg.get_by_text("Загружен сценарий", exact=False).first.wait_for()
     pg.locator(".st-key-desk_restart button:visible").first.click()  # «К началу»
     settle(pg)
@@ -50,7 +69,7 @@ def test_an_action_redraws_only_the_board_and_the_panel(browser: Browser, app_se
         assert all(label in whole for label in OUTSIDE), "a whole run sends the folded parts"
 
         at = wire.mark()
-        pg.get_by_role("button", name="игрок A — ✔ можно", exact=True).click()  # take_control by A
+        pg.get_by_role("radio", name="игрок A — ✔ можно", exact=True).click()  # take_control by A
         settle(pg)
         banner(pg, "Законно").wait_for()
         finished, sent = wire.since(at)
@@ -82,7 +101,7 @@ def test_an_open_part_that_follows_the_desk_is_never_stale(browser: Browser, app
         text = unfold(pg, "desk_text").locator("textarea")
         assert "контроль A" not in text.input_value()
         at = wire.mark()
-        pg.get_by_role("button", name="игрок A — ✔ можно", exact=True).click()
+        pg.get_by_role("radio", name="игрок A — ✔ можно", exact=True).click()
         settle(pg)
         banner(pg, "Законно").wait_for()
         finished, _ = wire.since(at)
@@ -90,3 +109,65 @@ def test_an_open_part_that_follows_the_desk_is_never_stale(browser: Browser, app
         assert "B Вайл c4 контроль A" in text.input_value(), text.input_value()
     finally:
         close(pg)
+
+
+def _take_control(pg: Any, wire: Wire) -> tuple[list[int], str]:
+    """A's «взять под контроль» on the selected Вайл; what the run finished as and what it sent."""
+    at = wire.mark()
+    pg.get_by_role("radio", name="игрок A — ✔ можно", exact=True).click()
+    settle(pg)
+    banner(pg, "Законно").wait_for()
+    return wire.since(at)
+
+
+@pytest.mark.parametrize("case", ["follows_the_default", "names_its_version", "its_version_removed"])
+def test_an_action_after_the_rules_changed_reads_them_as_a_whole_run_would(
+    browser: Browser, app_server: str, index: rules_index.RulesIndex, case: str
+) -> None:
+    built_in = index.version_label
+    assert built_in
+    shop = versions.default_store()
+    files = fr.as_files(fr.fictional_texts())
+    pg = desk_page(browser, app_server)
+    wire = Wire(pg)
+    vid = ""
+    try:
+        if case == "its_version_removed":
+            # a window opened by a link naming another version, which another judge then removes
+            vid = shop.save(files, rules_index.load_texts(files, berserk=True), berserk=True).id
+            _karlik_with_vail_selected(pg, f"&v={vid}")
+            wait_params(pg, v=vid)
+            versions.remove_version(shop, vid)
+        else:
+            # a window following the default (no version named), or one opened by a link naming the
+            # built-in rules; then another judge, in another window, makes a new version the default
+            _karlik_with_vail_selected(pg, f"&v={built_in}" if case == "names_its_version" else "")
+            assert "v" not in params(pg), params(pg)  # the built-in is the default: the address names none
+            vid = shop.save(files, rules_index.load_texts(files, berserk=True), berserk=True).id
+            versions.publish_version(shop, vid, make_default=True)
+
+        finished, _ = _take_control(pg, wire)
+        verdict = banner(pg, "Законно").inner_text()
+        if case == "names_its_version":
+            # the window keeps the rules its link named: a desk action as ever, on the same rules,
+            # and the address now names them (they are no longer the default)
+            assert finished == [ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY], finished
+            assert "п. 535.8:" in verdict, verdict
+            wait_params(pg, v=built_in)
+        elif case == "follows_the_default":
+            # the whole page, this time: the verdict cites the new default's numbering (its 535 is
+            # renumbered), as the page outside it now does
+            assert ForwardMsg.FINISHED_SUCCESSFULLY in finished, finished
+            assert f"п. 535.9 (в {built_in} — 535.8):" in verdict, verdict
+            assert "v" not in params(pg), params(pg)  # the default: the address names none
+        else:
+            # the whole page: back on the default (the built-in rules) and their numbering
+            assert ForwardMsg.FINISHED_SUCCESSFULLY in finished, finished
+            assert "п. 535.8:" in verdict, verdict
+            assert "v" not in params(pg), params(pg)
+        assert "⚑A" in tile(pg, "c4").inner_text()
+    finally:
+        close(pg)
+        versions.publish_version(shop, versions.BUILTIN, make_default=True)
+        if vid and shop.get(vid) is not None:
+            versions.remove_version(shop, vid)

@@ -99,14 +99,41 @@ def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str) -> 
                 _choice_button(q, i, option, f"{who} — {option.mark}")
 
 
+def _picked(key: str, kind: str, given: tuple[Mapping[str, object], ...]) -> None:
+    chosen = st.session_state.get(key)
+    st.session_state[key] = None  # no target stays chosen: the next tap on it is a change too
+    if isinstance(chosen, int) and 0 <= chosen < len(given):
+        apply_action(kind, given[chosen])
+
+
+def pick_help(q: quick.Quick) -> str:
+    """The targets' tooltip: each target and why it is marked so, a paragraph a target (escaped):
+    «Орк (d4): п. 211.3.1: «Вайл» (vail) — хозяин…»."""
+    return "\n\n".join(common.escape_md(f"{c.words or c.mark}: {c.reason}") for c in q.choices)
+
+
+def _pick(q: quick.Quick) -> None:
+    """An action's targets (a card, a player) as one element: st.pills, each target an option
+    labelled with its mark and clause, the why of each in the pills' tooltip. One element instead
+    of a row of buttons each with its own tooltip (issue 24: fewer messages and nodes an action
+    redraws). As the field's halves, it never keeps a target chosen: every tap applies."""
+    key = f"desk_q_{q.kind}"
+    st.pills(
+        f"**{common.escape_md(q.label)}:**",
+        list(range(len(q.choices))),
+        format_func=lambda i: common.escape_md(q.choices[i].label),
+        key=key,
+        on_change=_picked,
+        args=(key, q.kind, tuple(c.args for c in q.choices)),
+        help=pick_help(q),
+    )
+
+
 def _show_quick(state: engine.GameState, props: Props, q: quick.Quick, cid: str) -> None:
     if q.style == "button":
         _choice_button(q, 0, q.choices[0], f"{q.label} — {q.choices[0].mark}")
     elif q.style == "pick":
-        with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-            st.markdown(f"**{q.label}:**", width="content")
-            for i, choice in enumerate(q.choices):
-                _choice_button(q, i, choice, choice.label)
+        _pick(q)
     elif q.style == "amount":
         _amount(state, props, q, cid)
 

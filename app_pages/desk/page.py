@@ -381,6 +381,7 @@ FOLLOWS_THE_DESK = (
 )
 _DRAWN_FOR = "desk_outside_drawn_for"
 _WHOLE_RUN = "desk_whole_run"  # set by the page's run just before it runs the fragment inline
+_RULES_DRAWN_FOR = "desk_rules_drawn_for"  # the rules the last whole run drew for: common.fragment_rules
 
 
 def _drawn_for(desk: Desk) -> tuple[str, bool]:
@@ -404,10 +405,14 @@ def _live() -> None:
     """What an action changes: the position line, the field with the zones, the selected card's panel
     with the verdict and its trace, the card form, the address. A tap here reruns only this (issue
     24: the text, the files, the journal form and the scenario check are not redrawn); a tap that
-    changes something drawn outside asks for the whole page."""
+    changes something drawn outside asks for the whole page, and so does a tap after the window's
+    rules changed under it (as the search page's fragment does: common.fragment_rules)."""
+    alone = not st.session_state.pop(_WHOLE_RUN, False)  # a tap in here: a run of this part alone
+    # the rules the marks and the trace cite, read afresh: other rules than the page was drawn for
+    # (a new default this window follows, its version removed) are the whole page's to draw
+    common.fragment_rules(_RULES_DRAWN_FOR, alone)
     desk = session.current()
     rp = session.replayed(desk)
-    alone = not st.session_state.pop(_WHOLE_RUN, False)  # a tap in here: a run of this part alone
     # a desk to confirm, a desk that cannot be built, an open part outside showing another desk: those
     # are the whole page's to draw
     if alone and (session.offered() is not None or isinstance(rp, str) or _outside_is_stale(desk)):

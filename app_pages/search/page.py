@@ -50,8 +50,8 @@ _ANSWERS = 3
 _SAME_QUESTION = 1.0
 
 
-# What the last whole run drew above the fragment for (the version and its rules line), and the
-# flag a whole run sets just before it runs the fragment inline.
+# What the last whole run drew above the fragment for (the version and its rules line, kept by
+# common.fragment_rules), and the flag a whole run sets just before it runs the fragment inline.
 _DRAWN_FOR = "search_drawn_for"
 _WHOLE_RUN = "search_whole_run"
 
@@ -147,17 +147,11 @@ def base_cards(query: str) -> list[Named]:
     return [Named(c.words, c.record.name, c.search) for c in card_base.current().queries.find(query)]
 
 
-def _drawn_for(index: RulesIndex) -> tuple[str, str]:
-    """What the page above the fragment says about the rules: the version and its rules line."""
-    return common.current_version(), common.rules_line(index)
-
-
 def render_search(index: RulesIndex) -> None:
     card_base.follow_link()  # a shared link made on a card base searches with that base's names
     st.title("Поиск по правилам")
     common.rules_caption(index)
     st.html(SEARCH_CSS)  # static: drawn once with the page, not with every search
-    st.session_state[_DRAWN_FOR] = _drawn_for(index)
     st.session_state[_WHOLE_RUN] = True
     _search()
 
@@ -168,11 +162,7 @@ def _search() -> None:
     fragment keeps its arguments between its runs, and the index is the process's or the upload
     budget's to keep, not a fragment's."""
     alone = not st.session_state.pop(_WHOLE_RUN, False)  # Enter in the box: a run of this alone
-    if alone:
-        common.new_run()  # the store read afresh, as every whole run reads it
-    index = common.current_index()
-    if alone and _drawn_for(index) != st.session_state.get(_DRAWN_FOR):
-        st.rerun(scope="app")  # other rules than the page names: the whole page's to draw
+    index = common.fragment_rules(_DRAWN_FOR, alone)  # the store read afresh; other rules: the page
     query = clean.scrub(
         str(st.query_params.get(common.QUERY_PARAM, ""))
     ).strip()  # the link's text, cleaned once

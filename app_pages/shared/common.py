@@ -648,3 +648,23 @@ def rules_line(index: RulesIndex) -> str:
 
 def rules_caption(index: RulesIndex) -> None:
     st.caption(rules_line(index))
+
+
+def fragment_rules(drawn_key: str, alone: bool) -> RulesIndex:
+    """The rules a page's `st.fragment` reads, as a whole run would read them now. A fragment's own
+    run (`alone`: a tap or Enter in it) does not go through app.py, which reads the store once per
+    run, so it reads it afresh here: another judge may have made another version the default or
+    removed this window's, the server's budget may have dropped this window's own upload. When the
+    window's rules are then not those the page around the fragment was drawn for (the version and
+    its rules line, kept under `drawn_key` by the last whole run), the whole page is asked for, so
+    nothing on it names other rules than the fragment reads. A window whose address or choice names
+    a version keeps it (`current_version`); only one following the default follows a new one. The
+    search page and the desk both call this first in their fragment."""
+    if alone:
+        new_run()
+    index = current_index()
+    drawn = (current_version(), rules_line(index))
+    if alone and drawn != st.session_state.get(drawn_key):
+        st.rerun(scope="app")  # other rules than the page names: the whole page's to draw
+    st.session_state[drawn_key] = drawn
+    return index
