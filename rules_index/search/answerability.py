@@ -12,7 +12,9 @@ itself; a word said twice counts once). The clause covering the largest share an
 the share reaches ANSWER_COVERAGE and it states what the kind of question asks for: a number
 for «сколько», a definition for «что такое» (asks.yaml); a question whether one may do something
 («можно ли атаковать летающее существо») needs a clause that says the doing, or PERMISSION_COVERAGE
-of the question without it.
+of the question without it; a question of who does something («кто первым вскрывает карты»)
+needs a clause that says the doing with its doer (a verb or an active participle, not «до
+вскрытия»).
 """
 
 from __future__ import annotations
@@ -99,6 +101,7 @@ def decide(
     # The best-scored clauses only: one ranked past them is never shown, and a large rules text
     # has thousands covering a common word.
     candidates = sorted(covered, key=lambda d: (-scores.get(d, 0.0), d))[:CANDIDATES]
+    covered = _related(c, q, covered, candidates, how)
     topics = _with_nouns(c, q, topics, candidates, covered, how)
     shares = {d: _support(c, q, topics, d, covered[d], how) / total for d in candidates}
     if not shares:
@@ -127,6 +130,59 @@ def decide(
         reason = reason or failed
     d = max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
     return Answer(False, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, reason, shares[d])
+
+
+def _related(
+    c: Corpus, q: Query, covered: Mapping[int, set[int]], candidates: Sequence[int], how: How
+) -> Mapping[int, set[int]]:
+    """The words each candidate covers, less a verb a question of who asks about («кто первым
+    вскрывает карты») that the candidate has only as a noun or a passive participle («до
+    вскрытия», «в открытом виде»): it says when or how that is done, not who does it."""
+    doings = _asked_doings(c, q)
+    if not doings:
+        return covered
+    memo: dict[str, bool] = {}
+    out = dict(covered)
+    for d in candidates:
+        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, memo)}
+        if off:
+            out[d] = covered[d] - off
+    return out
+
+
+# Where a question's parts part: a clause of «кто» ends at a comma, a dash, a bracket…
+_PARTS = re.compile(r"[,;:.!?()–—]|\s-\s")
+_WORD = re.compile(r"\w+")
+
+
+def _asked_doings(c: Corpus, q: Query) -> list[int]:
+    """The verbs a question of who («кто первым вскрывает карты») asks the doer of: those typed in
+    the same part of the question as «кто» («вызвал симбиота способностью, кто хозяин» asks who
+    the host is, not who summoned)."""
+    out: list[int] = []
+    for part in _PARTS.split(normalize(q.text)):
+        said = set(_WORD.findall(part))
+        if said.isdisjoint(c.asks.agent):
+            continue
+        for wi, qw in enumerate(q.words):
+            info = qw.info
+            if info is not None and info.verb and not qw.together and normalize(qw.word) in said:
+                out.append(wi)
+    return out
+
+
+def _as_verb(c: Corpus, d: int, key: str, memo: dict[str, bool]) -> bool:
+    """Whether paragraph d has `key` as a verb or an active participle, which say who does it
+    («он выбирает», «игрок, контролирующий карту»), not only as a noun or a passive participle
+    («до вскрытия», «в открытом виде»)."""
+    for piece in c.pieces[d]:
+        for t in piece.tokens:
+            if t.key == key:
+                if t.surface not in memo:
+                    memo[t.surface] = morph.analyse(t.surface).doer
+                if memo[t.surface]:
+                    return True
+    return False
 
 
 def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) -> list[_Topic]:
