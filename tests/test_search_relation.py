@@ -48,3 +48,11 @@ def test_who_asks_only_about_the_verbs_of_its_own_part_of_the_question(ix: Rules
 )
 def test_a_doer_is_a_verb_or_an_active_participle(word: str, doer: bool) -> None:
     assert morph.analyse(word).doer is doer
+
+
+def test_what_a_thing_is_needs_a_clause_with_the_whole_thing(ix: RulesIndex) -> None:
+    # 534.8 has «на шаге проверки защит … считается», but not the attacks the rules speak of
+    # elsewhere: «защита от атак» is not what it defines.
+    result = ix.lookup("что делает защита от атак")
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+    assert "«атак»" in result.answer.reason, result.answer.reason

@@ -380,9 +380,14 @@ def _unstated(
         and d not in defining
         # what an example is about («свет фонаря» in 534.5's) is what that example shows
         and not all(t.wi in got and _where(c, q, d, t.wi, how) == "name" for t in topics)
-        and not _states(c, d, matched, _definition_marker(c, matched))
     ):
-        return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
+        # the thing asked about whole: «что делает защита от атак» is not answered by 534.8's
+        # «на шаге проверки защит», which lacks the attacks the rules speak of elsewhere
+        lacks = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.whole and t.wi not in got)
+        if lacks:
+            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не говорит о {words} вместе с {lacks}"
+        if not _states(c, d, matched, _definition_marker(c, matched)):
+            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
     return ""
 
 
