@@ -59,6 +59,7 @@ class WordInfo:
     noun: bool = False
     verb: bool = False  # a finite verb or an infinitive («блокировать», «длится»)
     doer: bool = False  # a verb or an active participle («контролирующий»): it says who does it
+    genitive: bool = False  # a noun in the genitive («маркер жетона»): it says which one
 
 
 @functools.cache
@@ -90,6 +91,7 @@ def analyse(word: str) -> WordInfo:
         pos == "NOUN",
         pos in ("VERB", "INFN"),
         pos in ("VERB", "INFN") or (pos in ("PRTF", "PRTS") and "actv" in tag),
+        pos == "NOUN" and "gent" in tag,
     )
 
 

@@ -56,3 +56,17 @@ def test_what_a_thing_is_needs_a_clause_with_the_whole_thing(ix: RulesIndex) -> 
     result = ix.lookup("что делает защита от атак")
     assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
     assert "«атак»" in result.answer.reason, result.answer.reason
+
+
+def test_a_thing_said_which_by_a_genitive_is_not_another_of_its_kind(ix: RulesIndex) -> None:
+    # 535.1.1 speaks of «маркера контроля»; a token's marker is another thing, which these
+    # rules never mention (they have «жетон» elsewhere: 535.7.1's incarnation tokens).
+    result = ix.lookup("как снять маркер жетона")
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+    result = ix.lookup("как снять маркер контроля")
+    assert result.answer.answered and result.hits[0].id == "535.1.1", result.answer
+
+
+@pytest.mark.parametrize(("word", "genitive"), [("жетона", True), ("контроля", True), ("маркер", False)])
+def test_a_genitive_noun_says_which_one(word: str, genitive: bool) -> None:
+    assert morph.analyse(word).genitive is genitive

@@ -137,14 +137,25 @@ def _related(
 ) -> Mapping[int, set[int]]:
     """The words each candidate covers, less a verb a question of who asks about («кто первым
     вскрывает карты») that the candidate has only as a noun or a passive participle («до
-    вскрытия», «в открытом виде»): it says when or how that is done, not who does it."""
+    вскрытия», «в открытом виде»): it says when or how that is done, not who does it; and less
+    a noun the question says which one of by a genitive («маркер жетона») that the candidate
+    lacks, where the candidate says another one («маркера контроля»)."""
     doings = _asked_doings(c, q)
-    if not doings:
+    owned = _owned(c, q, covered)
+    if not doings and not owned:
         return covered
-    memo: dict[str, bool] = {}
+    doers: dict[str, bool] = {}
+    genitives: dict[str, bool] = {}
     out = dict(covered)
     for d in candidates:
-        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, memo)}
+        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, doers)}
+        off |= {
+            hi
+            for hi, gi in owned
+            if hi in covered[d]
+            and gi not in covered[d]
+            and _owned_otherwise(c, d, how[d][hi][0].key, genitives)
+        }
         if off:
             out[d] = covered[d] - off
     return out
@@ -153,6 +164,35 @@ def _related(
 # Where a question's parts part: a clause of «кто» ends at a comma, a dash, a bracket…
 _PARTS = re.compile(r"[,;:.!?()–—]|\s-\s")
 _WORD = re.compile(r"\w+")
+
+
+def _owned(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[int, int]]:
+    """Each noun typed just before a noun in the genitive that says which one («маркер
+    жетона»), both words the rules have."""
+    whole = {wi for got in covered.values() for wi in got}
+    at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
+    out: list[tuple[int, int]] = []
+    for a, b in itertools.pairwise(t.surface for t in q.tokens):
+        hi, gi = at.get(a), at.get(b)
+        if hi is None or gi is None or hi not in whole or gi not in whole:
+            continue
+        hinfo, ginfo = q.words[hi].info, q.words[gi].info
+        if hinfo is not None and hinfo.noun and ginfo is not None and ginfo.genitive:
+            out.append((hi, gi))
+    return out
+
+
+def _owned_otherwise(c: Corpus, d: int, key: str, memo: dict[str, bool]) -> bool:
+    """Whether paragraph d has `key` followed by another noun in the genitive («маркера
+    контроля», 535.1.1): another thing than the question's."""
+    for piece in c.pieces[d]:
+        for t, n in itertools.pairwise(piece.tokens):
+            if t.key == key:
+                if n.surface not in memo:
+                    memo[n.surface] = morph.analyse(n.surface).genitive
+                if memo[n.surface]:
+                    return True
+    return False
 
 
 def _asked_doings(c: Corpus, q: Query) -> list[int]:
