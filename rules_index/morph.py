@@ -58,6 +58,8 @@ class WordInfo:
     function: bool = False  # «один», «другой», «тот», «сам», «каждый», «оба»: a pointer, not a topic
     noun: bool = False
     verb: bool = False  # a finite verb or an infinitive («блокировать», «длится»)
+    doer: bool = False  # a verb or an active participle («контролирующий»): it says who does it
+    genitive: bool = False  # a noun in the genitive («маркер жетона»): it says which one
 
 
 @functools.cache
@@ -80,7 +82,17 @@ def analyse(word: str) -> WordInfo:
     weight = 0.0 if "Anum" in tag else _POS_WEIGHT.get(pos, _POS_WEIGHT["NOUN"])
     lemma = str(best.normal_form).replace("ё", "е") if best.is_known else word
     function = pos in _FUNCTION or "Apro" in tag
-    return WordInfo(True, lemma, weight, pos in _MINOR, function, pos == "NOUN", pos in ("VERB", "INFN"))
+    return WordInfo(
+        True,
+        lemma,
+        weight,
+        pos in _MINOR,
+        function,
+        pos == "NOUN",
+        pos in ("VERB", "INFN"),
+        pos in ("VERB", "INFN") or (pos in ("PRTF", "PRTS") and "actv" in tag),
+        pos == "NOUN" and "gent" in tag,
+    )
 
 
 def lexeme(word: str) -> frozenset[str]:

@@ -81,6 +81,7 @@ class Asks:
     permission: frozenset[str] = frozenset()  # «можно», «может»: the verb is what is asked
     another: frozenset[str] = frozenset()  # «другой», «несколько»: two of a kind
     pair: frozenset[str] = frozenset()  # «два», «обе»: a count of two or more before a word
+    agent: frozenset[str] = frozenset()  # «кто»: who does it, a verb with its subject
 
 
 @dataclass(frozen=True)
@@ -269,4 +270,5 @@ def _asks(path: Path) -> Asks:
         words(data.get("permission"), "permission"),
         words(data.get("another"), "another"),
         words(data.get("pair"), "pair"),
+        words(data.get("agent"), "agent"),
     )

@@ -115,3 +115,16 @@ def test_two_words_the_rules_write_as_one_thing_weigh_as_one_and_a_half(ix: Rule
     # a question that says little beside a phrase of the rules still gets its answer
     result = ix.lookup("жетоны инкарнации копятся когда и где")
     assert result.answer.answered and result.hits[0].id == "535.7.1"
+
+
+def test_a_time_again_is_what_the_rules_call_repeated(ix: RulesIndex) -> None:
+    # «второй раз» is 534.7.2's «не могут быть повторно применены» (jargon.yaml: раз, near
+    # «повторно»); «раз» stays a rules word for 534.4's «только 1 раз».
+    result = ix.lookup("замещение уже сработало на оригинал, второй раз на порожденный эффект?")
+    assert result.answer.answered and result.hits[0].id == "534.7.2", [h.id for h in result.hits]
+    assert first_of(ix, "реплейс второй раз на то же действие") == "534.4"
+
+
+def first_of(ix: RulesIndex, query: str) -> str:
+    hits = ix.search(query, 3)
+    return hits[0].id if hits else ""

@@ -12,7 +12,9 @@ itself; a word said twice counts once). The clause covering the largest share an
 the share reaches ANSWER_COVERAGE and it states what the kind of question asks for: a number
 for «сколько», a definition for «что такое» (asks.yaml); a question whether one may do something
 («можно ли атаковать летающее существо») needs a clause that says the doing, or PERMISSION_COVERAGE
-of the question without it.
+of the question without it; a question of who does something («кто первым вскрывает карты»)
+needs a clause that says the doing with its doer (a verb or an active participle, not «до
+вскрытия»).
 """
 
 from __future__ import annotations
@@ -99,6 +101,7 @@ def decide(
     # The best-scored clauses only: one ranked past them is never shown, and a large rules text
     # has thousands covering a common word.
     candidates = sorted(covered, key=lambda d: (-scores.get(d, 0.0), d))[:CANDIDATES]
+    covered = _related(c, q, covered, candidates, how)
     topics = _with_nouns(c, q, topics, candidates, covered, how)
     shares = {d: _support(c, q, topics, d, covered[d], how) / total for d in candidates}
     if not shares:
@@ -127,6 +130,99 @@ def decide(
         reason = reason or failed
     d = max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
     return Answer(False, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, reason, shares[d])
+
+
+def _related(
+    c: Corpus, q: Query, covered: Mapping[int, set[int]], candidates: Sequence[int], how: How
+) -> Mapping[int, set[int]]:
+    """The words each candidate covers, less a verb a question of who asks about («кто первым
+    вскрывает карты») that the candidate has only as a noun or a passive participle («до
+    вскрытия», «в открытом виде»): it says when or how that is done, not who does it; and less
+    a noun the question says which one of by a genitive («маркер жетона») that the candidate
+    lacks, where the candidate says another one («маркера контроля»)."""
+    doings = _asked_doings(c, q)
+    owned = _owned(c, q, covered)
+    if not doings and not owned:
+        return covered
+    doers: dict[str, bool] = {}
+    genitives: dict[str, bool] = {}
+    out = dict(covered)
+    for d in candidates:
+        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, doers)}
+        off |= {
+            hi
+            for hi, gi in owned
+            if hi in covered[d]
+            and gi not in covered[d]
+            and _owned_otherwise(c, d, how[d][hi][0].key, genitives)
+        }
+        if off:
+            out[d] = covered[d] - off
+    return out
+
+
+# Where a question's parts part: a clause of «кто» ends at a comma, a dash, a bracket…
+_PARTS = re.compile(r"[,;:.!?()–—]|\s-\s")
+_WORD = re.compile(r"\w+")
+
+
+def _owned(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[int, int]]:
+    """Each noun typed just before a noun in the genitive that says which one («маркер
+    жетона»), both words the rules have."""
+    whole = {wi for got in covered.values() for wi in got}
+    at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
+    out: list[tuple[int, int]] = []
+    for a, b in itertools.pairwise(t.surface for t in q.tokens):
+        hi, gi = at.get(a), at.get(b)
+        if hi is None or gi is None or hi not in whole or gi not in whole:
+            continue
+        hinfo, ginfo = q.words[hi].info, q.words[gi].info
+        if hinfo is not None and hinfo.noun and ginfo is not None and ginfo.genitive:
+            out.append((hi, gi))
+    return out
+
+
+def _owned_otherwise(c: Corpus, d: int, key: str, memo: dict[str, bool]) -> bool:
+    """Whether paragraph d has `key` followed by another noun in the genitive («маркера
+    контроля», 535.1.1): another thing than the question's."""
+    for piece in c.pieces[d]:
+        for t, n in itertools.pairwise(piece.tokens):
+            if t.key == key:
+                if n.surface not in memo:
+                    memo[n.surface] = morph.analyse(n.surface).genitive
+                if memo[n.surface]:
+                    return True
+    return False
+
+
+def _asked_doings(c: Corpus, q: Query) -> list[int]:
+    """The verbs a question of who («кто первым вскрывает карты») asks the doer of: those typed in
+    the same part of the question as «кто» («вызвал симбиота способностью, кто хозяин» asks who
+    the host is, not who summoned)."""
+    out: list[int] = []
+    for part in _PARTS.split(normalize(q.text)):
+        said = set(_WORD.findall(part))
+        if said.isdisjoint(c.asks.agent):
+            continue
+        for wi, qw in enumerate(q.words):
+            info = qw.info
+            if info is not None and info.verb and not qw.together and normalize(qw.word) in said:
+                out.append(wi)
+    return out
+
+
+def _as_verb(c: Corpus, d: int, key: str, memo: dict[str, bool]) -> bool:
+    """Whether paragraph d has `key` as a verb or an active participle, which say who does it
+    («он выбирает», «игрок, контролирующий карту»), not only as a noun or a passive participle
+    («до вскрытия», «в открытом виде»)."""
+    for piece in c.pieces[d]:
+        for t in piece.tokens:
+            if t.key == key:
+                if t.surface not in memo:
+                    memo[t.surface] = morph.analyse(t.surface).doer
+                if memo[t.surface]:
+                    return True
+    return False
 
 
 def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) -> list[_Topic]:
@@ -324,9 +420,14 @@ def _unstated(
         and d not in defining
         # what an example is about («свет фонаря» in 534.5's) is what that example shows
         and not all(t.wi in got and _where(c, q, d, t.wi, how) == "name" for t in topics)
-        and not _states(c, d, matched, _definition_marker(c, matched))
     ):
-        return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
+        # the thing asked about whole: «что делает защита от атак» is not answered by 534.8's
+        # «на шаге проверки защит», which lacks the attacks the rules speak of elsewhere
+        lacks = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.whole and t.wi not in got)
+        if lacks:
+            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не говорит о {words} вместе с {lacks}"
+        if not _states(c, d, matched, _definition_marker(c, matched)):
+            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
     return ""
 
 

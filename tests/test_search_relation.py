@@ -1,0 +1,72 @@
+"""Issue 23, the question's relation: a clause that has the question's words but not what it
+asks of them («кто …»: who does it) does not answer it."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules_index
+from rules_index import RulesIndex, morph
+
+
+@pytest.fixture(scope="module")
+def ix() -> RulesIndex:
+    return rules_index.load_default()
+
+
+def test_who_does_it_is_not_answered_by_the_doing_as_a_noun(ix: RulesIndex) -> None:
+    # 211.2 has «до вскрытия … в первом ряду», 535.6 «во вскрытом виде»: when and how cards
+    # are revealed, never who reveals first.
+    result = ix.lookup("кто первым вскрывает карты")
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+
+
+def test_who_does_it_is_answered_where_a_clause_says_it_with_its_doer(ix: RulesIndex) -> None:
+    # 211.7: «Игрок обязан вскрыть всех своих скрытых симбиотов».
+    result = ix.lookup("кто вскрывает симбиотов")
+    assert result.answer.answered and result.answer.clause == "211.7", result.answer
+    # an active participle names its doer: «Контролирующий симбиота игрок» (211.7)
+    result = ix.lookup("кто контролирует симбиота")
+    assert result.answer.answered and result.hits[0].id == "211.7", result.answer
+
+
+def test_who_asks_only_about_the_verbs_of_its_own_part_of_the_question(ix: RulesIndex) -> None:
+    # «кто хозяин» asks who the host is; «вызвал» is said before the comma (211.8 says «вызван»)
+    result = ix.lookup("вызвал симбиота способностью, кто хозяин")
+    assert result.answer.answered and result.hits[0].id == "211.8", result.answer
+
+
+@pytest.mark.parametrize(
+    ("word", "doer"),
+    [
+        ("выбирает", True),
+        ("вскрыть", True),
+        ("контролирующий", True),
+        ("вскрытом", False),
+        ("вскрытия", False),
+    ],
+)
+def test_a_doer_is_a_verb_or_an_active_participle(word: str, doer: bool) -> None:
+    assert morph.analyse(word).doer is doer
+
+
+def test_what_a_thing_is_needs_a_clause_with_the_whole_thing(ix: RulesIndex) -> None:
+    # 534.8 has «на шаге проверки защит … считается», but not the attacks the rules speak of
+    # elsewhere: «защита от атак» is not what it defines.
+    result = ix.lookup("что делает защита от атак")
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+    assert "«атак»" in result.answer.reason, result.answer.reason
+
+
+def test_a_thing_said_which_by_a_genitive_is_not_another_of_its_kind(ix: RulesIndex) -> None:
+    # 535.1.1 speaks of «маркера контроля»; a token's marker is another thing, which these
+    # rules never mention (they have «жетон» elsewhere: 535.7.1's incarnation tokens).
+    result = ix.lookup("как снять маркер жетона")
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+    result = ix.lookup("как снять маркер контроля")
+    assert result.answer.answered and result.hits[0].id == "535.1.1", result.answer
+
+
+@pytest.mark.parametrize(("word", "genitive"), [("жетона", True), ("контроля", True), ("маркер", False)])
+def test_a_genitive_noun_says_which_one(word: str, genitive: bool) -> None:
+    assert morph.analyse(word).genitive is genitive
