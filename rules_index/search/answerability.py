@@ -144,17 +144,14 @@ def _related(
     owned = _owned(c, q, covered)
     if not doings and not owned:
         return covered
-    doers: dict[str, bool] = {}
-    genitives: dict[str, bool] = {}
+    infos: dict[str, morph.WordInfo] = {}  # a clause word's dictionary view, once per question
     out = dict(covered)
     for d in candidates:
-        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, doers)}
+        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, infos)}
         off |= {
             hi
             for hi, gi in owned
-            if hi in covered[d]
-            and gi not in covered[d]
-            and _owned_otherwise(c, d, how[d][hi][0].key, genitives)
+            if hi in covered[d] and gi not in covered[d] and _owned_otherwise(c, d, how[d][hi][0].key, infos)
         }
         if off:
             out[d] = covered[d] - off
@@ -182,17 +179,21 @@ def _owned(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[i
     return out
 
 
-def _owned_otherwise(c: Corpus, d: int, key: str, memo: dict[str, bool]) -> bool:
+def _info(infos: dict[str, morph.WordInfo], surface: str) -> morph.WordInfo:
+    """morph.analyse(surface), asked once per question (`infos` lives for one `decide`)."""
+    if surface not in infos:
+        infos[surface] = morph.analyse(surface)
+    return infos[surface]
+
+
+def _owned_otherwise(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
     """Whether paragraph d has `key` followed by another noun in the genitive («маркера
     контроля», 535.1.1): another thing than the question's."""
-    for piece in c.pieces[d]:
-        for t, n in itertools.pairwise(piece.tokens):
-            if t.key == key:
-                if n.surface not in memo:
-                    memo[n.surface] = morph.analyse(n.surface).genitive
-                if memo[n.surface]:
-                    return True
-    return False
+    return any(
+        t.key == key and _info(infos, n.surface).genitive
+        for piece in c.pieces[d]
+        for t, n in itertools.pairwise(piece.tokens)
+    )
 
 
 def _asked_doings(c: Corpus, q: Query) -> list[int]:
@@ -211,18 +212,11 @@ def _asked_doings(c: Corpus, q: Query) -> list[int]:
     return out
 
 
-def _as_verb(c: Corpus, d: int, key: str, memo: dict[str, bool]) -> bool:
+def _as_verb(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
     """Whether paragraph d has `key` as a verb or an active participle, which say who does it
     («он выбирает», «игрок, контролирующий карту»), not only as a noun or a passive participle
     («до вскрытия», «в открытом виде»)."""
-    for piece in c.pieces[d]:
-        for t in piece.tokens:
-            if t.key == key:
-                if t.surface not in memo:
-                    memo[t.surface] = morph.analyse(t.surface).doer
-                if memo[t.surface]:
-                    return True
-    return False
+    return any(t.key == key and _info(infos, t.surface).doer for piece in c.pieces[d] for t in piece.tokens)
 
 
 def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) -> list[_Topic]:
