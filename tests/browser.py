@@ -226,8 +226,8 @@ def close(page: Page) -> None:
 def keep_evidence(page: Page) -> None:
     """What the page showed when a test failed: tests/artifacts/failed-<test>-<time>.png and .txt
     (the page's text, the counts of runs asked, started and finished, and the last taps with where
-    they landed), for a failure that
-    happens once in many runs. Never raises: the test's own error is the one to report."""
+    they landed), for a failure that happens once in many runs. Never raises: the test's own error
+    is the one to report."""
     test = os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0]
     name = "failed-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in test)[-120:]
     name += f"-{int(time.time() * 1000)}"
