@@ -3,16 +3,18 @@ Markdown escaping, and the desk's card form (no test here; tests import it, neve
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs
 
+from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.testing.v1 import AppTest
-from streamlit.testing.v1.element_tree import ButtonGroup
+from streamlit.testing.v1.element_tree import ButtonGroup, UnknownElement
 
-import engine
 from app_pages import registry
-from desk import board
+from app_pages.desk import board as desk_board
 from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,28 +87,55 @@ def form_key(at: AppTest, prefix: str) -> str:
     return keys[0].removesuffix("_name")
 
 
-def _half(at: AppTest, cell: str) -> tuple[ButtonGroup[str], int]:
-    """The pills of the half of the field that holds `cell`, and the cell's place among its tiles."""
-    player = engine.half_of(cell)
-    return at.button_group(key=f"desk_half_{player}"), board.half_cells(player).index(cell)
+def _field_element(at: AppTest) -> UnknownElement:
+    """The desk's field: the one element of its component (app_pages/desk/board.py)."""
+    found = [e for e in at.get("bidi_component") if isinstance(e, UnknownElement) and e.key == desk_board.KEY]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def field(at: AppTest) -> dict[str, Any]:
+    """What the field shows: the data its component was given (halves, tiles, cards outside)."""
+    data: dict[str, Any] = json.loads(_field_element(at).proto.bytes.decode("utf-8"))
+    return data
+
+
+def _tile(at: AppTest, cell: str) -> dict[str, Any]:
+    return next(t for half in field(at)["halves"] for t in half["tiles"] if t["cell"] == cell)
+
+
+def tile_lines(at: AppTest, cell: str) -> list[str]:
+    """The lines the tile of `cell` shows, top down (empty lines are not drawn): the cell with what
+    a tap gives, the card's name (in bold), its state, the symbiote on it."""
+    tile = _tile(at, cell)
+    return [tile[part] for part in ("head", "name", "facts", "sym") if tile[part]]
+
+
+def tile_tip(at: AppTest, cell: str) -> str:
+    """The tooltip of the tile of `cell` (its whole story)."""
+    return str(_tile(at, cell)["tip"])
+
+
+def _send_tap(at: AppTest, value: dict[str, str]) -> AppTest:
+    """What a tap in the browser sends: the field's "tap" trigger with `value`, beside the page's
+    widgets as they are. AppTest has no way to press inside a component, so this adds the trigger's
+    widget state to the next run the way the browser does (Streamlit's own trigger id and payload),
+    and the run takes the same path: the component's callback, then the script."""
+    states = at._tree.get_widget_states()
+    trigger = states.widgets.add()
+    trigger.id = _make_trigger_id(_field_element(at).proto.id, "events")
+    trigger.json_trigger_value = json.dumps([{"event": desk_board.TAP, "value": value}])
+    return at._run(states)
 
 
 def tap(at: AppTest, cell: str) -> AppTest:
-    """A tap on the field's tile of `cell` (an option of its half's pills)."""
-    group, _ = _half(at, cell)
-    return group.set_value(cell).run()
+    """A tap on the field's tile of `cell`."""
+    return _send_tap(at, {"cell": cell})
 
 
-def tile_label(at: AppTest, cell: str) -> str:
-    """The Markdown the tile of `cell` shows."""
-    group, n = _half(at, cell)
-    return group.options[n]
-
-
-def half_help(at: AppTest, cell: str) -> str:
-    """The tooltip of the half of the field that holds `cell` (each tile's story)."""
-    group, _ = _half(at, cell)
-    return group.help or ""
+def tap_card(at: AppTest, cid: str) -> AppTest:
+    """A tap on a card outside the field (its button under its zone)."""
+    return _send_tap(at, {"card": cid})
 
 
 def targets(at: AppTest, kind: str) -> dict[str, str]:

@@ -33,9 +33,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-import engine
-from app_pages.desk.board import HALF
-from desk import board
+from app_pages.desk.board import KEY as BOARD_KEY
 from tests import helpers
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -414,6 +412,12 @@ class Wire:
             for m in msgs
             if m.WhichOneof("type") == "delta"
         )
+        # a component's data (the desk's field: UTF-8 JSON bytes) as the text it is
+        sent += "\n" + "\n".join(
+            m.delta.new_element.bidi_component.bytes.decode("utf-8", "replace")
+            for m in msgs
+            if m.WhichOneof("type") == "delta" and m.delta.new_element.WhichOneof("type") == "bidi_component"
+        )
         return finished, sent
 
 
@@ -423,11 +427,9 @@ KARLIK = "scenarios/official/211.3.1_karlik_und.yaml"
 
 
 def tile_selector(cell: str) -> str:
-    """The CSS selector of the field's tile of this cell: a button of its half's pills, in the order
-    the half draws its cells."""
-    player = engine.half_of(cell)
-    n = board.half_cells(player).index(cell) + 1
-    return f"{HALF.format(player=player)} > button:nth-child({n})"
+    """The CSS selector of the field's tile of this cell: the button of the desk's field that
+    sends this cell."""
+    return f".st-key-{BOARD_KEY} button[data-cell='{cell}']"
 
 
 def tile(pg: Any, cell: str) -> Any:

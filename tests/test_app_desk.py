@@ -13,7 +13,7 @@ from app_pages import registry
 from desk import cases, edits, model, share
 from rulings import store
 from tests import helpers
-from tests.apptest import form_key, half_help, open_desk, pick, place, plain, tap, targets, tile_label
+from tests.apptest import field, form_key, open_desk, pick, place, plain, tap, targets, tile_lines, tile_tip
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,16 +86,15 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
     # An own creature with a hostile name, placed by clicking cell d4.
     at = place(at, "d4", HOSTILE, owner="B", cid="orc", own=True)
     assert not at.error, [e.value for e in at.error]
-    c4 = plain(tile_label(at, "c4"))
-    assert "**Вайл**" in c4 and "B · 0/14" in c4 and "+ Карлик Унд A · 0/8" in c4, c4
-    d4 = tile_label(at, "d4")
-    assert f"**{HOSTILE}**" in plain(d4)
-    assert "<img" not in d4.replace("\\<img", "")  # shown as text, escaped
+    c4 = tile_lines(at, "c4")
+    assert c4[1:] == ["Вайл", "B · 0/14", "+ Карлик Унд A · 0/8"], c4  # the name in its bold line
+    # the typed name as it was typed, in the name's line: the field shows it as text (textContent)
+    assert tile_lines(at, "d4")[1] == f"▶ {HOSTILE}"  # just placed: the selected card
     assert all("<img" not in m.replace("\\<img", "") for m in _marks(at))  # escaped wherever it shows
 
     at = _apply(at, "take_control", card="vail", by="A")
     assert any(s.icon == OK_ICON and s.value.startswith("**Законно**") for s in at.success)
-    assert "B · 0/14 · ⚑A" in plain(tile_label(at, "c4"))
+    assert "B · 0/14 · ⚑A" in tile_lines(at, "c4")
 
     at = _apply(at, "attack", attacker="vail", target="orc")
     banner = [plain(e.value) for e in at.error if e.icon == BAN_ICON and e.value.startswith("**Запрещено**")]
@@ -119,9 +118,9 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
     assert any("- attack: {attacker: vail, target: orc}" in t for t in authors), authors
     assert [t for t in texts if "attack: {" in t] == [t for t in authors if "attack: {" in t]  # nowhere else
     assert not any(ch in "".join(texts) for ch in "✅⛔🚩❓")  # no emoji: boxes without an emoji font
-    # The card's tooltip (Markdown) tells its story: the typed name stays text.
-    tip = half_help(at, "d4") or ""
-    assert HOSTILE in plain(tip) and "<img" not in tip.replace("\\<img", ""), tip
+    # The card's tooltip tells its story, the typed name in it as typed (a title: text).
+    tip = tile_tip(at, "d4")
+    assert tip.startswith("d4: ") and HOSTILE in tip, tip
 
     # Undo goes back one action; redo returns to the forbidden attack.
     at = at.button(key="desk_undo").click().run()
@@ -289,17 +288,15 @@ def test_pending_choices_are_asked_on_screen() -> None:
 def test_tiles_show_owner_wounds_marker_and_symbiote() -> None:
     rel = str(OFFICIAL[0].relative_to(ROOT))
     at = open_desk(scn=rel)  # the Карлик Унд example, played to its end
-    c4 = plain(tile_label(at, "c4")).splitlines()
-    assert [line.strip() for line in c4] == ["c4", "**Вайл**", "B · 0/14 · ⚑A", "+ Карлик Унд A · 4/8"], c4
-    d4 = [line.strip() for line in plain(tile_label(at, "d4")).splitlines()]
-    assert d4 == ["d4", "**Орк**", "B · 0/5"], d4
-    assert plain(tile_label(at, "a1")) == "a1"  # nothing selected: no marks
-    halves = [g for g in at.button_group if g.key in ("desk_half_B", "desk_half_A")]
-    assert [g.key for g in halves] == ["desk_half_B", "desk_half_A"]  # B's half on top
-    cells = [plain(o).splitlines()[0].split(" ·")[0] for g in halves for o in g.options]
+    assert tile_lines(at, "c4") == ["c4", "Вайл", "B · 0/14 · ⚑A", "+ Карлик Унд A · 4/8"]
+    assert tile_lines(at, "d4") == ["d4", "Орк", "B · 0/5"]
+    assert tile_lines(at, "a1") == ["a1"]  # nothing selected: no marks
+    halves = field(at)["halves"]
+    assert [h["player"] for h in halves] == ["B", "A"]  # B's half on top
+    cells = [t["cell"] for h in halves for t in h["tiles"]]
     assert cells[:5] == [f"{c}6" for c in "abcde"] and cells[-5:] == [f"{c}1" for c in "abcde"], cells
     assert len(set(cells)) == 30
-    assert halves[0].label == "Половина игрока B: ряд 4 — первый, 5 — второй, 6 — третий"
+    assert halves[0]["caption"] == "Половина игрока B: ряд 4 — первый, 5 — второй, 6 — третий"
 
 
 def test_an_engine_fault_is_a_message_with_a_way_back(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -322,7 +319,7 @@ def test_an_engine_fault_is_a_message_with_a_way_back(monkeypatch: pytest.Monkey
     assert any("движок не смог его применить" in plain(e.value) for e in at.error)
     at = at.button(key="desk_undo_broken").click().run()
     assert not at.exception and at.session_state["desk"].cursor == 0
-    assert "**Вайл**" in tile_label(at, "c4")
+    assert tile_lines(at, "c4")[1].removeprefix("▶ ") == "Вайл"  # selected or not
 
 
 def test_folded_parts_run_only_when_opened() -> None:

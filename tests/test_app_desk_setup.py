@@ -16,7 +16,7 @@ import casebook
 from app_pages.desk import opening
 from desk import edits, model, share
 from rulings import store
-from tests.apptest import form_key, open_desk, pick, place, plain, tap, targets, tile_label
+from tests.apptest import form_key, open_desk, pick, place, plain, tap, targets, tile_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 KARLIK = "scenarios/official/211.3.1_karlik_und.yaml"
@@ -134,7 +134,7 @@ def test_owner_host_and_every_property_are_editable_after_placing() -> None:
         "hidden": True,
         "wounds": 3,
     }
-    assert "закрыта" in plain(tile_label(at, "c4"))
+    assert "закрыта" in tile_lines(at, "c4")[2]  # the state line
     # An illegal edit is refused in words next to the form; the desk stays as it was.
     at.selectbox(key=f"{key}_at").set_value("d4")
     at = at.button(key=f"{key}_save").click().run()

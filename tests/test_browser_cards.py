@@ -223,7 +223,7 @@ def test_a_flying_card_of_a_base_goes_on_the_desk_in_one_tap(browser: Browser, c
         message = pg.get_by_text("летающее существо ставится во вспомогательную зону (п. 535.4", exact=False)
         message.first.wait_for()
         settle(pg)
-        zone = pg.locator(".st-key-desk_zones")
+        zone = pg.locator(".st-key-desk_board .desk-zones")  # the field's cards outside it
         zone.get_by_text("Вспомогательная зона: 1").wait_for()
         assert "Призрачный сокол" in zone.inner_text()
         assert pg.get_by_text("at: aux", exact=False).count() == 0

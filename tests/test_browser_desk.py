@@ -39,7 +39,7 @@ ACTIONS_BUDGET = 8  # … and its actions in ≤ 8
 TWO_SCREENS = 2 * DESKTOP["height"]  # issue 22: the desk with a card selected fits about two screens
 
 
-# The page brings the answer into view once its run is drawn (app_pages/desk/page.py KEEP_IN_VIEW,
+# The page brings the answer into view once its run is drawn (app_pages/desk/field.js keepInView,
 # a few frames after the run ends): the test waits for that condition, up to this bound, instead of
 # reading the box at the first moment the element exists (the previous verdict may still be there).
 IN_VIEW_WAIT_MS = 5000
@@ -367,7 +367,8 @@ def test_phone_board_fits_and_links_keep_the_session(browser: Browser, app_serve
         assert "Вайл" in c4 and "Карлик Унд" in c4 and "⚑A" in c4  # name, symbiote and control marker
         assert "Орк" in tile(pg, "d4").inner_text()
         size = pg.evaluate(
-            "(sel) => parseFloat(getComputedStyle(document.querySelector(sel + ' p')).fontSize)",
+            "(sel) => Math.min(...[...document.querySelectorAll(sel + ' span:not([hidden])')]"
+            ".map((line) => parseFloat(getComputedStyle(line).fontSize)))",
             tile_selector("c4"),
         )
         assert size >= 9, size  # readable on a phone

@@ -194,6 +194,15 @@ def _broken(desk: Desk, problem: str) -> None:
 # top of the page on a phone). Static: nothing typed goes into it.
 PAGE_CSS = """<style>
 [data-testid="stMainBlockContainer"] { padding-top: 3rem !important; padding-bottom: 2rem !important; }
+[data-testid="stMainBlockContainer"] {
+  padding-left: 1.5rem !important; padding-right: 1.5rem !important; max-width: 1500px;
+}
+/* the panel's buttons and targets wrap their labels, left-aligned */
+.st-key-desk_panel [data-testid="stTooltipHoverTarget"] { width: auto !important; }
+.st-key-desk_panel button [data-testid="stMarkdownContainer"], .st-key-desk_panel button p {
+  white-space: normal !important; overflow: visible !important;
+  text-overflow: clip !important; text-align: left;
+}
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.6rem; padding: 0 0 0.25rem 0; }
 .st-key-desk_answer [data-testid="stAlert"] p { margin-bottom: 0.15rem; }
 /* brought into view below Streamlit's fixed header bar, not under it */
@@ -201,7 +210,7 @@ PAGE_CSS = """<style>
 .st-key-desk_folded { margin-top: 0.5rem; gap: 0.45rem; }
 .st-key-desk_folded summary { padding-top: 0.4rem; padding-bottom: 0.4rem; }
 /* The browser would keep the tapped button still as the answer above it grows, pushing the answer
-   off the top of a phone's screen: the page's own scrolling (KEEP_IN_VIEW) decides instead. */
+   off the top of a phone's screen: the field's own scrolling (field.js, keepInView) decides instead. */
 html, body, [data-testid="stAppViewContainer"], [data-testid="stMain"] { overflow-anchor: none; }
 /* On a wide screen the field is on the left with the folded parts under it, the panel on the right
    beside both. The field and the panel are the fragment's columns, the folded parts are drawn
@@ -245,59 +254,6 @@ html, body, [data-testid="stAppViewContainer"], [data-testid="stMain"] { overflo
   [data-testid="stColumn"]:has(.st-key-desk_panel) { order: 2; }
 }
 </style>"""
-
-# After a tap, the element that answers it (the verdict, the selected card, a message) is brought
-# into view if the page left it outside (a phone shows the field, the answer is under it). The
-# token changes with every answer, and the script scrolls only for a token it has not scrolled for:
-# a run that answers nothing new (leaving a text box sends one) must not move the page, or a click
-# the judge is making at that moment lands beside its button. Nor does it scroll while a finger or
-# a mouse button is down: it waits until it is lifted. "nearest" scrolls as little as it can, and
-# not at all when the answer is already on the screen; an answer taller than the screen (a
-# question with its options above the verdict) shows its beginning.
-KEEP_IN_VIEW = """<script>/*{token}*/
-(() => {{
-  const w = window;
-  if (w.__deskKeptFor === "{token}") return;
-  w.__deskKeptFor = "{token}";
-  if (!w.__deskPressWatch) {{
-    w.__deskPressWatch = true;
-    w.__deskPressed = false;
-    w.addEventListener("pointerdown", () => {{ w.__deskPressed = true; }}, true);
-    const lifted = (e) => {{ if (e.type !== "blur" || e.target === w) w.__deskPressed = false; }};
-    for (const kind of ["pointerup", "pointercancel", "blur"]) w.addEventListener(kind, lifted, true);
-  }}
-  let held = 0;
-  const go = () => {{
-    if (w.__deskPressed && held < 5000) {{ held += 50; setTimeout(go, 50); return; }}
-    const el = document.querySelector(".st-key-desk_answer");
-    if (!el) return;
-    const box = el.getBoundingClientRect(), below = 72, room = window.innerHeight - below;
-    if (box.height === 0) return;
-    if (box.height <= room) {{
-      el.scrollIntoView({{block: "nearest"}});  // all of it, scrolling as little as it can
-    }} else if (box.top < below || box.top > below + room / 2) {{
-      el.scrollIntoView({{block: "start"}});  // taller than the screen: its beginning, at the top
-    }}
-  }};
-  // once drawn, and again when the run is over (what it removes or adds may move the answer)
-  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(go, 60)));
-  const app = document.querySelector('[data-testid="stApp"]');
-  let waited = 0;
-  const whenOver = () => {{
-    waited += 50;
-    if (app && app.getAttribute("data-test-script-state") === "notRunning") {{
-      requestAnimationFrame(go);
-    }} else if (waited < 5000) {{
-      setTimeout(whenOver, 50);
-    }}
-  }};
-  setTimeout(whenOver, 50);
-}})();
-</script>"""
-
-
-def _keep_in_view(token: str) -> None:
-    st.html(KEEP_IN_VIEW.format(token=token), unsafe_allow_javascript=True)
 
 
 def _answer(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | None) -> None:
@@ -430,11 +386,10 @@ def _live() -> None:
     with panel, st.container(key="desk_panel"):
         marks = _panel(desk, rp, props, sel)
     with field, st.container(key="desk_field"):
-        desk_board.draw_grid(props, marks, sel, _cell_clicked)
-        desk_board.draw_zones(props, state, sel, session.select)
+        token = _answer_token(session.current(), sel)
+        desk_board.draw_field(props, state, marks, sel, token, _cell_clicked, session.select)
     if session.offered() is None and not isinstance(st.session_state.get("desk_put_ask"), str):
         _card_dialog(desk, props)  # one dialog at a time
-    _keep_in_view(_answer_token(session.current(), sel))
     _name_in_address()
 
 

@@ -181,9 +181,11 @@ class Ours(App):
         await settle(page)
         await page.locator(".st-key-desk_restart button:visible").first.click()  # «К началу»: the set-up
         await settle(page)
-        # the tile of c4: a button of its half's pills, or (a BENCH_BASELINE checkout from before
-        # them) a button of its own
-        await page.locator(f"{tile_selector('c4')}, .st-key-desk_cell_c4 button:visible").first.click()
+        # the tile of c4: a button of the field's component, or (a BENCH_BASELINE checkout from
+        # before it) the fourth tile of the pills of B's half's first row, or a button of its own
+        older = ".st-key-desk_half_B [role='radiogroup'] > button:nth-child(13)"
+        older += ", .st-key-desk_cell_c4 button:visible"
+        await page.locator(f"{tile_selector('c4')}, {older}").first.click()
         await settle(page)
 
     async def action(self, page: Page) -> float:
