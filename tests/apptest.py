@@ -11,7 +11,7 @@ from urllib.parse import parse_qs
 
 from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.testing.v1 import AppTest
-from streamlit.testing.v1.element_tree import ButtonGroup, UnknownElement
+from streamlit.testing.v1.element_tree import UnknownElement
 
 from app_pages import registry
 from app_pages.desk import board as desk_board
@@ -87,17 +87,39 @@ def form_key(at: AppTest, prefix: str) -> str:
     return keys[0].removesuffix("_name")
 
 
+def _components(at: AppTest) -> list[UnknownElement]:
+    """The page's elements drawn by components of our own (the desk's field and rows of buttons)."""
+    return [e for e in at.get("bidi_component") if isinstance(e, UnknownElement)]
+
+
+def _data(element: UnknownElement) -> dict[str, Any]:
+    """What a component was given to show (UTF-8 JSON bytes)."""
+    data: dict[str, Any] = json.loads(element.proto.bytes.decode("utf-8"))
+    return data
+
+
+def _trigger(at: AppTest, element: UnknownElement, value: object) -> AppTest:
+    """What a press in the browser sends: the component's "tap" trigger with `value`, beside the
+    page's widgets as they are. AppTest has no way to press inside a component, so this adds the
+    trigger's widget state to the next run the way the browser does (Streamlit's own trigger id and
+    payload), and the run takes the same path: the component's callback, then the script."""
+    states = at._tree.get_widget_states()
+    trigger = states.widgets.add()
+    trigger.id = _make_trigger_id(element.proto.id, "events")
+    trigger.json_trigger_value = json.dumps([{"event": desk_board.TAP, "value": value}])
+    return at._run(states)
+
+
 def _field_element(at: AppTest) -> UnknownElement:
     """The desk's field: the one element of its component (app_pages/desk/board.py)."""
-    found = [e for e in at.get("bidi_component") if isinstance(e, UnknownElement) and e.key == desk_board.KEY]
+    found = [e for e in _components(at) if e.key == desk_board.KEY]
     assert len(found) == 1, found
     return found[0]
 
 
 def field(at: AppTest) -> dict[str, Any]:
     """What the field shows: the data its component was given (halves, tiles, cards outside)."""
-    data: dict[str, Any] = json.loads(_field_element(at).proto.bytes.decode("utf-8"))
-    return data
+    return _data(_field_element(at))
 
 
 def _tile(at: AppTest, cell: str) -> dict[str, Any]:
@@ -116,41 +138,49 @@ def tile_tip(at: AppTest, cell: str) -> str:
     return str(_tile(at, cell)["tip"])
 
 
-def _send_tap(at: AppTest, value: dict[str, str]) -> AppTest:
-    """What a tap in the browser sends: the field's "tap" trigger with `value`, beside the page's
-    widgets as they are. AppTest has no way to press inside a component, so this adds the trigger's
-    widget state to the next run the way the browser does (Streamlit's own trigger id and payload),
-    and the run takes the same path: the component's callback, then the script."""
-    states = at._tree.get_widget_states()
-    trigger = states.widgets.add()
-    trigger.id = _make_trigger_id(_field_element(at).proto.id, "events")
-    trigger.json_trigger_value = json.dumps([{"event": desk_board.TAP, "value": value}])
-    return at._run(states)
-
-
 def tap(at: AppTest, cell: str) -> AppTest:
     """A tap on the field's tile of `cell`."""
-    return _send_tap(at, {"cell": cell})
+    return _trigger(at, _field_element(at), {"cell": cell})
 
 
 def tap_card(at: AppTest, cid: str) -> AppTest:
     """A tap on a card outside the field (its button under its zone)."""
-    return _send_tap(at, {"card": cid})
+    return _trigger(at, _field_element(at), {"card": cid})
+
+
+def rows(at: AppTest) -> dict[str, dict[str, Any]]:
+    """The panel's rows of buttons (app_pages/desk/taps.py), by id, in the order drawn."""
+    found = [e for e in _components(at) if (e.key or "").startswith("desk_taps")]
+    return {row["id"]: row for e in found for row in _data(e)["rows"]}
+
+
+def buttons(at: AppTest) -> dict[str, dict[str, Any]]:
+    """The buttons of the panel's rows, by id (the keys the buttons had as widgets: desk_undo …)."""
+    return {item["id"]: item for row in rows(at).values() for item in row["items"]}
+
+
+def press(at: AppTest, button: str) -> AppTest:
+    """A press of the button of the panel's rows with this id (it must be there and enabled)."""
+    for element in _components(at):
+        if (element.key or "").startswith("desk_taps"):
+            items = {i["id"]: i for row in _data(element)["rows"] for i in row["items"]}
+            if button in items:
+                assert not items[button].get("disabled"), f"{button} is disabled"
+                return _trigger(at, element, button)
+    raise AssertionError(f"no button {button} on the panel: {sorted(buttons(at))}")
 
 
 def targets(at: AppTest, kind: str) -> dict[str, str]:
-    """The selected card's targets for an action (the options of its pills, as shown) → why each is
-    marked so (its paragraph of the pills' tooltip)."""
-    group: ButtonGroup[int] = at.button_group(key=f"desk_q_{kind}")
-    why = plain(group.help or "").split("\n\n")
-    return dict(zip([plain(o) for o in group.options], why, strict=True))
+    """The selected card's targets for an action (its row's buttons, as shown) → why each is marked
+    so (its line under «почему»)."""
+    row = rows(at)[f"desk_q_{kind}"]
+    return dict(zip([i["text"] for i in row["items"]], row["why"], strict=True))
 
 
 def pick(at: AppTest, kind: str, label: str) -> AppTest:
     """A tap on the target of this action whose label starts with `label`."""
-    group: ButtonGroup[int] = at.button_group(key=f"desk_q_{kind}")
-    labels = [plain(o) for o in group.options]
-    return group.set_value(next(i for i, shown in enumerate(labels) if shown.startswith(label))).run()
+    row = rows(at)[f"desk_q_{kind}"]
+    return press(at, next(i["id"] for i in row["items"] if i["text"].startswith(label)))
 
 
 def place(at: AppTest, cell: str, name: str, owner: str = "", cid: str = "", own: bool = False) -> AppTest:

@@ -13,7 +13,19 @@ from app_pages import registry
 from desk import cases, edits, model, share
 from rulings import store
 from tests import helpers
-from tests.apptest import field, form_key, open_desk, pick, place, plain, tap, targets, tile_lines, tile_tip
+from tests.apptest import (
+    field,
+    form_key,
+    open_desk,
+    pick,
+    place,
+    plain,
+    press,
+    tap,
+    targets,
+    tile_lines,
+    tile_tip,
+)
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,9 +135,9 @@ def test_vail_under_control_cannot_attack_another_creature() -> None:
     assert tip.startswith("d4: ") and HOSTILE in tip, tip
 
     # Undo goes back one action; redo returns to the forbidden attack.
-    at = at.button(key="desk_undo").click().run()
+    at = press(at, "desk_undo")
     assert not any(e.icon == BAN_ICON and e.value.startswith("**Запрещено**") for e in at.error)
-    at = at.button(key="desk_redo").click().run()
+    at = press(at, "desk_redo")
     assert any(e.icon == BAN_ICON and e.value.startswith("**Запрещено**") for e in at.error)
 
 

@@ -16,7 +16,7 @@ import casebook
 from app_pages.desk import opening
 from desk import edits, model, share
 from rulings import store
-from tests.apptest import form_key, open_desk, pick, place, plain, tap, targets, tile_lines
+from tests.apptest import buttons, form_key, open_desk, pick, place, plain, press, tap, targets, tile_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 KARLIK = "scenarios/official/211.3.1_karlik_und.yaml"
@@ -217,8 +217,8 @@ def test_a_tampered_link_gets_a_russian_message_not_a_traceback(mutate: object, 
 
 def test_marks_have_three_states_and_agree_with_applying() -> None:
     at = open_desk(scn=KARLIK)
-    at = at.button(key="desk_restart").click().run()
-    at = at.button(key="desk_redo").click().run()  # Вайл taken under control
+    at = press(at, "desk_restart")
+    at = press(at, "desk_redo")  # Вайл taken under control
     at = tap(at, "c4")
     labels = list(targets(at, "attack"))
     # 211.9 allows the host's attack on its symbiote (what it leaves to general rules is «не проверено»)
@@ -227,6 +227,7 @@ def test_marks_have_three_states_and_agree_with_applying() -> None:
     assert any(w.value.startswith("**Законно**") for w in at.success)  # what the mark said
     # An assumption is never a clause: its mark reads «допущение A…», never «п. A…».
     everything = " ".join(b.label for b in at.button) + " ".join(m.value for m in at.markdown)
+    everything += " ".join(b["text"] + " " + b.get("tip", "") for b in buttons(at).values())  # the panel's
     everything += " ".join(labels)  # the targets, read before the tap
     assert "п. A" not in plain(everything)
 

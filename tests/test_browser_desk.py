@@ -92,8 +92,8 @@ class Judge:
         self.click((within or self.pg).get_by_role("button", name=name, exact=True), answer, name)
 
     def target(self, name: str, answer: Any = None) -> None:
-        """An action's target: an option of the action's pills (a radio button)."""
-        self.click(self.pg.get_by_role("radio", name=name, exact=True), answer, name)
+        """An action's target: a button of the action's row."""
+        self.click(self.pg.get_by_role("button", name=name, exact=True), answer, name)
 
 
 def position_text(pg: Any) -> str:
@@ -140,7 +140,7 @@ def test_karlik_und_every_tap_answered_on_screen_in_ten_and_eight_interactions(
         assert "нельзя: п. 211.3.1" in tile(pg, "c3").inner_text()
         judge.cell("c3", banner(pg, "Запрещено"))
         # the attack on its own parasite: what the text decides, and the wounds asked of the judge
-        und = pg.get_by_role("radio", name="Карлик Унд (c4) —", exact=False).first
+        und = pg.get_by_role("button", name="Карлик Унд (c4) —", exact=False).first
         asked = pg.locator(".st-key-desk_pending")
         judge.click(und, asked, "нападение на Карлика Унда")
         assert "211.9" in pg.locator(".st-key-desk_answer").inner_text()
@@ -151,7 +151,7 @@ def test_karlik_und_every_tap_answered_on_screen_in_ten_and_eight_interactions(
         height = pg.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
         if viewport == DESKTOP:
             assert height <= TWO_SCREENS, height
-        box = pg.locator(".st-key-desk_q_wound_box")
+        box = pg.locator("[data-row='desk_q_wound']")  # the wound's sources
         judge.click(box.get_by_role("button", name="от Орк", exact=False), banner(pg, "Законно"), "от Орка")
         # 211.3.1: he takes wounds from no one but his host, and the verdict says so where it was tapped
         assert "раны не наносятся" in banner(pg, "Законно").inner_text()
@@ -263,8 +263,8 @@ def test_official_example_marks_agree_with_applying_and_clause_links_work(
         settle(pg)
         tile(pg, "c4").click()
         settle(pg)
-        orc = pg.get_by_role("radio", name="Орк (d4) — ✘ нельзя: п. 211.3.1", exact=True)
-        und = pg.get_by_role("radio", name="Карлик Унд (c4) —", exact=False).first
+        orc = pg.get_by_role("button", name="Орк (d4) — ✘ нельзя: п. 211.3.1", exact=True)
+        und = pg.get_by_role("button", name="Карлик Унд (c4) —", exact=False).first
         mark = und.inner_text()
         orc.click()
         settle(pg)

@@ -52,7 +52,7 @@ OUTSIDE = (
 def _karlik_with_vail_selected(pg: Any, query: str = "") -> None:
     open_desk(pg, f"?scn={KARLIK}{query}")
     pg.get_by_text("Загружен сценарий", exact=False).first.wait_for()
-    pg.locator(".st-key-desk_restart button:visible").first.click()  # «К началу»
+    pg.locator("button[data-id='desk_restart']").click()  # «К началу»
     settle(pg)
     tile(pg, "c4").click()
     settle(pg)
@@ -69,7 +69,7 @@ def test_an_action_redraws_only_the_board_and_the_panel(browser: Browser, app_se
         assert all(label in whole for label in OUTSIDE), "a whole run sends the folded parts"
 
         at = wire.mark()
-        pg.get_by_role("radio", name="игрок A — ✔ можно", exact=True).click()  # take_control by A
+        pg.get_by_role("button", name="игрок A — ✔ можно", exact=True).click()  # take_control by A
         settle(pg)
         banner(pg, "Законно").wait_for()
         finished, sent = wire.since(at)
@@ -84,7 +84,7 @@ def test_an_action_redraws_only_the_board_and_the_panel(browser: Browser, app_se
 
         # undo is an action too
         at = wire.mark()
-        pg.locator(".st-key-desk_undo button:visible").first.click()
+        pg.locator("button[data-id='desk_undo']").click()
         settle(pg)
         finished, sent = wire.since(at)
         assert finished == [ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY], finished
@@ -101,7 +101,7 @@ def test_an_open_part_that_follows_the_desk_is_never_stale(browser: Browser, app
         text = unfold(pg, "desk_text").locator("textarea")
         assert "контроль A" not in text.input_value()
         at = wire.mark()
-        pg.get_by_role("radio", name="игрок A — ✔ можно", exact=True).click()
+        pg.get_by_role("button", name="игрок A — ✔ можно", exact=True).click()
         settle(pg)
         banner(pg, "Законно").wait_for()
         finished, _ = wire.since(at)
@@ -114,7 +114,7 @@ def test_an_open_part_that_follows_the_desk_is_never_stale(browser: Browser, app
 def _take_control(pg: Any, wire: Wire) -> tuple[list[int], str]:
     """A's «взять под контроль» on the selected Вайл; what the run finished as and what it sent."""
     at = wire.mark()
-    pg.get_by_role("radio", name="игрок A — ✔ можно", exact=True).click()
+    pg.get_by_role("button", name="игрок A — ✔ можно", exact=True).click()
     settle(pg)
     banner(pg, "Законно").wait_for()
     return wire.since(at)

@@ -15,7 +15,7 @@ import streamlit as st
 
 import engine
 import lexicon
-from app_pages.desk import session
+from app_pages.desk import session, taps
 from app_pages.desk import trace as desk_trace
 from app_pages.shared import common
 from desk import actions as desk_actions
@@ -51,17 +51,11 @@ def quick_for(desk: Desk, state: engine.GameState, props: Props, cid: str) -> li
     return found
 
 
-def _choice_button(q: quick.Quick, i: int, choice: quick.Choice, label: str) -> None:
-    st.button(
-        common.escape_md(label),
-        key=f"desk_q_{q.kind}_{i}",
-        help=common.escape_md(choice.reason),
-        on_click=apply_action,
-        args=(q.kind, choice.args),
-    )
+def _choice_tap(q: quick.Quick, i: int, choice: quick.Choice, label: str) -> taps.Tap:
+    return taps.Tap(f"desk_q_{q.kind}_{i}", label, apply_action, (q.kind, choice.args), tip=choice.reason)
 
 
-def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str) -> None:
+def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str, bar: taps.Bar) -> None:
     """An amount action in two taps at most: how many (1 unless changed), then a source button that
     applies it — «от Орк — ✔ можно» — each marked with what applying it gives."""
     spec = engine.ACTION_SPECS[q.kind]
@@ -69,73 +63,62 @@ def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str) -> 
     cite = desk_trace.citations().cite
     number = spec.arg(q.arg)
     how_many = desk_actions.arg_label(number) if number is not None else q.arg
-    with st.container(key=f"desk_q_{q.kind}_box"):
-        st.markdown(f"**{q.label}** — {how_many} и от кого")
-        with st.container(horizontal=True, vertical_alignment="center"):
-            amount = st.segmented_control(
-                q.label, AMOUNTS, default=1, key=f"{key}_n", label_visibility="collapsed"
-            )
-            args: dict[str, object] = {q.card_arg: cid, q.arg: int(amount or 1)}
-            for arg in spec.args:
-                if not arg.required and arg.type != "card" and arg.choices:
-                    args[arg.name] = st.selectbox(
-                        arg.label,
-                        list(arg.choices),
-                        index=list(arg.choices).index(arg.default) if arg.default in arg.choices else 0,
-                        format_func=lexicon.enum_word,
-                        key=f"{key}_{arg.name}",
-                        label_visibility="collapsed",
-                        width=150,
-                    )
-        source = next((a for a in spec.args if a.type == "card" and not a.required), None)
-        names = view.names(props)
-        with st.container(horizontal=True):
-            for i, src in enumerate([*(quick.sources(props, cid) if source else []), ""]):
-                given = {**args, **({source.name: src} if source and src else {})}
-                option = quick.given_option(state, q.kind, given, cite)
-                if option is None:
-                    continue
-                who = f"от {names.get(src, src)}" if src else ("без источника" if source else "применить")
-                _choice_button(q, i, option, f"{who} — {option.mark}")
+    bar.add(taps.Row(f"desk_q_{q.kind}_head", label=q.label, note=f"{how_many} и от кого"))
+    bar.flush()  # the amount's widgets come next
+    with st.container(horizontal=True, vertical_alignment="center", key=f"desk_q_{q.kind}_box"):
+        amount = st.segmented_control(
+            q.label, AMOUNTS, default=1, key=f"{key}_n", label_visibility="collapsed"
+        )
+        args: dict[str, object] = {q.card_arg: cid, q.arg: int(amount or 1)}
+        for arg in spec.args:
+            if not arg.required and arg.type != "card" and arg.choices:
+                args[arg.name] = st.selectbox(
+                    arg.label,
+                    list(arg.choices),
+                    index=list(arg.choices).index(arg.default) if arg.default in arg.choices else 0,
+                    format_func=lexicon.enum_word,
+                    key=f"{key}_{arg.name}",
+                    label_visibility="collapsed",
+                    width=150,
+                )
+    source = next((a for a in spec.args if a.type == "card" and not a.required), None)
+    names = view.names(props)
+    sources = []
+    for i, src in enumerate([*(quick.sources(props, cid) if source else []), ""]):
+        given = {**args, **({source.name: src} if source and src else {})}
+        option = quick.given_option(state, q.kind, given, cite)
+        if option is None:
+            continue
+        who = f"от {names.get(src, src)}" if src else ("без источника" if source else "применить")
+        sources.append(_choice_tap(q, i, option, f"{who} — {option.mark}"))
+    bar.add(taps.Row(f"desk_q_{q.kind}", tuple(sources)))
 
 
-def _picked(key: str, kind: str, given: tuple[Mapping[str, object], ...]) -> None:
-    chosen = st.session_state.get(key)
-    st.session_state[key] = None  # no target stays chosen: the next tap on it is a change too
-    if isinstance(chosen, int) and 0 <= chosen < len(given):
-        apply_action(kind, given[chosen])
+def pick_why(q: quick.Quick) -> tuple[str, ...]:
+    """Each target and why it is marked so, a line a target: «Орк (d4): п. 211.3.1: «Вайл» (vail) —
+    хозяин…»."""
+    return tuple(f"{c.words or c.mark}: {c.reason}" for c in q.choices)
 
 
-def pick_help(q: quick.Quick) -> str:
-    """The targets' tooltip: each target and why it is marked so, a paragraph a target (escaped):
-    «Орк (d4): п. 211.3.1: «Вайл» (vail) — хозяин…»."""
-    return "\n\n".join(common.escape_md(f"{c.words or c.mark}: {c.reason}") for c in q.choices)
-
-
-def _pick(q: quick.Quick) -> None:
-    """An action's targets (a card, a player) as one element: st.pills, each target an option
-    labelled with its mark and clause, the why of each in the pills' tooltip. One element instead
-    of a row of buttons each with its own tooltip (issue 24: fewer messages and nodes an action
-    redraws). As the field's halves, it never keeps a target chosen: every tap applies."""
-    key = f"desk_q_{q.kind}"
-    st.pills(
-        f"**{common.escape_md(q.label)}:**",
-        list(range(len(q.choices))),
-        format_func=lambda i: common.escape_md(q.choices[i].label),
-        key=key,
-        on_change=_picked,
-        args=(key, q.kind, tuple(c.args for c in q.choices)),
-        help=pick_help(q),
+def _pick(q: quick.Quick) -> taps.Row:
+    """An action's targets (a card, a player): a row of pills, each labelled with its mark and
+    clause, the why of each folded under them (and in each one's tooltip). Every tap applies."""
+    why = pick_why(q)
+    items = tuple(
+        taps.Tap(f"desk_q_{q.kind}_{i}", c.label, apply_action, (q.kind, c.args), tip=why[i], kind="pill")
+        for i, c in enumerate(q.choices)
     )
+    return taps.Row(f"desk_q_{q.kind}", items, label=f"{q.label}:", why=why)
 
 
-def _show_quick(state: engine.GameState, props: Props, q: quick.Quick, cid: str) -> None:
+def _show_quick(state: engine.GameState, props: Props, q: quick.Quick, cid: str, bar: taps.Bar) -> None:
     if q.style == "button":
-        _choice_button(q, 0, q.choices[0], f"{q.label} — {q.choices[0].mark}")
+        one = _choice_tap(q, 0, q.choices[0], f"{q.label} — {q.choices[0].mark}")
+        bar.add(taps.Row(f"desk_q_{q.kind}", (one,)))
     elif q.style == "pick":
-        _pick(q)
+        bar.add(_pick(q))
     elif q.style == "amount":
-        _amount(state, props, q, cid)
+        _amount(state, props, q, cid, bar)
 
 
 NEW_CARD = "new_card"  # before the first action, a tap on an empty cell may put a new card there
@@ -164,20 +147,26 @@ def board_marks(desk: Desk, quicks: list[quick.Quick], cid: str | None) -> dict[
     return quick.cell_marks(chosen) if chosen is not None else {}
 
 
-def _cell_choice(desk: Desk, quicks: list[quick.Quick], cid: str) -> None:
+def _arm(cid: str, kind: str) -> None:
+    st.session_state[f"desk_armed_{cid}"] = kind
+
+
+CELL_TIP = "Клетки, на которые можно заявить это действие, помечены на поле: что даст щелчок по каждой"
+
+
+def _cell_choice(desk: Desk, quicks: list[quick.Quick], cid: str) -> taps.Row | None:
+    """What a tap on an empty cell does: one choice of a row of pills, the chosen one pressed."""
     kinds = [q.kind for q in quicks if q.style == "cells"]
     options = [NEW_CARD, *kinds] if not desk.started else kinds
     if not kinds:
-        return
+        return None
     words = {NEW_CARD: "положить новую карту"} | {k: engine.ACTION_SPECS[k].label for k in kinds}
-    st.pills(
-        "Щелчок по пустой клетке поля",
-        options,
-        default=armed_kind(desk, quicks, cid),
-        format_func=lambda k: words[k],
-        key=f"desk_armed_{cid}",
-        help="Клетки, на которые можно заявить это действие, помечены на поле: что даст щелчок по каждой",
+    chosen = armed_kind(desk, quicks, cid)
+    items = tuple(
+        taps.Tap(f"desk_armed_{k}", words[k], _arm, (cid, k), tip=CELL_TIP, pressed=k == chosen, kind="pill")
+        for k in options
     )
+    return taps.Row("desk_armed", items, label="Щелчок по пустой клетке поля", plain=True)
 
 
 # The actions judges reach for most, first; the rest keep their declared order.
@@ -191,64 +180,66 @@ def _order(q: quick.Quick) -> tuple[int, int]:
     return (FIRST.index(q.kind) if q.kind in FIRST else len(FIRST), STYLE_ORDER.index(q.style))
 
 
-def card_actions(desk: Desk, rp: Replay, props: Props, cid: str) -> list[quick.Quick]:
+def card_actions(desk: Desk, rp: Replay, props: Props, cid: str, bar: taps.Bar) -> list[quick.Quick]:
     """The selected card's actions, compact and the most used first: what a tap on an empty cell
     does (its targets marked on the field), a target or a player to tap for each action, wounds and
     healing in two taps; the one-tap others and those that cannot be taken now folded, with why."""
     state = rp.current
     quicks = quick_for(desk, state, props, cid)
-    _cell_choice(desk, quicks, cid)
+    if (row := _cell_choice(desk, quicks, cid)) is not None:
+        bar.add(row)
     others = sorted((q for q in quicks if q.style != "cells"), key=_order)
     open_ones = [q for q in others if q.open]
     shown = [q for q in open_ones if q.style == "pick" or q.kind in OPEN_AMOUNTS]
     for q in shown:
-        _show_quick(state, props, q, cid)
+        _show_quick(state, props, q, cid, bar)
     buttons = [q for q in open_ones if q not in shown]
     closed = [q for q in others if not q.open]
     # Folded parts whose buttons are drawn only while open (session.fold): closed, they cost an
     # action nothing (they were a third of the panel's elements, issue 24). Their keys are not the
     # card's: a judge who opened «Ещё» finds it open for the next card too.
-    if buttons and (box := session.fold(f"Ещё действия ({len(buttons)})", "desk_more")):
-        with box:
-            for style in ("button", "amount", "pick"):
-                group = [q for q in buttons if q.style == style]
-                if group:
-                    with st.container(horizontal=True):
-                        for q in group:
-                            _show_quick(state, props, q, cid)
-    if closed and (box := session.fold(f"Сейчас нельзя ({len(closed)}): почему", "desk_closed")):
-        with box:
-            for q in closed:
-                _show_quick(state, props, q, cid)
+    if buttons:
+        bar.flush()  # the fold comes next
+        if box := session.fold(f"Ещё действия ({len(buttons)})", "desk_more"):
+            with box:
+                inner = taps.Bar("desk_taps_more")
+                for style in ("button", "amount", "pick"):
+                    for q in buttons:
+                        if q.style == style:
+                            _show_quick(state, props, q, cid, inner)
+                inner.flush()
+    if closed:
+        bar.flush()
+        if box := session.fold(f"Сейчас нельзя ({len(closed)}): почему", "desk_closed"):
+            with box:
+                inner = taps.Bar("desk_taps_closed")
+                for q in closed:
+                    _show_quick(state, props, q, cid, inner)
+                inner.flush()
     return quicks
 
 
-def turn_actions(rp: Replay) -> None:
+def turn_actions(rp: Replay, bar: taps.Bar) -> None:
     """The actions that take no card (end the turn, the next phase of the preparation …): those that
     can be taken as buttons; those that cannot folded beside them, each with the clause or
     assumption that says so (or, where none does, the reason)."""
     found = quick.position_actions(rp.current, desk_trace.citations().cite)
-    can = [(k, c) for k, c in found if c.verdict != "illegal"]
+    can = tuple(
+        taps.Tap(f"desk_pos_{kind}", f"{c.words} — {c.mark}", apply_action, (kind, {}), tip=c.reason)
+        for kind, c in found
+        if c.verdict != "illegal"
+    )
     cannot = [c for _, c in found if c.verdict == "illegal"]
-    with st.container(horizontal=True, vertical_alignment="center", key="desk_turn"):
-        st.markdown("**Ход:**", width="content")
-        for kind, choice in can:
-            st.button(
-                common.escape_md(f"{choice.words} — {choice.mark}"),
-                key=f"desk_pos_{kind}",
-                help=common.escape_md(choice.reason),
-                on_click=apply_action,
-                args=(kind, {}),
-            )
-        if cannot:
-            with st.popover(f"нельзя ({len(cannot)}): почему", type="tertiary"):
-                # one Markdown block, each action with its reason under it (not two elements each)
-                st.markdown(
-                    "\n\n".join(
-                        f"{common.escape_md(f'{c.words} — {c.mark}')}  \n{common.muted_md(c.reason)}"
-                        for c in cannot
-                    )
-                )
+    bar.add(
+        taps.Row(
+            "desk_turn",
+            can,
+            label="Ход:",
+            inline=True,
+            why=tuple(f"{c.words} — {c.mark}: {c.reason}" for c in cannot),
+            why_label=f"нельзя ({len(cannot)}): почему",
+        )
+    )
 
 
 def _choose_from_widget() -> None:
@@ -376,7 +367,7 @@ def _arg_widget(arg: engine.ArgSpec, kind: str, props: Props, hints: Mapping[str
     )
 
 
-def history_panel(desk: Desk) -> None:
+def history_panel(desk: Desk) -> taps.Row:
     """Undo, redo, back to the set-up, and «править расклад»: one row of small buttons (how many
     actions are applied is said in the position line above the field)."""
 
@@ -384,34 +375,20 @@ def history_panel(desk: Desk) -> None:
         session.store(fn(session.current()))
 
     buttons = (
-        ("Отменить", ":material/undo:", "desk_undo", desk.cursor == 0, edits.undo, None),
-        ("Вернуть", ":material/redo:", "desk_redo", desk.cursor >= len(desk.actions), edits.redo, None),
-        (
-            "К началу",
-            ":material/restart_alt:",
-            "desk_restart",
-            desk.cursor == 0,
-            edits.restart,
-            "К исходной позиции",
-        ),
+        ("Отменить", "undo", "desk_undo", desk.cursor == 0, edits.undo, ""),
+        ("Вернуть", "redo", "desk_redo", desk.cursor >= len(desk.actions), edits.redo, ""),
+        ("К началу", "restart_alt", "desk_restart", desk.cursor == 0, edits.restart, "К исходной позиции"),
         (
             "Править расклад",
-            ":material/edit:",
+            "edit",
             "desk_clear",
             not desk.started,
             edits.clear_actions,
             "Забыть действия и вернуться к раскладке карт",
         ),
     )
-    with st.container(horizontal=True, gap="small", key="desk_history"):
-        for label, icon, key, disabled, fn, tip in buttons:
-            st.button(
-                label,
-                icon=icon,
-                key=key,
-                disabled=disabled,
-                on_click=change,
-                args=(fn,),
-                help=tip,
-                type="tertiary",
-            )
+    items = tuple(
+        taps.Tap(key, label, change, (fn,), tip=tip, icon=icon, disabled=disabled, kind="tertiary")
+        for label, icon, key, disabled, fn, tip in buttons
+    )
+    return taps.Row("desk_history", items, inline=True)

@@ -20,7 +20,7 @@ import engine
 from app_pages.desk import actions as desk_actions
 from app_pages.desk import board as desk_board
 from app_pages.desk import cards as desk_cards
-from app_pages.desk import opening, session
+from app_pages.desk import opening, session, taps
 from app_pages.desk import trace as desk_trace
 from app_pages.journal import form as journal_form
 from app_pages.shared import common
@@ -271,22 +271,28 @@ def _answer(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str |
 
 
 def _panel(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | None) -> dict[str, Any]:
-    """The panel beside the field (under it on a phone); returns the marks of the armed cell action."""
+    """The panel beside the field (under it on a phone); returns the marks of the armed cell action.
+    Its rows of buttons (undo, the cell choice, the targets, the turn) are gathered in a bar and drawn
+    as one element between the Streamlit elements around them (taps.py)."""
     _answer(desk, rp, props, sel)
+    bar = taps.Bar("desk_taps")
     if desk.cards:
-        desk_actions.history_panel(desk)
+        bar.add(desk_actions.history_panel(desk))
     marks: dict[str, Any] = {}
     if rp.current.pending is not None:
+        bar.flush()
         return marks
     if sel is not None:
         if not desk.started:
+            bar.flush()
             if cardform.can_host(props[sel]):
                 desk_cards.symbiote_field(desk, props, sel)
             with st.expander("Свойства карты: владелец, место, раны …", key=f"desk_props_{sel}"):
                 desk_cards.edit_form(desk, props, sel)
-        quicks = desk_actions.card_actions(desk, rp, props, sel)
+        quicks = desk_actions.card_actions(desk, rp, props, sel, bar)
         marks = desk_actions.board_marks(desk, quicks, sel)
     elif not props:
+        bar.flush()
         st.info(
             "Щёлкните клетку поля, чтобы положить на неё карту, вставьте позицию текстом или откройте "
             "пример из правил.",
@@ -294,12 +300,14 @@ def _panel(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | 
         )
         opening.official_pills("desk_official_quick")
     else:
+        bar.flush()
         st.info(
             "Щёлкните карту на поле (или вне поля), чтобы выбрать её: здесь появятся её действия.",
             icon=common.ICON_INFO,
         )
     if props:
-        desk_actions.turn_actions(rp)
+        desk_actions.turn_actions(rp, bar)
+    bar.flush()
     return marks
 
 

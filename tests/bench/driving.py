@@ -30,8 +30,9 @@ DESK_ACTION = "игрок A — ✔ можно"
 
 
 def _desk_action(page: Page) -> Locator:
-    """The action's target: a button, or an option of the action's pills (a radio), whichever the
-    served checkout draws (BENCH_BASELINE may serve an older one)."""
+    """The action's target: a button (of the panel's rows, or of its own), or an option of the
+    action's pills (a radio), whichever the served checkout draws (BENCH_BASELINE may serve an older
+    one)."""
     return page.get_by_role("radio", name=DESK_ACTION, exact=True).or_(
         page.get_by_role("button", name=DESK_ACTION, exact=True)
     )
@@ -179,7 +180,9 @@ class Ours(App):
         await page.goto(f"{url}/desk?scn={KARLIK}")
         await done(page, Want('[data-testid="stAlert"]', "Загружен сценарий"), since_press=False)
         await settle(page)
-        await page.locator(".st-key-desk_restart button:visible").first.click()  # «К началу»: the set-up
+        # «К началу»: the set-up (a button of the panel's rows, or of its own in a BENCH_BASELINE checkout)
+        restart = "button[data-id='desk_restart'], .st-key-desk_restart button:visible"
+        await page.locator(restart).first.click()
         await settle(page)
         # the tile of c4: a button of the field's component, or (a BENCH_BASELINE checkout from
         # before it) the fourth tile of the pills of B's half's first row, or a button of its own
@@ -201,7 +204,7 @@ class Ours(App):
 
     async def unpress(self, page: Page) -> None:
         """Undo the action, untimed, until the desk is as before it."""
-        await page.locator(".st-key-desk_undo button:visible").first.click()
+        await page.locator("button[data-id='desk_undo'], .st-key-desk_undo button:visible").first.click()
         await settle(page)
         await _desk_action(page).wait_for()
 
