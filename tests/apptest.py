@@ -148,26 +148,49 @@ def tap_card(at: AppTest, cid: str) -> AppTest:
     return _trigger(at, _field_element(at), {"card": cid})
 
 
+def _walk(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of buttons, and those in the folded parts among them that are open."""
+    return [r for row in rows for r in ([row, *_walk(row["rows"])] if "fold" in row else [row])]
+
+
 def rows(at: AppTest) -> dict[str, dict[str, Any]]:
-    """The panel's rows of buttons (app_pages/desk/taps.py), by id, in the order drawn."""
+    """The panel's rows of buttons (app_pages/desk/taps.py), by id, in the order drawn (a folded
+    part is a row too, with the rows it shows while open after it)."""
     found = [e for e in _components(at) if (e.key or "").startswith("desk_taps")]
-    return {row["id"]: row for e in found for row in _data(e)["rows"]}
+    return {row["id"]: row for e in found for row in _walk(_data(e)["rows"])}
 
 
 def buttons(at: AppTest) -> dict[str, dict[str, Any]]:
     """The buttons of the panel's rows, by id (the keys the buttons had as widgets: desk_undo …)."""
-    return {item["id"]: item for row in rows(at).values() for item in row["items"]}
+    return {item["id"]: item for row in rows(at).values() for item in row.get("items", [])}
 
 
 def press(at: AppTest, button: str) -> AppTest:
     """A press of the button of the panel's rows with this id (it must be there and enabled)."""
     for element in _components(at):
         if (element.key or "").startswith("desk_taps"):
-            items = {i["id"]: i for row in _data(element)["rows"] for i in row["items"]}
+            items = {i["id"]: i for row in _walk(_data(element)["rows"]) for i in row.get("items", [])}
             if button in items:
                 assert not items[button].get("disabled"), f"{button} is disabled"
                 return _trigger(at, element, button)
     raise AssertionError(f"no button {button} on the panel: {sorted(buttons(at))}")
+
+
+def send(at: AppTest, key: str, value: object) -> AppTest:
+    """Whatever a browser might send as the "tap" trigger of the component drawn with `key` (the
+    field's, desk_board, or a row of buttons', desk_taps_0 …)."""
+    (element,) = [e for e in _components(at) if e.key == key]
+    return _trigger(at, element, value)
+
+
+def open_fold(at: AppTest, fold: str, open_: bool = True) -> AppTest:
+    """A tap on the summary of the panel's folded part `fold` (desk_more, desk_closed)."""
+    for element in _components(at):
+        if (element.key or "").startswith("desk_taps") and fold in [
+            r["id"] for r in _walk(_data(element)["rows"])
+        ]:
+            return _trigger(at, element, {"fold": fold, "open": open_})
+    raise AssertionError(f"no folded part {fold} on the panel: {sorted(rows(at))}")
 
 
 def targets(at: AppTest, kind: str) -> dict[str, str]:

@@ -55,32 +55,50 @@ def _choice_tap(q: quick.Quick, i: int, choice: quick.Choice, label: str) -> tap
     return taps.Tap(f"desk_q_{q.kind}_{i}", label, apply_action, (q.kind, choice.args), tip=choice.reason)
 
 
+def _choose(key: str, value: object) -> None:
+    st.session_state[key] = value
+
+
 def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str, bar: taps.Bar) -> None:
-    """An amount action in two taps at most: how many (1 unless changed), then a source button that
-    applies it — «от Орк — ✔ можно» — each marked with what applying it gives."""
+    """An amount action in two taps at most: how many (1 unless changed; and the kind, where it has
+    one), then a source button that applies it — «от Орк — ✔ можно» — each marked with what applying
+    it gives."""
     spec = engine.ACTION_SPECS[q.kind]
     key = f"desk_q_{q.kind}_{cid}"
     cite = desk_trace.citations().cite
     number = spec.arg(q.arg)
     how_many = desk_actions.arg_label(number) if number is not None else q.arg
-    bar.add(taps.Row(f"desk_q_{q.kind}_head", label=q.label, note=f"{how_many} и от кого"))
-    bar.flush()  # the amount's widgets come next
-    with st.container(horizontal=True, vertical_alignment="center", key=f"desk_q_{q.kind}_box"):
-        amount = st.segmented_control(
-            q.label, AMOUNTS, default=1, key=f"{key}_n", label_visibility="collapsed"
-        )
-        args: dict[str, object] = {q.card_arg: cid, q.arg: int(amount or 1)}
-        for arg in spec.args:
-            if not arg.required and arg.type != "card" and arg.choices:
-                args[arg.name] = st.selectbox(
-                    arg.label,
-                    list(arg.choices),
-                    index=list(arg.choices).index(arg.default) if arg.default in arg.choices else 0,
-                    format_func=lexicon.enum_word,
-                    key=f"{key}_{arg.name}",
-                    label_visibility="collapsed",
-                    width=150,
+    amount = st.session_state.get(f"{key}_n")
+    amount = amount if amount in AMOUNTS else 1
+    counts = tuple(
+        taps.Tap(f"{key}_n_{n}", str(n), _choose, (f"{key}_n", n), pressed=n == amount, kind="pill")
+        for n in AMOUNTS
+    )
+    bar.add(taps.Row(f"desk_q_{q.kind}_n", counts, label=q.label, note=f"{how_many} и от кого"))
+    args: dict[str, object] = {q.card_arg: cid, q.arg: amount}
+    for arg in spec.args:
+        if not arg.required and arg.type != "card" and arg.choices:
+            value = st.session_state.get(f"{key}_{arg.name}")
+            value = (
+                value
+                if value in arg.choices
+                else arg.default
+                if arg.default in arg.choices
+                else arg.choices[0]
+            )
+            args[arg.name] = value
+            kinds = tuple(
+                taps.Tap(
+                    f"{key}_{arg.name}_{v}",
+                    lexicon.enum_word(v),
+                    _choose,
+                    (f"{key}_{arg.name}", v),
+                    pressed=v == value,
+                    kind="pill",
                 )
+                for v in arg.choices
+            )
+            bar.add(taps.Row(f"desk_q_{q.kind}_{arg.name}", kinds, label=arg.label, plain=True, tight=True))
     source = next((a for a in spec.args if a.type == "card" and not a.required), None)
     names = view.names(props)
     sources = []
@@ -91,7 +109,7 @@ def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str, bar
             continue
         who = f"от {names.get(src, src)}" if src else ("без источника" if source else "применить")
         sources.append(_choice_tap(q, i, option, f"{who} — {option.mark}"))
-    bar.add(taps.Row(f"desk_q_{q.kind}", tuple(sources)))
+    bar.add(taps.Row(f"desk_q_{q.kind}", tuple(sources), tight=True))
 
 
 def pick_why(q: quick.Quick) -> tuple[str, ...]:
@@ -195,27 +213,31 @@ def card_actions(desk: Desk, rp: Replay, props: Props, cid: str, bar: taps.Bar) 
         _show_quick(state, props, q, cid, bar)
     buttons = [q for q in open_ones if q not in shown]
     closed = [q for q in others if not q.open]
-    # Folded parts whose buttons are drawn only while open (session.fold): closed, they cost an
-    # action nothing (they were a third of the panel's elements, issue 24). Their keys are not the
+    # Folded parts whose buttons are made only while open (taps.Row.fold): closed, they cost an
+    # action nothing (they were a third of the panel's elements, issue 24). Their ids are not the
     # card's: a judge who opened «Ещё» finds it open for the next card too.
     if buttons:
-        bar.flush()  # the fold comes next
-        if box := session.fold(f"Ещё действия ({len(buttons)})", "desk_more"):
-            with box:
-                inner = taps.Bar("desk_taps_more")
-                for style in ("button", "amount", "pick"):
-                    for q in buttons:
-                        if q.style == style:
-                            _show_quick(state, props, q, cid, inner)
-                inner.flush()
+        inner = taps.Bar("")
+        if taps.is_open("desk_more"):
+            for style in ("button", "amount", "pick"):
+                for q in buttons:
+                    if q.style == style:
+                        _show_quick(state, props, q, cid, inner)
+        bar.add(
+            taps.Row(
+                "desk_more",
+                fold=f"Ещё действия ({len(buttons)})",
+                open=taps.is_open("desk_more"),
+                rows=tuple(inner.rows),
+            )
+        )
     if closed:
-        bar.flush()
-        if box := session.fold(f"Сейчас нельзя ({len(closed)}): почему", "desk_closed"):
-            with box:
-                inner = taps.Bar("desk_taps_closed")
-                for q in closed:
-                    _show_quick(state, props, q, cid, inner)
-                inner.flush()
+        inner = taps.Bar("")
+        if taps.is_open("desk_closed"):
+            for q in closed:
+                _show_quick(state, props, q, cid, inner)
+        fold = f"Сейчас нельзя ({len(closed)}): почему"
+        bar.add(taps.Row("desk_closed", fold=fold, open=taps.is_open("desk_closed"), rows=tuple(inner.rows)))
     return quicks
 
 

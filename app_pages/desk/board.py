@@ -14,23 +14,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
 import engine
+from app_pages.desk import taps
 from desk import board, view
 from desk.actions import Mark
 
 Props = Mapping[str, Mapping[str, object]]
 KEY = "desk_board"  # the field's key (its element: .st-key-desk_board)
 TAP = "tap"  # the trigger a tap sends: {"cell": "c4"} for a tile, {"card": "vail"} for a card off the field
-_HERE = Path(__file__).parent
 _FIELD = st.components.v2.component(
     "berserk_desk_field",
-    js=(_HERE / "field.js").read_text(encoding="utf-8"),
-    css=(_HERE / "field.css").read_text(encoding="utf-8"),
+    js=taps.asset("field.js"),
+    css=taps.asset("field.css"),
     # In the page's own DOM, not a shadow root: its nodes are the page's (the benchmark counts them)
     # and its class names are its own (desk-…), so nothing of the page's style reaches it by chance.
     isolate_styles=False,
@@ -122,13 +121,15 @@ def tapped(value: object) -> tuple[str, str] | None:
     return None
 
 
-def _on_tap(on_cell: Callable[[str], None], on_card: Callable[[str], None]) -> None:
+def _on_tap(on_cell: Callable[[str], None], on_card: Callable[[str], None], cards: frozenset[str]) -> None:
     shown = st.session_state.get(KEY)
     tap = tapped(shown.get(TAP) if isinstance(shown, Mapping) else getattr(shown, TAP, None))
     if tap is None:
         return
-    # a card id is checked where it is used: a selection of a card not on the desk selects nothing
-    (on_cell if tap[0] == "cell" else on_card)(tap[1])
+    if tap[0] == "cell":
+        on_cell(tap[1])
+    elif tap[1] in cards:  # a card the last run drew outside the field, and no other
+        on_card(tap[1])
 
 
 def draw_field(
@@ -144,10 +145,17 @@ def draw_field(
     outside the field `on_card` with its id. `token` changes with every answer: the component
     brings the answer into view once for each."""
     # JSON as UTF-8 bytes: as a dict it would be sent with every Russian letter as \uXXXX
-    data = json.dumps(field_data(props, state, marks, selected, token), ensure_ascii=False).encode()
+    shown = field_data(props, state, marks, selected, token)
+    cards = frozenset(
+        card["id"]
+        for side in shown["zones"].get("sides", ())
+        for zone in side["zones"]
+        for card in zone["cards"]
+    )
+    data = json.dumps(shown, ensure_ascii=False).encode()
     _FIELD(
         key=KEY,
         data=data,
-        on_tap_change=lambda: _on_tap(on_cell, on_card),
+        on_tap_change=lambda: _on_tap(on_cell, on_card, cards),
         width="stretch",
     )

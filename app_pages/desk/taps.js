@@ -85,6 +85,7 @@ function updateRow(row, spec) {
   row.dataset.row = spec.id;
   row.classList.toggle("desk-row-inline", !!spec.inline);
   row.classList.toggle("desk-row-plain", !!spec.plain);
+  row.classList.toggle("desk-row-tight", !!spec.tight);
   setText(row.__head, spec.label);
   setText(row.__note, spec.note);
   row.__label.hidden = !spec.label && !spec.note;
@@ -99,6 +100,38 @@ function updateRow(row, spec) {
   // a paragraph a line: what each target or action gives and why
   const lines = why.map((line, i) => ({ i, line }));
   reconcile(row.__whyText, lines, (w) => w.i, () => make("p"), (p, w) => setText(p, w.line));
+}
+
+// A folded part: its summary, and its rows while open. Opening or closing it sends the "tap"
+// trigger {fold, open} (what is folded is drawn by the run that follows); setting it from the data
+// sends nothing.
+function makeFold(spec) {
+  const fold = make("details", "desk-fold");
+  const summary = make("summary");
+  fold.__rows = make("div", "desk-fold-rows");
+  fold.append(summary, fold.__rows);
+  fold.addEventListener("toggle", () => {
+    if (fold.open !== fold.__open) fold.closest(".desk-taps").__send("tap", { fold: fold.dataset.row, open: fold.open });
+  });
+  return fold;
+}
+
+function updateFold(fold, spec) {
+  fold.dataset.row = spec.id;
+  setText(fold.firstChild, spec.fold);
+  fold.__open = !!spec.open;
+  if (fold.open !== fold.__open) fold.open = fold.__open;
+  updateRows(fold.__rows, spec.rows || []);
+}
+
+function updateRows(box, rows) {
+  reconcile(
+    box,
+    rows,
+    (row) => (row.fold ? "fold " : "row ") + row.id,
+    (row) => (row.fold ? makeFold(row) : makeRow()),
+    (node, row) => (row.fold ? updateFold(node, row) : updateRow(node, row)),
+  );
 }
 
 // The data comes as UTF-8 JSON bytes (taps.py: Russian text at two bytes a letter, not six).
@@ -123,5 +156,5 @@ export default function ({ parentElement, data, setTriggerValue }) {
     });
   }
   root.__send = setTriggerValue;  // the latest run's
-  reconcile(root, read(data).rows || [], (row) => row.id, makeRow, updateRow);
+  updateRows(root, read(data).rows || []);
 }

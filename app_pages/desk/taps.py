@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,10 +22,24 @@ import streamlit as st
 TAP = "tap"  # the trigger a press sends: the button's id
 KINDS = ("plain", "tertiary", "pill")  # a bordered button, a bare one (undo, redo), a pill (a target)
 _HERE = Path(__file__).parent
+
+
+def asset(name: str) -> str:
+    """A component's JS or CSS file beside this module, without its comments and indentation:
+    Streamlit sends a component's code with every run that draws it (issue 24: the bytes of an
+    action). Whole-line `//` comments only in JS (a `//` inside a line may be in a string), every
+    `/* … */` in CSS (ours hold no string with one)."""
+    text = (_HERE / name).read_text(encoding="utf-8")
+    if name.endswith(".css"):
+        text = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)
+    lines = (line.strip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
+
+
 _TAPS = st.components.v2.component(
     "berserk_desk_taps",
-    js=(_HERE / "taps.js").read_text(encoding="utf-8"),
-    css=(_HERE / "taps.css").read_text(encoding="utf-8"),
+    js=asset("taps.js"),
+    css=asset("taps.css"),
     # in the page's own DOM, as the field (board.py): its nodes are the page's, its classes its own
     isolate_styles=False,
 )
@@ -60,8 +75,10 @@ class Tap:
 
 @dataclasses.dataclass(frozen=True)
 class Row:
-    """A row: its label, bold unless `plain` (and a plain note after it), above its buttons, or beside them
-    (`inline`); `why` folded under it, a paragraph a line, behind `why_label`."""
+    """A row: its label, bold unless `plain` (and a plain note after it), above its buttons, or
+    beside them (`inline`); `why` folded under it, a paragraph a line, behind `why_label`. A row
+    with `fold` is a folded part instead: that summary, and `rows` under it while `open` (a tap on
+    the summary opens or closes it; what is folded is not drawn, nor even made, until it opens)."""
 
     id: str
     items: tuple[Tap, ...] = ()
@@ -69,10 +86,17 @@ class Row:
     note: str = ""
     inline: bool = False
     plain: bool = False  # the label in plain weight (a choice's caption), not bold
+    tight: bool = False  # close under the row above (a part of the same thing)
     why: tuple[str, ...] = ()
     why_label: str = ""
+    fold: str = ""
+    open: bool = False
+    rows: tuple[Row, ...] = ()
 
     def data(self) -> dict[str, Any]:
+        if self.fold:
+            rows = [row.data() for row in self.rows] if self.open else []
+            return {"id": self.id, "fold": self.fold, "open": self.open, "rows": rows}
         return {
             "id": self.id,
             "items": [t.data() for t in self.items],
@@ -80,32 +104,56 @@ class Row:
             "note": self.note,
             "inline": self.inline,
             "plain": self.plain,
+            "tight": self.tight,
             "why": list(self.why),
             "why_label": self.why_label,
         }
 
-
-def pressed(value: object, acts: Mapping[str, tuple[Callable[..., None], tuple[Any, ...]]]) -> bool:
-    """Call what the pressed button does (`value`: its id, as the browser sent it); False for an id
-    no button drawn in the last run has (a value from the browser is never trusted)."""
-    if not isinstance(value, str) or value not in acts:
-        return False
-    act, args = acts[value]
-    act(*args)
-    return True
+    def walk(self) -> list[Row]:
+        """This row and, in a fold that is open, the rows under it."""
+        return [self, *(r for row in (self.rows if self.open else ()) for r in row.walk())]
 
 
-def _on_tap(key: str, acts: Mapping[str, tuple[Callable[..., None], tuple[Any, ...]]]) -> None:
+def is_open(fold: str) -> bool:
+    """Whether the folded part `fold` (its row's id) is open: kept in the tab's state under that id
+    (so a test can open it as a judge would, helpers.unfold)."""
+    return bool(st.session_state.get(fold))
+
+
+def _set_open(fold: str, open_: bool) -> None:
+    st.session_state[fold] = open_
+
+
+Acts = Mapping[str, tuple[Callable[..., None], tuple[Any, ...]]]
+
+
+def pressed(value: object, acts: Acts, folds: frozenset[str] = frozenset()) -> bool:
+    """Do what the browser sent: a button's id (`acts` calls its function), or a folded part opened
+    or closed ({"fold": id, "open": bool}); False for anything no row drawn in the last run has (a
+    value from the browser is never trusted)."""
+    if isinstance(value, str) and value in acts:
+        act, args = acts[value]
+        act(*args)
+        return True
+    if isinstance(value, Mapping) and value.get("fold") in folds and isinstance(value.get("open"), bool):
+        _set_open(str(value["fold"]), bool(value["open"]))
+        return True
+    return False
+
+
+def _on_tap(key: str, acts: Acts, folds: frozenset[str]) -> None:
     shown = st.session_state.get(key)
-    pressed(shown.get(TAP) if isinstance(shown, Mapping) else getattr(shown, TAP, None), acts)
+    pressed(shown.get(TAP) if isinstance(shown, Mapping) else getattr(shown, TAP, None), acts, folds)
 
 
 def draw(key: str, rows: list[Row]) -> None:
     """The rows as one element at this place on the page."""
-    acts = {t.id: (t.act, t.args) for row in rows for t in row.items if t.act is not None and not t.disabled}
+    every = [r for row in rows for r in row.walk()]
+    acts = {t.id: (t.act, t.args) for row in every for t in row.items if t.act is not None and not t.disabled}
+    folds = frozenset(row.id for row in every if row.fold)
     # JSON as UTF-8 bytes: as a dict it would be sent with every Russian letter as \uXXXX
     data = json.dumps({"rows": [row.data() for row in rows]}, ensure_ascii=False).encode()
-    _TAPS(key=key, data=data, on_tap_change=lambda: _on_tap(key, acts), width="stretch")
+    _TAPS(key=key, data=data, on_tap_change=lambda: _on_tap(key, acts, folds), width="stretch")
 
 
 class Bar:
