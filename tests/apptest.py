@@ -130,12 +130,12 @@ def tile_lines(at: AppTest, cell: str) -> list[str]:
     """The lines the tile of `cell` shows, top down (empty lines are not drawn): the cell with what
     a tap gives, the card's name (in bold), its state, the symbiote on it."""
     tile = _tile(at, cell)
-    return [tile[part] for part in ("head", "name", "facts", "sym") if tile[part]]
+    return [tile[part] for part in ("head", "name", "facts", "sym") if tile.get(part)]
 
 
 def tile_tip(at: AppTest, cell: str) -> str:
     """The tooltip of the tile of `cell` (its whole story)."""
-    return str(_tile(at, cell)["tip"])
+    return desk_board.tip_of(field(at), _tile(at, cell))
 
 
 def tap(at: AppTest, cell: str) -> AppTest:

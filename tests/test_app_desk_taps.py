@@ -128,3 +128,17 @@ def test_a_card_outside_the_field_is_shown_by_its_zone_and_selected_by_a_tap() -
     assert at.session_state["desk_sel"] == "und"
     (card,) = field(at)["zones"]["sides"][0]["zones"][0]["cards"]
     assert card["selected"] and card["text"].startswith("▶ ")
+
+
+def test_tiles_share_a_tooltip_that_differs_only_by_their_cell_and_each_reads_its_own() -> None:
+    tips: list[str] = []
+    said = "Заявить движение: {0} — ✘ нельзя: допущение A7. Клетка {0} занята"
+    tiles = [
+        board._shared_tip({"cell": c, "head": c, "tip": f"{c}: " + said.format(c)}, tips)
+        for c in ("a1", "b1")
+    ]
+    odd = board._shared_tip({"cell": "c1", "head": "c1", "name": "", "tip": "c1: {cell} как есть"}, tips)
+    assert len(tips) == 1 and "name" not in odd  # one shared; empty lines are not sent
+    shown = {"tips": tips}
+    assert [board.tip_of(shown, t) for t in tiles] == [f"{c}: " + said.format(c) for c in ("a1", "b1")]
+    assert board.tip_of(shown, odd) == "c1: {cell} как есть"  # a tooltip with the placeholder in it, as it is

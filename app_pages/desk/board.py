@@ -65,15 +65,44 @@ def field_data(
     """Everything the field shows (the component's data): each half's caption and tiles, B's on
     top, the cards outside the field, and the token of the answer to bring into view."""
     tiles = board.tiles(props, marks)
+    tips: list[str] = []
     halves = [
         {
             "player": player,
             "caption": board.half_caption(player),
-            "tiles": [tile_data(tiles[cell], selected) for cell in board.half_cells(player)],
+            "tiles": [
+                _shared_tip(tile_data(tiles[cell], selected), tips) for cell in board.half_cells(player)
+            ],
         }
         for player in ("B", "A")
     ]
-    return {"halves": halves, "zones": zones_data(props, state, selected), "token": token}
+    return {"halves": halves, "tips": tips, "zones": zones_data(props, state, selected), "token": token}
+
+
+CELL = "{cell}"  # in a shared tooltip, where the tile's own cell goes
+
+
+def _shared_tip(tile: dict[str, Any], tips: list[str]) -> dict[str, Any]:
+    """The tile with its tooltip as the number of a shared one (`tips`) with its cell put back in
+    (field.js: tipOf), and without the lines it leaves empty: the marked cells of one action differ
+    only by their cell, and the field's data is sent whole with every action."""
+    tip, cell = tile.pop("tip"), tile["cell"]
+    if tip and CELL not in tip:  # else the cell could not be put back exactly: the tooltip as it is
+        shared = tip.replace(cell, CELL)
+        if shared not in tips:
+            tips.append(shared)
+        tile["tip"] = tips.index(shared)
+    elif tip:
+        tile["tip"] = tip
+    return {k: v for k, v in tile.items() if v is not None and v is not False and v != ""}
+
+
+def tip_of(field: Mapping[str, Any], tile: Mapping[str, Any]) -> str:
+    """A tile's tooltip as the field shows it (what field.js's tipOf does)."""
+    tip = tile.get("tip", "")
+    if isinstance(tip, int):
+        return str(field["tips"][tip]).replace(CELL, str(tile["cell"]))
+    return str(tip)
 
 
 NO_ZONES = "Вне поля карт нет: вспомогательные зоны, руки, колоды, кладбища и изгнание пусты."

@@ -34,7 +34,13 @@ function tileButton() {
   return button;
 }
 
-function updateTile(button, tile) {
+// A tooltip shared by tiles that differ only by their cell comes as its number (board.py).
+function tipOf(field, tile) {
+  if (typeof tile.tip !== "number") return tile.tip || "";
+  return ((field.tips || [])[tile.tip] || "").split("{cell}").join(tile.cell);
+}
+
+function updateTile(button, tile, field) {
   const [head, name, facts, sym] = button.children;
   setText(head, tile.head);
   setText(name, tile.name);
@@ -44,17 +50,17 @@ function updateTile(button, tile) {
   setAttr(button, "data-owner", tile.owner);
   setAttr(button, "data-mark", tile.mark);
   setAttr(button, "data-selected", tile.selected ? "true" : "");
-  setAttr(button, "title", tile.tip);
+  setAttr(button, "title", tipOf(field, tile));
 }
 
-function updateHalf(section, half) {
+function updateHalf(section, half, field) {
   const caption = section.__caption;
   setText(caption, half.caption);
   setAttr(section.__grid, "aria-label", half.caption);
   const buttons = section.__buttons;
   while (buttons.length < half.tiles.length) buttons.push(section.__grid.appendChild(tileButton()));
   while (buttons.length > half.tiles.length) buttons.pop().remove();
-  half.tiles.forEach((tile, i) => updateTile(buttons[i], tile));
+  half.tiles.forEach((tile, i) => updateTile(buttons[i], tile, field));
 }
 
 function halfSection(root) {
@@ -175,7 +181,7 @@ export default function ({ parentElement, data, setTriggerValue }) {
   }
   root.__send = setTriggerValue;  // the latest run's
   const field = read(data);
-  (field.halves || []).slice(0, 2).forEach((half, i) => updateHalf(root.__halves[i], half));
+  (field.halves || []).slice(0, 2).forEach((half, i) => updateHalf(root.__halves[i], half, field));
   updateZones(root.__zones, field.zones || {});
   keepInView(field.token);
 }
