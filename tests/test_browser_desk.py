@@ -298,6 +298,42 @@ def upload(pg: Any, name: str, data: bytes) -> None:
     settle(pg)
 
 
+def test_the_field_and_the_panel_answer_the_keyboard_and_say_what_is_chosen(
+    browser: Browser, app_server: str
+) -> None:
+    """The field and the panel's rows are buttons of our own (issue 24): Enter and Space press them,
+    the pressed tile keeps the focus across the run that answers it, a chosen option says so to
+    assistive technology (aria-pressed), and a folded part of the panel shows its buttons once
+    opened."""
+    pg = desk_page(browser, app_server)
+    try:
+        open_desk(pg, f"?scn={KARLIK}")
+        pg.get_by_text("Загружен сценарий", exact=False).first.wait_for()
+        pg.locator("button[data-id='desk_restart']").click()  # «К началу»
+        settle(pg)
+        tile(pg, "c4").focus()
+        pg.keyboard.press("Enter")
+        settle(pg)
+        pg.get_by_text("Выбрана: Вайл", exact=False).first.wait_for()
+        assert pg.evaluate("() => document.activeElement.dataset.cell") == "c4"  # still on its tile
+        chosen = pg.locator("[data-row='desk_armed'] button[aria-pressed='true']")
+        assert chosen.count() == 1 and chosen.inner_text() == "Заявить движение"
+        pg.get_by_role("button", name="игрок A — ✔ можно", exact=True).focus()
+        pg.keyboard.press("Space")
+        settle(pg)
+        banner(pg, "Законно").wait_for()
+        assert "⚑A" in tile(pg, "c4").inner_text()
+        more = pg.locator("details[data-row='desk_more']")
+        assert more.locator("button").count() == 0  # folded: not even made
+        more.locator("summary").click()
+        settle(pg)
+        more.get_by_role("button").first.wait_for()
+        assert more.get_attribute("open") is not None
+        shot(pg, "desk_keyboard_and_fold")
+    finally:
+        close(pg)
+
+
 def test_uploads_act_on_one_click_and_ask_before_replacing_work(browser: Browser, app_server: str) -> None:
     from desk import edits, model, share
 

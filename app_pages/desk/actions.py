@@ -68,8 +68,8 @@ def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str, bar
     cite = desk_trace.citations().cite
     number = spec.arg(q.arg)
     how_many = desk_actions.arg_label(number) if number is not None else q.arg
-    amount = st.session_state.get(f"{key}_n")
-    amount = amount if amount in AMOUNTS else 1
+    chosen = st.session_state.get(f"{key}_n")
+    amount = int(chosen) if isinstance(chosen, int) and chosen in AMOUNTS else 1
     counts = tuple(
         taps.Tap(f"{key}_n_{n}", str(n), _choose, (f"{key}_n", n), pressed=n == amount, kind="pill")
         for n in AMOUNTS
@@ -79,13 +79,8 @@ def _amount(state: engine.GameState, props: Props, q: quick.Quick, cid: str, bar
     for arg in spec.args:
         if not arg.required and arg.type != "card" and arg.choices:
             value = st.session_state.get(f"{key}_{arg.name}")
-            value = (
-                value
-                if value in arg.choices
-                else arg.default
-                if arg.default in arg.choices
-                else arg.choices[0]
-            )
+            if value not in arg.choices:  # the judge's choice, else the declared default, else the first
+                value = arg.default if arg.default in arg.choices else arg.choices[0]
             args[arg.name] = value
             kinds = tuple(
                 taps.Tap(
