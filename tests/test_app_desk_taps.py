@@ -98,12 +98,28 @@ def test_the_field_does_nothing_for_what_no_tile_sends(value: object) -> None:
 def test_what_the_browser_sends_is_read_as_data() -> None:
     assert board.tapped({"cell": "c4"}) == ("cell", "c4")
     assert board.tapped({"card": "vail"}) == ("card", "vail")
-    for bad in ("c4", {"cell": "z9"}, {"cell": None}, {"card": 3}, {}, None, [("cell", "c4")]):
+    not_tiles: tuple[object, ...] = (
+        "c4",
+        {"cell": "z9"},
+        {"cell": None},
+        {"card": 3},
+        {},
+        None,
+        [("cell", "c4")],
+    )
+    for bad in not_tiles:
         assert board.tapped(bad) is None, bad
     called: list[object] = []
     acts = {"desk_undo": (called.append, ("undo",))}
     assert taps.pressed("desk_undo", acts) and called == ["undo"]
-    for bad in ("desk_redo", 0, None, {"id": "desk_undo"}, {"fold": "desk_more", "open": True}):
+    not_buttons: tuple[object, ...] = (
+        "desk_redo",
+        0,
+        None,
+        {"id": "desk_undo"},
+        {"fold": "desk_more", "open": True},
+    )
+    for bad in not_buttons:
         assert not taps.pressed(bad, acts), bad  # a fold not drawn is not opened
     assert called == ["undo"]
 
