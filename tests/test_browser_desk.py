@@ -303,8 +303,8 @@ def test_the_field_and_the_panel_answer_the_keyboard_and_say_what_is_chosen(
 ) -> None:
     """The field and the panel's rows are buttons of our own (issue 24): Enter and Space press them,
     the pressed tile keeps the focus across the run that answers it, a chosen option says so to
-    assistive technology (aria-pressed), and a folded part of the panel shows its buttons once
-    opened."""
+    assistive technology (aria-pressed), each tile's story is there in words for a screen without
+    hover, and a folded part of the panel shows its buttons once opened."""
     pg = desk_page(browser, app_server)
     try:
         open_desk(pg, f"?scn={KARLIK}")
@@ -323,6 +323,15 @@ def test_the_field_and_the_panel_answer_the_keyboard_and_say_what_is_chosen(
         settle(pg)
         banner(pg, "Законно").wait_for()
         assert "⚑A" in tile(pg, "c4").inner_text()
+        # each tile's story (its tooltip), in words under the field for a screen without hover
+        stories = pg.locator(".st-key-desk_board details.desk-stories")
+        assert stories.locator("p").count() == 0  # folded: not even made
+        stories.locator("summary").click()
+        story = stories.locator("p").filter(has_text="c4: ").first
+        story.wait_for()
+        assert "Вайл" in story.inner_text() and "Карлик Унд" in story.inner_text()
+        a1 = stories.locator("p").filter(has_text="a1: ").first.inner_text()
+        assert a1.startswith("a1: Заявить движение"), a1  # what a tap on the empty cell would give
         more = pg.locator("details[data-row='desk_more']")
         assert more.locator("button").count() == 0  # folded: not even made
         more.locator("summary").click()

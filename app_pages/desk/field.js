@@ -116,6 +116,21 @@ function updateZones(box, zones) {
 // lands beside its button. Nor does it scroll while a finger or a mouse button is down: it waits
 // until it is lifted. "nearest" scrolls as little as it can, and not at all when the answer is
 // already on the screen; an answer taller than the screen shows its beginning.
+// Each tile's story (its tooltip) in words under the field, for a screen without hover (a phone):
+// folded, and its paragraphs made only while it is open.
+function updateStories(box, field) {
+  const tiles = (field.halves || []).flatMap((half) => half.tiles || []).filter((tile) => tile.tip !== undefined);
+  box.hidden = tiles.length === 0;
+  if (!box.open) {
+    box.__text.replaceChildren();
+    return;
+  }
+  const lines = tiles.map((tile) => tipOf(field, tile));
+  const shown = [...box.__text.children].map((p) => p.textContent);
+  if (shown.join("\n") === lines.join("\n")) return;
+  box.__text.replaceChildren(...lines.map((line) => { const p = make("p"); p.textContent = line; return p; }));
+}
+
 function keepInView(token) {
   const w = window;
   if (!token || w.__deskKeptFor === token) return;
@@ -171,6 +186,10 @@ export default function ({ parentElement, data, setTriggerValue }) {
   if (!root) {
     root = make("div", "desk-field", parentElement);
     root.__halves = [halfSection(root), halfSection(root)];
+    root.__stories = make("details", "desk-stories", root);
+    make("summary", "", root.__stories).textContent = "Клетки подробно: что на них и что даст щелчок";
+    root.__stories.__text = make("div", "", root.__stories);
+    root.__stories.addEventListener("toggle", () => updateStories(root.__stories, root.__field || {}));
     root.__zones = make("div", "desk-zones", root);
     root.addEventListener("click", (e) => {
       const button = e.target.closest("button");
@@ -182,6 +201,8 @@ export default function ({ parentElement, data, setTriggerValue }) {
   root.__send = setTriggerValue;  // the latest run's
   const field = read(data);
   (field.halves || []).slice(0, 2).forEach((half, i) => updateHalf(root.__halves[i], half, field));
+  root.__field = field;
+  updateStories(root.__stories, field);
   updateZones(root.__zones, field.zones || {});
   keepInView(field.token);
 }
