@@ -158,3 +158,19 @@ def test_tiles_share_a_tooltip_that_differs_only_by_their_cell_and_each_reads_it
     shown = {"tips": tips}
     assert [board.tip_of(shown, t) for t in tiles] == [f"{c}: " + said.format(c) for c in ("a1", "b1")]
     assert board.tip_of(shown, odd) == "c1: {cell} как есть"  # a tooltip with the placeholder in it, as it is
+
+
+def test_a_host_and_its_symbiote_switch_with_one_tap_on_the_pair() -> None:
+    at = _vail_selected(open_desk(scn=KARLIK))
+    pair = rows(at)["desk_pair"]
+    assert pair["label"] == "Карта на клетке"
+    assert [(i["text"], i["pressed"]) for i in pair["items"]] == [
+        ("Вайл (хозяин)", True),
+        ("Карлик Унд (симбиот)", False),
+    ]
+    at = press(at, pair["items"][1]["id"])
+    symbiote = at.session_state["desk_sel"]
+    assert symbiote != "vail" and any(m.value.startswith("**Выбрана: Карлик Унд") for m in at.markdown)
+    assert [i["pressed"] for i in rows(at)["desk_pair"]["items"]] == [False, True]
+    at = press(at, "desk_pair_vail")
+    assert at.session_state["desk_sel"] == "vail"

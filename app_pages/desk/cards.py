@@ -18,7 +18,7 @@ import streamlit as st
 import engine
 import lexicon
 from app_pages import registry
-from app_pages.desk import session
+from app_pages.desk import session, taps
 from app_pages.shared import card_base, common
 from cardbase import links
 from desk import cardform, edits, entries, view
@@ -361,8 +361,8 @@ def edit_form(desk: Desk, props: Props, cid: str) -> None:
 
 
 def card_header(props: Props, cid: str, entry: Mapping[str, Any] | None = None) -> None:
-    """The selected card in words, what its base says of it, and a switch between a host and its
-    symbiote. `entry` is the card's desk entry (an own card has no base record)."""
+    """The selected card in words and what its base says of it. `entry` is the card's desk entry
+    (an own card has no base record). The switch between a host and its symbiote is `pair_row`."""
     p = props[cid]
     st.markdown(
         f"**Выбрана: {common.escape_md(view.name_of(props, cid))}** · "
@@ -371,21 +371,30 @@ def card_header(props: Props, cid: str, entry: Mapping[str, Any] | None = None) 
     card = entry.get("card") if entry is not None else None
     if isinstance(card, str):
         card_text(card)
-    host = str(p.get("host") or cid)
-    sym = props.get(host, {}).get("symbiote")
-    if sym and str(sym) in props:
-        pair = [host, str(sym)]
-        st.segmented_control(
-            "Карта на клетке",
-            pair,
-            default=cid,
-            format_func=lambda c: f"{props[c].get('name')} ({'симбиот' if c == str(sym) else 'хозяин'})",
-            key=f"desk_pair_{cid}",
-            width="stretch",
-            on_change=lambda: session.select(st.session_state.get(f"desk_pair_{cid}") or cid),
-        )
     if p.get("zone") != "battle":
         st.caption(lexicon.zone_where(str(p.get("zone"))).capitalize() + ".")
+
+
+def pair_row(props: Props, cid: str) -> taps.Row | None:
+    """A switch between a host and its symbiote when the selected card is either: a row of the
+    panel's buttons (taps.py), the selected one pressed; None for a card without a pair."""
+    p = props[cid]
+    host = str(p.get("host") or cid)
+    sym = props.get(host, {}).get("symbiote")
+    if not sym or str(sym) not in props:
+        return None
+    items = tuple(
+        taps.Tap(
+            f"desk_pair_{c}",
+            f"{props[c].get('name')} ({'симбиот' if c == str(sym) else 'хозяин'})",
+            session.select,
+            (c,),
+            pressed=c == cid,
+            kind="pill",
+        )
+        for c in (host, str(sym))
+    )
+    return taps.Row("desk_pair", items, label="Карта на клетке", plain=True)
 
 
 def card_text(name: str) -> None:

@@ -276,6 +276,8 @@ def _panel(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | 
     as one element between the Streamlit elements around them (taps.py)."""
     _answer(desk, rp, props, sel)
     bar = taps.Bar("desk_taps")
+    if sel is not None and (pair := desk_cards.pair_row(props, sel)) is not None:
+        bar.add(pair)
     if desk.cards:
         bar.add(desk_actions.history_panel(desk))
     marks: dict[str, Any] = {}
