@@ -27,7 +27,7 @@ import streamlit as st
 import rules_index
 from app_pages import clause
 from app_pages.search import ready
-from app_pages.shared import card_base, common
+from app_pages.shared import card_base, common, linklist
 from casebook import answers
 from rules_index import Hit, Named, RulesIndex, understood
 from rules_index.model import SearchResult
@@ -106,38 +106,25 @@ def _render_evidence(result: SearchResult, count: str = "") -> None:
         st.caption(count)
 
 
-def hit_body(hit: Hit) -> str:
-    """A hit's snippet and its «Как нашлось» note as one Markdown block (one element, not two:
-    each element a search draws costs the phone's browser, issue 24); the note small and grey."""
+def hit_entry(index: RulesIndex, hit: Hit) -> linklist.Entry:
+    """A hit as the list draws it: its link (the clause's number and section), its snippet with
+    the matched words in bold (not colour: a phone in sunlight), then its «Как нашлось» note,
+    small and grey."""
+    section = hit.title or f"раздел {hit.id.split('.')[0]}"
+    paras = []
     if hit.spans:
-        parts = [common.marked_md(hit.spans)]
-    else:
-        parts = [common.escape_md(hit.snippet)] if hit.snippet else []
+        paras.append(linklist.Para(tuple((" ".join(t.split("\n")), m) for t, m in hit.spans)))
+    elif hit.snippet:
+        paras.append(linklist.Para(((hit.snippet, False),)))
     notes = understood.hit_notes(hit.matched)
     if notes:
-        parts.append(common.muted_md(notes))
-    return "\n\n".join(parts)
-
-
-# Each hit is its link and its text, set off from the one above by a rule (SEARCH_CSS) rather than
-# drawn in a bordered box of its own: a box is one more block for the browser to build on every
-# search, ten to a page (issue 24). The ready answers are set off the same way. Static: nothing
-# typed goes into it.
-SEARCH_CSS = """<style>
-:is(.st-key-search_hits, .st-key-search_hits_more) > :has([data-testid="stPageLink"]),
-.st-key-search_answers > :has([data-testid="stMarkdown"]) {
-  border-top: 1px solid rgba(49, 51, 63, 0.2); padding-top: 0.75rem;
-}
-</style>"""
-
-
-def _render_hit(index: RulesIndex, hit: Hit) -> None:
-    section = hit.title or f"раздел {hit.id.split('.')[0]}"
-    title = f"**{common.escape_md(hit.id)}** · {common.escape_md(section)}"
-    common.clause_link(index, hit.id, label=title, icon=":material/description:", occurrence=hit.occurrence)
-    body = hit_body(hit)
-    if body:
-        st.markdown(body)
+        paras.append(linklist.Para(((notes, False),), muted=True))
+    return linklist.Entry(
+        head=common.clause_list_link(
+            index, hit.id, ((hit.id, True), (f" · {section}", False)), hit.occurrence
+        ),
+        paras=tuple(paras),
+    )
 
 
 def base_cards(query: str) -> list[Named]:
@@ -151,7 +138,6 @@ def render_search(index: RulesIndex) -> None:
     card_base.follow_link()  # a shared link made on a card base searches with that base's names
     st.title("Поиск по правилам")
     common.rules_caption(index)
-    st.html(SEARCH_CSS)  # static: drawn once with the page, not with every search
     st.session_state[_WHOLE_RUN] = True
     _search()
 
@@ -202,16 +188,12 @@ def _search() -> None:
         return
     _render_evidence(result, f"Найдено пунктов: {len(hits)} (лучшие сверху)")
     split = first_hits(hits)
-    with st.container(key="search_hits"):
-        for hit in hits[:split]:
-            _render_hit(index, hit)
+    linklist.draw("search_hits", [hit_entry(index, h) for h in hits[:split]])
     ready.render_answers(index, found, problem)
     if hits[split:]:
-        with st.container(key="search_hits_more"):
-            if found:
-                st.subheader("Другие пункты", anchor=False)
-            for hit in hits[split:]:
-                _render_hit(index, hit)
+        if found:
+            st.subheader("Другие пункты", anchor=False)
+        linklist.draw("search_hits_more", [hit_entry(index, h) for h in hits[split:]])
 
 
 def search_only() -> None:

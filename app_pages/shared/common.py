@@ -30,7 +30,7 @@ import streamlit as st
 import lexicon
 import rules_index
 from app_pages import registry
-from app_pages.shared import uploads
+from app_pages.shared import linklist, uploads
 from rules_index import Paragraph, RulesIndex, numbers, versions
 from rulings import limits
 from storage import clean, worker
@@ -599,6 +599,16 @@ def clause_link(
         query_params=clause_params(index, cid, occurrence),
         width=width,
     )
+
+
+def clause_list_link(
+    index: RulesIndex, cid: str, label: tuple[tuple[str, bool], ...], occurrence: int = 0
+) -> linklist.Link:
+    """The same link as `clause_link`, for a list drawn as one element (linklist): a clause the
+    loaded text lacks is marked by its icon, as there."""
+    absent = index.is_absent(cid) and not index.has(cid)
+    icon = linklist.icon_name(ICON_ABSENT if absent else ":material/description:")
+    return linklist.Link(registry.ROOT, clause_params(index, cid, occurrence), label, icon)
 
 
 def clause_chip(index: RulesIndex, cid: str) -> None:
