@@ -96,3 +96,36 @@ def test_on_a_phone_each_link_is_a_tap_target_inside_the_screen(browser: Browser
         shot(pg, "linklist_phone")
     finally:
         close(pg)
+
+
+def test_back_from_a_clause_opened_from_the_menus_search_brings_the_search_back(
+    browser: Browser, app_server: str
+) -> None:
+    # Streamlit writes a link's parameters into the address of the page it leaves, so Back would
+    # land on «/search?p=…» with an empty box; the search page remembers which query it was.
+    pg = new_page(browser)
+    try:
+        pg.goto(app_server + "/search")
+        settle(pg)
+        for query in ("хост умер", "можно ли двигать симбиота"):
+            _search(pg, query)
+            first = pg.locator(SEARCH_HIT).first
+            cid = first.inner_text().split(" · ")[0]
+            first.click()
+            wait_params(pg, p=cid)
+            pg.get_by_role("heading", name=f"п. {cid}").first.wait_for()
+            pg.go_back()
+            wait_params(pg, q=query)
+            settle(pg)
+            assert urlsplit(pg.url).path == "/search"
+            assert pg.get_by_label(SEARCH_LABEL).input_value() == query
+            assert pg.locator(SEARCH_HIT).first.inner_text().split(" · ")[0] == cid
+        # the menu's search itself still starts empty, wherever it is chosen from
+        pg.goto(app_server + "/?p=211.4")
+        settle(pg)
+        pg.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Поиск", exact=True).click()
+        pg.get_by_role("heading", name="Поиск по правилам").first.wait_for()
+        settle(pg)
+        assert pg.get_by_label(SEARCH_LABEL).input_value() == ""
+    finally:
+        close(pg)

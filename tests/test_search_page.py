@@ -113,6 +113,18 @@ def test_the_menus_search_drops_a_clause_left_in_the_url() -> None:
     assert "p" not in at.query_params
 
 
+def test_back_to_the_menus_search_from_a_link_it_opened_shows_that_search_again() -> None:
+    # Back lands on «/search?p=211.7&v=…» (Streamlit wrote the link's parameters into the address
+    # it left: test_browser_linklist); the tab remembers which query that link was followed from.
+    at = AppTest.from_function(_search_only_page, default_timeout=60)
+    at.session_state["search_left_from"] = {(("p", "211.7"), ("v", "РП 4.1-2")): "хост умер"}
+    at.query_params.update({"p": "211.7", "v": "РП 4.1-2"})
+    at.run()
+    assert not at.exception, at.exception
+    assert (at.query_params.get("q"), at.query_params.get("p")) == ("хост умер", None)
+    assert at.text_input(key="search_box").value == "хост умер" and "211.7" in hit_links(at)
+
+
 def _search_only_page() -> None:
     from app_pages.search import page
 

@@ -68,13 +68,18 @@ def opens(a: answers.Answer) -> registry.Page:
     return registry.DESK if a.kind == "scenario" else registry.JOURNAL
 
 
-def render_answers(index: RulesIndex, found: Sequence[answers.Answer], problem: str) -> None:
-    """The «Готовые ответы» block: nothing when there is nothing to show."""
+def render_answers(
+    index: RulesIndex,
+    found: Sequence[answers.Answer],
+    problem: str,
+    leaving: linklist.Leaving | None = None,
+) -> None:
+    """The «Готовые ответы» block: nothing when there is nothing to show (`leaving`: linklist.draw)."""
     if not found and not problem:
         return
     st.subheader("Готовые ответы: сценарии и решения судей", anchor=False)
     if found:
-        linklist.draw("search_answers", [answer_entry(index, a) for a in found])
+        linklist.draw("search_answers", [answer_entry(index, a) for a in found], leaving)
     if problem:
         st.text("Журнал решений недоступен: " + problem)
 

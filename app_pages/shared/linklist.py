@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import urllib.parse
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -127,18 +127,25 @@ def target(value: object) -> tuple[registry.Page, dict[str, str]] | None:
     return page, dict(params)
 
 
-def follow(value: object) -> None:
-    """Open the page a tap asked for (a callback: Streamlit then runs that page)."""
+Leaving = Callable[[registry.Page, dict[str, str]], None]
+
+
+def follow(value: object, leaving: Leaving | None = None) -> None:
+    """Open the page a tap asked for (a callback: Streamlit then runs that page); `leaving` is told
+    first where the reader goes, while the page they leave is still the current one."""
     found = target(value)
     if found is not None:
+        if leaving is not None:
+            leaving(*found)
         registry.switch(*found)
 
 
-def _tapped(key: str) -> None:
+def _tapped(key: str, leaving: Leaving | None) -> None:
     state = st.session_state.get(key)
-    follow(state.get("go") if isinstance(state, Mapping) else None)
+    follow(state.get("go") if isinstance(state, Mapping) else None, leaving)
 
 
-def draw(key: str, entries: Sequence[Entry]) -> None:
-    """The entries as one element (its `st-key-<key>` class names it on the page)."""
-    _COMPONENT(key=key, data=payload(entries), on_go_change=lambda: _tapped(key))
+def draw(key: str, entries: Sequence[Entry], leaving: Leaving | None = None) -> None:
+    """The entries as one element (its `st-key-<key>` class names it on the page); `leaving`, if
+    given, is called with the page and parameters a tap on one of its links opens."""
+    _COMPONENT(key=key, data=payload(entries), on_go_change=lambda: _tapped(key, leaving))
