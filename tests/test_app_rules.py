@@ -101,10 +101,10 @@ def test_clause_link_on_root_opens_the_clause_with_its_example_and_parent() -> N
 def test_following_a_citation_from_534_7_lands_on_536_shown_as_absent() -> None:
     at = run_app(p="534.7")
     assert not at.exception
-    to_536 = [link for link in at.page_link if link_params(link).get("p") == "536"]
+    to_536 = [link for link in shown_links(at) if link.params.get("p") == "536"]
     assert len(to_536) == 1
-    assert "нет в загруженном тексте" in to_536[0].value  # said in words before the click
-    assert link_params(to_536[0]).get("v") == VERSION
+    assert "нет в загруженном тексте" in to_536[0].label  # said in words before the click
+    assert to_536[0].params.get("v") == VERSION
     at = follow(at, to_536[0])
     assert not at.exception
     assert len(at.error) == 1 and "Нет в тексте" in at.error[0].value
@@ -410,8 +410,8 @@ def test_clause_page_lists_the_scenarios_and_engine_handlers_of_the_clause() -> 
     assert not at.exception
     assert "Сценарии и движок" in [h.value for h in at.subheader]
     body = "\n".join(m.value for m in at.markdown)
-    # the official ПРИМЕР to 211.3.1 is one click away, opening on the desk (a page link: no reload)
-    to_desk = [link_params(x) for x in at.page_link if x.proto.page == "desk"]
+    # the official ПРИМЕР to 211.3.1 is one click away, opening on the desk (an app link: no reload)
+    to_desk = [x.params for x in shown_links(at) if x.page == "desk"]
     assert {"scn": "scenarios/official/211.3.1_karlik_und.yaml"} in to_desk, to_desk
     assert "`s211_bond.host_lock`" in body
     # a clause the engine does not apply says so instead of an empty list

@@ -119,15 +119,13 @@ def render_clause_usage(cid: str) -> None:
     if scenarios:
         found = lexicon.plural(len(scenarios), "сценарии", "сценариях", "сценариях")
         st.caption(f"Пункт срабатывает в {found} библиотеки (щелчок открывает на столе)")
+        entries = []
         for d in scenarios:
             icon = ":material/checklist:" if len(d.steps) > 1 else lexicon.verdict_icon(d.verdict)
-            registry.link(
-                registry.DESK,
-                label=f"{answers.brief_verdict(d)} · {common.escape_md(d.title)} ({d.group})",
-                icon=icon,
-                query_params={"scn": d.path},
-                width="stretch",
-            )
+            label = ((f"{answers.brief_verdict(d)} · {d.title} ({d.group})", False),)
+            link = linklist.Link(registry.DESK, {"scn": d.path}, label, linklist.icon_name(icon))
+            entries.append(linklist.Entry(link))
+        linklist.draw("clause_scenarios", entries, compact=True)
     else:
         st.caption("Ни один сценарий библиотеки не задействует этот пункт.")
     if handlers:

@@ -77,5 +77,6 @@ export default function ({ parentElement, data, setTriggerValue }) {
   const drawn = JSON.stringify(data);
   if (root.drawn === drawn) return;
   root.drawn = drawn;
+  root.classList.toggle("compact", Boolean(data && data.compact));
   root.replaceChildren(...((data && data.entries) || []).map(entry));
 }

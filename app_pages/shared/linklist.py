@@ -95,9 +95,10 @@ def _link(link: Link) -> dict[str, Any]:
     }
 
 
-def payload(entries: Sequence[Entry]) -> dict[str, Any]:
+def payload(entries: Sequence[Entry], compact: bool = False) -> dict[str, Any]:
     """What the browser gets (JSON): the entries as the script draws them."""
     return {
+        "compact": compact,
         "entries": [
             {
                 "head": _link(e.head) if e.head is not None else None,
@@ -107,7 +108,7 @@ def payload(entries: Sequence[Entry]) -> dict[str, Any]:
                 "links": [_link(x) for x in e.links],
             }
             for e in entries
-        ]
+        ],
     }
 
 
@@ -145,7 +146,10 @@ def _tapped(key: str, leaving: Leaving | None) -> None:
     follow(state.get("go") if isinstance(state, Mapping) else None, leaving)
 
 
-def draw(key: str, entries: Sequence[Entry], leaving: Leaving | None = None) -> None:
+def draw(
+    key: str, entries: Sequence[Entry], leaving: Leaving | None = None, *, compact: bool = False
+) -> None:
     """The entries as one element (its `st-key-<key>` class names it on the page); `leaving`, if
-    given, is called with the page and parameters a tap on one of its links opens."""
-    _COMPONENT(key=key, data=payload(entries), on_go_change=lambda: _tapped(key, leaving))
+    given, is called with the page and parameters a tap on one of its links opens. A compact list
+    (links one under another, as a menu) has no rule between its entries."""
+    _COMPONENT(key=key, data=payload(entries, compact), on_go_change=lambda: _tapped(key, leaving))
