@@ -72,8 +72,8 @@ class ShownLink:
 
 
 def entries(element: object) -> list[dict[str, Any]]:
-    """The entries a linklist element draws: the JSON the browser gets."""
-    return list(json.loads(element.proto.json)["entries"])  # type: ignore[attr-defined]
+    """The entries a linklist element draws: the JSON the browser gets (as bytes)."""
+    return list(json.loads(element.proto.bytes)["entries"])  # type: ignore[attr-defined]
 
 
 def shown(element: object) -> list[Shown]:

@@ -3,10 +3,14 @@ tap may ask of the server (the browser is not trusted: only an app page, with st
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from app_pages import registry
 from app_pages.shared import linklist
+from tests.apptest import APP
 
 
 def test_a_link_is_the_pages_relative_address_and_what_the_tap_sends() -> None:
@@ -52,3 +56,21 @@ def test_a_tap_asking_for_anything_else_goes_nowhere(value: object) -> None:
 def test_icon_names() -> None:
     assert linklist.icon_name(":material/description:") == "description"
     assert linklist.icon_name("📘") == "" and linklist.icon_name(None) == ""
+
+
+def test_a_search_does_not_import_pandas() -> None:
+    # A dict given to a component is searched for data frames, which imports pandas: 0.4 s and tens
+    # of MB on a server's first search. The list goes as the bytes of its JSON instead.
+    script = (
+        "import sys\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        f"at = AppTest.from_file({str(APP)!r}, default_timeout=60)\n"
+        "at.query_params['q'] = 'хост умер'\n"
+        "at.run()\n"
+        "assert not at.exception, at.exception\n"
+        "print(len(at.get('bidi_component')), 'pandas' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert done.stdout.split()[-2:] == ["3", "False"], done.stdout + done.stderr

@@ -16,6 +16,7 @@ it with textContent): nothing from a rules file or a judge is parsed as HTML or 
 from __future__ import annotations
 
 import dataclasses
+import json
 import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -152,4 +153,8 @@ def draw(
     """The entries as one element (its `st-key-<key>` class names it on the page); `leaving`, if
     given, is called with the page and parameters a tap on one of its links opens. A compact list
     (links one under another, as a menu) has no rule between its entries."""
-    _COMPONENT(key=key, data=payload(entries, compact), on_go_change=lambda: _tapped(key, leaving))
+    # The payload goes as the bytes of its JSON: a dict or a string is first searched for data
+    # frames by Streamlit, which imports pandas for it (0.4 s and tens of MB on a process's first
+    # search, py-spy on a fresh server); bytes are passed through as they are.
+    data = json.dumps(payload(entries, compact), ensure_ascii=False).encode("utf-8")
+    _COMPONENT(key=key, data=data, on_go_change=lambda: _tapped(key, leaving))
