@@ -1,4 +1,5 @@
-"""A list of linked entries drawn as ONE element of the page: the search's hits and ready answers.
+"""A list of linked entries drawn as ONE element of the page: the search's hits and ready answers,
+a clause's related clauses and scenarios, the cards found and a card's scenarios and rulings.
 
 Why (issue 24): a phone's browser spends most of a search's time building Streamlit elements
 (React, one styled tree per element), not laying out the page. Ten hits drawn as a page link and a
