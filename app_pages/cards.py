@@ -16,7 +16,7 @@ import cardbase
 from app_pages import registry
 from app_pages.desk import trace as desk_trace
 from app_pages.journal import form as journal_form
-from app_pages.shared import card_base, common, uploads
+from app_pages.shared import card_base, common, linklist, uploads
 from cardbase import constants, explain, find, importer, links, readers, related, store
 from rulings import guard
 from rulings import model as rulings_model
@@ -95,18 +95,16 @@ def render_search(loaded: cardbase.Loaded) -> None:
         return
     more = " (показаны первые)" if len(hits) == MAX_RESULTS else ""
     st.caption(f"Найдено: {len(hits)}{more}")
-    with st.container(key="cards_hits"):
-        for h in hits:
-            # the name alone on the link (a long label is cut on a phone), the facts under it
-            registry.link(
-                registry.CARDS,
-                label=f"**{common.escape_md(h.record.name)}**",
-                icon=":material/style:",
-                query_params=links.card_params(loaded.base.id, h.record.id),
-                width="stretch",
-            )
-            how = "" if h.how in ("exact", "filter") else f" · найдено: {find.HOW[h.how]}"
-            st.caption(common.escape_md(explain.brief(h.record) + how))
+    # one element for the whole list (linklist, issue 24): the name on the link, the facts under it
+    entries = []
+    for h in hits:
+        how = "" if h.how in ("exact", "filter") else f" · найдено: {find.HOW[h.how]}"
+        card = links.card_params(loaded.base.id, h.record.id)
+        link = linklist.Link(registry.CARDS, card, ((h.record.name, True),), "style")
+        entries.append(
+            linklist.Entry(link, (linklist.Para(((explain.brief(h.record) + how, False),), muted=True),))
+        )
+    linklist.draw("cards_hits", entries, compact=True)
 
 
 # One card --------------------------------------------------------------------------------
@@ -160,14 +158,13 @@ def _render_mentions(r: cardbase.CardRecord) -> None:
     scenarios = related.scenarios_mentioning(r.name, _scenario_texts())
     if scenarios:
         st.caption(f"Сценарии библиотеки с этой картой: {len(scenarios)} (щелчок открывает на столе)")
-        for e in scenarios:
-            registry.link(
-                registry.DESK,
-                label=f"{common.escape_md(e.title)} ({common.escape_md(e.group_label)})",
-                icon=":material/grid_on:",
-                query_params={"scn": e.path},
-                width="stretch",
+        on_desk = [
+            linklist.Link(
+                registry.DESK, {"scn": e.path}, ((f"{e.title} ({e.group_label})", False),), "grid_on"
             )
+            for e in scenarios
+        ]
+        linklist.draw("cards_scenarios", [linklist.Entry(link) for link in on_desk], compact=True)
     else:
         st.caption("В сценариях библиотеки эта карта не встречается.")
     try:
@@ -179,14 +176,16 @@ def _render_mentions(r: cardbase.CardRecord) -> None:
         return
     if rulings:
         st.caption(f"Решения журнала, где названа эта карта: {len(rulings)}")
-        for ruling in rulings[:20]:
-            registry.link(
+        in_journal = [
+            linklist.Link(
                 registry.JOURNAL,
-                label=f"№ {ruling.id} · {common.escape_md(common.short(ruling.current.title, 70))}",
-                icon=":material/edit_note:",
-                query_params={"r": str(ruling.id)},
-                width="stretch",
+                {"r": str(ruling.id)},
+                ((f"№ {ruling.id} · {common.short(ruling.current.title, 70)}", False),),
+                "edit_note",
             )
+            for ruling in rulings[:20]
+        ]
+        linklist.draw("cards_rulings", [linklist.Entry(link) for link in in_journal], compact=True)
     else:
         st.caption("В журнале решений эта карта не названа.")
 

@@ -10,7 +10,7 @@ import streamlit as st
 
 from app_pages import registry
 from app_pages.search import ready
-from app_pages.shared import common, version_diff
+from app_pages.shared import common, linklist, version_diff
 from rules_index import Paragraph, RulesIndex, ids
 from rules_index.numbers import typed_list
 
@@ -62,32 +62,46 @@ def _render_citation(index: RulesIndex, cid: str) -> None:
 
 
 def _render_links(index: RulesIndex, cid: str) -> None:
+    """Subclauses, the clauses this one cites and those citing it (with the citing sentence): each
+    list one element (linklist, issue 24), a link a line."""
     children = index.children(cid)
     if children:
         st.subheader("Подпункты")
-        for child in children:
-            common.clause_link(index, child, icon=":material/subdirectory_arrow_right:")
-    cites = index.cites(cid)
+        icon = ":material/subdirectory_arrow_right:"
+        _links(
+            "clause_children",
+            [linklist.Entry(common.clause_list_link(index, c, icon=icon)) for c in children],
+        )
     st.subheader("Ссылается на")
+    cites = list(dict.fromkeys(c.target for c in index.cites(cid)))
     if not cites:
         st.caption("Ссылок на другие пункты нет.")
-    seen: set[str] = set()
-    for citation in cites:
-        if citation.target in seen:
-            continue
-        seen.add(citation.target)
-        common.clause_link(index, citation.target, icon=":material/arrow_forward:")
-    cited_by = index.cited_by(cid)
+    icon = ":material/arrow_forward:"
+    _links("clause_cites", [linklist.Entry(common.clause_list_link(index, c, icon=icon)) for c in cites])
     st.subheader("На него ссылаются")
+    cited_by = _citing(index, cid)
     if not cited_by:
         st.caption("Ни один пункт загруженных правил на него не ссылается.")
-    seen.clear()
-    for citation in cited_by:
+    _links("clause_cited_by", cited_by)
+
+
+def _citing(index: RulesIndex, cid: str) -> list[linklist.Entry]:
+    """Each clause citing `cid` once, with the sentence that cites it (small and grey)."""
+    out: list[linklist.Entry] = []
+    seen: set[str] = set()
+    for citation in index.cited_by(cid):
         if citation.source in seen:
             continue
         seen.add(citation.source)
-        common.clause_link(index, citation.source, icon=":material/arrow_back:")
-        st.caption(common.escape_md(common.short(citation.sentence, 200)))
+        sentence = linklist.Para(((common.short(citation.sentence, 200), False),), muted=True)
+        head = common.clause_list_link(index, citation.source, icon=":material/arrow_back:")
+        out.append(linklist.Entry(head, (sentence,)))
+    return out
+
+
+def _links(key: str, entries: list[linklist.Entry]) -> None:
+    if entries:
+        linklist.draw(key, entries, compact=True)
 
 
 def _render_graph(index: RulesIndex, cid: str) -> None:
@@ -114,9 +128,7 @@ def _render_missing(index: RulesIndex, cid: str) -> None:
             icon=common.ICON_ABSENT,
         )
         st.subheader("На него ссылаются")
-        for citation in index.cited_by(cid):
-            common.clause_link(index, citation.source, icon=":material/arrow_back:")
-            st.caption(common.escape_md(common.short(citation.sentence, 200)))
+        _links("clause_cited_by", _citing(index, cid))
         return
     st.warning(
         f"Не найдено: пункта «{common.escape_md(cid)}» нет в загруженных правилах.",
@@ -125,8 +137,7 @@ def _render_missing(index: RulesIndex, cid: str) -> None:
     nearest = index.nearest_ids(cid, 5)
     if nearest:
         st.caption("Ближайшие номера:")
-        for near in nearest:
-            common.clause_link(index, near)
+        _links("clause_nearest", [linklist.Entry(common.clause_list_link(index, n)) for n in nearest])
 
 
 def _new_search() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -15,6 +16,7 @@ from streamlit.testing.v1.element_tree import UnknownElement
 
 from app_pages import registry
 from app_pages.desk import board as desk_board
+from app_pages.shared.linklist import NAME as LINKLIST
 from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,15 +44,79 @@ def link_params(link: object) -> dict[str, str]:
 
 
 def paragraphs(block: object) -> list[str]:
-    """The paragraphs of a block's Markdown elements, unescaped, in order: a search hit's snippet
-    and its «Как нашлось» note, a ready answer's title, answer and verdict, are one element each."""
+    """The paragraphs of a block's Markdown elements, unescaped, in order."""
     values = [m.value for m in block.markdown]  # type: ignore[attr-defined]
     return [part.replace("\\", "") for v in values for part in v.split("\n\n")]
 
 
+# Lists drawn as one element (app_pages/shared/linklist): the search's hits and ready answers.
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A paragraph of a list entry as the browser draws it."""
+
+    text: str
+    bold: bool  # all of it bold (a ready answer's question)
+    muted: bool  # small and grey (a hit's «Как нашлось» note)
+    icon: str  # the Material Symbols name before it, or ""
+
+
+@dataclass(frozen=True)
+class ShownLink:
+    """A link as a reader meets it: a page link, or a link of a list drawn as one element."""
+
+    page: str  # the page's address as a page link names it: "" for the root, "desk", …
+    params: dict[str, str]
+    label: str
+
+
+def entries(element: object) -> list[dict[str, Any]]:
+    """The entries a linklist element draws: the JSON the browser gets (as bytes)."""
+    return list(json.loads(element.proto.bytes)["entries"])  # type: ignore[attr-defined]
+
+
+def shown(element: object) -> list[Shown]:
+    """Every paragraph of a linklist element's entries, in order."""
+    out = []
+    for entry in entries(element):
+        for para in entry["paras"]:
+            text = "".join(t for t, _ in para["spans"])
+            bold = bool(para["spans"]) and all(b for _, b in para["spans"])
+            out.append(Shown(text, bold, para["muted"], para["icon"]))
+    return out
+
+
+def _from_list(link: dict[str, Any]) -> ShownLink:
+    page = next(p for p in registry.PAGES if p.key == link["go"]["page"])
+    label = "".join(t for t, _ in link["label"])
+    return ShownLink("" if page.default else page.url_path, dict(link["go"]["params"]), label)
+
+
+def list_links(element: object) -> list[ShownLink]:
+    """The links of a linklist element: each entry's own, then the row under it."""
+    out = []
+    for entry in entries(element):
+        heads = [entry["head"]] if entry["head"] else []
+        out += [_from_list(x) for x in [*heads, *entry["links"]]]
+    return out
+
+
+def shown_links(at: object) -> list[ShownLink]:
+    """Every link the page (or a block of it) shows, in page order: page links and the links of
+    lists drawn as one element."""
+    out: list[ShownLink] = []
+    for node in at:  # type: ignore[attr-defined]
+        if getattr(node, "type", "") == "page_link":
+            out.append(ShownLink(node.proto.page, link_params(node), node.proto.label))
+        elif getattr(node, "type", "") == "bidi_component" and node.proto.component_name == LINKLIST:
+            out += list_links(node)
+    return out
+
+
 def clause_links(at: AppTest) -> list[str]:
     """The clause ids the page links, in page order."""
-    return [link_params(link).get("p", "") for link in at.page_link]
+    return [link.params.get("p", "") for link in shown_links(at)]
 
 
 def hit_links(at: AppTest) -> list[str]:
@@ -61,7 +127,7 @@ def hit_links(at: AppTest) -> list[str]:
             found = at.get_by_key(key)
         except KeyError:  # no other hits
             continue
-        out += [link_params(link).get("p", "") for link in found.page_link]
+        out += [link.params.get("p", "") for link in list_links(found)]
     return out
 
 

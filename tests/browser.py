@@ -45,6 +45,8 @@ TIMEOUT_MS = 180_000
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 SEARCH_LABEL = "Номер пункта, слова, жаргон или название карты"
+# A search hit's link: the title line of an entry of the hits list (app_pages/shared/linklist).
+SEARCH_HIT = ".st-key-search_hits a.head"
 # The page must stay quiet this long within one settle: the last message of a run reaches the
 # socket a moment before the app has drawn it, and a chosen file is read for a moment before its
 # upload begins (neither moment leaves a sign in the page).

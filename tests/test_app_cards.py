@@ -16,6 +16,8 @@ from cardbase import store
 from rules_index import versions
 from tests import cardbase_cases as cases
 from tests import fictional_rules as fr
+from tests.apptest import ShownLink, entries, list_links, shown_links
+from tests.apptest import shown as list_paras
 from tests.rulings_samples import PASSWORD, judges_journal
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -44,6 +46,8 @@ def texts(at: AppTest) -> str:
 
 
 def params(link: object) -> dict[str, str]:
+    if isinstance(link, ShownLink):
+        return dict(link.params)
     return {k: v[0] for k, v in parse_qs(link.proto.query_string).items()}  # type: ignore[attr-defined]
 
 
@@ -61,8 +65,9 @@ def upload(at: AppTest, name: str, data: bytes, constants: tuple[str, bytes] | N
     return at.file_uploader(key="cards_upload").set_value(files).run()
 
 
-def hits(at: AppTest) -> list[object]:
-    return list(at.get_by_key("cards_hits").page_link)
+def hits(at: AppTest) -> list[ShownLink]:
+    """The found cards' links (one list element: app_pages/shared/linklist)."""
+    return list_links(at.get_by_key("cards_hits"))
 
 
 def test_the_embedded_library_before_any_base() -> None:
@@ -71,7 +76,7 @@ def test_the_embedded_library_before_any_base() -> None:
     assert "База карт: встроенная библиотека движка (карт: 7" in texts(at)
     at.text_input(key="cards_query").input("карлик").run()
     found = hits(at)
-    assert found and "Карлик Унд" in found[0].label  # type: ignore[attr-defined]
+    assert found and "Карлик Унд" in found[0].label
     at = follow(at, found[0])
     shown = texts(at)
     assert "Карлик Унд" in shown and "Вид: симбиот-паразит" in shown and "Удар: 1-2-2" in shown
@@ -79,7 +84,7 @@ def test_the_embedded_library_before_any_base() -> None:
     assert "хозяин не может заявлять никаких действий" in shown
     chips = {params(link).get("p") for link in at.page_link}
     assert {"211", "211.1"} <= chips
-    desk = [link for link in at.page_link if link.proto.page == "desk"]
+    desk = [link for link in shown_links(at) if link.page == "desk"]
     assert {"scn": "scenarios/official/211.3.1_karlik_und.yaml"} in [params(link) for link in desk]
     assert {"put": "Карлик Унд"} in [params(link) for link in desk]
 
@@ -97,8 +102,9 @@ def test_import_find_with_a_typo_and_open_the_card(own_folders: Path) -> None:
     assert [b.id for b in store.CardStore(own_folders).bases()] == [bid]
     at.text_input(key="cards_query").input("паладн").run()
     first = hits(at)[0]
-    assert first.label == "**Светлый паладин**"  # type: ignore[attr-defined]
-    under = [c.value.replace("\\", "") for c in at.get_by_key("cards_hits").caption]
+    assert first.label == "Светлый паладин"
+    assert entries(at.get_by_key("cards_hits"))[0]["head"]["label"] == [["Светлый паладин", True]]  # bold
+    under = [p.text for p in list_paras(at.get_by_key("cards_hits")) if p.muted]
     assert (
         under[0] == "наземное существо · Степи · стоимость 7 · жизнь 10 · Пробный выпуск, № 8"
         " · найдено: похожее написание"
@@ -193,7 +199,7 @@ def test_a_players_upload_opens_in_their_window_only_and_a_judges_is_stored(own_
     assert not own_folders.exists() or list(own_folders.iterdir()) == []  # nothing on the server
     assert "База карт: «base.json» (карт: 26" in shown
     at.text_input(key="cards_query").input("паладн").run()  # the window reads the upload
-    assert hits(at) and hits(at)[0].label == "**Светлый паладин**"  # type: ignore[attr-defined]
+    assert hits(at) and hits(at)[0].label == "Светлый паладин"
     bid = cardbase.import_base(cases.BASE_JSON.read_bytes(), "base.json").id
     chooser = next(b for b in at.selectbox if b.label == "Открыть базу")
     assert chooser.value == bid and "только в этом окне" in chooser.format_func(bid)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import parse_qs
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from rulings import model, store
-from tests.apptest import paragraphs
+from tests.apptest import shown, shown_links
 from tests.rulings_samples import journal_with_judge
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,16 +32,15 @@ def test_search_page_shows_answers_safely(journal_file: Path) -> None:
     assert not at.exception, at.exception
     assert "Готовые ответы: сценарии и решения судей" in [h.value for h in at.subheader]
     answers = at.get_by_key("search_answers")
-    # the judge's title is shown as it was typed, every markup character escaped
-    assert any(HOSTILE in m.value.replace("\\", "") for m in answers.markdown)
+    # the judge's title is shown as it was typed: as text (the list sets it with textContent;
+    # test_browser_linklist shows it in a browser), never as Markdown or HTML
+    assert any(p.text == HOSTILE and p.bold for p in shown(answers))
     assert all("<script>" not in m.value and "](javascript" not in m.value for m in at.markdown)
-    # Page links (no reload: a judge's uploaded rules stay), with the verdict in words beside an icon.
-    opened = [
-        (x.proto.page, parse_qs(x.proto.query_string)) for x in at.page_link if x.label == "Открыть в журнале"
-    ]
-    assert ("journal", {"r": ["1"]}) in opened, opened
-    assert not any(ch in m.value for m in answers.markdown for ch in "✅⛔❓📘")  # no emoji boxes
-    assert any(p.startswith(":material/") for p in paragraphs(answers))
+    # App links (no reload: a judge's uploaded rules stay), with the verdict in words beside an icon.
+    opened = [(x.page, x.params) for x in shown_links(at) if x.label == "Открыть в журнале"]
+    assert ("journal", {"r": "1"}) in opened, opened
+    assert not any(ch in p.text for p in shown(answers) for ch in "✅⛔❓📘")  # no emoji boxes
+    assert any(p.icon and p.text for p in shown(answers))
 
 
 def test_corrupt_journal_does_not_break_the_search_page(journal_file: Path) -> None:
@@ -60,10 +58,10 @@ def test_clause_usage_renders() -> None:
     at.query_params["p"] = "211.3.1"
     at.run()
     assert not at.exception, at.exception
-    to_desk = [parse_qs(x.proto.query_string) for x in at.page_link if x.proto.page == "desk"]
-    assert {"scn": ["scenarios/official/211.3.1_karlik_und.yaml"]} in to_desk, to_desk
-    # The verdict comes first in words: a phone cuts a long label's end, never its meaning.
-    labels = [x.label for x in at.page_link if x.proto.page == "desk"]
+    to_desk = [x.params for x in shown_links(at) if x.page == "desk"]
+    assert {"scn": "scenarios/official/211.3.1_karlik_und.yaml"} in to_desk, to_desk
+    # The verdict comes first in words: a phone may cut or wrap a long label, never lose its meaning.
+    labels = [x.label for x in shown_links(at) if x.page == "desk"]
     heads = [label.split(" · ")[0] for label in labels]
     words = ("можно", "нельзя", "не определено")
     assert heads and all(h in words or re.fullmatch(r"\d+ шаг(а|ов)?", h) for h in heads), labels
@@ -79,12 +77,14 @@ def test_a_multi_step_scenario_is_not_headlined_by_one_verdict() -> None:
     at.run()
     assert not at.exception, at.exception
     answers = at.get_by_key("search_answers")
-    lines = paragraphs(answers)
-    assert any(line.startswith("Ответ: Да.") for line in lines), lines
-    assert not answers.caption
-    heads = [line for line in lines if line.startswith(":material/")]
-    assert heads[0] == ":material/checklist: Проверено движком по шагам (официальный пример):", heads
-    steps = next(line for line in lines if line.startswith("1. "))
+    lines = shown(answers)
+    assert any(p.text.startswith("Ответ: Да.") and not p.muted for p in lines), lines
+    heads = [p for p in lines if p.icon]
+    assert (heads[0].icon, heads[0].text) == (
+        "checklist",
+        "Проверено движком по шагам (официальный пример):",
+    ), heads
+    steps = next(p.text for p in lines if p.text.startswith("1. "))
     assert steps.startswith("1. Взять под контроль: карта — Вайл; игрок — A → можно"), steps
     assert "2. Объявить нападение: атакующий — Вайл; цель — Орк → нельзя" in steps, steps
 

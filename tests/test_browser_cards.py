@@ -90,7 +90,7 @@ def test_import_find_with_a_typo_open_and_put_on_the_desk(
         box = pg.get_by_label("Название карты")
         box.fill("паладн")
         box.press("Enter")
-        first = pg.locator('.st-key-cards_hits [data-testid="stPageLink"] a').first
+        first = pg.locator(".st-key-cards_hits a.head").first
         first.wait_for()
         assert "Светлый паладин" in first.inner_text(), first.inner_text()
         pg.get_by_text("найдено: похожее написание", exact=False).first.wait_for()

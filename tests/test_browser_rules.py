@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests import helpers
-from tests.browser import DESKTOP, PHONE, SEARCH_LABEL, Visit
+from tests.browser import DESKTOP, PHONE, SEARCH_HIT, SEARCH_LABEL, Visit
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def search_and_follow(v: Visit, tag: str) -> None:
     assert all(not h.is_visible() for h in hint.all())
     box.press("Enter")
     v.wait_params(q="Карлик Унд")
-    first = page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
+    first = page.locator(SEARCH_HIT).first
     first.wait_for()
     assert re.search(r"(?m)^211\.3\.1 · ", first.inner_text()), first.inner_text()
     v.fits_width()
@@ -146,7 +146,7 @@ def test_uploaded_rules_are_shown_as_text_and_only_to_this_judge(
         box = page.get_by_label(SEARCH_LABEL)
         box.fill("900.2")
         box.press("Enter")
-        page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first.click()
+        page.locator(SEARCH_HIT).first.click()
         v.heading("п. 900.2")
         page.get_by_text("жирный", exact=False).first.wait_for()
         v.shot("hostile_upload")

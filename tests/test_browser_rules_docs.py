@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests import rules_docs
-from tests.browser import DESKTOP, PHONE, SEARCH_LABEL, Visit, sign_in
+from tests.browser import DESKTOP, PHONE, SEARCH_HIT, SEARCH_LABEL, Visit, sign_in
 from tests.rulings_samples import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -79,7 +79,7 @@ def test_upload_a_pdf_search_reload_and_follow_the_permalink(
         box.fill("гномий фонарь")
         box.press("Enter")
         player.wait_params(q="гномий фонарь")
-        first = player.page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
+        first = player.page.locator(SEARCH_HIT).first
         first.wait_for()
         assert re.search(r"^535\.10 · ", first.inner_text(), re.M), first.inner_text()
         # the search address names the upload by its label only: no stored version's id
@@ -99,13 +99,13 @@ def test_upload_a_pdf_search_reload_and_follow_the_permalink(
         box.press("Enter")
         v.wait_params(q="гномий фонарь")
         assert v.params().get("v") == vid  # the search address carries the version
-        first = page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
+        first = page.locator(SEARCH_HIT).first
         first.wait_for()
         assert re.search(r"^535\.10 · ", first.inner_text(), re.M), first.inner_text()
         # a reload is a new session: the address alone brings the version back
         page.reload()
         v.heading("Поиск по правилам")
-        first = page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
+        first = page.locator(SEARCH_HIT).first
         first.wait_for()
         assert re.search(r"^535\.10 · ", first.inner_text(), re.M), first.inner_text()
         first.click()

@@ -20,14 +20,14 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 import rules_index
 from rules_index import versions
 from tests import fictional_rules as fr
-from tests.browser import SEARCH_LABEL, Wire, close, new_page, settle, shot, wait_params, waited
+from tests.browser import SEARCH_HIT, SEARCH_LABEL, Wire, close, new_page, settle, shot, wait_params, waited
 
 pytestmark = pytest.mark.browser
 
 # Drawn above the fragment: the title and the rules line (each also names the test's negative
 # control: a whole run sends both).
 OUTSIDE = ("Поиск по правилам", "Правила: ")
-HIT = '.st-key-search_hits [data-testid="stPageLink"] a'
+HIT = SEARCH_HIT
 
 
 def _types(wire: Wire, at: int) -> set[str]:
@@ -35,7 +35,7 @@ def _types(wire: Wire, at: int) -> set[str]:
 
 
 def _first_hit(pg: Any) -> str:
-    """The first hit's clause id (its link reads «211.3.1 · Симбиоты», after the icon's name)."""
+    """The first hit's clause id (its link reads «211.3.1 · Симбиоты»)."""
     text = pg.locator(HIT).first.inner_text()
     found = re.search(r"(?m)^(\S+) · ", text)
     assert found, text
@@ -67,7 +67,7 @@ def test_a_search_redraws_only_the_box_and_what_it_found(browser: Browser, app_s
             _search(pg, query)
             finished, sent = wire.since(at)
             assert finished == [ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY], finished
-            assert f'query_string: "p={clause}' in sent  # the hits (their links) were sent
+            assert f'\\"p\\": \\"{clause}' in sent  # the hits (their links' parameters) were sent
             assert [label for label in OUTSIDE if label in sent] == []
             assert "navigation" not in _types(wire, at)
             # what was not redrawn is still on the page, the menu too
@@ -77,8 +77,8 @@ def test_a_search_redraws_only_the_box_and_what_it_found(browser: Browser, app_s
             assert _first_hit(pg).startswith(clause), _first_hit(pg)
         shot(pg, "search_fragment")
 
-        # a hit is still a page link: the clause opens in the same window, not reloaded (a reload
-        # would start a new session: a judge signed in would be signed out)
+        # a hit opens its clause inside the app, as a page link did: in the same window, not
+        # reloaded (a reload would start a new session: a judge signed in would be signed out)
         pg.evaluate("() => { window.__notReloaded = true; }")
         cid = _first_hit(pg)
         pg.locator(HIT).first.click()

@@ -361,3 +361,20 @@ def test_the_position_is_judged_only_once_it_is_written_correctly(
     assert calls == []
     load(BLOCK, index, library)
     assert len(calls) == 1
+
+
+def test_the_c_reader_gives_the_same_nodes_as_the_pure_python_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # nodes.read_yaml reads with libyaml when PyYAML has it (15x faster on the library); every
+    # scenario of the library must read to the same nodes, lines and plain/quoted marks as with
+    # the pure-Python parser it falls back to.
+    import yaml
+
+    from casebook import nodes
+    from rules_index import yamlread
+
+    assert yamlread.LOADER is not yaml.SafeLoader, "PyYAML without libyaml: nothing to compare"
+    files = sorted((Path(__file__).resolve().parent.parent / "scenarios").rglob("*.yaml"))
+    fast = {f: nodes.read_yaml(f.read_text(encoding="utf-8"), f.name) for f in files}
+    monkeypatch.setattr(yamlread, "LOADER", yaml.SafeLoader)
+    slow = {f: nodes.read_yaml(f.read_text(encoding="utf-8"), f.name) for f in files}
+    assert len(files) > 100 and fast == slow

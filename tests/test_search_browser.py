@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.browser import DESKTOP, PHONE, SEARCH_LABEL, Visit
+from tests.browser import DESKTOP, PHONE, SEARCH_HIT, SEARCH_LABEL, Visit
 
 pytestmark = pytest.mark.browser
 
@@ -50,7 +50,7 @@ def test_the_best_clause_is_first_on_the_screen(
         ask(v, "можно ли двигать симбиота")
         page = v.page
         page.get_by_text("Понято: «двигать» → движение (жаргон)", exact=False).wait_for()
-        first = page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
+        first = page.locator(SEARCH_HIT).first
         assert re.search(r"(?m)^211\.10 · ", first.inner_text()), first.inner_text()
         answers = page.locator(".st-key-search_answers").first
         answers.wait_for()
@@ -113,7 +113,7 @@ def test_the_evidence_and_the_silence_are_on_the_first_screen(
         ask(v, "хост умер")
         evidence = page.get_by_text("Ответ есть: п. 211.4", exact=False).first
         evidence.wait_for()
-        first = page.locator('.st-key-search_hits [data-testid="stPageLink"] a').first
+        first = page.locator(SEARCH_HIT).first
         assert re.search(r"(?m)^211\.4 · ", first.inner_text()), first.inner_text()
         box, first_box = evidence.bounding_box(), first.bounding_box()
         assert box and first_box and box["y"] < first_box["y"]

@@ -13,7 +13,7 @@ from cardbase import store as card_store
 from rules_index import versions
 from rulings import store
 from tests import cardbase_cases as card_cases
-from tests.apptest import APP, hit_links, link_params, paragraphs
+from tests.apptest import APP, hit_links, list_links, shown, shown_links
 
 BEST_HITS = "search_hits"
 
@@ -33,7 +33,7 @@ def run(query: str) -> AppTest:
 
 def page_links_in_order(at: AppTest) -> list[tuple[str, str]]:
     """(page, clause id or label) of every page link, in the order a reader meets them."""
-    return [(x.proto.page, link_params(x).get("p", x.label)) for x in at.page_link]
+    return [(x.page, x.params.get("p", x.label)) for x in shown_links(at)]
 
 
 def test_the_page_says_what_was_understood_and_what_not() -> None:
@@ -93,15 +93,14 @@ def test_the_best_clause_comes_first_and_ready_answers_follow_the_first_hits() -
     links = page_links_in_order(at)
     assert links[0] == ("", "211.10")  # the first thing to follow on the screen is the clause
     first_answer = next(i for i, (page, _) in enumerate(links) if page in ("desk", "journal"))
-    best = [link_params(x).get("p", "") for x in at.get_by_key(BEST_HITS).page_link]
+    best = [x.params.get("p", "") for x in list_links(at.get_by_key(BEST_HITS))]
     assert [cid for _, cid in links[: len(best)]] == best and first_answer >= len(best)
     # the answer about 211.10 comes before the one about Сугед (it cites the best hit)
     answers = at.get_by_key("search_answers")
-    titles = [p for p in paragraphs(answers) if p.startswith("**")]
+    titles = [p.text for p in shown(answers) if p.bold]
     assert "движение" in titles[0], titles
-    # the answer in words, as normal text (not a grey caption)
-    assert any(p.startswith("Ответ: Нет") for p in paragraphs(answers))
-    assert not answers.caption
+    # the answer in words, as normal text (not a small grey note)
+    assert any(p.text.startswith("Ответ: Нет") and not p.muted for p in shown(answers))
 
 
 def test_the_menus_search_drops_a_clause_left_in_the_url() -> None:
@@ -112,6 +111,18 @@ def test_the_menus_search_drops_a_clause_left_in_the_url() -> None:
     assert not at.exception, at.exception
     assert [t.value for t in at.title] == ["Поиск по правилам"]
     assert "p" not in at.query_params
+
+
+def test_back_to_the_menus_search_from_a_link_it_opened_shows_that_search_again() -> None:
+    # Back lands on «/search?p=211.7&v=…» (Streamlit wrote the link's parameters into the address
+    # it left: test_browser_linklist); the tab remembers which query that link was followed from.
+    at = AppTest.from_function(_search_only_page, default_timeout=60)
+    at.session_state["search_left_from"] = {(("p", "211.7"), ("v", "РП 4.1-2")): "хост умер"}
+    at.query_params.update({"p": "211.7", "v": "РП 4.1-2"})
+    at.run()
+    assert not at.exception, at.exception
+    assert (at.query_params.get("q"), at.query_params.get("p")) == ("хост умер", None)
+    assert at.text_input(key="search_box").value == "хост умер" and "211.7" in hit_links(at)
 
 
 def _search_only_page() -> None:
@@ -135,7 +146,7 @@ def test_a_card_of_the_loaded_base_finds_the_rules_for_its_kind(
     assert said.startswith("Понято: «горного клеща» → Горный клещ — карта базы"), said
     assert "Не нашлось в тексте" not in said
     assert hit_links(at)[0] in ("211.4", "211.5")  # a parasite (incorporeal): the symbiote rules
-    notes = [p for p in paragraphs(at.get_by_key(BEST_HITS)) if p.startswith(":small[:gray[Как нашлось")]
+    notes = [p.text for p in shown(at.get_by_key(BEST_HITS)) if p.muted and p.text.startswith("Как нашлось")]
     assert any("«горного клеща» → Горный клещ — карта базы" in n for n in notes), notes
 
 
@@ -183,7 +194,7 @@ def test_answers_citing_clauses_the_loaded_rules_lack_are_left_out(
 ) -> None:
     def answer_titles(at: AppTest) -> list[str]:
         block = at.get_by_key("search_answers")
-        return [p for p in paragraphs(block) if p.startswith("**")]
+        return [p.text for p in shown(block) if p.bold]
 
     query = "Сугед и летающее существо"
     assert any("Сугед" in t for t in answer_titles(run(query)))  # the embedded rules have 211
@@ -193,5 +204,5 @@ def test_answers_citing_clauses_the_loaded_rules_lack_are_left_out(
     titles = answer_titles(at)
     assert titles, "answers about 534-535 still show"
     assert not [t for t in titles if "Сугед" in t], titles  # the Сугед answers cite 211.x
-    chips = [link_params(x).get("p", "") for x in at.get_by_key("search_answers").page_link]
+    chips = [x.params.get("p", "") for x in list_links(at.get_by_key("search_answers"))]
     assert chips and not [c for c in chips if c.startswith("211")], chips

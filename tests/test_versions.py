@@ -15,6 +15,7 @@ from app_pages import registry
 from rules_index import versions
 from rules_index.versions import BUILTIN, VersionStore, publish_version, remove_version
 from tests import rules_docs
+from tests.apptest import list_links
 from tests.rulings_samples import PASSWORD
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -277,10 +278,7 @@ def test_a_duplicate_is_listed_once_and_a_hit_opens_the_entry_that_was_hit() -> 
     at.query_params.clear()
     at.query_params.update({"q": "драконов"})
     at.switch_page(registry.ROOT.script).run()
-    hit = next(x for x in at.get_by_key("search_hits").page_link)  # type: ignore[attr-defined]
-    from urllib.parse import parse_qs
-
-    params = {k: v[0] for k, v in parse_qs(hit.proto.query_string).items()}
+    params = list_links(at.get_by_key("search_hits"))[0].params
     assert params["p"] == "100.1" and params["n"] == "2"
     at.query_params.clear()
     at.query_params.update(params)

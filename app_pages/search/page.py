@@ -25,9 +25,9 @@ from collections.abc import Sequence
 import streamlit as st
 
 import rules_index
-from app_pages import clause
+from app_pages import clause, registry
 from app_pages.search import ready
-from app_pages.shared import card_base, common
+from app_pages.shared import card_base, common, linklist
 from casebook import answers
 from rules_index import Hit, Named, RulesIndex, understood
 from rules_index.model import SearchResult
@@ -48,6 +48,10 @@ _ANSWERS = 3
 # its title: rulings.search.match scores 1). A scenario about «ход» in another sense is no
 # answer to «кто ходит первым».
 _SAME_QUESTION = 1.0
+# The query each link followed from the search was followed from, by the link's parameters (this
+# tab's; the newest _LEFT_MAX): what Back from that link comes back to (`_back_to_search`).
+_LEFT_KEY = "search_left_from"
+_LEFT_MAX = 50
 
 
 # What the last whole run drew above the fragment for (the version and its rules line, kept by
@@ -106,38 +110,25 @@ def _render_evidence(result: SearchResult, count: str = "") -> None:
         st.caption(count)
 
 
-def hit_body(hit: Hit) -> str:
-    """A hit's snippet and its «Как нашлось» note as one Markdown block (one element, not two:
-    each element a search draws costs the phone's browser, issue 24); the note small and grey."""
+def hit_entry(index: RulesIndex, hit: Hit) -> linklist.Entry:
+    """A hit as the list draws it: its link (the clause's number and section), its snippet with
+    the matched words in bold (not colour: a phone in sunlight), then its «Как нашлось» note,
+    small and grey."""
+    section = hit.title or f"раздел {hit.id.split('.')[0]}"
+    paras = []
     if hit.spans:
-        parts = [common.marked_md(hit.spans)]
-    else:
-        parts = [common.escape_md(hit.snippet)] if hit.snippet else []
+        paras.append(linklist.Para(tuple((" ".join(t.split("\n")), m) for t, m in hit.spans)))
+    elif hit.snippet:
+        paras.append(linklist.Para(((hit.snippet, False),)))
     notes = understood.hit_notes(hit.matched)
     if notes:
-        parts.append(common.muted_md(notes))
-    return "\n\n".join(parts)
-
-
-# Each hit is its link and its text, set off from the one above by a rule (SEARCH_CSS) rather than
-# drawn in a bordered box of its own: a box is one more block for the browser to build on every
-# search, ten to a page (issue 24). The ready answers are set off the same way. Static: nothing
-# typed goes into it.
-SEARCH_CSS = """<style>
-:is(.st-key-search_hits, .st-key-search_hits_more) > :has([data-testid="stPageLink"]),
-.st-key-search_answers > :has([data-testid="stMarkdown"]) {
-  border-top: 1px solid rgba(49, 51, 63, 0.2); padding-top: 0.75rem;
-}
-</style>"""
-
-
-def _render_hit(index: RulesIndex, hit: Hit) -> None:
-    section = hit.title or f"раздел {hit.id.split('.')[0]}"
-    title = f"**{common.escape_md(hit.id)}** · {common.escape_md(section)}"
-    common.clause_link(index, hit.id, label=title, icon=":material/description:", occurrence=hit.occurrence)
-    body = hit_body(hit)
-    if body:
-        st.markdown(body)
+        paras.append(linklist.Para(((notes, False),), muted=True))
+    return linklist.Entry(
+        head=common.clause_list_link(
+            index, hit.id, ((hit.id, True), (f" · {section}", False)), hit.occurrence
+        ),
+        paras=tuple(paras),
+    )
 
 
 def base_cards(query: str) -> list[Named]:
@@ -151,7 +142,6 @@ def render_search(index: RulesIndex) -> None:
     card_base.follow_link()  # a shared link made on a card base searches with that base's names
     st.title("Поиск по правилам")
     common.rules_caption(index)
-    st.html(SEARCH_CSS)  # static: drawn once with the page, not with every search
     st.session_state[_WHOLE_RUN] = True
     _search()
 
@@ -198,25 +188,59 @@ def _search() -> None:
             icon=common.ICON_INFO,
         )
         _render_evidence(result)
-        ready.render_answers(index, found, problem)
+        ready.render_answers(index, found, problem, _leaving)
         return
     _render_evidence(result, f"Найдено пунктов: {len(hits)} (лучшие сверху)")
     split = first_hits(hits)
-    with st.container(key="search_hits"):
-        for hit in hits[:split]:
-            _render_hit(index, hit)
-    ready.render_answers(index, found, problem)
+    linklist.draw("search_hits", [hit_entry(index, h) for h in hits[:split]], _leaving)
+    ready.render_answers(index, found, problem, _leaving)
     if hits[split:]:
-        with st.container(key="search_hits_more"):
-            if found:
-                st.subheader("Другие пункты", anchor=False)
-            for hit in hits[split:]:
-                _render_hit(index, hit)
+        if found:
+            st.subheader("Другие пункты", anchor=False)
+        linklist.draw("search_hits_more", [hit_entry(index, h) for h in hits[split:]], _leaving)
+
+
+def _leaving(page: registry.Page, params: dict[str, str]) -> None:
+    """A hit or a ready answer is followed: remember the query it was followed from, by the link's
+    parameters, for `_back_to_search`."""
+    query = str(st.query_params.get(common.QUERY_PARAM, ""))
+    if not query:
+        return
+    left = st.session_state.setdefault(_LEFT_KEY, {})
+    key = _link_key(params)
+    left.pop(key, None)
+    left[key] = query
+    while len(left) > _LEFT_MAX:
+        left.pop(next(iter(left)))
+
+
+def _link_key(params: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((str(k), str(v)) for k, v in params.items()))
+
+
+def _back_to_search() -> None:
+    """The browser's Back from a clause (or the desk, the journal) opened from the menu's search.
+
+    Streamlit, switching from /search to another page with parameters, first writes those
+    parameters into the address of the page it leaves: the history step Back returns to reads
+    «/search?p=211.7&v=…», not the query that was searched. The link's parameters say which query
+    that was (remembered by `_leaving` in this tab's state), so the search comes back as it was.
+    A ?p= that no link of this tab left is dropped: the menu's search never shows a clause."""
+    here = {k: str(v) for k, v in st.query_params.to_dict().items()}
+    query = st.session_state.get(_LEFT_KEY, {}).get(_link_key(here)) if here else None
+    if query:
+        version = here.get(common.VERSION_PARAM)
+        st.query_params.from_dict(
+            {common.QUERY_PARAM: query, **({common.VERSION_PARAM: version} if version else {})}
+        )
+    else:
+        st.query_params.pop(common.CLAUSE_PARAM, None)
 
 
 def search_only() -> None:
-    """The sidebar's «Поиск»: the search box, never a clause (a ?p= left in the URL is dropped)."""
-    st.query_params.pop(common.CLAUSE_PARAM, None)
+    """The sidebar's «Поиск»: the search box, never a clause (a ?p= left in the URL is dropped;
+    one that Back brought back is the search it was opened from: `_back_to_search`)."""
+    _back_to_search()
     render_search(common.current_index())
 
 

@@ -16,7 +16,7 @@ import engine
 import lexicon
 from app_pages import registry
 from app_pages.journal import form as journal_form
-from app_pages.shared import common
+from app_pages.shared import common, linklist
 from cardbase import sources
 from casebook import answers
 from rules_index import RulesIndex, ids
@@ -68,51 +68,48 @@ def opens(a: answers.Answer) -> registry.Page:
     return registry.DESK if a.kind == "scenario" else registry.JOURNAL
 
 
-def render_answers(index: RulesIndex, found: Sequence[answers.Answer], problem: str) -> None:
-    """The «Готовые ответы» block: nothing when there is nothing to show."""
+def render_answers(
+    index: RulesIndex,
+    found: Sequence[answers.Answer],
+    problem: str,
+    leaving: linklist.Leaving | None = None,
+) -> None:
+    """The «Готовые ответы» block: nothing when there is nothing to show (`leaving`: linklist.draw)."""
     if not found and not problem:
         return
-    with st.container(key="search_answers"):
-        st.subheader("Готовые ответы: сценарии и решения судей", anchor=False)
-        for a in found:
-            _render_answer(index, a)
-        if problem:
-            st.text("Журнал решений недоступен: " + problem)
+    st.subheader("Готовые ответы: сценарии и решения судей", anchor=False)
+    if found:
+        linklist.draw("search_answers", [answer_entry(index, a) for a in found], leaving)
+    if problem:
+        st.text("Журнал решений недоступен: " + problem)
 
 
-def answer_md(a: answers.Answer) -> str:
-    """A ready answer's text as one Markdown block (one element, not four: issue 24): the
-    question, the judge's answer in words, then the verdict (per step, saying what each step
-    asked), each its own paragraph; normal text (not grey), since this is what a player reads."""
+def answer_entry(index: RulesIndex, a: answers.Answer) -> linklist.Entry:
+    """A ready answer as the list draws it: the question (bold), the judge's answer in words, the
+    verdict (per step, saying what each step asked), in normal text, since this is what a player
+    reads; then the links: the desk or the journal, and the clauses it cites."""
     if a.by_steps:
         icon = ":material/checklist:"  # several steps, several verdicts: no single headline
     elif a.verdict in lexicon.VERDICTS:
         icon = lexicon.verdict_icon(a.verdict)
     else:
         icon = ":material/draft:"
-    parts = [f"**{common.escape_md(a.title)}**"]
+    paras = [linklist.Para(((a.title, True),))]
     if a.summary:
-        parts.append(common.escape_md("Ответ: " + answers.short(a.summary)))
-    parts.append(f"{icon} {common.escape_md(answers.verdict_head(a))}")
+        paras.append(linklist.Para((("Ответ: " + answers.short(a.summary), False),)))
+    paras.append(linklist.Para(((answers.verdict_head(a), False),), icon=linklist.icon_name(icon)))
     lines = answers.step_lines(a)
     if lines:
-        parts.append("  \n".join(common.escape_md(line) for line in lines))
-    return "\n\n".join(parts)
-
-
-def _render_answer(index: RulesIndex, a: answers.Answer) -> None:
-    """The answer's text, then the links: the desk or the journal, and the clauses it cites (set
-    off from the answer above by a rule, the search page's SEARCH_CSS, not a box of its own)."""
-    st.markdown(answer_md(a))
-    with st.container(horizontal=True, gap="small"):
-        if a.kind == "scenario":
-            label, page_icon = "Открыть на столе судьи", ":material/grid_on:"
-        else:
-            label, page_icon = "Открыть в журнале", ":material/edit_note:"
-        registry.link(opens(a), label=label, icon=page_icon, query_params=dict(a.params))
-        for c in a.clauses:
-            if ids.is_clause_id(c):
-                common.clause_chip(index, c)
+        paras.append(linklist.Para((("\n".join(lines), False),)))
+    if a.kind == "scenario":
+        label, page_icon = "Открыть на столе судьи", ":material/grid_on:"
+    else:
+        label, page_icon = "Открыть в журнале", ":material/edit_note:"
+    links = [linklist.Link(opens(a), dict(a.params), ((label, False),), linklist.icon_name(page_icon))]
+    links += [
+        common.clause_list_link(index, c, ((f"п. {c}", False),)) for c in a.clauses if ids.is_clause_id(c)
+    ]
+    return linklist.Entry(paras=tuple(paras), links=tuple(links))
 
 
 def render_clause_usage(cid: str) -> None:
@@ -122,15 +119,13 @@ def render_clause_usage(cid: str) -> None:
     if scenarios:
         found = lexicon.plural(len(scenarios), "сценарии", "сценариях", "сценариях")
         st.caption(f"Пункт срабатывает в {found} библиотеки (щелчок открывает на столе)")
+        entries = []
         for d in scenarios:
             icon = ":material/checklist:" if len(d.steps) > 1 else lexicon.verdict_icon(d.verdict)
-            registry.link(
-                registry.DESK,
-                label=f"{answers.brief_verdict(d)} · {common.escape_md(d.title)} ({d.group})",
-                icon=icon,
-                query_params={"scn": d.path},
-                width="stretch",
-            )
+            label = ((f"{answers.brief_verdict(d)} · {d.title} ({d.group})", False),)
+            link = linklist.Link(registry.DESK, {"scn": d.path}, label, linklist.icon_name(icon))
+            entries.append(linklist.Entry(link))
+        linklist.draw("clause_scenarios", entries, compact=True)
     else:
         st.caption("Ни один сценарий библиотеки не задействует этот пункт.")
     if handlers:

@@ -30,7 +30,7 @@ import streamlit as st
 import lexicon
 import rules_index
 from app_pages import registry
-from app_pages.shared import uploads
+from app_pages.shared import linklist, uploads
 from rules_index import Paragraph, RulesIndex, numbers, versions
 from rulings import limits
 from storage import clean, worker
@@ -599,6 +599,32 @@ def clause_link(
         query_params=clause_params(index, cid, occurrence),
         width=width,
     )
+
+
+def clause_list_label(index: RulesIndex, cid: str, text: str | None = None) -> tuple[tuple[str, bool], ...]:
+    """`clause_label` for a list drawn as one element (linklist): «**211.3** — Если в результате…»
+    as text pieces; an absent clause says so in words."""
+    if index.is_absent(cid) and not index.has(cid):
+        return ((cid, True), (" — нет в загруженном тексте правил", False))
+    para = index.get(cid)
+    if text is None and para is not None:
+        text = short(para.text, 36)
+    return ((cid, True), (f" — {text}", False)) if text else ((cid, True),)
+
+
+def clause_list_link(
+    index: RulesIndex,
+    cid: str,
+    label: tuple[tuple[str, bool], ...] | None = None,
+    occurrence: int = 0,
+    icon: str = ":material/description:",
+) -> linklist.Link:
+    """The same link as `clause_link`, for a list drawn as one element (linklist): a clause the
+    loaded text lacks is marked by its icon, as there."""
+    absent = index.is_absent(cid) and not index.has(cid)
+    label = label if label is not None else clause_list_label(index, cid)
+    name = linklist.icon_name(ICON_ABSENT if absent else icon)
+    return linklist.Link(registry.ROOT, clause_params(index, cid, occurrence), label, name)
 
 
 def clause_chip(index: RulesIndex, cid: str) -> None:
