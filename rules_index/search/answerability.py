@@ -28,6 +28,7 @@ from rules_index import morph, numbers
 from rules_index.model import Answer, Evidence, QueryWord
 from rules_index.search import retrieval
 from rules_index.search.corpus import Corpus
+from rules_index.search.linking import WEIGHT
 from rules_index.search.query import Query, QWord
 from rules_index.search.retrieval import How
 from rules_index.text import Token, fold_lookalikes, normalize
@@ -369,9 +370,17 @@ def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
 
 def _quality(c: Corpus, q: Query, d: int, wi: int, how: How) -> float:
     """How well paragraph d has word wi: where it says it, times how sure the link is (the word
-    itself 1, jargon 0.95, a typo or a derivation less: linking.WEIGHT)."""
+    itself 1, jargon 0.95, a typo or a derivation less: linking.WEIGHT). A word no dictionary
+    knows read as a rules word mistyped counts by its edits alone («хощяин» is «хозяин», one
+    edit: fully): the ranking's discount for a typo keeps the clauses with the word as typed
+    first, but whether the rules answer does not depend on how the word was typed."""
     where = 1.0 if _where(c, q, d, wi, how) in CENTRAL else EXAMPLE_ONLY
-    return where * float(min(1.0, how[d][wi][0].weight) ** LINK_POWER)
+    alt = how[d][wi][0]
+    weight = alt.weight
+    info = q.words[wi].info
+    if alt.how == "typo" and info is not None and not info.known:
+        weight /= WEIGHT["typo"]
+    return where * float(min(1.0, weight) ** LINK_POWER)
 
 
 def _keys(q: Query, d: int, wi: int, how: How) -> list[str]:
