@@ -142,6 +142,51 @@ def test_a_mistyped_stopword_is_not_reported_as_missing(ix: RulesIndex) -> None:
     assert "теперьь" not in ix.lookup("отжал карту кто теперьь контролирует").unmatched
 
 
+@pytest.mark.parametrize(
+    ("query", "first", "slip"),
+    [
+        ("рес отккуда и куда", "535.6", "отккуда"),  # «откуда», not the rules' «оттуда» (two edits)
+        ("что згачит взять карту под контроль", "535.8", "згачит"),  # «значит», not «защит»
+        ("инкарнация 2 и инкарнация 3, какая рбаотает", "535.7.4", "рбаотает"),  # a light verb
+    ],
+)
+def test_a_little_word_one_edit_away_says_nothing_before_a_rules_word_two_away(
+    ix: RulesIndex, query: str, first: str, slip: str
+) -> None:
+    result = ix.lookup(query)
+    assert slip not in [w.word for w in result.words]
+    assert result.answer.answered and result.hits[0].id == first
+
+
+def test_a_dictionary_word_one_keystroke_away_comes_before_a_rules_word_two_away(ix: RulesIndex) -> None:
+    # «меняестя» is «меняется» (the rules' «меняет»), not «меня» two edits away
+    result = ix.lookup("овнер карты меняестя?")
+    word = next(w for w in result.words if w.word == "меняестя")
+    assert word.how == "typo" and word.found == ("меняет",)
+    assert result.answer.answered and result.hits[0].id == "535.1"
+
+
+def test_a_rules_word_mistyped_is_not_a_jargon_word_sharing_its_stem(ix: RulesIndex) -> None:
+    # «замешающая» stems as the jargon «замешать» (перемешивается колода) does, but no dictionary
+    # knows it and 534.7 writes «замещающая», one key away
+    result = ix.lookup("замешающая особеность в стек")
+    word = next(w for w in result.words if w.word == "замешающая")
+    assert word.how == "typo" and word.found[0].startswith("замещающ")
+    assert result.answer.answered and result.hits[0].id == "534.7"
+    shuffled = next(w for w in ix.lookup("замешать колоду").words if w.word == "замешать")
+    assert shuffled.how == "jargon" and shuffled.found == ("перемешивается колода",)
+
+
+def test_the_typo_index_says_whether_a_rules_word_is_one_edit_away() -> None:
+    index = typos.TypoIndex(
+        {"правила": "прав", "оттуда": "оттуд"}, Stemmer.Stemmer("russian"), [], ["правила"]
+    )
+    assert index.rules_word_near("правиа")
+    assert not index.rules_word_near("правиа", frozenset({"правила"}))  # a little word in a question
+    assert not index.rules_word_near("отккуда")  # two edits
+    assert not index.rules_word_near("тут")  # too short to be typed wrong
+
+
 def test_a_real_word_is_a_slip_only_for_a_common_rules_word(ix: RulesIndex) -> None:
     # «приходит» is no «приводит» (one clause has it); «кату» is «карту» (most clauses have it).
     assert all(m.found != "приводит" for h in ix.search("инка приходит закрытой?") for m in h.matched)

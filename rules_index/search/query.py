@@ -202,6 +202,8 @@ def _words(
         for start in find_all(exact if seq[0].startswith("=") else keys, seq):
             if any(used[start : start + len(seq)]):
                 continue
+            if len(seq) == 1 and _mistyped_rules_word(c, content[start].surface, infos):
+                continue
             for i in range(start, start + len(seq)):
                 used[i] = True
             label = typed(start, len(seq))
@@ -228,7 +230,22 @@ def _words(
         row = None if t.key in c.postings or info is None else c.jargon_lemmas.get(info.lemma)
         how, share, like = "jargon", 1.0, ""
         alts = ()
-        if row is None and info is not None and t.key not in c.postings:
+        if (
+            row is None
+            and info is not None
+            and not info.known
+            and t.key not in c.postings
+            and t.surface not in c.jargon_lemmas
+        ):
+            # A word no dictionary knows, not a form of a rules or jargon word, one edit from a
+            # word when no word of the rules is that near: the nearest reading wins («отккуда»
+            # is «откуда», not the rules' «оттуда»; «рбаотает» is a light verb mistyped).
+            slip = c.linker.slip(t.surface, stemmer)
+            if slip is not None and slip.stopword:
+                continue
+            if slip is not None:
+                row, alts, share, how = slip.row, slip.alts, slip.share, "typo"
+        if row is None and not alts and info is not None and t.key not in c.postings:
             alts = c.linker.alternatives(t, stemmer, info)
             fixed = None
             if not alts and not info.known:
@@ -260,6 +277,16 @@ def _words(
             term_keys.append(TermKey(key, label, i, i + 1, span(i, 1)))
         words.append(QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
     return words, term_keys
+
+
+def _mistyped_rules_word(c: Corpus, surface: str, infos: Mapping[str, morph.WordInfo]) -> bool:
+    """Whether a word that shares its stem with a jargon form is rather a word of the rules
+    mistyped: no dictionary knows it, the jargon table does not list it, and the rules write a
+    word one edit from it («замешающая» is 534.7's «замещающая», not a form of «замешать»)."""
+    info = infos.get(surface)
+    if info is None or info.known or surface in c.jargon_lemmas or surface in c.vocab:
+        return False
+    return c.linker.near_rules_word(surface)
 
 
 def _phrase(
