@@ -379,9 +379,21 @@ def test_two_words_typed_without_the_space_are_read_apart(ix: RulesIndex, query:
     assert glued.query == query  # the result still says what was typed
 
 
-@pytest.mark.parametrize("query", ["симбиод на хосте", "замещющая особенность", "сущесво", "ываываываыва"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "симбиод на хосте",
+        "замещющая особенность",
+        "сущесво",
+        "ываываываыва",
+        "толкули хоста, симб за ним",  # «толкнули», not «толку» + «ли»
+        "перввый ряд",  # «первый», not «перв» + «вый»
+        "сопенику отдали карту",  # «сопернику»
+    ],
+)
 def test_a_mistyped_or_unknown_word_is_not_cut_in_two(ix: RulesIndex, query: str) -> None:
-    # «симбиод» is «симбиот» mistyped (not «симб» + «иод»); nonsense has no two known halves
+    # «симбиод» is «симбиот» mistyped (not «симб» + «иод»), «толкули» a word the dictionary knows
+    # one keystroke away; nonsense has no two known halves
     first = query.split()[0]
     assert first in [w.word for w in ix.lookup(query).words]
 

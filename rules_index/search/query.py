@@ -130,10 +130,12 @@ def unglue(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
                 continue
             if best is None or (ours, len(left)) > best:
                 best = (ours, len(left))
-        # A word a slip or two from a word of the rules («симбиод», «сущесво») is that word
-        # mistyped (asked only of a word that splits: the look-up reads the whole vocabulary).
-        near = best is not None and process.extractOne(
-            word, c.vocab.keys(), scorer=OSA.distance, score_cutoff=_SLIPS
+        # A word a slip or two from a word of the rules («симбиод», «сущесво»), or one keystroke
+        # from a word the dictionary knows («толкули», «перввый»), is that word mistyped (asked
+        # only of a word that splits: the look-up reads the whole vocabulary).
+        near = best is not None and (
+            process.extractOne(word, c.vocab.keys(), scorer=OSA.distance, score_cutoff=_SLIPS)
+            or morph.corrections(word, 1)
         )
         if best is not None and not near:
             at = m.start() + best[1]
