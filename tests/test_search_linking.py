@@ -177,6 +177,14 @@ def test_a_rules_word_mistyped_is_not_a_jargon_word_sharing_its_stem(ix: RulesIn
     assert shuffled.how == "jargon" and shuffled.found == ("перемешивается колода",)
 
 
+def test_a_mistyped_rules_word_keeps_its_broader_word(ix: RulesIndex) -> None:
+    # «параазита» is «паразита» mistyped, and a parasite is a symbiote (jargon.yaml «keep») as
+    # when typed right: 211.9 says a host may attack its symbiote
+    result = ix.lookup("можно атаковать своего параазита")
+    assert result.answer.answered and result.hits[0].id == "211.9"
+    assert any(m.word == "параазита" and m.how == "broader" for m in result.hits[0].matched)
+
+
 def test_the_typo_index_says_whether_a_rules_word_is_one_edit_away() -> None:
     index = typos.TypoIndex(
         {"правила": "прав", "оттуда": "оттуд"}, Stemmer.Stemmer("russian"), [], ["правила"]
