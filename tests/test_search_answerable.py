@@ -317,6 +317,31 @@ def test_chat_fillers_say_nothing(ix: RulesIndex) -> None:
     assert understood.not_found(result.words) == ""
 
 
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "я новичок, {}",
+        "судья, {}",
+        "спорим с другом: {}",
+        "в партии было так: {}",
+        "{}, как правильно?",
+        "новичок спрашивает: {}",
+        "друг считает, что {}",
+    ],
+)
+def test_who_asks_and_how_they_judge_it_is_no_topic(ix: RulesIndex, frame: str) -> None:
+    # «новичок», «судья», «спор», «партия», «правильно», «спрашивает» frame the question; the
+    # rules never speak of them, and they must not turn a covered question into «ничего нет»
+    for question in ("инкарнация 2 и инкарнация 3, какая работает", "хост умер что с симбом"):
+        plain, framed = ix.lookup(question), ix.lookup(frame.format(question))
+        assert framed.answer.answered and framed.hits[0].id == plain.hits[0].id
+
+
+def test_a_tournament_is_a_topic_these_rules_do_not_cover(ix: RulesIndex) -> None:
+    # a tournament's regulations are not in the game's rules: «турнир» is no filler
+    assert ix.lookup("разрешены ли прокси на турнире").hits == ()
+
+
 def test_may_is_no_grave(ix: RulesIndex) -> None:
     # the stemmer cuts «могила» and «могу» to one stem: «могу» is a stopword, not кладбище
     assert all(w.word != "могу" for w in ix.lookup("могу я реснуть паразита").words)
