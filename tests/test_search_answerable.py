@@ -285,6 +285,9 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         ("замена увеличила урон на 1, тип тот же?", "увеличила", "меняющие числовое значение", ("534.5",)),
         ("вызов без названия как искать карту", "искать", "поиск", ("535.5.1.1",)),
         ("карта в руке для вызова, а эффект лезет в колоду", "лезет", "взаимодействие", ("535.5.1.3",)),
+        # «заявить» is the rules' «объявить» (211.10; «заявлять» in 211.3.1, «заявка» in 535.5.1)
+        ("почему нельзя заявить движение", "заявить", "объявить", ("211.10",)),
+        ("отобрали контроль, оппонент контролирует?", "отобрали", "взять под контроль", ("535.8",)),
     ],
 )
 def test_each_jargon_entry_reads_as_its_rules_words(
@@ -340,6 +343,12 @@ def test_who_asks_and_how_they_judge_it_is_no_topic(ix: RulesIndex, frame: str) 
 def test_a_tournament_is_a_topic_these_rules_do_not_cover(ix: RulesIndex) -> None:
     # a tournament's regulations are not in the game's rules: «турнир» is no filler
     assert ix.lookup("разрешены ли прокси на турнире").hits == ()
+
+
+def test_which_clause_is_asked_in_any_case_of_the_word(ix: RulesIndex) -> None:
+    # «пункт» says the asker wants a clause number, in any case: «по какому пункту»
+    result = ix.lookup("по какому пункту карты в отряд")
+    assert "пункту" not in [w.word for w in result.words] and result.answer.answered
 
 
 def test_may_is_no_grave(ix: RulesIndex) -> None:
