@@ -351,6 +351,16 @@ def test_which_clause_is_asked_in_any_case_of_the_word(ix: RulesIndex) -> None:
     assert "пункту" not in [w.word for w in result.words] and result.answer.answered
 
 
+def test_a_keep_word_these_rules_do_not_write_stands_for_its_broader_words(ix: RulesIndex) -> None:
+    # «выстрел» is a rules word of the whole rulebook (jargon.yaml «keep»: a ranged attack); our
+    # fragment has only «дальние атаки» (534.5's example), and the word must still read as them
+    result = ix.lookup("бул'багур +1 рана от выстрела это выстрел или воздействие")
+    shot = next(w for w in result.words if w.word == "выстрела")
+    assert shot.how == "broader" and shot.found == ("дальние атаки",)
+    assert "выстрела" not in result.answer.missing
+    assert result.answer.answered and result.hits[0].id == "534.5"
+
+
 def test_may_is_no_grave(ix: RulesIndex) -> None:
     # the stemmer cuts «могила» and «могу» to one stem: «могу» is a stopword, not кладбище
     assert all(w.word != "могу" for w in ix.lookup("могу я реснуть паразита").words)

@@ -229,6 +229,15 @@ def _words(
         if used[i]:
             continue
         info = infos.get(t.surface)
+        kept = c.broader.get(t.key)
+        if kept is not None and t.key not in c.postings:
+            # A «keep» word these rules do not write («выстрел» where they speak only of «дальние
+            # атаки»): it stands for its broader (opposite, near) words, all of them together.
+            weight = WEIGHT[kept.relation]
+            alts = tuple(Alt(k, kept.relation, weight, kept.means, kept.within) for k in kept.keys)
+            words.append(QWord(typed(i, 1), alts, together=len(alts) > 1, info=info))
+            term_keys.extend(TermKey(a.key, typed(i, 1), i, i + 1, span(i, 1)) for a in alts)
+            continue
         row = None if t.key in c.postings or info is None else c.jargon_lemmas.get(info.lemma)
         how, share, like = "jargon", 1.0, ""
         alts = ()
