@@ -146,3 +146,22 @@ def test_a_non_word_one_edit_from_a_rules_word_counts_whole_for_the_answer(
     result = ix.lookup(query)
     assert next(w for w in result.words if w.word == typo).how == "typo"
     assert result.answer.answered and result.hits[0].id == first
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["регенерация у бул'багура", "броня вайла", "жизни многоликого", "карлик унд может быть защитником?"],
+)
+def test_a_clause_with_only_the_card_does_not_answer_what_is_asked_about_it(
+    ix: RulesIndex, query: str
+) -> None:
+    # the card's example names it; regeneration, armour, life, defenders it does not
+    result = ix.lookup(query)
+    assert result.hits == ()
+    assert "называет только карту" in result.answer.reason
+
+
+def test_a_card_with_the_doing_its_example_tells_is_still_answered(ix: RulesIndex) -> None:
+    # «перепрыгнул» is Сугед's ability (211.8.1's example: «может быть помещён на существо»)
+    result = ix.lookup("сугед перепрыгнул на другого")
+    assert result.answer.answered and result.hits[0].id in ("211.3", "211.8.1")
