@@ -312,10 +312,11 @@ def _phrase(
     term_keys: list[TermKey],
     query: str,
 ) -> None:
-    """A jargon phrase with its little words («чья карта» → владелец карты)."""
+    """A jargon phrase with its little words («чья карта» → владелец карты), or of little words
+    only («чей он»: no word of it alone says anything, the phrase does)."""
     for start in find_all(whole, seq):
         inside = [at_content[id(t)] for t in tokens[start : start + len(seq)] if id(t) in at_content]
-        if not inside or any(used[i] for i in inside):
+        if any(used[i] for i in inside):
             continue
         for i in inside:
             used[i] = True
@@ -323,7 +324,8 @@ def _phrase(
         label = query[slice(*where)]
         alts = tuple(Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
         words.append(QWord(label, alts, together=len(means_keys) > 1))
-        term_keys.extend(TermKey(mk, label, inside[0], inside[-1] + 1, where) for mk in means_keys)
+        if inside:
+            term_keys.extend(TermKey(mk, label, inside[0], inside[-1] + 1, where) for mk in means_keys)
 
 
 def _named(
