@@ -185,6 +185,23 @@ def test_a_mistyped_rules_word_keeps_its_broader_word(ix: RulesIndex) -> None:
     assert any(m.word == "параазита" and m.how == "broader" for m in result.hits[0].matched)
 
 
+@pytest.mark.parametrize(
+    ("query", "plain"),
+    [
+        # a jargon word mistyped: «нсоителя» is «носителя», a host, the creature a symbiote sits on
+        ("нсоителя убили, симбионт живой?", "носителя убили, симбионт живой?"),
+        # a jargon word by its form: «хостик» is like «хост»
+        ("хостик стал симбиотом, что с его симбом", "хост стал симбиотом, что с его симбом"),
+        # a rules word read by a derivation of its root: «паразта» is a parasite, and a symbiote
+        ("можно паразта на летуна", "можно паразита на летуна"),
+    ],
+)
+def test_a_keep_word_read_by_any_link_keeps_its_broader_word(ix: RulesIndex, query: str, plain: str) -> None:
+    # 211.4 (a host that dies or becomes a symbiote or a flyer) speaks of «существо»
+    assert ix.search(plain, 1)[0].id == "211.4"
+    assert ix.search(query, 1)[0].id == "211.4"
+
+
 def test_the_typo_index_says_whether_a_rules_word_is_one_edit_away() -> None:
     index = typos.TypoIndex(
         {"правила": "прав", "оттуда": "оттуд"}, Stemmer.Stemmer("russian"), [], ["правила"]

@@ -140,7 +140,7 @@ class Linker:
             if info is not None and not info.known and len(t.surface) >= 6:
                 # No such word: maybe a typo that landed in another word family
                 # («перемешение» is «перемещение», not «перемешивается»).
-                return (own, *self._broadened(self._typos(t, max_distance=1)))
+                return (own, *self._typos(t, max_distance=1))
             return (own,)
         # A count, a pronoun, a preposition («два», «обоих», «ею») only ever matches itself.
         if t.key.isdigit() or info is None or info.topic_weight == 0:
@@ -161,7 +161,7 @@ class Linker:
         if derived:
             return derived
         if not info.known:
-            return self._broadened(self._typos(t, stemmer=stemmer))
+            return self._typos(t, stemmer=stemmer)
         # Another form of the same dictionary word whose stem the stemmer cut otherwise
         # («стоит» and the rules' «стоящими»).
         # Not a pronoun's («того» is no «ту»).
@@ -281,19 +281,6 @@ class Linker:
             out.append(self._keys_sorted[i])
             i += 1
         return out
-
-    def _broadened(self, alts: tuple[Alt, ...]) -> tuple[Alt, ...]:
-        """Typo readings with the broader words their rules words have (jargon.yaml «keep»): a
-        mistyped «паразит» is a parasite, and a symbiote, as the word typed right is."""
-        out = {a.key: a for a in alts}
-        for a in alts:
-            wide = self._broader.get(a.key)
-            if wide is None:
-                continue
-            weight = WEIGHT[wide.relation] * a.weight / WEIGHT["typo"]
-            for k in wide.keys:
-                out.setdefault(k, Alt(k, wide.relation, weight, wide.means, wide.within))
-        return tuple(out.values())
 
     def _typos(
         self, t: Token, max_distance: int = 3, stemmer: Stemmer.Stemmer | None = None

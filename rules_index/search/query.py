@@ -272,11 +272,14 @@ def _words(
             # Another form of a jargon word («сдвинули» for the listed «сдвинуть»), a jargon
             # word mistyped («тиггер») or a word like one by its form («вражины» → «враг»).
             alts = tuple(Alt(mk, how, WEIGHT["jargon"] * share, row[1]) for mk in row[2])
+            if len(alts) == 1:
+                alts = _broadened(c, alts)
             words.append(QWord(typed(i, 1), alts, together=len(row[2]) > 1, info=info, like=like))
             term_keys.extend(TermKey(mk, typed(i, 1), i, i + 1, span(i, 1)) for mk in row[2])
             continue
         if not alts:
             alts = c.linker.alternatives(t, stemmer, info)
+        alts = _broadened(c, alts)
         label = typed(i, 1)
         # A word the corpus lacks counts for terms as its closest matches («хазяен» → хозяин,
         # «замещющая» → замещающая); a word with no match at all («покажи») says nothing.
@@ -288,6 +291,28 @@ def _words(
             term_keys.append(TermKey(key, label, i, i + 1, span(i, 1)))
         words.append(QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
     return words, term_keys
+
+
+_STAND_INS = frozenset({"broader", "opposite", "near"})
+
+
+def _broadened(c: Corpus, alts: tuple[Alt, ...]) -> tuple[Alt, ...]:
+    """A word read as a «keep» word of the rules (jargon.yaml) by any link — another form of a
+    jargon word, a typo, a derivation — searches that word's broader (opposite, near) words too,
+    as the word itself does: «нсоителя» is «носителя», a host, and a host is the creature a
+    symbiote sits on (211.4); «паразта» is a parasite, and a symbiote. Each weighs as for the
+    word itself times the sureness of the link (1 for a slip of one key)."""
+    if any(a.how in _STAND_INS for a in alts):
+        return alts  # the word itself brought them («паразит»)
+    out = {a.key: a for a in alts}
+    for a in alts:
+        wide = c.broader.get(a.key)
+        if wide is None:
+            continue
+        sure = min(1.0, a.weight / WEIGHT[a.how]) if a.how in WEIGHT else 1.0
+        for k in wide.keys:
+            out.setdefault(k, Alt(k, wide.relation, WEIGHT[wide.relation] * sure, wide.means, wide.within))
+    return tuple(out.values())
 
 
 def _mistyped_rules_word(c: Corpus, surface: str, infos: Mapping[str, morph.WordInfo]) -> bool:
