@@ -202,6 +202,24 @@ def test_a_keep_word_read_by_any_link_keeps_its_broader_word(ix: RulesIndex, que
     assert ix.search(query, 1)[0].id == "211.4"
 
 
+@pytest.mark.parametrize(
+    ("query", "plain"),
+    [
+        # «перввый» is «первый», an ordinal (it says which one), not an unknown noun
+        ("замены у обоих, кто перввый выбирает", "замены у обоих, кто первый выбирает"),
+        # «заонно» is «законно», a question whether one may
+        (
+            "сугед хочет перепрыгнуть на многоликого, это заонно?",
+            "сугед хочет перепрыгнуть на многоликого, это законно?",
+        ),
+    ],
+)
+def test_a_word_mistyped_weighs_as_the_word_meant(ix: RulesIndex, query: str, plain: str) -> None:
+    typed, meant = ix.lookup(query), ix.lookup(plain)
+    assert meant.answer.answered and typed.answer.answered
+    assert typed.hits[0].id == meant.hits[0].id
+
+
 def test_the_typo_index_says_whether_a_rules_word_is_one_edit_away() -> None:
     index = typos.TypoIndex(
         {"правила": "прав", "оттуда": "оттуд"}, Stemmer.Stemmer("russian"), [], ["правила"]

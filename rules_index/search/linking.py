@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 import Stemmer
@@ -73,6 +73,8 @@ class Fix:
     alts: tuple[Alt, ...] = ()
     share: float = 1.0
     like: str = ""  # the jargon word it resembles by its form («вражины» → «враг»)
+    # the dictionary's view of the word meant («перввый» → «первый»), the typed word still unknown
+    info: morph.WordInfo | None = None
 
 
 class Linker:
@@ -207,14 +209,16 @@ class Linker:
             if candidate in self._little:
                 return Fix(stopword=True)
             info = morph.analyse(candidate)
+            meant = replace(info, known=False)  # the word typed is still no word
             row = self._jargon_lemmas.get(candidate) or self._jargon_lemmas.get(info.lemma)
             if row is not None:
-                return Fix(row=row, share=WEIGHT["typo"] / WEIGHT["jargon"])
+                return Fix(row=row, share=WEIGHT["typo"] / WEIGHT["jargon"], info=meant)
             token = Token(0, len(candidate), candidate, self._analyzer.key(candidate, stemmer))
             found = self.alternatives(token, stemmer, info)
             if found:
                 weight = WEIGHT["typo"]
-                return Fix(alts=tuple(Alt(a.key, "typo", weight * a.weight, a.label) for a in found))
+                alts = tuple(Alt(a.key, "typo", weight * a.weight, a.label) for a in found)
+                return Fix(alts=alts, info=meant)
         return None
 
     def akin(self, surface: str) -> Fix | None:

@@ -256,6 +256,7 @@ def _words(
                 continue
             if slip is not None:
                 row, alts, share, how = slip.row, slip.alts, slip.share, "typo"
+                info = slip.info or info  # as the word meant: «перввый» says which one, as «первый» does
         if row is None and not alts and info is not None and t.key not in c.postings:
             alts = c.linker.alternatives(t, stemmer, info)
             fixed = None
@@ -267,6 +268,7 @@ def _words(
                 fixed = c.linker.akin(t.surface)  # «вражина»: a real word, like the jargon «враг»
             if fixed is not None:
                 row, alts, share, like = fixed.row, fixed.alts, fixed.share, fixed.like
+                info = fixed.info or info
                 how = "akin" if like else "typo"
         if row is not None:
             # Another form of a jargon word («сдвинули» for the listed «сдвинуть»), a jargon
