@@ -220,11 +220,19 @@ def test_a_word_mistyped_weighs_as_the_word_meant(ix: RulesIndex, query: str, pl
     assert typed.hits[0].id == meant.hits[0].id
 
 
+def test_a_jargon_phrase_typed_with_a_slip_is_still_the_phrase(ix: RulesIndex) -> None:
+    # «не получился» is the jargon phrase for «не удалось» (535.5.1.2); «полуяился» is one key off
+    typed = ix.lookup("а если вызов не полуяился, карту обратно в колоду?")
+    plain = ix.lookup("а если вызов не получился, карту обратно в колоду?")
+    assert any(w.how == "jargon" and "не удалось" in w.found for w in typed.words)
+    assert typed.answer.answered and typed.hits[0].id == plain.hits[0].id
+
+
 def test_the_typo_index_says_whether_a_rules_word_is_one_edit_away() -> None:
     index = typos.TypoIndex(
         {"правила": "прав", "оттуда": "оттуд"}, Stemmer.Stemmer("russian"), [], ["правила"]
     )
-    assert index.rules_word_near("правиа")
+    assert index.rules_word_near("правиа") == ["прав"]
     assert not index.rules_word_near("правиа", frozenset({"правила"}))  # a little word in a question
     assert not index.rules_word_near("отккуда")  # two edits
     assert not index.rules_word_near("тут")  # too short to be typed wrong

@@ -198,8 +198,9 @@ class Linker:
             return None
         return self._table_fix(surface, 1) or self._corrected(surface, stemmer)
 
-    def near_rules_word(self, surface: str) -> bool:
-        """Whether the rules write a word one edit from `surface` (their little words aside)."""
+    def near_rules_word(self, surface: str) -> list[str]:
+        """The keys of the words the rules write one edit from `surface` (their little words
+        aside); [] when none."""
         return self._typo_index.rules_word_near(surface, self._little)
 
     def _corrected(self, surface: str, stemmer: Stemmer.Stemmer) -> Fix | None:

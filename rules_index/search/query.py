@@ -169,6 +169,11 @@ def _words(
     exact = ["=" + t.surface for t in content]
     # Every token (little words too) for jargon phrases, and where each content token is.
     whole = list(postings.phrase_keys(tokens, c.analyzer.stopwords))
+    # A jargon phrase typed with a slip in its word («не нашёл хлзяина»): that word read as the
+    # one rules word one edit from it, for the phrases only.
+    slipped = [_slipped_key(c, t, infos) for t in tokens]
+    if any(slipped):
+        whole = [postings.PHRASE + k if k else w for w, k in zip(whole, slipped, strict=True)]
     at_content = {id(t): i for i, t in enumerate(content)}
     used = [False] * len(content)
     words: list[QWord] = []
@@ -317,6 +322,15 @@ def _broadened(c: Corpus, alts: tuple[Alt, ...]) -> tuple[Alt, ...]:
     return tuple(out.values())
 
 
+def _slipped_key(c: Corpus, t: Token, infos: Mapping[str, morph.WordInfo]) -> str:
+    """The key of the one rules word a word no dictionary knows is one edit from, or «»."""
+    info = infos.get(t.surface)
+    if info is None or info.known or t.key in c.postings or t.surface in c.jargon_lemmas:
+        return ""
+    near = c.linker.near_rules_word(t.surface)
+    return near[0] if len(near) == 1 else ""
+
+
 def _mistyped_rules_word(c: Corpus, surface: str, infos: Mapping[str, morph.WordInfo]) -> bool:
     """Whether a word that shares its stem with a jargon form is rather a word of the rules
     mistyped: no dictionary knows it, the jargon table does not list it, and the rules write a
@@ -324,7 +338,7 @@ def _mistyped_rules_word(c: Corpus, surface: str, infos: Mapping[str, morph.Word
     info = infos.get(surface)
     if info is None or info.known or surface in c.jargon_lemmas or surface in c.vocab:
         return False
-    return c.linker.near_rules_word(surface)
+    return bool(c.linker.near_rules_word(surface))
 
 
 def _phrase(

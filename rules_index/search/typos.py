@@ -98,13 +98,13 @@ class TypoIndex:
                 out.append((key, int(dist)))
         return out[:5]
 
-    def rules_word_near(self, surface: str, skip: frozenset[str] = frozenset()) -> bool:
-        """Whether the rules write a word one edit from `surface` (a word of `skip` aside: the
-        rules' «правила» is a little word in a question)."""
+    def rules_word_near(self, surface: str, skip: frozenset[str] = frozenset()) -> list[str]:
+        """The keys of the words the rules write one edit from `surface`, at most five (a word of
+        `skip` aside: the rules' «правила» is a little word in a question)."""
         if not edit_limit(len(surface)):
-            return False
+            return []
         close = process.extract(surface, self._vocab_words, scorer=OSA.distance, score_cutoff=1, limit=10)
-        return any(word not in skip for word, _, _ in close)
+        return list(dict.fromkeys(self._vocab[word] for word, _, _ in close if word not in skip))[:5]
 
     def table_word(self, surface: str, max_distance: int = 2) -> tuple[str, bool, int] | None:
         """The jargon form or stopword a misspelt word is (word, is_stopword, edits), or None.
