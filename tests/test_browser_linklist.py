@@ -5,6 +5,7 @@ where it was; each link is a tap target a phone can hit."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -26,9 +27,16 @@ ANSWERS = ".st-key-search_answers"
 
 
 @pytest.fixture(scope="module")
-def hostile_ruling() -> str:
+def hostile_ruling() -> Iterator[str]:
     book, by = journal_with_judge(journal.default_path(), "Линкова")
-    return str(book.record(model.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)), by))
+    rid = book.record(model.RulingInput(title=HOSTILE, decision="Нет.", clauses=("211.4",)), by)
+    yield str(rid)
+    # The server's journal is the worker's for the whole run, and other tests read it (the words
+    # check lists every word the journal page shows): the title is made plain again.
+    plain = model.RulingInput(
+        title="Может ли Сугед сесть на летающее существо?", decision="Нет.", clauses=("211.4",)
+    )
+    book.amend(rid, plain, by, base_rev=book.get(rid).rev)  # type: ignore[union-attr]
 
 
 def _search(pg: object, query: str) -> None:

@@ -14,6 +14,7 @@ import pytest
 import rules_index
 from rules_index import CorpusError, RulesIndex, understood
 from rules_index.model import SearchResult
+from rules_index.search import answerability, query, retrieval
 from rules_index.tables import DATA_DIR, load_tables
 
 
@@ -285,6 +286,9 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         ("замена увеличила урон на 1, тип тот же?", "увеличила", "меняющие числовое значение", ("534.5",)),
         ("вызов без названия как искать карту", "искать", "поиск", ("535.5.1.1",)),
         ("карта в руке для вызова, а эффект лезет в колоду", "лезет", "взаимодействие", ("535.5.1.3",)),
+        # «заявить» is the rules' «объявить» (211.10; «заявлять» in 211.3.1, «заявка» in 535.5.1)
+        ("почему нельзя заявить движение", "заявить", "объявить", ("211.10",)),
+        ("отобрали контроль, оппонент контролирует?", "отобрали", "взять под контроль", ("535.8",)),
     ],
 )
 def test_each_jargon_entry_reads_as_its_rules_words(
@@ -294,6 +298,30 @@ def test_each_jargon_entry_reads_as_its_rules_words(
     heard = {w.word: w for w in result.words}
     assert heard[word].how in ("jargon", "akin") and means in heard[word].found, heard[word]
     assert result.hits and result.hits[0].id in clause, [h.id for h in result.hits]
+
+
+def test_every_jargon_form_reads_as_something_where_the_rules_write_its_meaning(ix: RulesIndex) -> None:
+    # A form of the table typed alone is never «не нашлось» when the loaded rules write every word
+    # of its meaning: «антап» (открытый: the rules write «в открытом виде», not «открыть»), «чей
+    # он» (little words only), «за партию» (a little word and a word no stopword may swallow).
+    corpus = ix._search.corpus
+    stemmer = corpus.analyzer.stemmer()
+    unread = []
+    for entry in load_tables().jargon:
+        keys = corpus.analyzer.keys(entry.means, stemmer)
+        if not keys or not set.intersection(*(set(corpus.postings.get(k, ())) for k in keys)):
+            continue  # a meaning no clause states whole («первый ход»)
+        for slang in entry.slang:
+            q = query.read(corpus, slang)
+            _, _, covered = retrieval.word_scores(corpus, q.words)
+            words = [
+                w
+                for w in answerability.report(corpus, slang, q.numbers, q.words, covered)
+                if w.how != "count"
+            ]
+            if not words or any(not w.how for w in words):
+                unread.append(slang)
+    assert unread == []
 
 
 @pytest.mark.parametrize(
@@ -315,6 +343,46 @@ def test_chat_fillers_say_nothing(ix: RulesIndex) -> None:
     result = ix.lookup("короче ребят плз можно ли двигать симбиота")
     assert result.answer.answered and result.hits[0].id == "211.10"
     assert understood.not_found(result.words) == ""
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "я новичок, {}",
+        "судья, {}",
+        "спорим с другом: {}",
+        "{}, как правильно?",
+        "новичок спрашивает: {}",
+        "друг считает, что {}",
+    ],
+)
+def test_who_asks_and_how_they_judge_it_is_no_topic(ix: RulesIndex, frame: str) -> None:
+    # «новичок», «судья», «спор», «правильно», «спрашивает» frame the question; the
+    # rules never speak of them, and they must not turn a covered question into «ничего нет»
+    for question in ("инкарнация 2 и инкарнация 3, какая работает", "хост умер что с симбом"):
+        plain, framed = ix.lookup(question), ix.lookup(frame.format(question))
+        assert framed.answer.answered and framed.hits[0].id == plain.hits[0].id
+
+
+def test_a_tournament_is_a_topic_these_rules_do_not_cover(ix: RulesIndex) -> None:
+    # a tournament's regulations are not in the game's rules: «турнир» is no filler
+    assert ix.lookup("разрешены ли прокси на турнире").hits == ()
+
+
+def test_which_clause_is_asked_in_any_case_of_the_word(ix: RulesIndex) -> None:
+    # «пункт» says the asker wants a clause number, in any case: «по какому пункту»
+    result = ix.lookup("по какому пункту карты в отряд")
+    assert "пункту" not in [w.word for w in result.words] and result.answer.answered
+
+
+def test_a_keep_word_these_rules_do_not_write_stands_for_its_broader_words(ix: RulesIndex) -> None:
+    # «выстрел» is a rules word of the whole rulebook (jargon.yaml «keep»: a ranged attack); our
+    # fragment has only «дальние атаки» (534.5's example), and the word must still read as them
+    result = ix.lookup("бул'багур +1 рана от выстрела это выстрел или воздействие")
+    shot = next(w for w in result.words if w.word == "выстрела")
+    assert shot.how == "broader" and shot.found == ("дальние атаки",)
+    assert "выстрела" not in result.answer.missing
+    assert result.answer.answered and result.hits[0].id == "534.5"
 
 
 def test_may_is_no_grave(ix: RulesIndex) -> None:

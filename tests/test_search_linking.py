@@ -142,6 +142,102 @@ def test_a_mistyped_stopword_is_not_reported_as_missing(ix: RulesIndex) -> None:
     assert "теперьь" not in ix.lookup("отжал карту кто теперьь контролирует").unmatched
 
 
+@pytest.mark.parametrize(
+    ("query", "first", "slip"),
+    [
+        ("рес отккуда и куда", "535.6", "отккуда"),  # «откуда», not the rules' «оттуда» (two edits)
+        ("что згачит взять карту под контроль", "535.8", "згачит"),  # «значит», not «защит»
+        ("инкарнация 2 и инкарнация 3, какая рбаотает", "535.7.4", "рбаотает"),  # a light verb
+    ],
+)
+def test_a_little_word_one_edit_away_says_nothing_before_a_rules_word_two_away(
+    ix: RulesIndex, query: str, first: str, slip: str
+) -> None:
+    result = ix.lookup(query)
+    assert slip not in [w.word for w in result.words]
+    assert result.answer.answered and result.hits[0].id == first
+
+
+def test_a_dictionary_word_one_keystroke_away_comes_before_a_rules_word_two_away(ix: RulesIndex) -> None:
+    # «меняестя» is «меняется» (the rules' «меняет»), not «меня» two edits away
+    result = ix.lookup("овнер карты меняестя?")
+    word = next(w for w in result.words if w.word == "меняестя")
+    assert word.how == "typo" and word.found == ("меняет",)
+    assert result.answer.answered and result.hits[0].id == "535.1"
+
+
+def test_a_rules_word_mistyped_is_not_a_jargon_word_sharing_its_stem(ix: RulesIndex) -> None:
+    # «замешающая» stems as the jargon «замешать» (перемешивается колода) does, but no dictionary
+    # knows it and 534.7 writes «замещающая», one key away
+    result = ix.lookup("замешающая особеность в стек")
+    word = next(w for w in result.words if w.word == "замешающая")
+    assert word.how == "typo" and word.found[0].startswith("замещающ")
+    assert result.answer.answered and result.hits[0].id == "534.7"
+    shuffled = next(w for w in ix.lookup("замешать колоду").words if w.word == "замешать")
+    assert shuffled.how == "jargon" and shuffled.found == ("перемешивается колода",)
+
+
+def test_a_mistyped_rules_word_keeps_its_broader_word(ix: RulesIndex) -> None:
+    # «параазита» is «паразита» mistyped, and a parasite is a symbiote (jargon.yaml «keep») as
+    # when typed right: 211.9 says a host may attack its symbiote
+    result = ix.lookup("можно атаковать своего параазита")
+    assert result.answer.answered and result.hits[0].id == "211.9"
+    assert any(m.word == "параазита" and m.how == "broader" for m in result.hits[0].matched)
+
+
+@pytest.mark.parametrize(
+    ("query", "plain"),
+    [
+        # a jargon word mistyped: «нсоителя» is «носителя», a host, the creature a symbiote sits on
+        ("нсоителя убили, симбионт живой?", "носителя убили, симбионт живой?"),
+        # a jargon word by its form: «хостик» is like «хост»
+        ("хостик стал симбиотом, что с его симбом", "хост стал симбиотом, что с его симбом"),
+        # a rules word read by a derivation of its root: «паразта» is a parasite, and a symbiote
+        ("можно паразта на летуна", "можно паразита на летуна"),
+    ],
+)
+def test_a_keep_word_read_by_any_link_keeps_its_broader_word(ix: RulesIndex, query: str, plain: str) -> None:
+    # 211.4 (a host that dies or becomes a symbiote or a flyer) speaks of «существо»
+    assert ix.search(plain, 1)[0].id == "211.4"
+    assert ix.search(query, 1)[0].id == "211.4"
+
+
+@pytest.mark.parametrize(
+    ("query", "plain"),
+    [
+        # «перввый» is «первый», an ordinal (it says which one), not an unknown noun
+        ("замены у обоих, кто перввый выбирает", "замены у обоих, кто первый выбирает"),
+        # «заонно» is «законно», a question whether one may
+        (
+            "сугед хочет перепрыгнуть на многоликого, это заонно?",
+            "сугед хочет перепрыгнуть на многоликого, это законно?",
+        ),
+    ],
+)
+def test_a_word_mistyped_weighs_as_the_word_meant(ix: RulesIndex, query: str, plain: str) -> None:
+    typed, meant = ix.lookup(query), ix.lookup(plain)
+    assert meant.answer.answered and typed.answer.answered
+    assert typed.hits[0].id == meant.hits[0].id
+
+
+def test_a_jargon_phrase_typed_with_a_slip_is_still_the_phrase(ix: RulesIndex) -> None:
+    # «не получился» is the jargon phrase for «не удалось» (535.5.1.2); «полуяился» is one key off
+    typed = ix.lookup("а если вызов не полуяился, карту обратно в колоду?")
+    plain = ix.lookup("а если вызов не получился, карту обратно в колоду?")
+    assert any(w.how == "jargon" and "не удалось" in w.found for w in typed.words)
+    assert typed.answer.answered and typed.hits[0].id == plain.hits[0].id
+
+
+def test_the_typo_index_says_whether_a_rules_word_is_one_edit_away() -> None:
+    index = typos.TypoIndex(
+        {"правила": "прав", "оттуда": "оттуд"}, Stemmer.Stemmer("russian"), [], ["правила"]
+    )
+    assert index.rules_word_near("правиа") == ["прав"]
+    assert not index.rules_word_near("правиа", frozenset({"правила"}))  # a little word in a question
+    assert not index.rules_word_near("отккуда")  # two edits
+    assert not index.rules_word_near("тут")  # too short to be typed wrong
+
+
 def test_a_real_word_is_a_slip_only_for_a_common_rules_word(ix: RulesIndex) -> None:
     # «приходит» is no «приводит» (one clause has it); «кату» is «карту» (most clauses have it).
     assert all(m.found != "приводит" for h in ix.search("инка приходит закрытой?") for m in h.matched)
@@ -334,9 +430,21 @@ def test_two_words_typed_without_the_space_are_read_apart(ix: RulesIndex, query:
     assert glued.query == query  # the result still says what was typed
 
 
-@pytest.mark.parametrize("query", ["симбиод на хосте", "замещющая особенность", "сущесво", "ываываываыва"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "симбиод на хосте",
+        "замещющая особенность",
+        "сущесво",
+        "ываываываыва",
+        "толкули хоста, симб за ним",  # «толкнули», not «толку» + «ли»
+        "перввый ряд",  # «первый», not «перв» + «вый»
+        "сопенику отдали карту",  # «сопернику»
+    ],
+)
 def test_a_mistyped_or_unknown_word_is_not_cut_in_two(ix: RulesIndex, query: str) -> None:
-    # «симбиод» is «симбиот» mistyped (not «симб» + «иод»); nonsense has no two known halves
+    # «симбиод» is «симбиот» mistyped (not «симб» + «иод»), «толкули» a word the dictionary knows
+    # one keystroke away; nonsense has no two known halves
     first = query.split()[0]
     assert first in [w.word for w in ix.lookup(query).words]
 

@@ -128,3 +128,40 @@ def test_a_time_again_is_what_the_rules_call_repeated(ix: RulesIndex) -> None:
 def first_of(ix: RulesIndex, query: str) -> str:
     hits = ix.search(query, 3)
     return hits[0].id if hits else ""
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "typo"),
+    [
+        ("вызвал симбиота способностью, кто хощяин", "211.8", "хощяин"),
+        ("жеьоны инкарнации копятся когда и где", "535.7.1", "жеьоны"),
+        ("у нас обоих есть заиены на один и тот же удар, кто решает", "534.4.2", "заиены"),
+    ],
+)
+def test_a_non_word_one_edit_from_a_rules_word_counts_whole_for_the_answer(
+    ix: RulesIndex, query: str, first: str, typo: str
+) -> None:
+    # The same questions typed right are answered; a slip of one key in the word the question is
+    # about must not turn the answer into «ничего нет».
+    result = ix.lookup(query)
+    assert next(w for w in result.words if w.word == typo).how == "typo"
+    assert result.answer.answered and result.hits[0].id == first
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["регенерация у бул'багура", "броня вайла", "жизни многоликого", "карлик унд может быть защитником?"],
+)
+def test_a_clause_with_only_the_card_does_not_answer_what_is_asked_about_it(
+    ix: RulesIndex, query: str
+) -> None:
+    # the card's example names it; regeneration, armour, life, defenders it does not
+    result = ix.lookup(query)
+    assert result.hits == ()
+    assert "называет только карту" in result.answer.reason
+
+
+def test_a_card_with_the_doing_its_example_tells_is_still_answered(ix: RulesIndex) -> None:
+    # «перепрыгнул» is Сугед's ability (211.8.1's example: «может быть помещён на существо»)
+    result = ix.lookup("сугед перепрыгнул на другого")
+    assert result.answer.answered and result.hits[0].id in ("211.3", "211.8.1")

@@ -8,8 +8,9 @@ says it, half where only its example or a cross-reference does (a quoted name in
 against every clause by its part of speech (a noun names the topic, a verb says what happens to
 it; a light verb, «работает», says nothing; a word no dictionary knows is likelier slang we
 could not read than a topic; a card it names weighs more than any word, yet is no answer by
-itself; a word said twice counts once). The clause covering the largest share answers the question when
-the share reaches ANSWER_COVERAGE and it states what the kind of question asks for: a number
+itself: a clause with only the card does not answer what the question asks about it, a noun
+it lacks; a word said twice counts once). The clause covering the largest share answers the
+question when the share reaches ANSWER_COVERAGE and it states what the kind of question asks for: a number
 for «сколько», a definition for «что такое» (asks.yaml); a question whether one may do something
 («можно ли атаковать летающее существо») needs a clause that says the doing, or PERMISSION_COVERAGE
 of the question without it; a question of who does something («кто первым вскрывает карты»)
@@ -28,6 +29,7 @@ from rules_index import morph, numbers
 from rules_index.model import Answer, Evidence, QueryWord
 from rules_index.search import retrieval
 from rules_index.search.corpus import Corpus
+from rules_index.search.linking import WEIGHT
 from rules_index.search.query import Query, QWord
 from rules_index.search.retrieval import How
 from rules_index.text import Token, fold_lookalikes, normalize
@@ -124,12 +126,26 @@ def decide(
             # an answer.
             reason = reason or f"п. {c.paragraphs[d].id} совпал только со словами, похожими на набранные"
             continue
+        if _only_the_card(q, topics, d, covered[d], how):
+            # A card is what the question is about; a thing it names that the clause lacks is
+            # what it asks about the card («регенерация у Бул'Багура», «броня Вайла»).
+            reason = reason or f"п. {c.paragraphs[d].id} называет только карту"
+            continue
         failed = _unstated(c, q, topics, d, covered[d], how, defining)
         if not failed:
             return Answer(True, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, coverage=share)
         reason = reason or failed
     d = max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
     return Answer(False, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, reason, shares[d])
+
+
+def _only_the_card(q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> bool:
+    """Whether paragraph d has of the question only the cards it names, and lacks a noun of it:
+    the thing asked about the card. A doing it lacks may be the card's ability its example tells
+    in other words («Сугед перепрыгнул на другого»: 211.8.1's «может быть помещён на существо»)."""
+    if not all(how[d][t.wi][0].how in ("card", "named") for t in topics if t.wi in got):
+        return False
+    return any(t.wi not in got and (info := q.words[t.wi].info) is not None and info.noun for t in topics)
 
 
 def _related(
@@ -369,9 +385,17 @@ def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
 
 def _quality(c: Corpus, q: Query, d: int, wi: int, how: How) -> float:
     """How well paragraph d has word wi: where it says it, times how sure the link is (the word
-    itself 1, jargon 0.95, a typo or a derivation less: linking.WEIGHT)."""
+    itself 1, jargon 0.95, a typo or a derivation less: linking.WEIGHT). A word no dictionary
+    knows read as a rules word mistyped counts by its edits alone («хощяин» is «хозяин», one
+    edit: fully): the ranking's discount for a typo keeps the clauses with the word as typed
+    first, but whether the rules answer does not depend on how the word was typed."""
     where = 1.0 if _where(c, q, d, wi, how) in CENTRAL else EXAMPLE_ONLY
-    return where * float(min(1.0, how[d][wi][0].weight) ** LINK_POWER)
+    alt = how[d][wi][0]
+    weight = alt.weight
+    info = q.words[wi].info
+    if alt.how == "typo" and info is not None and not info.known:
+        weight /= WEIGHT["typo"]
+    return where * float(min(1.0, weight) ** LINK_POWER)
 
 
 def _keys(q: Query, d: int, wi: int, how: How) -> list[str]:

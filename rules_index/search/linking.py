@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 import Stemmer
@@ -73,6 +73,8 @@ class Fix:
     alts: tuple[Alt, ...] = ()
     share: float = 1.0
     like: str = ""  # the jargon word it resembles by its form («вражины» → «враг»)
+    # the dictionary's view of the word meant («перввый» → «первый»), the typed word still unknown
+    info: morph.WordInfo | None = None
 
 
 class Linker:
@@ -87,6 +89,7 @@ class Linker:
     _akin: Mapping[str, tuple[postings.JargonRow, str]]
     _n_paragraphs: int
     _forms: Mapping[str, str]
+    _little: frozenset[str]
 
     def __init__(
         self,
@@ -98,6 +101,7 @@ class Linker:
         n_paragraphs: int,
         akin: Mapping[str, tuple[postings.JargonRow, str]] = MappingProxyType({}),
         forms: Mapping[str, str] = MappingProxyType({}),
+        little: frozenset[str] = frozenset(),
     ) -> None:
         set_ = object.__setattr__
         set_(self, "_postings", postings_)
@@ -109,6 +113,8 @@ class Linker:
         set_(self, "_akin", akin)
         set_(self, "_n_paragraphs", n_paragraphs)
         set_(self, "_forms", forms)  # every word form of the rules → its key
+        # words that say nothing about the topic: stopwords and light verbs (asks.yaml)
+        set_(self, "_little", analyzer.stopwords | little)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Linker неизменяем после построения")
@@ -179,19 +185,42 @@ class Linker:
         fix = self._table_fix(surface, 1) or self.akin(surface)
         if fix is not None:
             return fix
+        return self._corrected(surface, stemmer) or self._table_fix(surface, 2)
+
+    def slip(self, surface: str, stemmer: Stemmer.Stemmer) -> Fix | None:
+        """What a word no dictionary knows was meant to be when one edit makes it a word and no
+        word of the rules is that near: a little word or a light verb («отккуда», «рбаотает»:
+        it says nothing), a jargon form, or a dictionary word one keystroke away that the search
+        finds («меняестя» → «меняется»). Read so before a rules word two or three edits away
+        («отккуда» is no «оттуда»); None when a rules word is one edit away (that is the word)
+        or nothing is."""
+        if self.near_rules_word(surface):
+            return None
+        return self._table_fix(surface, 1) or self._corrected(surface, stemmer)
+
+    def near_rules_word(self, surface: str) -> list[str]:
+        """The keys of the words the rules write one edit from `surface` (their little words
+        aside); [] when none."""
+        return self._typo_index.rules_word_near(surface, self._little)
+
+    def _corrected(self, surface: str, stemmer: Stemmer.Stemmer) -> Fix | None:
+        """A dictionary word one keystroke from `surface` that is a little word, a jargon word or
+        a word the search finds, the likeliest first."""
         for candidate in morph.corrections(surface, CORRECTIONS):
-            if candidate in self._analyzer.stopwords:
+            if candidate in self._little:
                 return Fix(stopword=True)
             info = morph.analyse(candidate)
+            meant = replace(info, known=False)  # the word typed is still no word
             row = self._jargon_lemmas.get(candidate) or self._jargon_lemmas.get(info.lemma)
             if row is not None:
-                return Fix(row=row, share=WEIGHT["typo"] / WEIGHT["jargon"])
+                return Fix(row=row, share=WEIGHT["typo"] / WEIGHT["jargon"], info=meant)
             token = Token(0, len(candidate), candidate, self._analyzer.key(candidate, stemmer))
             found = self.alternatives(token, stemmer, info)
             if found:
                 weight = WEIGHT["typo"]
-                return Fix(alts=tuple(Alt(a.key, "typo", weight * a.weight, a.label) for a in found))
-        return self._table_fix(surface, 2)
+                alts = tuple(Alt(a.key, "typo", weight * a.weight, a.label) for a in found)
+                return Fix(alts=alts, info=meant)
+        return None
 
     def akin(self, surface: str) -> Fix | None:
         """A jargon word this one resembles by its form: it begins with the whole stem of a

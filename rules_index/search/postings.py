@@ -145,8 +145,9 @@ def jargon_table(
 
     Jargon matches by stem, unless the slang stem is also a word of the rules («контроллер»
     and «контроля» share a stem): then only the listed slang forms themselves match. Slang of
-    one meaningful word and little words («чья карта», «у кого ход») matches only as the whole
-    phrase (PHRASE-marked keys, little words as typed): its one word alone says too little.
+    one meaningful word and little words («чья карта», «у кого ход»), or of little words only
+    («чей он»), matches only as the whole phrase (PHRASE-marked keys, little words as typed): its
+    one word alone says too little.
     """
     jargon: list[JargonRow] = []
     broader: dict[str, Broader] = {}
@@ -154,6 +155,12 @@ def jargon_table(
         means = analyzer.keys(entry.means, stemmer)
         for slang in entry.slang:
             seq = analyzer.keys(slang, stemmer)
+            if not seq and means and not entry.keep:
+                # little words only («чей он»): the whole phrase, or nothing
+                whole = phrase_keys(analyzer.tokens(slang, stemmer), analyzer.stopwords)
+                if len(whole) > 1:
+                    jargon.append((whole, entry.means, means))
+                continue
             if not seq or not means or seq == means:
                 continue
             if entry.keep:

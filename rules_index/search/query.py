@@ -130,10 +130,12 @@ def unglue(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
                 continue
             if best is None or (ours, len(left)) > best:
                 best = (ours, len(left))
-        # A word a slip or two from a word of the rules («симбиод», «сущесво») is that word
-        # mistyped (asked only of a word that splits: the look-up reads the whole vocabulary).
-        near = best is not None and process.extractOne(
-            word, c.vocab.keys(), scorer=OSA.distance, score_cutoff=_SLIPS
+        # A word a slip or two from a word of the rules («симбиод», «сущесво»), or one keystroke
+        # from a word the dictionary knows («толкули», «перввый»), is that word mistyped (asked
+        # only of a word that splits: the look-up reads the whole vocabulary).
+        near = best is not None and (
+            process.extractOne(word, c.vocab.keys(), scorer=OSA.distance, score_cutoff=_SLIPS)
+            or morph.corrections(word, 1)
         )
         if best is not None and not near:
             at = m.start() + best[1]
@@ -167,6 +169,11 @@ def _words(
     exact = ["=" + t.surface for t in content]
     # Every token (little words too) for jargon phrases, and where each content token is.
     whole = list(postings.phrase_keys(tokens, c.analyzer.stopwords))
+    # A jargon phrase typed with a slip in its word («не нашёл хлзяина»): that word read as the
+    # one rules word one edit from it, for the phrases only.
+    slipped = [_slipped_key(c, t, infos) for t in tokens]
+    if any(slipped):
+        whole = [postings.PHRASE + k if k else w for w, k in zip(whole, slipped, strict=True)]
     at_content = {id(t): i for i, t in enumerate(content)}
     used = [False] * len(content)
     words: list[QWord] = []
@@ -202,6 +209,8 @@ def _words(
         for start in find_all(exact if seq[0].startswith("=") else keys, seq):
             if any(used[start : start + len(seq)]):
                 continue
+            if len(seq) == 1 and _mistyped_rules_word(c, content[start].surface, infos):
+                continue
             for i in range(start, start + len(seq)):
                 used[i] = True
             label = typed(start, len(seq))
@@ -225,10 +234,35 @@ def _words(
         if used[i]:
             continue
         info = infos.get(t.surface)
+        kept = c.broader.get(t.key)
+        if kept is not None and t.key not in c.postings:
+            # A «keep» word these rules do not write («выстрел» where they speak only of «дальние
+            # атаки»): it stands for its broader (opposite, near) words, all of them together.
+            weight = WEIGHT[kept.relation]
+            alts = tuple(Alt(k, kept.relation, weight, kept.means, kept.within) for k in kept.keys)
+            words.append(QWord(typed(i, 1), alts, together=len(alts) > 1, info=info))
+            term_keys.extend(TermKey(a.key, typed(i, 1), i, i + 1, span(i, 1)) for a in alts)
+            continue
         row = None if t.key in c.postings or info is None else c.jargon_lemmas.get(info.lemma)
         how, share, like = "jargon", 1.0, ""
         alts = ()
-        if row is None and info is not None and t.key not in c.postings:
+        if (
+            row is None
+            and info is not None
+            and not info.known
+            and t.key not in c.postings
+            and t.surface not in c.jargon_lemmas
+        ):
+            # A word no dictionary knows, not a form of a rules or jargon word, one edit from a
+            # word when no word of the rules is that near: the nearest reading wins («отккуда»
+            # is «откуда», not the rules' «оттуда»; «рбаотает» is a light verb mistyped).
+            slip = c.linker.slip(t.surface, stemmer)
+            if slip is not None and slip.stopword:
+                continue
+            if slip is not None:
+                row, alts, share, how = slip.row, slip.alts, slip.share, "typo"
+                info = slip.info or info  # as the word meant: «перввый» says which one, as «первый» does
+        if row is None and not alts and info is not None and t.key not in c.postings:
             alts = c.linker.alternatives(t, stemmer, info)
             fixed = None
             if not alts and not info.known:
@@ -239,16 +273,20 @@ def _words(
                 fixed = c.linker.akin(t.surface)  # «вражина»: a real word, like the jargon «враг»
             if fixed is not None:
                 row, alts, share, like = fixed.row, fixed.alts, fixed.share, fixed.like
+                info = fixed.info or info
                 how = "akin" if like else "typo"
         if row is not None:
             # Another form of a jargon word («сдвинули» for the listed «сдвинуть»), a jargon
             # word mistyped («тиггер») or a word like one by its form («вражины» → «враг»).
             alts = tuple(Alt(mk, how, WEIGHT["jargon"] * share, row[1]) for mk in row[2])
+            if len(alts) == 1:
+                alts = _broadened(c, alts)
             words.append(QWord(typed(i, 1), alts, together=len(row[2]) > 1, info=info, like=like))
             term_keys.extend(TermKey(mk, typed(i, 1), i, i + 1, span(i, 1)) for mk in row[2])
             continue
         if not alts:
             alts = c.linker.alternatives(t, stemmer, info)
+        alts = _broadened(c, alts)
         label = typed(i, 1)
         # A word the corpus lacks counts for terms as its closest matches («хазяен» → хозяин,
         # «замещющая» → замещающая); a word with no match at all («покажи») says nothing.
@@ -260,6 +298,47 @@ def _words(
             term_keys.append(TermKey(key, label, i, i + 1, span(i, 1)))
         words.append(QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
     return words, term_keys
+
+
+_STAND_INS = frozenset({"broader", "opposite", "near"})
+
+
+def _broadened(c: Corpus, alts: tuple[Alt, ...]) -> tuple[Alt, ...]:
+    """A word read as a «keep» word of the rules (jargon.yaml) by any link — another form of a
+    jargon word, a typo, a derivation — searches that word's broader (opposite, near) words too,
+    as the word itself does: «нсоителя» is «носителя», a host, and a host is the creature a
+    symbiote sits on (211.4); «паразта» is a parasite, and a symbiote. Each weighs as for the
+    word itself times the sureness of the link (1 for a slip of one key)."""
+    if any(a.how in _STAND_INS for a in alts):
+        return alts  # the word itself brought them («паразит»)
+    out = {a.key: a for a in alts}
+    for a in alts:
+        wide = c.broader.get(a.key)
+        if wide is None:
+            continue
+        sure = min(1.0, a.weight / WEIGHT[a.how]) if a.how in WEIGHT else 1.0
+        for k in wide.keys:
+            out.setdefault(k, Alt(k, wide.relation, WEIGHT[wide.relation] * sure, wide.means, wide.within))
+    return tuple(out.values())
+
+
+def _slipped_key(c: Corpus, t: Token, infos: Mapping[str, morph.WordInfo]) -> str:
+    """The key of the one rules word a word no dictionary knows is one edit from, or «»."""
+    info = infos.get(t.surface)
+    if info is None or info.known or t.key in c.postings or t.surface in c.jargon_lemmas:
+        return ""
+    near = c.linker.near_rules_word(t.surface)
+    return near[0] if len(near) == 1 else ""
+
+
+def _mistyped_rules_word(c: Corpus, surface: str, infos: Mapping[str, morph.WordInfo]) -> bool:
+    """Whether a word that shares its stem with a jargon form is rather a word of the rules
+    mistyped: no dictionary knows it, the jargon table does not list it, and the rules write a
+    word one edit from it («замешающая» is 534.7's «замещающая», not a form of «замешать»)."""
+    info = infos.get(surface)
+    if info is None or info.known or surface in c.jargon_lemmas or surface in c.vocab:
+        return False
+    return bool(c.linker.near_rules_word(surface))
 
 
 def _phrase(
@@ -274,10 +353,11 @@ def _phrase(
     term_keys: list[TermKey],
     query: str,
 ) -> None:
-    """A jargon phrase with its little words («чья карта» → владелец карты)."""
+    """A jargon phrase with its little words («чья карта» → владелец карты), or of little words
+    only («чей он»: no word of it alone says anything, the phrase does)."""
     for start in find_all(whole, seq):
         inside = [at_content[id(t)] for t in tokens[start : start + len(seq)] if id(t) in at_content]
-        if not inside or any(used[i] for i in inside):
+        if any(used[i] for i in inside):
             continue
         for i in inside:
             used[i] = True
@@ -285,7 +365,8 @@ def _phrase(
         label = query[slice(*where)]
         alts = tuple(Alt(mk, "jargon", WEIGHT["jargon"], means) for mk in means_keys)
         words.append(QWord(label, alts, together=len(means_keys) > 1))
-        term_keys.extend(TermKey(mk, label, inside[0], inside[-1] + 1, where) for mk in means_keys)
+        if inside:
+            term_keys.extend(TermKey(mk, label, inside[0], inside[-1] + 1, where) for mk in means_keys)
 
 
 def _named(

@@ -1,13 +1,16 @@
 """Typos in query words, the way people type on a phone: a letter missing, doubled, swapped
 with its neighbour, or a neighbouring key pressed.
 
-Three places a misspelt word may belong to, tried in this order by the search:
+Three places a misspelt word may belong to:
 - a word the rules write (`rules_words`: by the word, then by its stem for forms the rules do
   not use, «замишение» → «замещения»);
-- a word of the jargon table or a stopword (`table_word`: «тиггер» is «триггер», «теперьь» is
-  «теперь» and says nothing);
+- a word of the jargon table, a stopword or a light verb (`table_word`: «тиггер» is
+  «триггер», «теперьь» is «теперь» and says nothing);
 - any word the dictionary knows one keystroke away (`morph.corrections`, «ааковать» →
   «атаковать»), which then goes through the search like a typed word.
+The nearest reading wins: a word no dictionary knows is a rules word one edit away
+(`rules_word_near`), else a table word or a dictionary word one edit away, and only then a
+rules word two or three edits away («отккуда» is «откуда», not the rules' «оттуда»).
 Built once per index from its vocabulary; read-only afterwards.
 """
 
@@ -46,8 +49,8 @@ class TypoIndex:
         stems: dict[str, str] = {}
         for surface, key in vocab.items():
             stems.setdefault(str(stemmer.stemWord(surface)), key)
-        # word → whether it is a stopword (True) or a jargon form (False); short stopwords
-        # («на», «все») are too close to everything to be typed wrong on purpose.
+        # word → whether it is a stopword or a light verb (True) or a jargon form (False); short
+        # stopwords («на», «все») are too close to everything to be typed wrong on purpose.
         table: dict[str, bool] = {w: False for w in jargon_forms if len(w) >= 4}
         table.update({w: True for w in stopwords if len(w) >= 4 and w.isalpha()})
         set_ = object.__setattr__
@@ -94,6 +97,14 @@ class TypoIndex:
             if all(key != k for k, _ in out):
                 out.append((key, int(dist)))
         return out[:5]
+
+    def rules_word_near(self, surface: str, skip: frozenset[str] = frozenset()) -> list[str]:
+        """The keys of the words the rules write one edit from `surface`, at most five (a word of
+        `skip` aside: the rules' «правила» is a little word in a question)."""
+        if not edit_limit(len(surface)):
+            return []
+        close = process.extract(surface, self._vocab_words, scorer=OSA.distance, score_cutoff=1, limit=10)
+        return list(dict.fromkeys(self._vocab[word] for word, _, _ in close if word not in skip))[:5]
 
     def table_word(self, surface: str, max_distance: int = 2) -> tuple[str, bool, int] | None:
         """The jargon form or stopword a misspelt word is (word, is_stopword, edits), or None.
