@@ -12,14 +12,14 @@ says it in words, with the clause); the selected card has a thick outline and «
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
 import engine
-from app_pages.desk import taps
+from app_pages.shared import components
 from desk import board, view
 from desk.actions import Mark
 
@@ -28,8 +28,8 @@ KEY = "desk_board"  # the field's key (its element: .st-key-desk_board)
 TAP = "tap"  # the trigger a tap sends: {"cell": "c4"} for a tile, {"card": "vail"} for a card off the field
 _FIELD = st.components.v2.component(
     "berserk_desk_field",
-    js=taps.asset("field.js"),
-    css=taps.asset("field.css"),
+    js=components.script(Path(__file__).parent / "field.js"),
+    css=components.asset(Path(__file__).parent / "field.css"),
     # In the page's own DOM, not a shadow root: its nodes are the page's (the benchmark counts them)
     # and its class names are its own (desk-…), so nothing of the page's style reaches it by chance.
     isolate_styles=False,
@@ -181,7 +181,7 @@ def draw_field(
         for zone in side["zones"]
         for card in zone["cards"]
     )
-    data = json.dumps(shown, ensure_ascii=False).encode()
+    data = components.data(shown)
     _FIELD(
         key=KEY,
         data=data,

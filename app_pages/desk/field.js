@@ -170,17 +170,6 @@ function keepInView(token) {
   setTimeout(whenOver, 50);
 }
 
-// The data comes as UTF-8 JSON bytes (board.py: Russian text at two bytes a letter, not six).
-function read(data) {
-  if (!data) return {};
-  try {
-    const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
-    return typeof bytes === "string" ? JSON.parse(bytes) : JSON.parse(new TextDecoder().decode(bytes));
-  } catch (e) {
-    return {};
-  }
-}
-
 export default function ({ parentElement, data, setTriggerValue }) {
   let root = parentElement.querySelector(":scope > .desk-field");
   if (!root) {

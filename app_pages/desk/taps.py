@@ -11,35 +11,23 @@ text (textContent), never as Markdown or HTML: card names are typed by judges.
 from __future__ import annotations
 
 import dataclasses
-import json
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
+from app_pages.shared import components
+
 TAP = "tap"  # the trigger a press sends: the button's id
 KINDS = ("plain", "tertiary", "pill")  # a bordered button, a bare one (undo, redo), a pill (a target)
 _HERE = Path(__file__).parent
 
 
-def asset(name: str) -> str:
-    """A component's JS or CSS file beside this module, without its comments and indentation:
-    Streamlit sends a component's code with every run that draws it (issue 24: the bytes of an
-    action). Whole-line `//` comments only in JS (a `//` inside a line may be in a string), every
-    `/* … */` in CSS (ours hold no string with one)."""
-    text = (_HERE / name).read_text(encoding="utf-8")
-    if name.endswith(".css"):
-        text = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)
-    lines = (line.strip() for line in text.splitlines())
-    return "\n".join(line for line in lines if line and not line.startswith("//"))
-
-
 _TAPS = st.components.v2.component(
     "berserk_desk_taps",
-    js=asset("taps.js"),
-    css=asset("taps.css"),
+    js=components.script(_HERE / "taps.js"),
+    css=components.asset(_HERE / "taps.css"),
     # in the page's own DOM, as the field (board.py): its nodes are the page's, its classes its own
     isolate_styles=False,
 )
@@ -151,8 +139,7 @@ def draw(key: str, rows: list[Row]) -> None:
     every = [r for row in rows for r in row.walk()]
     acts = {t.id: (t.act, t.args) for row in every for t in row.items if t.act is not None and not t.disabled}
     folds = frozenset(row.id for row in every if row.fold)
-    # JSON as UTF-8 bytes: as a dict it would be sent with every Russian letter as \uXXXX
-    data = json.dumps({"rows": [row.data() for row in rows]}, ensure_ascii=False).encode()
+    data = components.data({"rows": [row.data() for row in rows]})  # bytes (components says why)
     _TAPS(key=key, data=data, on_tap_change=lambda: _on_tap(key, acts, folds), width="stretch")
 
 

@@ -59,12 +59,6 @@ function entry(e) {
   return box;
 }
 
-// The server sends the list as the bytes of its JSON (linklist.draw says why).
-function text(data) {
-  if (data instanceof Uint8Array || data instanceof ArrayBuffer) return new TextDecoder().decode(data);
-  return JSON.stringify(data || {});
-}
-
 export default function ({ parentElement, data: raw, setTriggerValue }) {
   let root = parentElement.querySelector(".linklist");
   if (!root) {
@@ -80,10 +74,10 @@ export default function ({ parentElement, data: raw, setTriggerValue }) {
     parentElement.appendChild(root);
   }
   root.go = setTriggerValue;
-  const drawn = text(raw); // a rerun that sends the same list redraws nothing
+  const drawn = textOf(raw); // a rerun that sends the same list redraws nothing
   if (root.drawn === drawn) return;
   root.drawn = drawn;
-  const data = JSON.parse(drawn);
+  const data = read(drawn);
   root.classList.toggle("compact", Boolean(data && data.compact));
   root.replaceChildren(...((data && data.entries) || []).map(entry));
 }

@@ -17,7 +17,6 @@ it with textContent): nothing from a rules file or a judge is parsed as HTML or 
 from __future__ import annotations
 
 import dataclasses
-import json
 import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any
 import streamlit as st
 
 from app_pages import registry
+from app_pages.shared import components
 
 Span = tuple[str, bool]  # a piece of text and whether it is bold (a matched word, a title)
 
@@ -33,8 +33,8 @@ _HERE = Path(__file__).resolve().parent  # linklist.js and linklist.css beside t
 NAME = "berserk_linklist"
 _COMPONENT = st.components.v2.component(
     NAME,
-    js=(_HERE / "linklist.js").read_text(encoding="utf-8"),
-    css=(_HERE / "linklist.css").read_text(encoding="utf-8"),
+    js=components.script(_HERE / "linklist.js"),
+    css=components.asset(_HERE / "linklist.css"),
     # In the page, not in a shadow root: the page's text is one document for a reader's tools (find
     # in page, a screen reader, the words check of tests/test_browser_words.py); the style sheet's
     # rules are all under .linklist.
@@ -154,8 +154,5 @@ def draw(
     """The entries as one element (its `st-key-<key>` class names it on the page); `leaving`, if
     given, is called with the page and parameters a tap on one of its links opens. A compact list
     (links one under another, as a menu) has no rule between its entries."""
-    # The payload goes as the bytes of its JSON: a dict or a string is first searched for data
-    # frames by Streamlit, which imports pandas for it (0.4 s and tens of MB on a process's first
-    # search, py-spy on a fresh server); bytes are passed through as they are.
-    data = json.dumps(payload(entries, compact), ensure_ascii=False).encode("utf-8")
+    data = components.data(payload(entries, compact))  # bytes: no pandas (components says why)
     _COMPONENT(key=key, data=data, on_go_change=lambda: _tapped(key, leaving))
