@@ -510,25 +510,6 @@ def show_text(text: str) -> None:
     st.text("\n".join(line for line in lines if line))
 
 
-def marked_md(spans: Sequence[tuple[str, bool]]) -> str:
-    """A search snippet with the matched words in bold (not colour: a phone in sunlight)."""
-    out: list[str] = []
-    for piece, marked in spans:
-        flat = " ".join(piece.split("\n"))
-        if marked and flat.strip():
-            lead = flat[: len(flat) - len(flat.lstrip())]
-            trail = flat[len(flat.rstrip()) :]
-            out.append(f"{lead}**{escape_md(flat.strip())}**{trail}")
-        else:
-            out.append(escape_md(flat))
-    return "".join(out)
-
-
-def muted_md(text: str) -> str:
-    """Text that reads as a side note (small and grey, as a caption) inside a Markdown block."""
-    return f":small[:gray[{escape_md(text)}]]"
-
-
 def short(text: str, limit: int = 90) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
