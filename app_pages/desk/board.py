@@ -151,8 +151,7 @@ def tapped(value: object) -> tuple[str, str] | None:
 
 
 def _on_tap(on_cell: Callable[[str], None], on_card: Callable[[str], None], cards: frozenset[str]) -> None:
-    shown = st.session_state.get(KEY)
-    tap = tapped(shown.get(TAP) if isinstance(shown, Mapping) else getattr(shown, TAP, None))
+    tap = tapped(components.sent(KEY, TAP))
     if tap is None:
         return
     if tap[0] == "cell":

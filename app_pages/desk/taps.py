@@ -130,8 +130,7 @@ def pressed(value: object, acts: Acts, folds: frozenset[str] = frozenset()) -> b
 
 
 def _on_tap(key: str, acts: Acts, folds: frozenset[str]) -> None:
-    shown = st.session_state.get(key)
-    pressed(shown.get(TAP) if isinstance(shown, Mapping) else getattr(shown, TAP, None), acts, folds)
+    pressed(components.sent(key, TAP), acts, folds)
 
 
 def draw(key: str, rows: list[Row]) -> None:

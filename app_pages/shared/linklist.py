@@ -144,8 +144,7 @@ def follow(value: object, leaving: Leaving | None = None) -> None:
 
 
 def _tapped(key: str, leaving: Leaving | None) -> None:
-    state = st.session_state.get(key)
-    follow(state.get("go") if isinstance(state, Mapping) else None, leaving)
+    follow(components.sent(key, "go"), leaving)
 
 
 def draw(
