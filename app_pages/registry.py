@@ -150,6 +150,22 @@ def switch(page: Page, query_params: Mapping[str, str] | None = None) -> None:
 
 def address(page: Page, params: Sequence[tuple[str, str]] | Mapping[str, str] = ()) -> str:
     """The page's address with its query, as a judge shares it: «/desk?scn=scenarios/…»."""
+    return f"/{page.url_path}" + _query(params)
+
+
+def href(page: Page, params: Sequence[tuple[str, str]] | Mapping[str, str] = ()) -> str:
+    """The page's address for a link drawn in a page (app_pages/shared/linklist), relative to the
+    app's own so that it works under a base path too: «./?p=211.4» for the root (served at the
+    app's address), «./desk?scn=…» for another page."""
+    return "./" + ("" if page.default else page.url_path) + _query(params)
+
+
+def _query(params: Sequence[tuple[str, str]] | Mapping[str, str]) -> str:
     pairs = list(params.items()) if isinstance(params, Mapping) else list(params)
     query = "&".join(f"{k}={urllib.parse.quote(v)}" for k, v in pairs)
-    return f"/{page.url_path}" + (f"?{query}" if query else "")
+    return f"?{query}" if query else ""
+
+
+def by_key(key: object) -> Page | None:
+    """The declared page with this key (a value from a browser may be anything: None then)."""
+    return next((p for p in PAGES if p.key == key), None)

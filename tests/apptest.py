@@ -88,7 +88,8 @@ def shown(element: object) -> list[Shown]:
 
 
 def _from_list(link: dict[str, Any]) -> ShownLink:
-    page = next(p for p in registry.PAGES if p.key == link["go"]["page"])
+    page = registry.by_key(link["go"]["page"])
+    assert page is not None, link
     label = "".join(t for t, _ in link["label"])
     return ShownLink("" if page.default else page.url_path, dict(link["go"]["params"]), label)
 

@@ -87,6 +87,10 @@ def test_an_address_is_the_page_and_its_query() -> None:
     assert registry.address(registry.DESK, {"scn": "scenarios/a b.yaml"}) == "/desk?scn=scenarios/a%20b.yaml"
     assert registry.address(registry.JOURNAL, (("r", "3"),)) == "/journal?r=3"
     assert registry.address(registry.CARDS) == "/cards"
+    # a link drawn in a page: relative to the app's address, the root served at it
+    assert registry.href(registry.ROOT, {"p": "211.4"}) == "./?p=211.4"
+    assert registry.href(registry.DESK, {"scn": "scenarios/a b.yaml"}) == "./desk?scn=scenarios/a%20b.yaml"
+    assert registry.by_key("desk") is registry.DESK and registry.by_key("nowhere") is None
 
 
 @pytest.mark.parametrize(

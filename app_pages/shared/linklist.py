@@ -17,7 +17,6 @@ it with textContent): nothing from a rules file or a judge is parsed as HTML or 
 from __future__ import annotations
 
 import dataclasses
-import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -81,16 +80,9 @@ def icon_name(icon: str | None) -> str:
     return ""
 
 
-def href(page: registry.Page, params: Mapping[str, str]) -> str:
-    """The page's address relative to the app's (so that it also works under a base path):
-    «./?p=211.4&v=…» for the root, «./desk?scn=…» for another page."""
-    query = urllib.parse.urlencode(dict(params))
-    return "./" + ("" if page.default else page.url_path) + (f"?{query}" if query else "")
-
-
 def _link(link: Link) -> dict[str, Any]:
     return {
-        "href": href(link.page, link.params),
+        "href": registry.href(link.page, link.params),
         "go": {"page": link.page.key, "params": dict(link.params)},
         "label": [list(s) for s in link.label],
         "icon": link.icon,
@@ -119,7 +111,7 @@ def target(value: object) -> tuple[registry.Page, dict[str, str]] | None:
     (a value the script would not send)."""
     if not isinstance(value, Mapping):
         return None
-    page = next((p for p in registry.PAGES if p.key == value.get("page")), None)
+    page = registry.by_key(value.get("page"))
     params = value.get("params", {})
     if page is None or not isinstance(params, Mapping) or len(params) > _MAX_PARAMS:
         return None
