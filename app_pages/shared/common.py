@@ -551,14 +551,15 @@ def version_params(index: RulesIndex) -> dict[str, str]:
 
 
 def clause_label(index: RulesIndex, cid: str, text: str | None = None) -> str:
-    """«211.3 — Если в результате…»; an absent clause says so in words, not by colour."""
-    if index.is_absent(cid) and not index.has(cid):
-        return f"{escape_md(cid)} — нет в загруженном тексте правил"
-    para = index.get(cid)
-    if text is None and para is not None:
-        # short enough that a link fits one line on a 390 px phone
-        text = short(para.text, 36)
-    return f"**{escape_md(cid)}**" + (f" — {escape_md(text)}" if text else "")
+    """`clause_list_label` as Markdown, for a page link: «**211.3** — Если в результате…»."""
+    return "".join(
+        f"**{escape_md(t)}**" if bold else escape_md(t) for t, bold in clause_list_label(index, cid, text)
+    )
+
+
+def _absent(index: RulesIndex, cid: str) -> bool:
+    """A clause the loaded text cites but lacks."""
+    return index.is_absent(cid) and not index.has(cid)
 
 
 def clause_link(
@@ -572,7 +573,7 @@ def clause_link(
     """A link to the clause view on the app's root (`/?p=cid&v=version`, `&n=2` for the second
     entry of a doubled number). A page link, not a Markdown one: following it does not reload
     the app."""
-    absent = index.is_absent(cid) and not index.has(cid)
+    absent = _absent(index, cid)
     registry.link(
         registry.ROOT,
         label=label if label is not None else clause_label(index, cid),
@@ -583,12 +584,14 @@ def clause_link(
 
 
 def clause_list_label(index: RulesIndex, cid: str, text: str | None = None) -> tuple[tuple[str, bool], ...]:
-    """`clause_label` for a list drawn as one element (linklist): «**211.3** — Если в результате…»
-    as text pieces; an absent clause says so in words."""
-    if index.is_absent(cid) and not index.has(cid):
-        return ((cid, True), (" — нет в загруженном тексте правил", False))
+    """A clause's label as text pieces, each bold or not: «211.3» (bold) « — Если в результате…»;
+    an absent clause says so in words, not by colour (its number not bold). `clause_label` writes
+    it as Markdown for a page link."""
+    if _absent(index, cid):
+        return ((cid, False), (" — нет в загруженном тексте правил", False))
     para = index.get(cid)
     if text is None and para is not None:
+        # short enough that a link fits one line on a 390 px phone
         text = short(para.text, 36)
     return ((cid, True), (f" — {text}", False)) if text else ((cid, True),)
 
@@ -602,7 +605,7 @@ def clause_list_link(
 ) -> linklist.Link:
     """The same link as `clause_link`, for a list drawn as one element (linklist): a clause the
     loaded text lacks is marked by its icon, as there."""
-    absent = index.is_absent(cid) and not index.has(cid)
+    absent = _absent(index, cid)
     label = label if label is not None else clause_list_label(index, cid)
     name = linklist.icon_name(ICON_ABSENT if absent else icon)
     return linklist.Link(registry.ROOT, clause_params(index, cid, occurrence), label, name)
