@@ -179,7 +179,19 @@ _QUIET = """([quietMs, call]) => {
     && !document.querySelector(
       '[data-testid="stStatusWidget"], [data-testid="stSkeleton"], [data-stale="true"]')
     && runs.uploads === 0 && runs.sockets.every(answered)
-    && ![...document.querySelectorAll('[data-testid="stExpander"] details')].some(moving);
+    && ![...document.querySelectorAll('[data-testid="stExpander"] details')].some(moving)
+    // A font still loading swaps in later and wraps the text anew, moving what is under it: on a
+    // fresh phone page a fold's summary was pressed and the release landed on the text it moved
+    // to (a clean-clone run, test_the_rules_page_on_a_phone; the tap log kept it).
+    && document.fonts.status === "loaded";
+  // And the page must keep its size for the whole quiet time: anything else that moves the page
+  // (an image, a late style) starts the count again.
+  const main = document.querySelector('[data-testid="stMain"]');
+  const size = main ? `${main.scrollWidth}x${main.scrollHeight}` : "";
+  if (runs && runs.size !== size) {
+    runs.size = size;
+    runs.quietSince = 0;
+  }
   if (!quiet) {
     if (runs) runs.quietSince = 0;
     return false;

@@ -17,14 +17,17 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import cardbase
 from cardbase import importer, store
 from tests import cardbase_cases as cases
 from tests import helpers
 from tests.browser import (
+    _QUIET,
     DESKTOP,
     PHONE,
+    QUIET_MS,
     assert_local_only,
     close,
     fits_width,
@@ -228,6 +231,31 @@ def test_a_flying_card_of_a_base_goes_on_the_desk_in_one_tap(browser: Browser, c
         assert "Призрачный сокол" in zone.inner_text()
         assert pg.get_by_text("at: aux", exact=False).count() == 0
         shot(pg, "cards_flyer_on_the_desk")
+    finally:
+        close(pg)
+
+
+def test_the_harness_waits_for_a_font_still_loading(browser: Browser, cards_app: str) -> None:
+    """A font that swaps in late wraps the text anew and moves what is under it (a fold's summary
+    pressed on a fresh phone page, the release on the text below it: a clean-clone run). The page
+    is not quiet while a font loads: here one is held back until the test lets it go."""
+    pg = new_page(browser, PHONE)
+    try:
+        pg.goto(cards_app + "/cards")
+        pg.get_by_role("heading", name="Карты", exact=True).first.wait_for()
+        settle(pg)
+        held: list[Any] = []
+        pg.route("**/held-font.woff2", lambda route: held.append(route))
+        pg.evaluate(
+            "() => { const f = new FontFace('Held', 'url(/held-font.woff2)');"
+            " document.fonts.add(f); f.load().catch(() => {}); }"
+        )
+        with pytest.raises(PlaywrightTimeout):
+            pg.wait_for_function(_QUIET, arg=[QUIET_MS, id(pg)], polling=50, timeout=1500)
+        assert len(held) == 1  # the font's request, held all that time
+        held[0].fulfill(status=404)
+        settle(pg)
+        assert pg.evaluate("() => document.fonts.status") == "loaded"
     finally:
         close(pg)
 
