@@ -293,6 +293,50 @@ def test_a_session_that_reconnects_keeps_what_it_holds() -> None:
     assert ticket is not None and room.held.redeem(ticket) == "правила"
 
 
+def test_a_session_goes_as_soon_as_streamlit_stops_keeping_it_for_a_reconnect() -> None:
+    room = uploads._Uploads()
+    ticket = room.held.ticket("правила", 10, "«a.txt»", owner="phone")
+    kept = {"phone"}
+    gone = lambda s: False  # noqa: E731 - the window closed
+    assert room.sweep(now=0.0, active=gone, grace=150.0, kept=kept.__contains__) == []
+    assert room.sweep(now=1000.0, active=gone, grace=150.0, kept=kept.__contains__) == []  # still kept
+    kept.clear()  # Streamlit's reconnect time ran out
+    assert room.sweep(now=1001.0, active=gone, grace=150.0, kept=kept.__contains__) == ["phone"]
+    assert ticket is not None and room.held.redeem(ticket) is None
+
+
+def test_a_session_reconnecting_while_swept_keeps_what_it_holds() -> None:
+    """Streamlit makes a reconnecting session active before it takes it out of its store: a
+    session found neither kept nor active at first, but active by the second look, stays."""
+    room = uploads._Uploads()
+    ticket = room.held.ticket("правила", 10, "«a.txt»", owner="phone")
+    looks = iter([False, True])
+    assert room.sweep(now=0.0, active=lambda s: next(looks), kept=lambda s: False) == []
+    assert ticket is not None and room.held.redeem(ticket) == "правила"
+
+
+def test_streamlit_s_session_store_tells_a_closed_window_from_an_expired_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the sweeper asks is Streamlit's own store: a closed window's session stays in it for
+    the reconnect time, and is not kept once that has run out."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.memory_session_storage import MemorySessionStorage
+    from streamlit.runtime.session_manager import SessionInfo
+    from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
+
+    storage = MemorySessionStorage(ttl_seconds=0.2)
+    manager = WebsocketSessionManager(storage, MemoryUploadedFileManager("/upload"), None, lambda: None)  # type: ignore[arg-type]
+    storage.save(SessionInfo(client=None, session=type("Closed", (), {"id": "closed"})()))  # type: ignore[arg-type]
+    runtime = type("Served", (), {"_session_mgr": manager})()
+    monkeypatch.setattr(Runtime, "instance", classmethod(lambda cls: runtime))
+    kept = uploads._kept_for_reconnect()
+    assert kept is not None
+    assert kept("closed") and not kept("never-seen")
+    time.sleep(0.3)
+    assert not kept("closed")
+
+
 def test_what_killed_saves_left_in_the_stores_goes_at_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

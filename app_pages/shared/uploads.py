@@ -15,8 +15,9 @@ bounded worker and a bounded share of memory. The numbers are in rulings/limits.
   counts, whatever a page does with it), keep at most TAB_FILES_MB at a time, and all tabs
   together SERVER_FILES_MB (oldest files first out).
 - The sweeper (one thread per process): Streamlit never shuts down a session whose window closed
-  and whose reconnect time ran out, so whatever that window held stays; once a session has been
-  gone longer than `server.disconnectedSessionTTL`, its held results and its upload bytes go.
+  and whose reconnect time ran out, so whatever that window held stays. Once Streamlit no longer
+  keeps a session for a reconnect (`server.disconnectedSessionTTL` after its window went), its
+  held results and its upload bytes go, at the sweeper's next look (every SWEEP_S seconds).
 - `start()`, called at the top of every run (app.py): the bounds are in place before the first
   upload of the process arrives, and what interrupted saves left in the stores is swept away.
 - `file_name(upload)`: an uploaded file's name as a page may show it (clean text, bounded).
@@ -72,7 +73,9 @@ DESK = worker.Limits(cpu_s=10, memory_mb=256, output_mb=8, wall_s=30)
 # rules index: 5.8 MB pickled, 28 MB held); the budget counts the estimate.
 MEMORY_PER_PICKLED_BYTE = 5
 MAX_NAME = 120
-SWEEP_S = 30.0
+# How often the sweeper looks: a look asks Streamlit about the few sessions holding uploads, so it
+# is cheap, and a gone window's memory comes back at most this long after its session expired.
+SWEEP_S = 5.0
 # The forkserver's start (a Python process importing PRELOAD, scipy.optimize among them: about
 # 0.7 s of CPU) waits this long after the process's first run begins, so it does not take a core
 # from the first window's run and its browser on a two-core laptop (issue 24: the cold first window).
@@ -81,7 +84,8 @@ WARM_AFTER_S = 10.0
 # is bounded by count, not bytes).
 MAX_TAB_FILES = 16
 MAX_FILES = 1000
-# A session gone this long past Streamlit's reconnect time is gone for good.
+# Where Streamlit's session store cannot be asked (another session manager than its own), a session
+# gone this long past the reconnect time is taken as gone for good.
 SWEEP_MARGIN_S = 30.0
 
 
@@ -117,14 +121,20 @@ class _Uploads:
         now: float | None = None,
         active: Callable[[str], bool] | None = None,
         grace: float | None = None,
+        kept: Callable[[str], bool] | None = None,
     ) -> list[str]:
         """Release what sessions gone for good held (Streamlit never shuts one down whose
-        reconnect time ran out): gone, that is not `active`, for `grace` seconds (the server's
-        reconnect time and a margin). The session ids released."""
+        reconnect time ran out). The session ids released.
+
+        A session not `active` is gone for good once Streamlit no longer `kept` it for a reconnect
+        (its session store drops a closed window's session when the reconnect time runs out);
+        where that store cannot be asked, once it has been seen gone for `grace` seconds (the
+        reconnect time and a margin)."""
         if active is None:
             if not Runtime.exists():
                 return []
             active = Runtime.instance().is_active_session
+            kept = _kept_for_reconnect()
         now = time.monotonic() if now is None else now
         if grace is None:
             grace = float(config.get_option("server.disconnectedSessionTTL")) + SWEEP_MARGIN_S
@@ -134,18 +144,33 @@ class _Uploads:
             if active(session):
                 self.gone.pop(session, None)
                 continue
-            first = self.gone.setdefault(session, now)
-            if now - first >= grace:
-                self.held.drop_owner(session)
-                if self.bound is not None:
-                    self.bound.end_session(session)
-                del self.gone[session]
-                released.append(session)
+            if kept is not None:
+                # A reconnect makes a session active before Streamlit drops it from the store, so
+                # one not kept and still not active has no window left to come back.
+                if kept(session) or active(session):
+                    continue
+            elif now - self.gone.setdefault(session, now) < grace:
+                continue
+            self.held.drop_owner(session)
+            if self.bound is not None:
+                self.bound.end_session(session)
+            self.gone.pop(session, None)
+            released.append(session)
         for session in [s for s in self.gone if s not in owners]:
             del self.gone[session]
         if released:
             _give_back()
         return released
+
+
+def _kept_for_reconnect() -> Callable[[str], bool] | None:
+    """Whether Streamlit still keeps a session, connected or waiting for its window to reconnect;
+    None where its session manager cannot be asked (the sweeper then goes by time)."""
+    manager = getattr(Runtime.instance(), "_session_mgr", None)
+    info = getattr(manager, "get_session_info", None)
+    if not callable(info):
+        return None
+    return lambda session: info(session) is not None
 
 
 def _give_back() -> None:

@@ -36,7 +36,7 @@ PLAYERS = 5
 ROUNDS = 20
 CHROMIUM = "/usr/bin/chromium"
 TTL_S = 120  # Streamlit's server.disconnectedSessionTTL (the app keeps the default)
-WATCH_S = TTL_S + 120  # the sweeper runs every 30 s, 30 s past the TTL
+WATCH_S = TTL_S + 60  # the sweeper looks every 5 s and releases a session once Streamlit drops it
 
 
 def ms(seconds: float) -> str:
@@ -154,7 +154,7 @@ def server_memory() -> None:
             closed = time.monotonic()
             print(f"right after the windows closed: {_memory(pid)}")
             while time.monotonic() - closed < WATCH_S:
-                time.sleep(30)
+                time.sleep(10)
                 print(f"  {time.monotonic() - closed:.0f} s after: {_memory(pid)}")
             idle.context.close()
             browser.close()
