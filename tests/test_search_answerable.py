@@ -192,6 +192,33 @@ def test_how_many_is_not_answered_by_clauses_without_the_number(ix: RulesIndex, 
     assert result.hits == () and not result.answer.answered, [h.id for h in result.hits]
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "сколько карт в руке в начале",
+        "сколько карт вскрывается за один ход",
+        "сколько карт на кладбище нужно для возрождения",
+    ],
+)
+def test_how_many_needs_a_number_that_counts_a_word_of_the_question(ix: RulesIndex, query: str) -> None:
+    # 535.7.1 has «карта», «в начале своего хода», «кладбище» and a number, «инкарнация Х»:
+    # but the number counts the incarnation, which the question does not name
+    result = ix.lookup(query)
+    assert result.hits == () and "вопрос «сколько»" in result.answer.reason, lines(result)
+
+
+def test_how_many_with_a_number_beside_the_word_it_counts(ix: RulesIndex) -> None:
+    # «инкарнация Х» counts what the question names: the incarnation
+    result = ix.lookup("инкарнация 3 через сколько ходов вернется")
+    assert result.answer.answered and result.hits[0].id == "535.7.1", lines(result)
+
+
+def test_how_long_is_no_question_of_how_many(ix: RulesIndex) -> None:
+    # «до конца вашего следующего хода» says how long; no count does
+    result = ix.lookup("сколько длится свет фонаря")
+    assert result.answer.answered and result.hits[0].id == "534.5", lines(result)
+
+
 def test_how_many_says_why_when_the_words_are_there(ix: RulesIndex) -> None:
     reason = ix.lookup("сколько карт в колоде").answer.reason
     assert (
@@ -219,7 +246,14 @@ def test_what_is_is_answered_by_a_definition(ix: RulesIndex, query: str, expecte
 
 
 @pytest.mark.parametrize(
-    "query", ["что такое фишка", "что такое ход", "что такое зона битвы", "что делает артефакт"]
+    "query",
+    [
+        "что такое фишка",
+        "что такое ход",
+        "что такое зона битвы",
+        "что делает артефакт",
+        "кто такой активный игрок",
+    ],
 )
 def test_what_is_is_not_answered_by_a_clause_that_only_uses_the_word(ix: RulesIndex, query: str) -> None:
     # «Возродить карту – это … в зону битвы» defines «возродить», not «зона битвы»

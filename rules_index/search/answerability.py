@@ -69,6 +69,9 @@ PERMISSION_COVERAGE = 0.6
 PHRASE_REST = 0.5
 # A multi-word meaning a clause states only in part counts this much of its stated share.
 PARTIAL_MEANING = 0.5
+# A number counts a word of the question when it stands at most this many words from it
+# («не более 1 карты», «количество жетонов», «инкарнация Х»).
+COUNT_REACH = 2
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
 
@@ -420,8 +423,8 @@ def _unstated(
     typed = [t.surface for t in q.tokens]
     matched = [_keys(q, d, t.wi, how) for t in topics if t.wi in got]
     words = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.wi in got)
-    number = _number_marker(c)
-    if any(w in c.asks.quantity for w in typed) and not _states(c, d, matched, number):
+    number = _number_marker(c, matched)
+    if _asks_count(c, typed) and not _states(c, d, matched, number):
         return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
     if any(w in c.asks.permission for w in typed):
         doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
@@ -449,6 +452,14 @@ def _unstated(
     return ""
 
 
+def _asks_count(c: Corpus, typed: Sequence[str]) -> bool:
+    """A question of how many («сколько карт»), not of how long («сколько длится»)."""
+    return any(
+        w in c.asks.quantity and (i + 1 >= len(typed) or typed[i + 1] not in c.asks.duration)
+        for i, w in enumerate(typed)
+    )
+
+
 def _is_verb(qw: QWord) -> bool:
     """A verb or an infinitive as typed (a jargon word too: «сбросить»)."""
     info = qw.info
@@ -469,12 +480,22 @@ def _asks_definition(c: Corpus, typed: Sequence[str]) -> bool:
 Marker = Callable[[str, Sequence[Token], int], bool]
 
 
-def _number_marker(c: Corpus) -> Marker:
-    """A sentence that states a number: digits, «Х», or a number word of asks.yaml."""
-    # a one- or two-digit count; «207» in «(см. 207. Рука)» is a clause number
-    return lambda _text, toks, _start: any(
-        (t.surface.isdigit() and len(t.surface) <= 2) or t.surface in c.asks.numbers for t in toks
-    )
+def _number_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
+    """A sentence that states a number (digits, «Х», or a number word of asks.yaml) of one of
+    the question's words: the number stands within COUNT_REACH words of it. «сколько карт в
+    руке в начале хода» is not answered by 535.7.1's «в начале своего хода карта … инкарнация
+    Х»: its number counts the incarnation, which the question does not name."""
+    keys = {k for m in matched for k in m}
+
+    def is_number(t: Token) -> bool:
+        # a one- or two-digit count; «207» in «(см. 207. Рука)» is a clause number
+        return (t.surface.isdigit() and len(t.surface) <= 2) or t.surface in c.asks.numbers
+
+    def counts(_text: str, toks: Sequence[Token], _start: int) -> bool:
+        at = [i for i, t in enumerate(toks) if t.key in keys]
+        return any(is_number(t) and any(abs(i - j) <= COUNT_REACH for j in at) for i, t in enumerate(toks))
+
+    return counts
 
 
 def _definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
