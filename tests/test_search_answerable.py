@@ -442,3 +442,17 @@ def test_a_bad_asks_table_is_refused_with_its_name(tmp_path: Path) -> None:
     (folder / "asks.yaml").write_text("light: сколько\n", encoding="utf-8")
     with pytest.raises(CorpusError, match="«light» — список слов"):
         load_tables(folder)
+
+
+def test_a_multi_word_meaning_is_stated_where_its_words_stand_together(ix: RulesIndex) -> None:
+    # «отжали» → «взять под контроль»: 535.8.1 has «контроль» and «взята» a dozen words apart
+    # (it speaks of losing control and of a card no squad may take), which is no such meaning;
+    # 535.1, which states who owns a card whatever happens to it, answers
+    result = ix.lookup("кто владелец карты если ее отжали")
+    assert result.hits[0].id == "535.1", [h.id for h in result.hits]
+    c = ix._search.corpus
+    d = next(i for i, p in enumerate(c.paragraphs) if p.id == "535.8.1")
+    taken = next(w for w in query.read(c, "отжали").words if w.together)
+    assert not retrieval.complete(c, taken, d)
+    d = next(i for i, p in enumerate(c.paragraphs) if p.id == "535.8")
+    assert retrieval.complete(c, taken, d)
