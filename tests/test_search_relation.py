@@ -30,6 +30,15 @@ def test_who_does_it_is_answered_where_a_clause_says_it_with_its_doer(ix: RulesI
     assert result.answer.answered and result.hits[0].id == "211.7", result.answer
 
 
+def test_who_does_it_is_not_answered_by_a_reflexive_that_says_only_that_it_is_done(ix: RulesIndex) -> None:
+    # 535.5.1.3: «Колода перемешивается после осуществления вызова» says when, not by whom
+    result = ix.lookup("кто перемешивает колоду, я или соперник")
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+    # a reflexive typed is asked as such: «симбиот перемещается одновременно с ним» (211.11)
+    result = ix.lookup("кто перемещается вместе с хозяином")
+    assert result.answer.answered and result.hits[0].id == "211.11", result.answer
+
+
 def test_who_asks_only_about_the_verbs_of_its_own_part_of_the_question(ix: RulesIndex) -> None:
     # «кто хозяин» asks who the host is; «вызвал» is said before the comma (211.8 says «вызван»)
     result = ix.lookup("вызвал симбиота способностью, кто хозяин")

@@ -166,7 +166,11 @@ def _related(
     infos: dict[str, morph.WordInfo] = {}  # a clause word's dictionary view, once per question
     out = dict(covered)
     for d in candidates:
-        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, infos)}
+        off = {
+            wi
+            for wi in doings
+            if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, infos, _reflexive(q.words[wi].word))
+        }
         off |= {
             hi
             for hi, gi in owned
@@ -231,11 +235,22 @@ def _asked_doings(c: Corpus, q: Query) -> list[int]:
     return out
 
 
-def _as_verb(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
+def _as_verb(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo], reflexive: bool = True) -> bool:
     """Whether paragraph d has `key` as a verb or an active participle, which say who does it
     («он выбирает», «игрок, контролирующий карту»), not only as a noun or a passive participle
-    («до вскрытия», «в открытом виде»)."""
-    return any(t.key == key and _info(infos, t.surface).doer for piece in c.pieces[d] for t in piece.tokens)
+    («до вскрытия», «в открытом виде»); for a verb typed active (`reflexive` False), not only
+    as a reflexive one, which says that it is done, not who does it («кто перемешивает колоду»:
+    «колода перемешивается»)."""
+    return any(
+        t.key == key and _info(infos, t.surface).doer and (reflexive or not _reflexive(t.surface))
+        for piece in c.pieces[d]
+        for t in piece.tokens
+    )
+
+
+def _reflexive(word: str) -> bool:
+    """A verb form in «-ся»/«-сь» («перемешивается», «применяясь»)."""
+    return normalize(word).endswith(("ся", "сь"))
 
 
 def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) -> list[_Topic]:
