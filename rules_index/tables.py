@@ -82,6 +82,7 @@ class Asks:
     another: frozenset[str] = frozenset()  # «другой», «несколько»: two of a kind
     pair: frozenset[str] = frozenset()  # «два», «обе»: a count of two or more before a word
     agent: frozenset[str] = frozenset()  # «кто»: who does it, a verb with its subject
+    time: frozenset[str] = frozenset()  # «когда»: when it is done, a verb the rules must say
     duration: frozenset[str] = frozenset()  # «длится»: «сколько длится» asks how long, not a count
 
 
@@ -272,5 +273,6 @@ def _asks(path: Path) -> Asks:
         words(data.get("another"), "another"),
         words(data.get("pair"), "pair"),
         words(data.get("agent"), "agent"),
+        words(data.get("time"), "time"),
         words(quantity.get("duration"), "quantity.duration"),
     )

@@ -39,6 +39,20 @@ def test_who_does_it_is_not_answered_by_a_reflexive_that_says_only_that_it_is_do
     assert result.answer.answered and result.hits[0].id == "211.11", result.answer
 
 
+@pytest.mark.parametrize("query", ["когда начинается шаг рассадки", "когда заканчивается подфаза набора"])
+def test_when_it_starts_is_not_answered_by_a_clause_about_the_step(ix: RulesIndex, query: str) -> None:
+    # 211.1 speaks of «Шаге рассадки», 535.3 of «подфазу Набора»; no clause says when they begin
+    # or end, and the rules never write those verbs
+    result = ix.lookup(query)
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+
+
+def test_when_inside_a_sentence_tells_the_situation(ix: RulesIndex) -> None:
+    # «когда закончилось вскрытие» says when it happened; the question is whether it lives
+    result = ix.lookup("симбиот у меня остался без носителя когда закончилось вскрытие, он живой?")
+    assert result.answer.answered and result.hits[0].id == "211.7", result.answer
+
+
 def test_who_asks_only_about_the_verbs_of_its_own_part_of_the_question(ix: RulesIndex) -> None:
     # «кто хозяин» asks who the host is; «вызвал» is said before the comma (211.8 says «вызван»)
     result = ix.lookup("вызвал симбиота способностью, кто хозяин")

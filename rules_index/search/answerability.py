@@ -98,7 +98,7 @@ def decide(
     if q.numbers:
         targets = [d for _, _, found in q.numbers for d, _ in found]
         return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
-    topics = _one_thing(c, q, _topics(c, q.words, covered))
+    topics = _one_thing(c, q, _topics(c, q.words, covered, _timed(c, q)))
     missing = _missing(c, q.words, topics)
     total = sum(t.weight for t in topics)
     if total <= 0:
@@ -159,7 +159,7 @@ def _related(
     вскрытия», «в открытом виде»): it says when or how that is done, not who does it; and less
     a noun the question says which one of by a genitive («маркер жетона») that the candidate
     lacks, where the candidate says another one («маркера контроля»)."""
-    doings = _asked_doings(c, q)
+    doings = _asked_doings(c, q, c.asks.agent)
     owned = _owned(c, q, covered)
     if not doings and not owned:
         return covered
@@ -219,20 +219,29 @@ def _owned_otherwise(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInf
     )
 
 
-def _asked_doings(c: Corpus, q: Query) -> list[int]:
-    """The verbs a question of who («кто первым вскрывает карты») asks the doer of: those typed in
-    the same part of the question as «кто» («вызвал симбиота способностью, кто хозяин» asks who
-    the host is, not who summoned)."""
+def _asked_doings(c: Corpus, q: Query, asks: frozenset[str]) -> list[int]:
+    """The verbs a question of who («кто первым вскрывает карты») asks the doer of, or a question
+    of when («когда начинается шаг рассадки») the time of: those typed in the same part of the
+    question as its question word («вызвал симбиота способностью, кто хозяин» asks who the host
+    is, not who summoned)."""
     out: list[int] = []
     for part in _PARTS.split(normalize(q.text)):
         said = set(_WORD.findall(part))
-        if said.isdisjoint(c.asks.agent):
+        if said.isdisjoint(asks):
             continue
         for wi, qw in enumerate(q.words):
             info = qw.info
             if info is not None and info.verb and not qw.together and normalize(qw.word) in said:
                 out.append(wi)
     return out
+
+
+def _timed(c: Corpus, q: Query) -> list[int]:
+    """The verbs a question of when asks about: only a query that begins with its word
+    («когда начинается шаг рассадки»); inside a sentence «когда» tells the situation
+    («остался без носителя, когда закончилось вскрытие»)."""
+    typed = [t.surface for t in q.tokens]
+    return _asked_doings(c, q, c.asks.time) if typed and typed[0] in c.asks.time else []
 
 
 def _as_verb(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo], reflexive: bool = True) -> bool:
@@ -253,9 +262,13 @@ def _reflexive(word: str) -> bool:
     return normalize(word).endswith(("ся", "сь"))
 
 
-def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) -> list[_Topic]:
+def _topics(
+    c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]], timed: Sequence[int] = ()
+) -> list[_Topic]:
     """The question's meaningful words with their weights: bare counts, pronoun-like words and
-    light verbs the rules lack say nothing about the topic."""
+    light verbs the rules lack say nothing about the topic. A verb a question of when asks about
+    (`timed`: «когда начинается шаг рассадки») weighs as a noun when the rules lack it: the
+    start is what is asked, not the step."""
     whole = {wi for got in covered.values() for wi in got}
     out: list[_Topic] = []
     light = c.asks.light
@@ -286,8 +299,10 @@ def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) 
             out.append(_Topic(wi, c.max_idf, False))
         elif not info.known:
             out.append(_Topic(wi, c.max_idf * MISSING_UNKNOWN, False))
-        elif info.verb:
+        elif info.verb and wi not in timed:
             out.append(_Topic(wi, c.max_idf * MISSING_VERB, False))
+        elif info.verb:
+            out.append(_Topic(wi, c.max_idf, False))
         elif not info.topic_weight:
             out.append(_Topic(wi, c.max_idf * MISSING_ORDINAL, False))  # «вторым»: which one
         else:
