@@ -261,6 +261,15 @@ def test_what_is_is_not_answered_by_a_clause_that_only_uses_the_word(ix: RulesIn
     assert result.hits == () and "вопрос «что такое»" in result.answer.reason, result.answer
 
 
+@pytest.mark.parametrize(
+    "query", ["как работает броня у хозяина паразита", "что делает броня хозяина паразита"]
+)
+def test_what_is_asked_of_a_thing_the_rules_never_name_is_not_answered(ix: RulesIndex, query: str) -> None:
+    # the host and the parasite are there (211.2 defines the host); the armour asked about is not
+    result = ix.lookup(query)
+    assert result.hits == () and "нет «броня»" in result.answer.reason, lines(result)
+
+
 def test_which_one_asked_with_many_words_is_no_question_of_definition(ix: RulesIndex) -> None:
     # «что за символ у … вместо …» asks which symbol, not what a symbol is: 211.1 says which
     result = ix.lookup("что за символ ставится у паразитов вместо запаса движения")

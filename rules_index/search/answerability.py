@@ -465,6 +465,11 @@ def _unstated(
         ):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
+    unknown = _undefined(c, q, topics, typed)
+    if unknown:
+        # «как работает броня у хозяина паразита»: the armour is what is asked, and no clause
+        # has it; a clause on the host does not say how armour works
+        return f"вопрос «что такое», а в правилах нет «{unknown}»"
     if (
         len(topics) <= DEFINITION_WORDS
         and _asks_definition(c, typed)
@@ -496,6 +501,24 @@ def _is_verb(qw: QWord) -> bool:
     if info is None and " " not in qw.word:
         info = morph.analyse(normalize(qw.word))
     return info is not None and info.verb
+
+
+def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str]) -> str:
+    """The word a question of what a thing is asks about (the first word typed after its
+    phrase: «как работает броня у хозяина»), when it is a noun no clause has; or «»."""
+    for phrase in c.asks.definition:
+        n = len(phrase)
+        at = next((i + n for i in range(len(typed) - n + 1) if tuple(typed[i : i + n]) == phrase), None)
+        if at is None or at >= len(typed):
+            continue
+        after = typed[at]
+        for t in topics:
+            qw = q.words[t.wi]
+            if normalize(qw.word) == after:
+                info = qw.info
+                return qw.word if not t.whole and info is not None and info.known and info.noun else ""
+        return ""
+    return ""
 
 
 def _asks_definition(c: Corpus, typed: Sequence[str]) -> bool:
