@@ -73,6 +73,20 @@ def test_a_doer_is_a_verb_or_an_active_participle(word: str, doer: bool) -> None
     assert morph.analyse(word).doer is doer
 
 
+@pytest.mark.parametrize(
+    ("word", "verbal"),
+    [
+        ("заместить", True),
+        ("замещена", True),
+        ("контролирующий", True),
+        ("применяя", True),
+        ("замещения", False),
+    ],
+)
+def test_a_doing_is_a_verb_a_participle_or_a_gerund(word: str, verbal: bool) -> None:
+    assert morph.analyse(word).verbal is verbal
+
+
 def test_what_a_thing_is_needs_a_clause_with_the_whole_thing(ix: RulesIndex) -> None:
     # 534.8 has «на шаге проверки защит … считается», but not the attacks the rules speak of
     # elsewhere: «защита от атак» is not what it defines.

@@ -77,6 +77,7 @@ class SearchIndex:
         defining = ranking.add_terms(c, q.text, q.term_keys, all_keys, scores, extra)
         ranking.add_phrases(c, q.phrases, scores, extra)
         ranking.together_first(c, q.words, scores, how)
+        ranking.verbs_as_verbs(c, q.words, scores, how)
         answer = answerability.decide(c, q, covered, how, defining, scores)
         if not answer.answered:
             scores = {}
