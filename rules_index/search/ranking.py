@@ -42,7 +42,7 @@ TERM_POWER = 2.0
 # the doing less than a clause that has it as a verb or a participle (534.7.1's «не может быть
 # замещена»): that clause's score times this, among the best VERB_TOP.
 VERB_AS_NOUN = 0.85
-VERB_TOP = 10
+VERB_TOP = 5
 # A quoted phrase found verbatim adds this many times the idf of its words.
 PHRASE_GAIN = 1.5
 
