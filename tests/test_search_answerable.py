@@ -336,6 +336,11 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         # «заявить» is the rules' «объявить» (211.10; «заявлять» in 211.3.1, «заявка» in 535.5.1)
         ("почему нельзя заявить движение", "заявить", "объявить", ("211.10",)),
         ("отобрали контроль, оппонент контролирует?", "отобрали", "взять под контроль", ("535.8",)),
+        # to the graveyard from the battle zone: it leaves the zone (211.4)
+        ("хоста отправили на кладбище", "отправили на кладбище", "покидает зону битвы", ("211.4",)),
+        ("хост ушёл в сброс", "ушёл в сброс", "покидает зону битвы", ("211.4",)),
+        # a card that went over to a player is taken under control, not a symbiote moving on
+        ("существо перешло под мой контроль", "перешло под мой контроль", "взять под контроль", ("535.8",)),
     ],
 )
 def test_each_jargon_entry_reads_as_its_rules_words(
