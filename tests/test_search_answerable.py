@@ -341,6 +341,8 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         ("хост ушёл в сброс", "ушёл в сброс", "покидает зону битвы", ("211.4",)),
         # a card that went over to a player is taken under control, not a symbiote moving on
         ("существо перешло под мой контроль", "перешло под мой контроль", "взять под контроль", ("535.8",)),
+        # «по умолчанию» (535.5–535.7)
+        ("по дефолту вызов куда", "по дефолту", "по умолчанию", ("535.5",)),
     ],
 )
 def test_each_jargon_entry_reads_as_its_rules_words(
