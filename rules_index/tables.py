@@ -77,6 +77,7 @@ class Asks:
     numbers: frozenset[str] = frozenset()
     definition: tuple[tuple[str, ...], ...] = ()
     defines: tuple[str, ...] = ()  # words or phrases, a dash written «–»
+    names: frozenset[str] = frozenset()  # «называется»: the defined words follow it
     light: frozenset[str] = frozenset()
     permission: frozenset[str] = frozenset()  # «можно», «может»: the verb is what is asked
     another: frozenset[str] = frozenset()  # «другой», «несколько»: two of a kind
@@ -268,6 +269,7 @@ def _asks(path: Path) -> Asks:
                 for w in words(definition.get("states"), "definition.states")
             )
         ),
+        words(definition.get("names"), "definition.names"),
         words(data.get("light"), "light"),
         words(data.get("permission"), "permission"),
         words(data.get("another"), "another"),

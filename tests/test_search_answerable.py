@@ -274,6 +274,27 @@ def test_what_is_asked_of_a_thing_the_rules_never_name_is_not_answered(ix: Rules
     assert result.hits == () and "нет «броня»" in result.answer.reason, lines(result)
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "что такое подфаза набора",  # 535.9: «в подфазу Набора отряд игрока считается нелегальным»
+        "что такое стек",  # 535.1.1: «… является эффектом правил игры и не использует стек»
+        "что такое колода",  # 535.1: «Игрок, в колоде которого …, является владельцем карты»
+        "что такое летающее существо",  # 535.4: «если вызываемая карта является летающим существом»
+        "что такое воздействие",  # 534.8: «эффект замещения … считается воздействием»
+    ],
+)
+def test_is_and_counts_as_define_their_subject_only(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert result.hits == () and "вопрос «что такое»" in result.answer.reason, lines(result)
+
+
+def test_is_called_defines_the_words_after_it(ix: RulesIndex) -> None:
+    # 535.1: «Игрок, под чьим контролем находится карта …, называется игроком, контролирующим карту»
+    result = ix.lookup("что значит контролировать карту")
+    assert result.answer.answered and result.hits[0].id == "535.1", lines(result)
+
+
 def test_which_one_asked_with_many_words_is_no_question_of_definition(ix: RulesIndex) -> None:
     # «что за символ у … вместо …» asks which symbol, not what a symbol is: 211.1 says which
     result = ix.lookup("что за символ ставится у паразитов вместо запаса движения")

@@ -553,22 +553,29 @@ def _number_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
 
 def _definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
     """A sentence that defines the matched words: «X – это Y» with X before the dash
-    («Возродить карту – это … в зону битвы» defines no «зона битвы»), «называется»,
-    «является»…"""
+    («Возродить карту – это … в зону битвы» defines no «зона битвы»); «X является Y», «X
+    считается Y» with X before the word as its subject, not after a preposition («в подфазу
+    Набора отряд … считается нелегальным» defines no phase; «… является эффектом правил игры и
+    не использует стек» no stack); «называется X» (asks.yaml `names`) with X anywhere."""
     forms = [
         r"\s*".join("[–—-]" if part == "–" else re.escape(part) for part in w.split()) for w in c.asks.defines
     ]
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(forms) + r")(?!\w)" if forms else r"(?!)")
+    infos: dict[str, morph.WordInfo] = {}
+
+    def subject(toks: Sequence[Token], i: int) -> bool:
+        return i == 0 or not _info(infos, toks[i - 1].surface).preposition
 
     def defines(text: str, toks: Sequence[Token], start: int) -> bool:
         low = normalize(text)
         for found in pattern.finditer(low):
             if low[: found.start()].rstrip().endswith(" не"):
                 continue  # «не является более наземным существом» defines nothing
-            if found.group()[:1] not in "–—-":
+            if found.group() in c.asks.names:
                 return True
-            head = {t.key for t in toks if t.end - start <= found.start()}
-            if all(any(k in head for k in m) for m in matched):
+            head = [(i, t) for i, t in enumerate(toks) if t.end - start <= found.start()]
+            dash = found.group()[:1] in "–—-"
+            if all(any(t.key in m and (dash or subject(toks, i)) for i, t in head) for m in matched):
                 return True
         return False
 
