@@ -85,6 +85,7 @@ class Asks:
     agent: frozenset[str] = frozenset()  # «кто»: who does it, a verb with its subject
     time: frozenset[str] = frozenset()  # «когда»: when it is done, a verb the rules must say
     duration: frozenset[str] = frozenset()  # «длится»: «сколько длится» asks how long, not a count
+    times: frozenset[str] = frozenset()  # «раз»: «сколько раз» counts a doing, the question's verb
 
 
 @dataclass(frozen=True)
@@ -277,4 +278,5 @@ def _asks(path: Path) -> Asks:
         words(data.get("agent"), "agent"),
         words(data.get("time"), "time"),
         words(quantity.get("duration"), "quantity.duration"),
+        words(quantity.get("times"), "quantity.times"),
     )

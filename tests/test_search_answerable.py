@@ -217,6 +217,19 @@ def test_how_many_with_a_number_beside_the_word_it_counts(ix: RulesIndex) -> Non
     assert result.answer.answered and result.hits[0].id == "535.7.1", lines(result)
 
 
+@pytest.mark.parametrize(
+    "query", ["сколько раз можно вызывать за бой", "сколько раз можно возродить существо"]
+)
+def test_how_many_times_needs_a_clause_that_counts_the_doing_asked(ix: RulesIndex, query: str) -> None:
+    # 535.7.3's «1 раз за бой» counts incarnations, not summons or resurrections
+    result = ix.lookup(query)
+    assert result.hits == () and "вопрос «сколько раз», а п. 535.7.3 не говорит" in result.answer.reason, (
+        lines(result)
+    )
+    result = ix.lookup("сколько раз за бой существо может инкарнировать")
+    assert result.answer.answered and result.hits[0].id == "535.7.3", lines(result)
+
+
 def test_how_long_is_no_question_of_how_many(ix: RulesIndex) -> None:
     # «до конца вашего следующего хода» says how long; no count does
     result = ix.lookup("сколько длится свет фонаря")

@@ -456,6 +456,12 @@ def _unstated(
     number = _number_marker(c, matched)
     if _asks_count(c, typed) and not _states(c, d, matched, number):
         return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
+    if _asks_times(c, typed):
+        # «сколько раз можно вызывать за бой»: 535.7.3's «1 раз за бой» counts incarnations
+        doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
+        if doing and not any(t.wi in got for t in doing):
+            said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
+            return f"вопрос «сколько раз», а п. {c.paragraphs[d].id} не говорит, сколько раз {said}"
     if any(w in c.asks.permission for w in typed):
         doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
         if (
@@ -491,6 +497,14 @@ def _asks_count(c: Corpus, typed: Sequence[str]) -> bool:
     """A question of how many («сколько карт»), not of how long («сколько длится»)."""
     return any(
         w in c.asks.quantity and (i + 1 >= len(typed) or typed[i + 1] not in c.asks.duration)
+        for i, w in enumerate(typed)
+    )
+
+
+def _asks_times(c: Corpus, typed: Sequence[str]) -> bool:
+    """A question of how many times («сколько раз можно вызывать»): it counts a doing."""
+    return any(
+        w in c.asks.quantity and i + 1 < len(typed) and typed[i + 1] in c.asks.times
         for i, w in enumerate(typed)
     )
 
