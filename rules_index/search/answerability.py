@@ -166,11 +166,7 @@ def _related(
     infos: dict[str, morph.WordInfo] = {}  # a clause word's dictionary view, once per question
     out = dict(covered)
     for d in candidates:
-        off = {
-            wi
-            for wi in doings
-            if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, infos, _reflexive(q.words[wi].word))
-        }
+        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, infos)}
         off |= {
             hi
             for hi, gi in owned
@@ -244,22 +240,11 @@ def _timed(c: Corpus, q: Query) -> list[int]:
     return _asked_doings(c, q, c.asks.time) if typed and typed[0] in c.asks.time else []
 
 
-def _as_verb(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo], reflexive: bool = True) -> bool:
+def _as_verb(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
     """Whether paragraph d has `key` as a verb or an active participle, which say who does it
     («он выбирает», «игрок, контролирующий карту»), not only as a noun or a passive participle
-    («до вскрытия», «в открытом виде»); for a verb typed active (`reflexive` False), not only
-    as a reflexive one, which says that it is done, not who does it («кто перемешивает колоду»:
-    «колода перемешивается»)."""
-    return any(
-        t.key == key and _info(infos, t.surface).doer and (reflexive or not _reflexive(t.surface))
-        for piece in c.pieces[d]
-        for t in piece.tokens
-    )
-
-
-def _reflexive(word: str) -> bool:
-    """A verb form in «-ся»/«-сь» («перемешивается», «применяясь»)."""
-    return normalize(word).endswith(("ся", "сь"))
+    («до вскрытия», «в открытом виде»)."""
+    return any(t.key == key and _info(infos, t.surface).doer for piece in c.pieces[d] for t in piece.tokens)
 
 
 def _topics(
