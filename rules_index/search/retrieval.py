@@ -25,7 +25,7 @@ PARTIAL_SHARE = 0.5
 # The words of a multi-word meaning state it where they stand within this many words more than
 # the meaning has («взять карту под контроль»); scattered over a clause they only mention its
 # parts (535.8.1's «потеряли контроль над картой … не может быть взята в отряд»).
-MEANING_SLACK = 3
+MEANING_SLACK = 4
 # A light verb («считается», «работает», asks.yaml) weighs this much in the ranking.
 LIGHT_WEIGHT = 0.5
 
