@@ -62,6 +62,7 @@ class WordInfo:
     genitive: bool = False  # a noun in the genitive («маркер жетона»): it says which one
     verbal: bool = False  # a verb, an infinitive, a participle or a gerund («замещена»): a doing
     preposition: bool = False  # «в», «на», «до»: the noun after it is no subject
+    ordinal: bool = False  # «первый», «вторым»: which one in order
 
 
 @functools.cache
@@ -96,6 +97,7 @@ def analyse(word: str) -> WordInfo:
         pos == "NOUN" and "gent" in tag,
         pos in ("VERB", "INFN", "PRTF", "PRTS", "GRND"),
         pos == "PREP",
+        "Anum" in tag,
     )
 
 

@@ -51,6 +51,19 @@ def test_when_inside_a_sentence_tells_the_situation(ix: RulesIndex) -> None:
     assert result.answer.answered and result.hits[0].id == "211.7", result.answer
 
 
+@pytest.mark.parametrize("query", ["кто первым вызывает", "кто первым рассаживает существ"])
+def test_who_goes_first_is_no_first_row(ix: RulesIndex, query: str) -> None:
+    # «первым» said of the doer asks an order of turns; 211.2's «в первом ряду» is a row
+    result = ix.lookup(query)
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+
+
+def test_who_first_is_answered_where_a_clause_says_who_does_it(ix: RulesIndex) -> None:
+    # 534.4.2: «Активный игрок выбирает, какой именно эффект будет применён»
+    result = ix.lookup("замены у обоих, кто первый выбирает")
+    assert result.answer.answered and result.hits[0].id == "534.4.2", result.answer
+
+
 def test_who_asks_only_about_the_verbs_of_its_own_part_of_the_question(ix: RulesIndex) -> None:
     # «кто хозяин» asks who the host is; «вызвал» is said before the comma (211.8 says «вызван»)
     result = ix.lookup("вызвал симбиота способностью, кто хозяин")
@@ -83,6 +96,13 @@ def test_a_doer_is_a_verb_or_an_active_participle(word: str, doer: bool) -> None
 )
 def test_a_doing_is_a_verb_a_participle_or_a_gerund(word: str, verbal: bool) -> None:
     assert morph.analyse(word).verbal is verbal
+
+
+@pytest.mark.parametrize(
+    ("word", "ordinal"), [("первым", True), ("третьем", True), ("первой", True), ("симбиот", False)]
+)
+def test_an_ordinal_is_known_as_such(word: str, ordinal: bool) -> None:
+    assert morph.analyse(word).ordinal is ordinal
 
 
 def test_what_a_thing_is_needs_a_clause_with_the_whole_thing(ix: RulesIndex) -> None:

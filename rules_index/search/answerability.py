@@ -158,10 +158,12 @@ def _related(
     вскрывает карты») that the candidate has only as a noun or a passive participle («до
     вскрытия», «в открытом виде»): it says when or how that is done, not who does it; and less
     a noun the question says which one of by a genitive («маркер жетона») that the candidate
-    lacks, where the candidate says another one («маркера контроля»)."""
+    lacks, where the candidate says another one («маркера контроля»); and less an ordinal said
+    of the doer («кто первым вызывает»: who goes first), which is no row's «первом ряду»."""
     doings = _asked_doings(c, q, c.asks.agent)
     owned = _owned(c, q, covered)
-    if not doings and not owned:
+    order = _doers_order(c, q)
+    if not doings and not owned and not order:
         return covered
     infos: dict[str, morph.WordInfo] = {}  # a clause word's dictionary view, once per question
     out = dict(covered)
@@ -172,8 +174,23 @@ def _related(
             for hi, gi in owned
             if hi in covered[d] and gi not in covered[d] and _owned_otherwise(c, d, how[d][hi][0].key, infos)
         }
+        off |= order & covered[d]
         if off:
             out[d] = covered[d] - off
+    return out
+
+
+def _doers_order(c: Corpus, q: Query) -> set[int]:
+    """The ordinals typed in the part of a question of who («кто первым вызывает»): they ask
+    which doer goes first, not which row."""
+    out: set[int] = set()
+    for part in _PARTS.split(normalize(q.text)):
+        said = set(_WORD.findall(part))
+        if said.isdisjoint(c.asks.agent):
+            continue
+        for wi, qw in enumerate(q.words):
+            if qw.info is not None and qw.info.ordinal and not qw.together and normalize(qw.word) in said:
+                out.add(wi)
     return out
 
 
