@@ -64,6 +64,15 @@ def test_who_first_is_answered_where_a_clause_says_who_does_it(ix: RulesIndex) -
     assert result.answer.answered and result.hits[0].id == "534.4.2", result.answer
 
 
+def test_a_doing_done_to_another_thing_is_another_doing(ix: RulesIndex) -> None:
+    # 535.5.2: «игрок может пропустить эту срабатывающую особенность» — a trigger, not a turn
+    result = ix.lookup("можно ли пропустить ход")
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+    for query in ("можно ли пропустить срабатывающую особенность", "можно ли пропустить вызов"):
+        result = ix.lookup(query)
+        assert result.answer.answered and result.hits[0].id == "535.5.2", (query, result.answer)
+
+
 def test_who_asks_only_about_the_verbs_of_its_own_part_of_the_question(ix: RulesIndex) -> None:
     # «кто хозяин» asks who the host is; «вызвал» is said before the comma (211.8 says «вызван»)
     result = ix.lookup("вызвал симбиота способностью, кто хозяин")

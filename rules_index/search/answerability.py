@@ -163,7 +163,8 @@ def _related(
     doings = _asked_doings(c, q, c.asks.agent)
     owned = _owned(c, q, covered)
     order = _doers_order(c, q)
-    if not doings and not owned and not order:
+    objects = _objects(c, q, covered)
+    if not doings and not owned and not order and not objects:
         return covered
     infos: dict[str, morph.WordInfo] = {}  # a clause word's dictionary view, once per question
     out = dict(covered)
@@ -175,6 +176,11 @@ def _related(
             if hi in covered[d] and gi not in covered[d] and _owned_otherwise(c, d, how[d][hi][0].key, infos)
         }
         off |= order & covered[d]
+        off |= {
+            vi
+            for vi, oi in objects
+            if vi in covered[d] and oi not in covered[d] and _done_to_another(c, d, how[d][vi][0].key, infos)
+        }
         if off:
             out[d] = covered[d] - off
     return out
@@ -213,6 +219,34 @@ def _owned(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[i
         if hinfo is not None and hinfo.noun and ginfo is not None and ginfo.genitive:
             out.append((hi, gi))
     return out
+
+
+def _objects(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[int, int]]:
+    """Each verb typed just before a noun it is done to («пропустить ход»), both words the
+    rules have."""
+    whole = {wi for got in covered.values() for wi in got}
+    at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
+    out: list[tuple[int, int]] = []
+    for a, b in itertools.pairwise(t.surface for t in q.tokens):
+        vi, oi = at.get(a), at.get(b)
+        if vi is None or oi is None or vi not in whole or oi not in whole:
+            continue
+        vinfo, oinfo = q.words[vi].info, q.words[oi].info
+        if vinfo is not None and vinfo.verb and oinfo is not None and oinfo.noun:
+            out.append((vi, oi))
+    return out
+
+
+def _done_to_another(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
+    """Whether paragraph d has `key` as a verb done to a noun of its own («пропустить эту
+    срабатывающую особенность», 535.5.2): another doing than the question's."""
+    return any(
+        t.key == key
+        and _info(infos, t.surface).verb
+        and any(_info(infos, n.surface).noun for n in piece.tokens[i + 1 : i + 4])
+        for piece in c.pieces[d]
+        for i, t in enumerate(piece.tokens)
+    )
 
 
 def _info(infos: dict[str, morph.WordInfo], surface: str) -> morph.WordInfo:
