@@ -159,7 +159,9 @@ def _related(
     вскрытия», «в открытом виде»): it says when or how that is done, not who does it; and less
     a noun the question says which one of by a genitive («маркер жетона») that the candidate
     lacks, where the candidate says another one («маркера контроля»); and less an ordinal said
-    of the doer («кто первым вызывает»: who goes first), which is no row's «первом ряду»."""
+    of the doer («кто первым вызывает»: who goes first), which is no row's «первом ряду»; and
+    less a verb the question does to a noun («пропустить ход») that the candidate does to a noun
+    of its own and lacks the question's («пропустить эту срабатывающую особенность»)."""
     doings = _asked_doings(c, q, c.asks.agent)
     owned = _owned(c, q, covered)
     order = _doers_order(c, q)
