@@ -15,7 +15,12 @@ for «сколько», a definition for «что такое» (asks.yaml); a qu
 («можно ли атаковать летающее существо») needs a clause that says the doing, or PERMISSION_COVERAGE
 of the question without it; a question of who does something («кто первым вскрывает карты»)
 needs a clause that says the doing with its doer (a verb or an active participle, not «до
-вскрытия»).
+вскрытия»), and an ordinal said of the doer («кто первым») is no row's «первом ряду»; a count
+needs its number beside a word of the question («инкарнация Х» counts no cards), «сколько раз»
+the question's verb; a question that begins with «когда» weighs a verb the rules lack as a noun;
+a verb done to another noun in the clause («пропустить эту особенность») is another doing than
+the question's («пропустить ход»); «что такое X» about a noun X the rules lack is not answered
+by a clause on its other words.
 """
 
 from __future__ import annotations
