@@ -77,11 +77,15 @@ class Asks:
     numbers: frozenset[str] = frozenset()
     definition: tuple[tuple[str, ...], ...] = ()
     defines: tuple[str, ...] = ()  # words or phrases, a dash written «–»
+    names: frozenset[str] = frozenset()  # «называется»: the defined words follow it
     light: frozenset[str] = frozenset()
     permission: frozenset[str] = frozenset()  # «можно», «может»: the verb is what is asked
     another: frozenset[str] = frozenset()  # «другой», «несколько»: two of a kind
     pair: frozenset[str] = frozenset()  # «два», «обе»: a count of two or more before a word
     agent: frozenset[str] = frozenset()  # «кто»: who does it, a verb with its subject
+    time: frozenset[str] = frozenset()  # «когда»: when it is done, a verb the rules must say
+    duration: frozenset[str] = frozenset()  # «длится»: «сколько длится» asks how long, not a count
+    times: frozenset[str] = frozenset()  # «раз»: «сколько раз» counts a doing, the question's verb
 
 
 @dataclass(frozen=True)
@@ -266,9 +270,13 @@ def _asks(path: Path) -> Asks:
                 for w in words(definition.get("states"), "definition.states")
             )
         ),
+        words(definition.get("names"), "definition.names"),
         words(data.get("light"), "light"),
         words(data.get("permission"), "permission"),
         words(data.get("another"), "another"),
         words(data.get("pair"), "pair"),
         words(data.get("agent"), "agent"),
+        words(data.get("time"), "time"),
+        words(quantity.get("duration"), "quantity.duration"),
+        words(quantity.get("times"), "quantity.times"),
     )

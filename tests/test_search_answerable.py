@@ -87,6 +87,10 @@ def test_the_readme_example_host_died_puts_211_4_first(ix: RulesIndex) -> None:
         ("куда кладут показанные для вызова карты", "535.5.1.2", "535.5.1"),
         ("инкарнировать некуда, клетки заняты", "535.7.2", "535.7"),
         ("инкарнация нарушает правила что тогда", "535.7.2", "535.7"),
+        # «заместить» typed as a verb: 534.7.1 says «не может быть замещена», 534.7 has only the
+        # noun of «эффекты замещения»
+        ("замещающую особенность заместить когда она в стеке", "534.7.1", "534.7"),
+        ("можно ли заместить замещающую особенность когда она кладется в стек", "534.7.1", "534.7"),
     ],
 )
 def test_a_detail_only_a_subclause_states_puts_it_above_its_parent(
@@ -192,6 +196,48 @@ def test_how_many_is_not_answered_by_clauses_without_the_number(ix: RulesIndex, 
     assert result.hits == () and not result.answer.answered, [h.id for h in result.hits]
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "сколько карт в руке в начале",
+        "сколько карт вскрывается за один ход",
+        "сколько карт на кладбище нужно для возрождения",
+        # «раз» is a unit, not a number: 535.7.3's «1 раз за бой» counts incarnations, not turns
+        "сколько ходов в бою",
+    ],
+)
+def test_how_many_needs_a_number_that_counts_a_word_of_the_question(ix: RulesIndex, query: str) -> None:
+    # 535.7.1 has «карта», «в начале своего хода», «кладбище» and a number, «инкарнация Х»:
+    # but the number counts the incarnation, which the question does not name
+    result = ix.lookup(query)
+    assert result.hits == () and "вопрос «сколько»" in result.answer.reason, lines(result)
+
+
+def test_how_many_with_a_number_beside_the_word_it_counts(ix: RulesIndex) -> None:
+    # «инкарнация Х» counts what the question names: the incarnation
+    result = ix.lookup("инкарнация 3 через сколько ходов вернется")
+    assert result.answer.answered and result.hits[0].id == "535.7.1", lines(result)
+
+
+@pytest.mark.parametrize(
+    "query", ["сколько раз можно вызывать за бой", "сколько раз можно возродить существо"]
+)
+def test_how_many_times_needs_a_clause_that_counts_the_doing_asked(ix: RulesIndex, query: str) -> None:
+    # 535.7.3's «1 раз за бой» counts incarnations, not summons or resurrections
+    result = ix.lookup(query)
+    assert result.hits == () and "вопрос «сколько раз», а п. 535.7.3 не говорит" in result.answer.reason, (
+        lines(result)
+    )
+    result = ix.lookup("сколько раз за бой существо может инкарнировать")
+    assert result.answer.answered and result.hits[0].id == "535.7.3", lines(result)
+
+
+def test_how_long_is_no_question_of_how_many(ix: RulesIndex) -> None:
+    # «до конца вашего следующего хода» says how long; no count does
+    result = ix.lookup("сколько длится свет фонаря")
+    assert result.answer.answered and result.hits[0].id == "534.5", lines(result)
+
+
 def test_how_many_says_why_when_the_words_are_there(ix: RulesIndex) -> None:
     reason = ix.lookup("сколько карт в колоде").answer.reason
     assert (
@@ -219,12 +265,49 @@ def test_what_is_is_answered_by_a_definition(ix: RulesIndex, query: str, expecte
 
 
 @pytest.mark.parametrize(
-    "query", ["что такое фишка", "что такое ход", "что такое зона битвы", "что делает артефакт"]
+    "query",
+    [
+        "что такое фишка",
+        "что такое ход",
+        "что такое зона битвы",
+        "что делает артефакт",
+        "кто такой активный игрок",
+    ],
 )
 def test_what_is_is_not_answered_by_a_clause_that_only_uses_the_word(ix: RulesIndex, query: str) -> None:
     # «Возродить карту – это … в зону битвы» defines «возродить», not «зона битвы»
     result = ix.lookup(query)
     assert result.hits == () and "вопрос «что такое»" in result.answer.reason, result.answer
+
+
+@pytest.mark.parametrize(
+    "query", ["как работает броня у хозяина паразита", "что делает броня хозяина паразита"]
+)
+def test_what_is_asked_of_a_thing_the_rules_never_name_is_not_answered(ix: RulesIndex, query: str) -> None:
+    # the host and the parasite are there (211.2 defines the host); the armour asked about is not
+    result = ix.lookup(query)
+    assert result.hits == () and "нет «броня»" in result.answer.reason, lines(result)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "что такое подфаза набора",  # 535.9: «в подфазу Набора отряд игрока считается нелегальным»
+        "что такое стек",  # 535.1.1: «… является эффектом правил игры и не использует стек»
+        "что такое колода",  # 535.1: «Игрок, в колоде которого …, является владельцем карты»
+        "что такое летающее существо",  # 535.4: «если вызываемая карта является летающим существом»
+        "что такое воздействие",  # 534.8: «эффект замещения … считается воздействием»
+    ],
+)
+def test_is_and_counts_as_define_their_subject_only(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert result.hits == () and "вопрос «что такое»" in result.answer.reason, lines(result)
+
+
+def test_is_called_defines_the_words_after_it(ix: RulesIndex) -> None:
+    # 535.1: «Игрок, под чьим контролем находится карта …, называется игроком, контролирующим карту»
+    result = ix.lookup("что значит контролировать карту")
+    assert result.answer.answered and result.hits[0].id == "535.1", lines(result)
 
 
 def test_which_one_asked_with_many_words_is_no_question_of_definition(ix: RulesIndex) -> None:
@@ -289,6 +372,13 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         # «заявить» is the rules' «объявить» (211.10; «заявлять» in 211.3.1, «заявка» in 535.5.1)
         ("почему нельзя заявить движение", "заявить", "объявить", ("211.10",)),
         ("отобрали контроль, оппонент контролирует?", "отобрали", "взять под контроль", ("535.8",)),
+        # to the graveyard from the battle zone: it leaves the zone (211.4)
+        ("хоста отправили на кладбище", "отправили на кладбище", "покидает зону битвы", ("211.4",)),
+        ("хост ушёл в сброс", "ушёл в сброс", "покидает зону битвы", ("211.4",)),
+        # a card that went over to a player is taken under control, not a symbiote moving on
+        ("существо перешло под мой контроль", "перешло под мой контроль", "взять под контроль", ("535.8",)),
+        # «по умолчанию» (535.5–535.7)
+        ("по дефолту вызов куда", "по дефолту", "по умолчанию", ("535.5",)),
     ],
 )
 def test_each_jargon_entry_reads_as_its_rules_words(
@@ -408,3 +498,21 @@ def test_a_bad_asks_table_is_refused_with_its_name(tmp_path: Path) -> None:
     (folder / "asks.yaml").write_text("light: сколько\n", encoding="utf-8")
     with pytest.raises(CorpusError, match="«light» — список слов"):
         load_tables(folder)
+
+
+def test_a_multi_word_meaning_is_stated_where_its_words_stand_together(ix: RulesIndex) -> None:
+    # «отжали» → «взять под контроль»: 535.8.1 has «контроль» and «взята» a dozen words apart
+    # (it speaks of losing control and of a card no squad may take), which is no such meaning;
+    # 535.1, which states who owns a card whatever happens to it, answers
+    result = ix.lookup("кто владелец карты если ее отжали")
+    assert result.hits[0].id == "535.1", [h.id for h in result.hits]
+    c = ix._search.corpus
+    d = next(i for i, p in enumerate(c.paragraphs) if p.id == "535.8.1")
+    taken = next(w for w in query.read(c, "отжали").words if w.together)
+    assert not retrieval.complete(c, taken, d)
+    for clause in (
+        "535.8",
+        "535.2",
+    ):  # «Взять карту под контроль», «взятие карты противника под свой контроль»
+        d = next(i for i, p in enumerate(c.paragraphs) if p.id == clause)
+        assert retrieval.complete(c, taken, d), clause

@@ -30,6 +30,49 @@ def test_who_does_it_is_answered_where_a_clause_says_it_with_its_doer(ix: RulesI
     assert result.answer.answered and result.hits[0].id == "211.7", result.answer
 
 
+def test_who_does_it_is_answered_by_a_reflexive_of_the_doing(ix: RulesIndex) -> None:
+    # 211.11: «Если перемещается хозяин, то его симбиот перемещается одновременно с ним»: the
+    # reflexive says who moves it (its host), so a question of who is answered there, not silent
+    result = ix.lookup("кто перемещает симбиота")
+    assert result.answer.answered and result.hits[0].id == "211.11", result.answer
+
+
+@pytest.mark.parametrize("query", ["когда начинается шаг рассадки", "когда заканчивается подфаза набора"])
+def test_when_it_starts_is_not_answered_by_a_clause_about_the_step(ix: RulesIndex, query: str) -> None:
+    # 211.1 speaks of «Шаге рассадки», 535.3 of «подфазу Набора»; no clause says when they begin
+    # or end, and the rules never write those verbs
+    result = ix.lookup(query)
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+
+
+def test_when_inside_a_sentence_tells_the_situation(ix: RulesIndex) -> None:
+    # «когда закончилось вскрытие» says when it happened; the question is whether it lives
+    result = ix.lookup("симбиот у меня остался без носителя когда закончилось вскрытие, он живой?")
+    assert result.answer.answered and result.hits[0].id == "211.7", result.answer
+
+
+@pytest.mark.parametrize("query", ["кто первым вызывает", "кто первым рассаживает существ"])
+def test_who_goes_first_is_no_first_row(ix: RulesIndex, query: str) -> None:
+    # «первым» said of the doer asks an order of turns; 211.2's «в первом ряду» is a row
+    result = ix.lookup(query)
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+
+
+def test_who_first_is_answered_where_a_clause_says_who_does_it(ix: RulesIndex) -> None:
+    # 534.4.2: «Активный игрок выбирает, какой именно эффект будет применён»
+    result = ix.lookup("замены у обоих, кто первый выбирает")
+    assert result.answer.answered and result.hits[0].id == "534.4.2", result.answer
+
+
+def test_a_doing_done_to_another_thing_is_another_doing(ix: RulesIndex) -> None:
+    # 535.5.2: «игрок может пропустить эту срабатывающую особенность» — a trigger, not a turn
+    result = ix.lookup("можно ли пропустить ход")
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+    for query in ("можно ли пропустить срабатывающую особенность", "можно ли пропустить вызов"):
+        result = ix.lookup(query)
+        assert result.answer.answered and result.hits[0].id == "535.5.2", (query, result.answer)
+
+
 def test_who_asks_only_about_the_verbs_of_its_own_part_of_the_question(ix: RulesIndex) -> None:
     # «кто хозяин» asks who the host is; «вызвал» is said before the comma (211.8 says «вызван»)
     result = ix.lookup("вызвал симбиота способностью, кто хозяин")
@@ -48,6 +91,27 @@ def test_who_asks_only_about_the_verbs_of_its_own_part_of_the_question(ix: Rules
 )
 def test_a_doer_is_a_verb_or_an_active_participle(word: str, doer: bool) -> None:
     assert morph.analyse(word).doer is doer
+
+
+@pytest.mark.parametrize(
+    ("word", "verbal"),
+    [
+        ("заместить", True),
+        ("замещена", True),
+        ("контролирующий", True),
+        ("применяя", True),
+        ("замещения", False),
+    ],
+)
+def test_a_doing_is_a_verb_a_participle_or_a_gerund(word: str, verbal: bool) -> None:
+    assert morph.analyse(word).verbal is verbal
+
+
+@pytest.mark.parametrize(
+    ("word", "ordinal"), [("первым", True), ("третьем", True), ("первой", True), ("симбиот", False)]
+)
+def test_an_ordinal_is_known_as_such(word: str, ordinal: bool) -> None:
+    assert morph.analyse(word).ordinal is ordinal
 
 
 def test_what_a_thing_is_needs_a_clause_with_the_whole_thing(ix: RulesIndex) -> None:

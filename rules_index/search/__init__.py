@@ -15,7 +15,8 @@ One module per step, in the order a query goes through them:
 - `query`: reading the query: numbers, phrases, each word and what it may stand for
   (`matching`: misspelt card names, a term's words in order);
 - `retrieval`: the paragraphs each word finds and their BM25 scores;
-- `answerability`: whether the rules answer the query, and what each word matched;
+- `answerability`: whether the rules answer the query, and what each word matched (`relation`:
+  what a question of who or when asks about, what a verb is done to);
 - `ranking`: the signals on top of the scores, and the hits.
 """
 
@@ -77,6 +78,7 @@ class SearchIndex:
         defining = ranking.add_terms(c, q.text, q.term_keys, all_keys, scores, extra)
         ranking.add_phrases(c, q.phrases, scores, extra)
         ranking.together_first(c, q.words, scores, how)
+        ranking.verbs_as_verbs(c, q.words, scores, how)
         answer = answerability.decide(c, q, covered, how, defining, scores)
         if not answer.answered:
             scores = {}

@@ -15,7 +15,12 @@ for «сколько», a definition for «что такое» (asks.yaml); a qu
 («можно ли атаковать летающее существо») needs a clause that says the doing, or PERMISSION_COVERAGE
 of the question without it; a question of who does something («кто первым вскрывает карты»)
 needs a clause that says the doing with its doer (a verb or an active participle, not «до
-вскрытия»).
+вскрытия»), and an ordinal said of the doer («кто первым») is no row's «первом ряду»; a count
+needs its number beside a word of the question («инкарнация Х» counts no cards), «сколько раз»
+the question's verb; a question that begins with «когда» weighs a verb the rules lack as a noun;
+a verb done to another noun in the clause («пропустить эту особенность») is another doing than
+the question's («пропустить ход»); «что такое X» about a noun X the rules lack is not answered
+by a clause on its other words.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from dataclasses import dataclass
 
 from rules_index import morph, numbers
 from rules_index.model import Answer, Evidence, QueryWord
-from rules_index.search import retrieval
+from rules_index.search import relation, retrieval
 from rules_index.search.corpus import Corpus
 from rules_index.search.linking import WEIGHT
 from rules_index.search.query import Query, QWord
@@ -69,6 +74,9 @@ PERMISSION_COVERAGE = 0.6
 PHRASE_REST = 0.5
 # A multi-word meaning a clause states only in part counts this much of its stated share.
 PARTIAL_MEANING = 0.5
+# A number counts a word of the question when it stands at most this many words from it
+# («не более 1 карты», «количество жетонов», «инкарнация Х»).
+COUNT_REACH = 2
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
 
@@ -95,7 +103,7 @@ def decide(
     if q.numbers:
         targets = [d for _, _, found in q.numbers for d, _ in found]
         return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
-    topics = _one_thing(c, q, _topics(c, q.words, covered))
+    topics = _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q)))
     missing = _missing(c, q.words, topics)
     total = sum(t.weight for t in topics)
     if total <= 0:
@@ -103,7 +111,7 @@ def decide(
     # The best-scored clauses only: one ranked past them is never shown, and a large rules text
     # has thousands covering a common word.
     candidates = sorted(covered, key=lambda d: (-scores.get(d, 0.0), d))[:CANDIDATES]
-    covered = _related(c, q, covered, candidates, how)
+    covered = relation.related(c, q, covered, candidates, how)
     topics = _with_nouns(c, q, topics, candidates, covered, how)
     shares = {d: _support(c, q, topics, d, covered[d], how) / total for d in candidates}
     if not shares:
@@ -148,96 +156,13 @@ def _only_the_card(q: Query, topics: Sequence[_Topic], d: int, got: set[int], ho
     return any(t.wi not in got and (info := q.words[t.wi].info) is not None and info.noun for t in topics)
 
 
-def _related(
-    c: Corpus, q: Query, covered: Mapping[int, set[int]], candidates: Sequence[int], how: How
-) -> Mapping[int, set[int]]:
-    """The words each candidate covers, less a verb a question of who asks about («кто первым
-    вскрывает карты») that the candidate has only as a noun or a passive participle («до
-    вскрытия», «в открытом виде»): it says when or how that is done, not who does it; and less
-    a noun the question says which one of by a genitive («маркер жетона») that the candidate
-    lacks, where the candidate says another one («маркера контроля»)."""
-    doings = _asked_doings(c, q)
-    owned = _owned(c, q, covered)
-    if not doings and not owned:
-        return covered
-    infos: dict[str, morph.WordInfo] = {}  # a clause word's dictionary view, once per question
-    out = dict(covered)
-    for d in candidates:
-        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, infos)}
-        off |= {
-            hi
-            for hi, gi in owned
-            if hi in covered[d] and gi not in covered[d] and _owned_otherwise(c, d, how[d][hi][0].key, infos)
-        }
-        if off:
-            out[d] = covered[d] - off
-    return out
-
-
-# Where a question's parts part: a clause of «кто» ends at a comma, a dash, a bracket…
-_PARTS = re.compile(r"[,;:.!?()–—]|\s-\s")
-_WORD = re.compile(r"\w+")
-
-
-def _owned(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[int, int]]:
-    """Each noun typed just before a noun in the genitive that says which one («маркер
-    жетона»), both words the rules have."""
-    whole = {wi for got in covered.values() for wi in got}
-    at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
-    out: list[tuple[int, int]] = []
-    for a, b in itertools.pairwise(t.surface for t in q.tokens):
-        hi, gi = at.get(a), at.get(b)
-        if hi is None or gi is None or hi not in whole or gi not in whole:
-            continue
-        hinfo, ginfo = q.words[hi].info, q.words[gi].info
-        if hinfo is not None and hinfo.noun and ginfo is not None and ginfo.genitive:
-            out.append((hi, gi))
-    return out
-
-
-def _info(infos: dict[str, morph.WordInfo], surface: str) -> morph.WordInfo:
-    """morph.analyse(surface), asked once per question (`infos` lives for one `decide`)."""
-    if surface not in infos:
-        infos[surface] = morph.analyse(surface)
-    return infos[surface]
-
-
-def _owned_otherwise(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
-    """Whether paragraph d has `key` followed by another noun in the genitive («маркера
-    контроля», 535.1.1): another thing than the question's."""
-    return any(
-        t.key == key and _info(infos, n.surface).genitive
-        for piece in c.pieces[d]
-        for t, n in itertools.pairwise(piece.tokens)
-    )
-
-
-def _asked_doings(c: Corpus, q: Query) -> list[int]:
-    """The verbs a question of who («кто первым вскрывает карты») asks the doer of: those typed in
-    the same part of the question as «кто» («вызвал симбиота способностью, кто хозяин» asks who
-    the host is, not who summoned)."""
-    out: list[int] = []
-    for part in _PARTS.split(normalize(q.text)):
-        said = set(_WORD.findall(part))
-        if said.isdisjoint(c.asks.agent):
-            continue
-        for wi, qw in enumerate(q.words):
-            info = qw.info
-            if info is not None and info.verb and not qw.together and normalize(qw.word) in said:
-                out.append(wi)
-    return out
-
-
-def _as_verb(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
-    """Whether paragraph d has `key` as a verb or an active participle, which say who does it
-    («он выбирает», «игрок, контролирующий карту»), not only as a noun or a passive participle
-    («до вскрытия», «в открытом виде»)."""
-    return any(t.key == key and _info(infos, t.surface).doer for piece in c.pieces[d] for t in piece.tokens)
-
-
-def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) -> list[_Topic]:
+def _topics(
+    c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]], timed: Sequence[int] = ()
+) -> list[_Topic]:
     """The question's meaningful words with their weights: bare counts, pronoun-like words and
-    light verbs the rules lack say nothing about the topic."""
+    light verbs the rules lack say nothing about the topic. A verb a question of when asks about
+    (`timed`: «когда начинается шаг рассадки») weighs as a noun when the rules lack it: the
+    start is what is asked, not the step."""
     whole = {wi for got in covered.values() for wi in got}
     out: list[_Topic] = []
     light = c.asks.light
@@ -268,8 +193,10 @@ def _topics(c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]]) 
             out.append(_Topic(wi, c.max_idf, False))
         elif not info.known:
             out.append(_Topic(wi, c.max_idf * MISSING_UNKNOWN, False))
-        elif info.verb:
+        elif info.verb and wi not in timed:
             out.append(_Topic(wi, c.max_idf * MISSING_VERB, False))
+        elif info.verb:
+            out.append(_Topic(wi, c.max_idf, False))
         elif not info.topic_weight:
             out.append(_Topic(wi, c.max_idf * MISSING_ORDINAL, False))  # «вторым»: which one
         else:
@@ -420,9 +347,15 @@ def _unstated(
     typed = [t.surface for t in q.tokens]
     matched = [_keys(q, d, t.wi, how) for t in topics if t.wi in got]
     words = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.wi in got)
-    number = _number_marker(c)
-    if any(w in c.asks.quantity for w in typed) and not _states(c, d, matched, number):
+    number = _number_marker(c, matched)
+    if _asks_count(c, typed) and not _states(c, d, matched, number):
         return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
+    if _asks_times(c, typed):
+        # «сколько раз можно вызывать за бой»: 535.7.3's «1 раз за бой» counts incarnations
+        doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
+        if doing and not any(t.wi in got for t in doing):
+            said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
+            return f"вопрос «сколько раз», а п. {c.paragraphs[d].id} не говорит, сколько раз {said}"
     if any(w in c.asks.permission for w in typed):
         doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
         if (
@@ -432,6 +365,11 @@ def _unstated(
         ):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
+    unknown = _undefined(c, q, topics, typed)
+    if unknown:
+        # «как работает броня у хозяина паразита»: the armour is what is asked, and no clause
+        # has it; a clause on the host does not say how armour works
+        return f"вопрос «что такое», а в правилах нет «{unknown}»"
     if (
         len(topics) <= DEFINITION_WORDS
         and _asks_definition(c, typed)
@@ -449,12 +387,46 @@ def _unstated(
     return ""
 
 
+def _asks_count(c: Corpus, typed: Sequence[str]) -> bool:
+    """A question of how many («сколько карт»), not of how long («сколько длится»)."""
+    return any(
+        w in c.asks.quantity and (i + 1 >= len(typed) or typed[i + 1] not in c.asks.duration)
+        for i, w in enumerate(typed)
+    )
+
+
+def _asks_times(c: Corpus, typed: Sequence[str]) -> bool:
+    """A question of how many times («сколько раз можно вызывать»): it counts a doing."""
+    return any(
+        w in c.asks.quantity and i + 1 < len(typed) and typed[i + 1] in c.asks.times
+        for i, w in enumerate(typed)
+    )
+
+
 def _is_verb(qw: QWord) -> bool:
     """A verb or an infinitive as typed (a jargon word too: «сбросить»)."""
     info = qw.info
     if info is None and " " not in qw.word:
         info = morph.analyse(normalize(qw.word))
     return info is not None and info.verb
+
+
+def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str]) -> str:
+    """The word a question of what a thing is asks about (the first word typed after its
+    phrase: «как работает броня у хозяина»), when it is a noun no clause has; or «»."""
+    for phrase in c.asks.definition:
+        n = len(phrase)
+        at = next((i + n for i in range(len(typed) - n + 1) if tuple(typed[i : i + n]) == phrase), None)
+        if at is None or at >= len(typed):
+            continue
+        after = typed[at]
+        for t in topics:
+            qw = q.words[t.wi]
+            if normalize(qw.word) == after:
+                info = qw.info
+                return qw.word if not t.whole and info is not None and info.known and info.noun else ""
+        return ""
+    return ""
 
 
 def _asks_definition(c: Corpus, typed: Sequence[str]) -> bool:
@@ -469,32 +441,49 @@ def _asks_definition(c: Corpus, typed: Sequence[str]) -> bool:
 Marker = Callable[[str, Sequence[Token], int], bool]
 
 
-def _number_marker(c: Corpus) -> Marker:
-    """A sentence that states a number: digits, «Х», or a number word of asks.yaml."""
-    # a one- or two-digit count; «207» in «(см. 207. Рука)» is a clause number
-    return lambda _text, toks, _start: any(
-        (t.surface.isdigit() and len(t.surface) <= 2) or t.surface in c.asks.numbers for t in toks
-    )
+def _number_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
+    """A sentence that states a number (digits, «Х», or a number word of asks.yaml) of one of
+    the question's words: the number stands within COUNT_REACH words of it. «сколько карт в
+    руке в начале хода» is not answered by 535.7.1's «в начале своего хода карта … инкарнация
+    Х»: its number counts the incarnation, which the question does not name."""
+    keys = {k for m in matched for k in m}
+
+    def is_number(t: Token) -> bool:
+        # a one- or two-digit count; «207» in «(см. 207. Рука)» is a clause number
+        return (t.surface.isdigit() and len(t.surface) <= 2) or t.surface in c.asks.numbers
+
+    def counts(_text: str, toks: Sequence[Token], _start: int) -> bool:
+        at = [i for i, t in enumerate(toks) if t.key in keys]
+        return any(is_number(t) and any(abs(i - j) <= COUNT_REACH for j in at) for i, t in enumerate(toks))
+
+    return counts
 
 
 def _definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
     """A sentence that defines the matched words: «X – это Y» with X before the dash
-    («Возродить карту – это … в зону битвы» defines no «зона битвы»), «называется»,
-    «является»…"""
+    («Возродить карту – это … в зону битвы» defines no «зона битвы»); «X является Y», «X
+    считается Y» with X before the word as its subject, not after a preposition («в подфазу
+    Набора отряд … считается нелегальным» defines no phase; «… является эффектом правил игры и
+    не использует стек» no stack); «называется X» (asks.yaml `names`) with X anywhere."""
     forms = [
         r"\s*".join("[–—-]" if part == "–" else re.escape(part) for part in w.split()) for w in c.asks.defines
     ]
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(forms) + r")(?!\w)" if forms else r"(?!)")
+    infos: dict[str, morph.WordInfo] = {}
+
+    def subject(toks: Sequence[Token], i: int) -> bool:
+        return i == 0 or not relation.info(infos, toks[i - 1].surface).preposition
 
     def defines(text: str, toks: Sequence[Token], start: int) -> bool:
         low = normalize(text)
         for found in pattern.finditer(low):
             if low[: found.start()].rstrip().endswith(" не"):
                 continue  # «не является более наземным существом» defines nothing
-            if found.group()[:1] not in "–—-":
+            if found.group() in c.asks.names:
                 return True
-            head = {t.key for t in toks if t.end - start <= found.start()}
-            if all(any(k in head for k in m) for m in matched):
+            head = [(i, t) for i, t in enumerate(toks) if t.end - start <= found.start()]
+            dash = found.group()[:1] in "–—-"
+            if all(any(t.key in m and (dash or subject(toks, i)) for i, t in head) for m in matched):
                 return True
         return False
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
-from rules_index import ids
+from rules_index import ids, morph
 from rules_index.model import Hit, Match
 from rules_index.search import matching, retrieval
 from rules_index.search.corpus import Corpus
@@ -38,6 +38,11 @@ ANOTHER_GAIN = 1.5
 # A term's definition gains the top score times the share of the question the term is, to
 # this power: «что такое хозяин» is about the term, «хозяина изгнали, что с симбиотом» is not.
 TERM_POWER = 2.0
+# A verb typed that a clause has only as a noun («заместить»: 534.7's «эффекты замещения») says
+# the doing less than a clause that has it as a verb or a participle (534.7.1's «не может быть
+# замещена»): that clause's score times this, among the best VERB_TOP.
+VERB_AS_NOUN = 0.85
+VERB_TOP = 5
 # A quoted phrase found verbatim adds this many times the idf of its words.
 PHRASE_GAIN = 1.5
 
@@ -104,6 +109,37 @@ def together_first(c: Corpus, words: Sequence[QWord], scores: dict[int, float], 
             share = sum(weights[wi] for wi, ks in keys.items() if any(k in sentence for k in ks))
             best = max(best, share)
         scores[d] *= 1.0 + TOGETHER_GAIN * (best / total) ** TOGETHER_POWER
+
+
+def verbs_as_verbs(c: Corpus, words: Sequence[QWord], scores: dict[int, float], how: How) -> None:
+    """A verb typed is said by the clauses that have it as a verb or a participle; among the best
+    paragraphs, one that has it only as a noun («эффекты замещения» for «заместить») loses a
+    little to them."""
+    verbs = [
+        wi
+        for wi, qw in enumerate(words)
+        if qw.meaningful and not qw.together and qw.info is not None and qw.info.verb
+    ]
+    if not verbs:
+        return
+    infos: dict[str, morph.WordInfo] = {}
+    for d in sorted(scores, key=lambda d: (-scores[d], d))[:VERB_TOP]:
+        for wi in verbs:
+            alt = how.get(d, {}).get(wi, (None, ""))[0]
+            if alt is None or alt.how not in ("form", "prefix", "derived"):
+                continue
+            if not any(
+                t.key == alt.key and _analysed(infos, t.surface).verbal
+                for piece in c.pieces[d]
+                for t in piece.tokens
+            ):
+                scores[d] *= VERB_AS_NOUN
+
+
+def _analysed(infos: dict[str, morph.WordInfo], surface: str) -> morph.WordInfo:
+    if surface not in infos:
+        infos[surface] = morph.analyse(surface)
+    return infos[surface]
 
 
 def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float], text: str = "") -> None:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Alt, QWord
-from rules_index.text import fold_lookalikes, normalize
+from rules_index.text import Token, fold_lookalikes, normalize
 
 # BM25 parameters; clauses are short and similar in length, so length matters little.
 K1 = 1.2
@@ -22,6 +22,10 @@ COVERAGE_POWER = 2.0
 FUNCTION_WEIGHT = 0.7
 # A multi-word meaning a paragraph has in part covers this much of its share of words had.
 PARTIAL_SHARE = 0.5
+# The words of a multi-word meaning state it where they stand within this many words more than
+# the meaning has («взять карту под контроль»); scattered over a clause they only mention its
+# parts (535.8.1's «потеряли контроль над картой … не может быть взята в отряд»).
+MEANING_SLACK = 4
 # A light verb («считается», «работает», asks.yaml) weighs this much in the ranking.
 LIGHT_WEIGHT = 0.5
 
@@ -103,7 +107,23 @@ def best_alternative(c: Corpus, qw: QWord) -> dict[int, tuple[float, Alt]]:
 
 def complete(c: Corpus, qw: QWord, d: int) -> bool:
     """Whether paragraph d has the whole meaning of a query word: every word of a multi-word
-    jargon meaning, or any alternative of a plain word."""
+    jargon meaning close together (within MEANING_SLACK words more than the meaning has), or
+    any alternative of a plain word."""
     if not qw.together:
         return True
-    return all(d in c.postings.get(a.key, {}) for a in qw.alts)
+    keys = {a.key for a in qw.alts}
+    if not all(d in c.postings.get(k, {}) for k in keys):
+        return False
+    return any(_close(piece.tokens, keys) for piece in c.pieces[d])
+
+
+def _close(tokens: Sequence[Token], keys: set[str]) -> bool:
+    """Whether every key stands in one window of len(keys) + MEANING_SLACK tokens."""
+    span = len(keys) + MEANING_SLACK
+    last: dict[str, int] = {}
+    for i, t in enumerate(tokens):
+        if t.key in keys:
+            last[t.key] = i
+            if len(last) == len(keys) and i - min(last.values()) < span:
+                return True
+    return False

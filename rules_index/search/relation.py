@@ -1,0 +1,164 @@
+"""The question's relations the answerability decision reads: what a question of who or when
+asks about, which noun a genitive says («маркер жетона»), what a verb is done to («пропустить
+ход»), and the words each candidate clause covers once those relations are read."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+
+from rules_index import morph
+from rules_index.search.corpus import Corpus
+from rules_index.search.query import Query
+from rules_index.search.retrieval import How
+from rules_index.text import normalize
+
+
+def related(
+    c: Corpus, q: Query, covered: Mapping[int, set[int]], candidates: Sequence[int], how: How
+) -> Mapping[int, set[int]]:
+    """The words each candidate covers, less a verb a question of who asks about («кто первым
+    вскрывает карты») that the candidate has only as a noun or a passive participle («до
+    вскрытия», «в открытом виде»): it says when or how that is done, not who does it; and less
+    a noun the question says which one of by a genitive («маркер жетона») that the candidate
+    lacks, where the candidate says another one («маркера контроля»); and less an ordinal said
+    of the doer («кто первым вызывает»: who goes first), which is no row's «первом ряду»; and
+    less a verb the question does to a noun («пропустить ход») that the candidate does to a noun
+    of its own and lacks the question's («пропустить эту срабатывающую особенность»)."""
+    doings = asked_doings(c, q, c.asks.agent)
+    owned = _owned(c, q, covered)
+    order = doers_order(c, q)
+    objects = _objects(c, q, covered)
+    if not doings and not owned and not order and not objects:
+        return covered
+    infos: dict[str, morph.WordInfo] = {}  # a clause word's dictionary view, once per question
+    out = dict(covered)
+    for d in candidates:
+        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, infos)}
+        off |= {
+            hi
+            for hi, gi in owned
+            if hi in covered[d] and gi not in covered[d] and _owned_otherwise(c, d, how[d][hi][0].key, infos)
+        }
+        off |= order & covered[d]
+        off |= {
+            vi
+            for vi, oi in objects
+            if vi in covered[d] and oi not in covered[d] and _done_to_another(c, d, how[d][vi][0].key, infos)
+        }
+        if off:
+            out[d] = covered[d] - off
+    return out
+
+
+def doers_order(c: Corpus, q: Query) -> set[int]:
+    """The ordinals typed in the part of a question of who («кто первым вызывает»): they ask
+    which doer goes first, not which row."""
+    out: set[int] = set()
+    for part in _PARTS.split(normalize(q.text)):
+        said = set(_WORD.findall(part))
+        if said.isdisjoint(c.asks.agent):
+            continue
+        for wi, qw in enumerate(q.words):
+            if qw.info is not None and qw.info.ordinal and not qw.together and normalize(qw.word) in said:
+                out.add(wi)
+    return out
+
+
+# Where a question's parts part: a clause of «кто» ends at a comma, a dash, a bracket…
+_PARTS = re.compile(r"[,;:.!?()–—]|\s-\s")
+_WORD = re.compile(r"\w+")
+
+
+def _owned(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[int, int]]:
+    """Each noun typed just before a noun in the genitive that says which one («маркер
+    жетона»), both words the rules have."""
+    whole = {wi for got in covered.values() for wi in got}
+    at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
+    out: list[tuple[int, int]] = []
+    for a, b in itertools.pairwise(t.surface for t in q.tokens):
+        hi, gi = at.get(a), at.get(b)
+        if hi is None or gi is None or hi not in whole or gi not in whole:
+            continue
+        hinfo, ginfo = q.words[hi].info, q.words[gi].info
+        if hinfo is not None and hinfo.noun and ginfo is not None and ginfo.genitive:
+            out.append((hi, gi))
+    return out
+
+
+def _objects(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[int, int]]:
+    """Each verb typed just before a noun it is done to («пропустить ход»), both words the
+    rules have."""
+    whole = {wi for got in covered.values() for wi in got}
+    at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
+    out: list[tuple[int, int]] = []
+    for a, b in itertools.pairwise(t.surface for t in q.tokens):
+        vi, oi = at.get(a), at.get(b)
+        if vi is None or oi is None or vi not in whole or oi not in whole:
+            continue
+        vinfo, oinfo = q.words[vi].info, q.words[oi].info
+        if vinfo is not None and vinfo.verb and oinfo is not None and oinfo.noun:
+            out.append((vi, oi))
+    return out
+
+
+def _done_to_another(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
+    """Whether paragraph d has `key` as a verb done to a noun of its own («пропустить эту
+    срабатывающую особенность», 535.5.2): another doing than the question's."""
+    return any(
+        t.key == key
+        and info(infos, t.surface).verb
+        and any(info(infos, n.surface).noun for n in piece.tokens[i + 1 : i + 4])
+        for piece in c.pieces[d]
+        for i, t in enumerate(piece.tokens)
+    )
+
+
+def info(infos: dict[str, morph.WordInfo], surface: str) -> morph.WordInfo:
+    """morph.analyse(surface), asked once per question (`infos` lives for one `decide`)."""
+    if surface not in infos:
+        infos[surface] = morph.analyse(surface)
+    return infos[surface]
+
+
+def _owned_otherwise(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
+    """Whether paragraph d has `key` followed by another noun in the genitive («маркера
+    контроля», 535.1.1): another thing than the question's."""
+    return any(
+        t.key == key and info(infos, n.surface).genitive
+        for piece in c.pieces[d]
+        for t, n in itertools.pairwise(piece.tokens)
+    )
+
+
+def asked_doings(c: Corpus, q: Query, asks: frozenset[str]) -> list[int]:
+    """The verbs a question of who («кто первым вскрывает карты») asks the doer of, or a question
+    of when («когда начинается шаг рассадки») the time of: those typed in the same part of the
+    question as its question word («вызвал симбиота способностью, кто хозяин» asks who the host
+    is, not who summoned)."""
+    out: list[int] = []
+    for part in _PARTS.split(normalize(q.text)):
+        said = set(_WORD.findall(part))
+        if said.isdisjoint(asks):
+            continue
+        for wi, qw in enumerate(q.words):
+            info = qw.info
+            if info is not None and info.verb and not qw.together and normalize(qw.word) in said:
+                out.append(wi)
+    return out
+
+
+def timed(c: Corpus, q: Query) -> list[int]:
+    """The verbs a question of when asks about: only a query that begins with its word
+    («когда начинается шаг рассадки»); inside a sentence «когда» tells the situation
+    («остался без носителя, когда закончилось вскрытие»)."""
+    typed = [t.surface for t in q.tokens]
+    return asked_doings(c, q, c.asks.time) if typed and typed[0] in c.asks.time else []
+
+
+def _as_verb(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
+    """Whether paragraph d has `key` as a verb or an active participle, which say who does it
+    («он выбирает», «игрок, контролирующий карту»), not only as a noun or a passive participle
+    («до вскрытия», «в открытом виде»)."""
+    return any(t.key == key and info(infos, t.surface).doer for piece in c.pieces[d] for t in piece.tokens)
