@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_an_empty_search_page_imports_no_engine_card_readers_scenarios_or_journal() -> None:
-    # A fresh interpreter: what the root page's first run imports (the later thread runs only on a
-    # server, so nothing is imported behind the run's back here).
+    # A fresh interpreter: what the root page's first run imports (the later thread runs on a server
+    # only, not under AppTest: nothing is imported behind the run's back here).
     code = textwrap.dedent(
         """
         import sys
@@ -20,6 +20,8 @@ def test_an_empty_search_page_imports_no_engine_card_readers_scenarios_or_journa
         at = AppTest.from_file("app.py", default_timeout=60).run()
         assert not at.exception, at.exception
         assert at.text_input(key="search_box") is not None
+        import threading
+        assert "after-first-window" not in [t.name for t in threading.enumerate()]  # a server's only
         loaded = [m for m in ("engine", "casebook", "cardbase.importer", "rulings.store") if m in sys.modules]
         print(",".join(loaded))
         """

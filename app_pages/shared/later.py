@@ -11,7 +11,8 @@ import lock makes the two wait for each other; nothing is imported twice).
 The thread then runs the library's scenarios on the base rules (`ready.scenario_digests`, kept
 for the process): that was 80% of a fresh server's first search (about 0.5 s in a browser). A search
 that comes first waits for it as before (Streamlit's cache computes a value once, the other caller
-waits for it). Only on a server: under AppTest a test may change what the scenarios read.
+waits for it). Only on a server: not under AppTest (Streamlit sets `global.appTest` for its runs),
+where a test may change what the scenarios read while the thread runs them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import threading
 import time
 
 import streamlit as st
+from streamlit import config
 from streamlit.runtime import Runtime
 
 AFTER_S = 0.5
@@ -39,7 +41,7 @@ MODULES = (
 
 def start() -> None:
     """Once per process, on a server: the background work begins AFTER_S from now."""
-    if Runtime.exists():
+    if Runtime.exists() and not config.get_option("global.appTest"):
         _started()
 
 
