@@ -31,12 +31,23 @@ if TYPE_CHECKING:
 # The rest of what the package names is imported when it is first asked for (PEP 562): opening the
 # card store (its sweep at a server's start) does not import the card readers, the engine and the
 # scenario library (issue 24: they were a fifth of a new server's first run).
+_SUBMODULES = (
+    "cli",
+    "constants",
+    "coverage",
+    "explain",
+    "find",
+    "importer",
+    "library",
+    "links",
+    "readers",
+    "recognise",
+    "related",
+    "sources",
+    "store",
+)
 _LAZY: dict[str, tuple[str, str | None]] = {
-    "find": ("cardbase.find", None),
-    "importer": ("cardbase.importer", None),
-    "links": ("cardbase.links", None),
-    "related": ("cardbase.related", None),
-    "store": ("cardbase.store", None),
+    **{name: (f"cardbase.{name}", None) for name in _SUBMODULES},
     "import_base": ("cardbase.importer", "import_base"),
     "builtin_base": ("cardbase.library", "builtin_base"),
     "card_def": ("cardbase.library", "card_def"),
