@@ -15,14 +15,56 @@ scenario library and the journal's search); no Streamlit. The pages and the desk
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import types
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-import engine
-from cardbase import find, importer, links, related, store
-from cardbase.importer import import_base
-from cardbase.library import builtin_base, card_def, desk_records, library_of, shadowed
 from cardbase.model import BUILTIN, CardBase, CardBaseError, CardRecord, ImportReport, Modelled, Problem
+
+if TYPE_CHECKING:
+    import engine
+    from cardbase import find, importer, links, related, store
+    from cardbase.importer import import_base
+    from cardbase.library import builtin_base, card_def, desk_records, library_of, shadowed
+
+# The rest of what the package names is imported when it is first asked for (PEP 562): opening the
+# card store (its sweep at a server's start) does not import the card readers, the engine and the
+# scenario library (issue 24: they were a fifth of a new server's first run).
+_SUBMODULES = (
+    "cli",
+    "constants",
+    "coverage",
+    "explain",
+    "find",
+    "importer",
+    "library",
+    "links",
+    "readers",
+    "recognise",
+    "related",
+    "sources",
+    "store",
+)
+_LAZY: dict[str, tuple[str, str | None]] = {
+    **{name: (f"cardbase.{name}", None) for name in _SUBMODULES},
+    "import_base": ("cardbase.importer", "import_base"),
+    "builtin_base": ("cardbase.library", "builtin_base"),
+    "card_def": ("cardbase.library", "card_def"),
+    "desk_records": ("cardbase.library", "desk_records"),
+    "library_of": ("cardbase.library", "library_of"),
+    "shadowed": ("cardbase.library", "shadowed"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'cardbase' has no attribute {name!r}")
+    module, attr = _LAZY[name]
+    value = importlib.import_module(module)
+    found = getattr(value, attr) if attr else value
+    globals()[name] = found
+    return found
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,6 +80,10 @@ class Loaded:
 
     @staticmethod
     def of(base: CardBase, embedded: engine.CardLibrary | None = None) -> Loaded:
+        import engine
+        from cardbase import find, related
+        from cardbase.library import desk_records, library_of, shadowed
+
         embedded = embedded or engine.load_library()
         return Loaded(
             base=base,
@@ -68,6 +114,9 @@ class Loaded:
 
 def open_base(bid: str, cards: store.CardStore | None = None) -> CardBase:
     """The base with this id: BUILTIN is the embedded library; else a stored one. Raises CardBaseError."""
+    from cardbase import store
+    from cardbase.library import builtin_base
+
     if bid == BUILTIN:
         return builtin_base()
     return (cards or store.default_store()).load(bid)

@@ -8,8 +8,10 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from engine import Ability
+if TYPE_CHECKING:  # in annotations only: the card store reads a base's meta without the engine
+    from engine import Ability
 
 # The card base shown when no base is loaded: the embedded library's cards (engine/data/cards.yaml).
 BUILTIN = "builtin"

@@ -22,7 +22,6 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from cardbase import importer
 from cardbase.model import BUILTIN, CardBase, CardBaseError
 from storage import FileStore, StoredFile, Wording, is_content_id, local_time, now
 
@@ -109,6 +108,8 @@ class CardStore(FileStore[BaseInfo]):
         consts = next(((f.name, d) for f, d in stored if f.role == "constants"), None)
         if main is None:
             raise CardBaseError(f"База карт «{info.label}»: на сервере нет её файла. Загрузите базу заново.")
+        from cardbase import importer  # the readers: not imported by a store that only sweeps
+
         base = importer.import_base(main[1], main[0], constants=consts)
         return dataclasses.replace(base, id=bid)
 
@@ -147,6 +148,8 @@ class CardStore(FileStore[BaseInfo]):
                 f"Записей с ошибками: {len(report.errors)} (первая — {report.errors[0]}). База не "
                 "сохранена; прежняя остаётся. Исправьте файл или подтвердите загрузку без этих записей."
             )
+        from cardbase import importer
+
         bid = importer.base_id(files)
 
         def info() -> BaseInfo:

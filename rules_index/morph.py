@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-import pymorphy3
-
 # How much a word the rules lack weighs, against the rarest word of the rules, by its part of
 # speech: a noun names the topic («кристаллов», «броня»: nearly as much as the rarest word; more
 # would also drown the players' own nouns the jargon table lacks); a verb, adjective or adverb
@@ -67,6 +65,10 @@ class WordInfo:
 
 @functools.cache
 def _analyzer() -> Any:
+    # Imported here: building an index does not analyse words, and pymorphy3's import was 8-17 ms
+    # of a new server's first window (issue 24), which shows an empty search page.
+    import pymorphy3
+
     return pymorphy3.MorphAnalyzer()
 
 

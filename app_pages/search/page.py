@@ -25,10 +25,8 @@ from collections.abc import Sequence
 import streamlit as st
 
 import rules_index
-from app_pages import clause, registry
-from app_pages.search import ready
-from app_pages.shared import card_base, common, linklist
-from casebook import answers
+from app_pages import registry
+from app_pages.shared import common, linklist
 from rules_index import Hit, Named, RulesIndex, understood
 from rules_index.model import SearchResult
 from storage import clean
@@ -52,6 +50,11 @@ _SAME_QUESTION = 1.0
 # tab's; the newest _LEFT_MAX): what Back from that link comes back to (`_back_to_search`).
 _LEFT_KEY = "search_left_from"
 _LEFT_MAX = 50
+# A link made on a card base names it (cardbase.links.BASE_PARAM; a test keeps the two the same).
+# The page imports the card bases, the ready answers and the clause view where it uses them: an
+# empty search page (a new server's first window, issue 24) needs none of them, and their imports
+# (the engine, the scenario library, the journal) were a fifth of that run's time.
+BASE_LINK = "base"
 
 
 # What the last whole run drew above the fragment for (the version and its rules line, kept by
@@ -135,11 +138,16 @@ def base_cards(query: str) -> list[Named]:
     """The cards of this window's card base that the query names, as the rules search takes them
     («горного клеща» → Горный клещ, read as «паразит»). A base that fails to read falls back to
     the embedded library (card_base.current), so the search never fails for it."""
+    from app_pages.shared import card_base
+
     return [Named(c.words, c.record.name, c.search) for c in card_base.current().queries.find(query)]
 
 
 def render_search(index: RulesIndex) -> None:
-    card_base.follow_link()  # a shared link made on a card base searches with that base's names
+    if st.query_params.get(BASE_LINK):
+        from app_pages.shared import card_base
+
+        card_base.follow_link()  # a shared link made on a card base searches with that base's names
     st.title("Поиск по правилам")
     common.rules_caption(index)
     st.session_state[_WHOLE_RUN] = True
@@ -176,6 +184,9 @@ def _search() -> None:
     except rules_index.QueryError as err:
         st.warning(common.escape_md(str(err)), icon=common.ICON_WARNING)
         return
+    from app_pages.search import ready
+    from casebook import answers
+
     _render_understood(result)
     hits = list(result.hits)
     rank = {h.id: i for i, h in enumerate(hits)}
@@ -248,6 +259,8 @@ def main() -> None:
     index = common.current_index()
     cid = st.query_params.get(common.CLAUSE_PARAM)
     if cid:
+        from app_pages import clause
+
         clause.render_clause(index, common.clause_id(str(cid)))
     else:
         render_search(index)

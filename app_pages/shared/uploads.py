@@ -57,6 +57,8 @@ PRELOAD = (
     "rules_index.importers.docx",
     "rules_index.importers.html",
     "cardbase",
+    # cardbase imports its readers when first asked for them (issue 24); a card base's import needs them.
+    "cardbase.importer",
     "casebook",
     "desk.share",
     # «Что изменилось» diffs two versions in the worker too (app_pages.shared.version_diff).
