@@ -161,6 +161,14 @@ def test_a_word_matched_only_beside_a_cross_reference_is_no_answer(ix: RulesInde
     assert not result.answer.answered, lines(result)
 
 
+def test_the_words_a_parenthesised_reference_follows_are_the_clauses_own(ix: RulesIndex) -> None:
+    # 535.5.1.2: «помещаются в руку (см. 207. Рука)» states the hand; the parenthesis only says
+    # where to read more about it
+    result = ix.lookup("почему карта при вызове в руке")
+    assert result.answer.clause == "535.5.1.2" and result.answer.coverage == 1.0, lines(result)
+    assert {e.word: e.where for e in result.answer.evidence}["руке"] == "text"
+
+
 @pytest.mark.parametrize(
     "query", ["можно ли сдаться", "как работает броня", "сколько кристаллов в начале игры"]
 )
