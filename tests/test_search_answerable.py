@@ -452,14 +452,24 @@ def test_chat_fillers_say_nothing(ix: RulesIndex) -> None:
         "{}, как правильно?",
         "новичок спрашивает: {}",
         "друг считает, что {}",
+        "{}, кто прав?",
+        "судья говорит, что {}",
     ],
 )
 def test_who_asks_and_how_they_judge_it_is_no_topic(ix: RulesIndex, frame: str) -> None:
-    # «новичок», «судья», «спор», «правильно», «спрашивает» frame the question; the
+    # «новичок», «судья», «спор», «правильно», «прав», «говорит», «спрашивает» frame the question; the
     # rules never speak of them, and they must not turn a covered question into «ничего нет»
     for question in ("инкарнация 2 и инкарнация 3, какая работает", "хост умер что с симбом"):
         plain, framed = ix.lookup(question), ix.lookup(frame.format(question))
         assert framed.answer.answered and framed.hits[0].id == plain.hits[0].id
+
+
+def test_words_of_sequence_say_nothing(ix: RulesIndex) -> None:
+    # «сначала», like «потом» and «затем», orders what the question tells; it names no topic
+    # (as «начала» it would ask about a start 535.5.1.2 never speaks of)
+    result = ix.lookup("почему при вызове карта сначала попадает в руку")
+    assert result.answer.answered and result.hits[0].id == "535.5.1.2", lines(result)
+    assert "сначала" not in [w.word for w in result.answer.evidence]
 
 
 def test_a_tournament_is_a_topic_these_rules_do_not_cover(ix: RulesIndex) -> None:
