@@ -295,6 +295,33 @@ def test_changing_is_one_family_but_the_pronoun_is_not_in_it(ix: RulesIndex) -> 
     assert ix.search("можно ли сменить владельца карты", 1)[0].id == "535.1"
 
 
+@pytest.mark.parametrize(
+    ("words", "query", "clause"),
+    [
+        # «Объявляя вызов» (535.5.1) is the act «объявлять» names; the stemmer splits them
+        (
+            ("объявить", "объявлять", "объявляя", "объявление"),
+            "в каком порядке объявлять вызов: кто вызывает, какую карту, какую клетку",
+            "535.5.1",
+        ),
+        # «потеряли контроль» (535.8.1) is the loss «теряю» names
+        (
+            ("теряет", "теряя", "потеряли", "теряю"),
+            "контроль над картой теряю а ей нельзя в отряд врага она остаётся у меня?",
+            "535.8.1",
+        ),
+    ],
+)
+def test_a_verb_the_stemmer_splits_is_one_family(
+    ix: RulesIndex, words: tuple[str, ...], query: str, clause: str
+) -> None:
+    analyzer = Analyzer(load_tables())
+    stemmer = analyzer.stemmer()
+    assert len({analyzer.key(w, stemmer) for w in words}) == 1
+    hits = ix.search(query, 3)
+    assert hits and hits[0].id == clause, [h.id for h in hits]
+
+
 def test_the_typo_index_is_read_only(ix: RulesIndex) -> None:
     index = typos.TypoIndex({"симбиот": "симбиот"}, Stemmer.Stemmer("russian"), ["триггер"], ["теперь"])
     assert index.table_word("тиггер") == ("триггер", False, 1)
