@@ -387,6 +387,8 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         ("существо перешло под мой контроль", "перешло под мой контроль", "взять под контроль", ("535.8",)),
         # «по умолчанию» (535.5–535.7)
         ("по дефолту вызов куда", "по дефолту", "по умолчанию", ("535.5",)),
+        # where a card «ляжет» is where it is put; 535.7.3: an incarnated card dying is exiled
+        ("инкарнировавшая тварь снова сдохла опять на кладбище ляжет?", "ляжет", "помещается", ("535.7.3",)),
     ],
 )
 def test_each_jargon_entry_reads_as_its_rules_words(
