@@ -149,6 +149,35 @@ def test_cards_of_an_example_are_what_it_is_about(ix: RulesIndex) -> None:
     assert {e.where for e in result.answer.evidence} == {"name"}
 
 
+@pytest.mark.parametrize(
+    ("query", "clause"),
+    [
+        (
+            "у меня вожак сатиров целый его лечат и я хочу вместо этого ранить стоящего рядом "
+            "вражину, опп говорит это сразу происходит а я думаю через стек",
+            "534.7.2",
+        ),
+        (
+            "по клеткам под фонарем выстрел нанес на рану больше это рана от выстрела или от воздействия",
+            "534.5",
+        ),
+    ],
+)
+def test_a_question_naming_an_examples_card_reads_the_example_as_its_clause(
+    ix: RulesIndex, query: str, clause: str
+) -> None:
+    # The question names what the example is about (Вожак сатиров, «свет фонаря»): the
+    # example's other words are its topic, not a passing mention
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == clause, lines(result)
+
+
+def test_a_thing_the_rules_never_name_asked_of_an_examples_card_is_not_answered(ix: RulesIndex) -> None:
+    # «в начале хода» is Бул'Багур's text in 534.5's example; regeneration is what is asked
+    result = ix.lookup("регенерация у бул'багура в начале хода")
+    assert result.hits == () and "называет только карту" in result.answer.reason, lines(result)
+
+
 def test_words_the_text_lacks_are_shown_never_dropped(ix: RulesIndex) -> None:
     result = ix.lookup("как считается золото при наборе отряда")
     assert "«золото»" in understood.not_found(result.words)
