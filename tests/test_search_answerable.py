@@ -199,6 +199,22 @@ def test_the_words_a_parenthesised_reference_follows_are_the_clauses_own(ix: Rul
 
 
 @pytest.mark.parametrize(
+    "query",
+    [
+        # 211.4 speaks of flyers and ground creatures, never of attacking them; 535.4 of the
+        # auxiliary zone, not of attacks on it
+        "может ли летающее существо атаковать наземное",
+        "можно атаковать существо во вспомогательной зоне",
+    ],
+)
+def test_may_one_do_what_a_clause_never_says_is_not_answered_by_its_other_words(
+    ix: RulesIndex, query: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.hits == () and "вопрос «можно ли»" in result.answer.reason, lines(result)
+
+
+@pytest.mark.parametrize(
     "query", ["можно ли сдаться", "как работает броня", "сколько кристаллов в начале игры"]
 )
 def test_a_topic_the_rules_never_name_gets_nothing(ix: RulesIndex, query: str) -> None:
