@@ -81,6 +81,12 @@ def test_a_word_typed_twice_finds_the_clause_about_another_of_its_kind(ix: Rules
     assert ix.search(query, 3)[0].id == "211.4"
 
 
+def test_a_word_and_a_jargon_meaning_sharing_a_key_are_not_one_word_twice(ix: RulesIndex) -> None:
+    # «замена» is «эффект замещения», «эффект» is typed once: no two of a kind, so 534.4.1's
+    # «несколько эффектов» is not favoured over 534.4.2's «оба игрока»
+    assert ix.search("у меня и у соперника замена на один эффект чья применяется", 3)[0].id == "534.4.2"
+
+
 @pytest.mark.parametrize(
     "query", ["два моих замещения на один удар", "у меня две замены на одну рану, какую применить"]
 )

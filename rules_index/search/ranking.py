@@ -146,9 +146,10 @@ def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float], text: s
     """A word typed twice relates two of a kind («симб на симба», «замена замены», «инкарнация 2
     и инкарнация 3»), as does a count of two or more typed before it («два замещения», asks.yaml
     «pair»): the clauses that speak of «другой» or «несколько» of that kind («на другого
-    симбиота», «несколько эффектов замещения») answer it."""
-    typed = [qw.alts[0].key for qw in words if qw.alts and qw.meaningful]
-    twice = {k for k in typed if typed.count(k) > 1} | _counted(c, words, text)
+    симбиота», «несколько эффектов замещения») answer it. A word is typed twice when both stand
+    for the same keys: «замена» (эффект замещения) and «эффект» are two words, not one twice."""
+    typed = [tuple(a.key for a in qw.alts) for qw in words if qw.alts and qw.meaningful]
+    twice = {keys[0] for keys in typed if typed.count(keys) > 1} | _counted(c, words, text)
     if not twice:
         return
     other: set[int] = set()
