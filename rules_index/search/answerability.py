@@ -340,8 +340,8 @@ def _quality(c: Corpus, q: Query, d: int, wi: int, how: How, about_example: bool
     mistyped counts by its edits alone («хощяин» is «хозяин», one edit: fully): the ranking's
     discount for a typo keeps the clauses with the word as typed first, but whether the rules
     answer does not depend on how the word was typed."""
-    where = _where(c, q, d, wi, how)
-    where = 1.0 if where in CENTRAL or (about_example and where == "example") else EXAMPLE_ONLY
+    said = _where(c, q, d, wi, how)
+    where = 1.0 if said in CENTRAL or (about_example and said == "example") else EXAMPLE_ONLY
     alt = how[d][wi][0]
     weight = alt.weight
     info = q.words[wi].info
