@@ -101,6 +101,21 @@ def test_a_detail_only_a_subclause_states_puts_it_above_its_parent(
 
 
 @pytest.mark.parametrize(
+    ("query", "clause"),
+    [
+        # 535.5.1 «он вправе посмотреть содержимое колоды»; 535.5.1.1 tells when «просмотр колоды
+        # не производится»
+        ("можно смотреть колоду при вызове", "535.5.1"),
+        ("можно ли на карту положить не симбиота", "211.8.1"),  # «могут быть помещены только симбиоты»
+    ],
+)
+def test_may_one_is_answered_first_by_the_clause_that_allows_or_forbids_the_doing(
+    ix: RulesIndex, query: str, clause: str
+) -> None:
+    assert first(ix, query) == clause
+
+
+@pytest.mark.parametrize(
     ("query", "parent"),
     [
         ("симбиот помещается на другую карту кто становится хозяином", "211.3"),
