@@ -22,8 +22,12 @@ def ids() -> set[str]:
 
 
 def test_there_are_blind_sets_and_tuning_sets() -> None:
+    # A blind set may be named before its file is merged (it is being written while the search
+    # changes), so not every BLIND name need be present; but each must be a name the bench globs,
+    # at least one must be here to measure on, and something must be left to tune on.
     names = {p.name for p in SETS}
-    assert names >= bench_search.BLIND
+    assert all(Path(name).match("questions*.yaml") for name in bench_search.BLIND)
+    assert names & bench_search.BLIND  # something to measure on
     assert names - bench_search.BLIND  # something to tune on
 
 

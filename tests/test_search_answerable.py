@@ -101,6 +101,21 @@ def test_a_detail_only_a_subclause_states_puts_it_above_its_parent(
 
 
 @pytest.mark.parametrize(
+    ("query", "clause"),
+    [
+        # 535.5.1 «он вправе посмотреть содержимое колоды»; 535.5.1.1 tells when «просмотр колоды
+        # не производится»
+        ("можно смотреть колоду при вызове", "535.5.1"),
+        ("можно ли на карту положить не симбиота", "211.8.1"),  # «могут быть помещены только симбиоты»
+    ],
+)
+def test_may_one_is_answered_first_by_the_clause_that_allows_or_forbids_the_doing(
+    ix: RulesIndex, query: str, clause: str
+) -> None:
+    assert first(ix, query) == clause
+
+
+@pytest.mark.parametrize(
     ("query", "parent"),
     [
         ("симбиот помещается на другую карту кто становится хозяином", "211.3"),
@@ -149,6 +164,35 @@ def test_cards_of_an_example_are_what_it_is_about(ix: RulesIndex) -> None:
     assert {e.where for e in result.answer.evidence} == {"name"}
 
 
+@pytest.mark.parametrize(
+    ("query", "clause"),
+    [
+        (
+            "у меня вожак сатиров целый его лечат и я хочу вместо этого ранить стоящего рядом "
+            "вражину, опп говорит это сразу происходит а я думаю через стек",
+            "534.7.2",
+        ),
+        (
+            "по клеткам под фонарем выстрел нанес на рану больше это рана от выстрела или от воздействия",
+            "534.5",
+        ),
+    ],
+)
+def test_a_question_naming_an_examples_card_reads_the_example_as_its_clause(
+    ix: RulesIndex, query: str, clause: str
+) -> None:
+    # The question names what the example is about (Вожак сатиров, «свет фонаря»): the
+    # example's other words are its topic, not a passing mention
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == clause, lines(result)
+
+
+def test_a_thing_the_rules_never_name_asked_of_an_examples_card_is_not_answered(ix: RulesIndex) -> None:
+    # «в начале хода» is Бул'Багур's text in 534.5's example; regeneration is what is asked
+    result = ix.lookup("регенерация у бул'багура в начале хода")
+    assert result.hits == () and "называет только карту" in result.answer.reason, lines(result)
+
+
 def test_words_the_text_lacks_are_shown_never_dropped(ix: RulesIndex) -> None:
     result = ix.lookup("как считается золото при наборе отряда")
     assert "«золото»" in understood.not_found(result.words)
@@ -159,6 +203,30 @@ def test_a_word_matched_only_beside_a_cross_reference_is_no_answer(ix: RulesInde
     # 534.7 has «в порядке, описанном в 536»: the order is 536's, which these rules lack
     result = ix.lookup("в каком порядке вскрываются карты")
     assert not result.answer.answered, lines(result)
+
+
+def test_the_words_a_parenthesised_reference_follows_are_the_clauses_own(ix: RulesIndex) -> None:
+    # 535.5.1.2: «помещаются в руку (см. 207. Рука)» states the hand; the parenthesis only says
+    # where to read more about it
+    result = ix.lookup("почему карта при вызове в руке")
+    assert result.answer.clause == "535.5.1.2" and result.answer.coverage == 1.0, lines(result)
+    assert {e.word: e.where for e in result.answer.evidence}["руке"] == "text"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # 211.4 speaks of flyers and ground creatures, never of attacking them; 535.4 of the
+        # auxiliary zone, not of attacks on it
+        "может ли летающее существо атаковать наземное",
+        "можно атаковать существо во вспомогательной зоне",
+    ],
+)
+def test_may_one_do_what_a_clause_never_says_is_not_answered_by_its_other_words(
+    ix: RulesIndex, query: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.hits == () and "вопрос «можно ли»" in result.answer.reason, lines(result)
 
 
 @pytest.mark.parametrize(
@@ -189,7 +257,14 @@ def test_how_many_is_answered_where_a_sentence_states_the_number(
 
 
 @pytest.mark.parametrize(
-    "query", ["сколько карт в колоде", "сколько карт в отряде", "сколько карт можно держать в руке"]
+    "query",
+    [
+        "сколько карт в колоде",
+        "сколько карт в отряде",
+        "сколько карт можно держать в руке",
+        # 211.4's «не является более наземным существом» compares, it counts nothing
+        "сколько ран нужно чтобы существо погибло",
+    ],
 )
 def test_how_many_is_not_answered_by_clauses_without_the_number(ix: RulesIndex, query: str) -> None:
     result = ix.lookup(query)
@@ -379,6 +454,29 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         ("существо перешло под мой контроль", "перешло под мой контроль", "взять под контроль", ("535.8",)),
         # «по умолчанию» (535.5–535.7)
         ("по дефолту вызов куда", "по дефолту", "по умолчанию", ("535.5",)),
+        # both players: «у меня и у опп» (534.4.2); a symbiote's abilities that «перестают
+        # действовать» are those 211.3.1 says «не деактивируются»; a parasite that is «теперь
+        # компаньон» changed its subtype (211.3.1)
+        (
+            "у меня и у опп замена на один эффект чья применяется",
+            "у меня и у опп",
+            "оба игрока",
+            ("534.4.2",),
+        ),
+        (
+            "симб сменил носителя его абилки перестают действовать на нового?",
+            "перестают действовать",
+            "деактивируются",
+            ("211.3.1",),
+        ),
+        (
+            "хозяина увели под контроль паразит теперь компаньон?",
+            "теперь компаньон",
+            "смена подтипа симбиота",
+            ("211.3.1",),
+        ),
+        # where a card «ляжет» is where it is put; 535.7.3: an incarnated card dying is exiled
+        ("инкарнировавшая тварь снова сдохла опять на кладбище ляжет?", "ляжет", "помещается", ("535.7.3",)),
     ],
 )
 def test_each_jargon_entry_reads_as_its_rules_words(
@@ -444,14 +542,24 @@ def test_chat_fillers_say_nothing(ix: RulesIndex) -> None:
         "{}, как правильно?",
         "новичок спрашивает: {}",
         "друг считает, что {}",
+        "{}, кто прав?",
+        "судья говорит, что {}",
     ],
 )
 def test_who_asks_and_how_they_judge_it_is_no_topic(ix: RulesIndex, frame: str) -> None:
-    # «новичок», «судья», «спор», «правильно», «спрашивает» frame the question; the
+    # «новичок», «судья», «спор», «правильно», «прав», «говорит», «спрашивает» frame the question; the
     # rules never speak of them, and they must not turn a covered question into «ничего нет»
     for question in ("инкарнация 2 и инкарнация 3, какая работает", "хост умер что с симбом"):
         plain, framed = ix.lookup(question), ix.lookup(frame.format(question))
         assert framed.answer.answered and framed.hits[0].id == plain.hits[0].id
+
+
+def test_words_of_sequence_say_nothing(ix: RulesIndex) -> None:
+    # «сначала», like «потом» and «затем», orders what the question tells; it names no topic
+    # (as «начала» it would ask about a start 535.5.1.2 never speaks of)
+    result = ix.lookup("почему при вызове карта сначала попадает в руку")
+    assert result.answer.answered and result.hits[0].id == "535.5.1.2", lines(result)
+    assert "сначала" not in [w.word for w in result.answer.evidence]
 
 
 def test_a_tournament_is_a_topic_these_rules_do_not_cover(ix: RulesIndex) -> None:

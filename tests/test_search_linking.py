@@ -81,6 +81,12 @@ def test_a_word_typed_twice_finds_the_clause_about_another_of_its_kind(ix: Rules
     assert ix.search(query, 3)[0].id == "211.4"
 
 
+def test_a_word_and_a_jargon_meaning_sharing_a_key_are_not_one_word_twice(ix: RulesIndex) -> None:
+    # «замена» is «эффект замещения», «эффект» is typed once: no two of a kind, so 534.4.1's
+    # «несколько эффектов» is not favoured over 534.4.2's «оба игрока»
+    assert ix.search("у меня и у соперника замена на один эффект чья применяется", 3)[0].id == "534.4.2"
+
+
 @pytest.mark.parametrize(
     "query", ["два моих замещения на один удар", "у меня две замены на одну рану, какую применить"]
 )
@@ -293,6 +299,33 @@ def test_changing_is_one_family_but_the_pronoun_is_not_in_it(ix: RulesIndex) -> 
     top = [h.id for h in ix.search("симб сменил хозяина, абилки работают?", 2)]
     assert "211.3.1" in top and "211.8.1" not in top, top
     assert ix.search("можно ли сменить владельца карты", 1)[0].id == "535.1"
+
+
+@pytest.mark.parametrize(
+    ("words", "query", "clause"),
+    [
+        # «Объявляя вызов» (535.5.1) is the act «объявлять» names; the stemmer splits them
+        (
+            ("объявить", "объявлять", "объявляя", "объявление"),
+            "в каком порядке объявлять вызов: кто вызывает, какую карту, какую клетку",
+            "535.5.1",
+        ),
+        # «потеряли контроль» (535.8.1) is the loss «теряю» names
+        (
+            ("теряет", "теряя", "потеряли", "теряю"),
+            "контроль над картой теряю а ей нельзя в отряд врага она остаётся у меня?",
+            "535.8.1",
+        ),
+    ],
+)
+def test_a_verb_the_stemmer_splits_is_one_family(
+    ix: RulesIndex, words: tuple[str, ...], query: str, clause: str
+) -> None:
+    analyzer = Analyzer(load_tables())
+    stemmer = analyzer.stemmer()
+    assert len({analyzer.key(w, stemmer) for w in words}) == 1
+    hits = ix.search(query, 3)
+    assert hits and hits[0].id == clause, [h.id for h in hits]
 
 
 def test_the_typo_index_is_read_only(ix: RulesIndex) -> None:

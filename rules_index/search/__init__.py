@@ -79,6 +79,7 @@ class SearchIndex:
         ranking.add_phrases(c, q.phrases, scores, extra)
         ranking.together_first(c, q.words, scores, how)
         ranking.verbs_as_verbs(c, q.words, scores, how)
+        ranking.permitted(c, q, scores, how)
         answer = answerability.decide(c, q, covered, how, defining, scores)
         if not answer.answered:
             scores = {}

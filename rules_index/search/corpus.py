@@ -195,20 +195,23 @@ _BEFORE_CITED = 4
 
 def _cross_reference_keys(own: str, tokens: Sequence[Token], text: str = "") -> frozenset[str]:
     """The keys a rule text has only where it refers to another clause: the cited clause states
-    them, this one only points there; inside a parenthesis, the cited clause's title after its
-    number too («(см. 537. История боя.)»)."""
+    them, this one only points there; inside a parenthesis, the whole parenthesis, the cited
+    clause's title after its number too («(см. 537. История боя.)»), and nothing before it: the
+    words a parenthesis follows are the clause's own statement, the parenthesis only says where
+    to read more («помещаются в руку (см. 207. Рука)» states the hand, 535.5.1.2)."""
     cited = [i for i, t in enumerate(tokens) if _is_cited(t.surface, own)]
     if not cited:
         return frozenset()
     near: set[int] = set()
     for i in cited:
-        near.update(range(max(0, i - _BEFORE_CITED), i + 1))
         start = tokens[i].start
         opened = text.rfind("(", 0, start)
         if opened >= 0 and text.rfind(")", 0, start) < opened:
             close = text.find(")", start)
             end = close if close >= 0 else len(text)
-            near.update(j for j in range(i + 1, len(tokens)) if tokens[j].end <= end)
+            near.update(j for j, t in enumerate(tokens) if opened < t.start and t.end <= end)
+        else:
+            near.update(range(max(0, i - _BEFORE_CITED), i + 1))
     keys_near = {tokens[i].key for i in near}
     keys_elsewhere = {t.key for i, t in enumerate(tokens) if i not in near}
     return frozenset(keys_near - keys_elsewhere)

@@ -2,7 +2,8 @@
 
 Section headings rank below their clauses unless the query is the section's name; a subclause
 reads in its parent's context; a word typed twice, or after «два», favours the clauses about
-«another» of it; a defined term the query names puts its definition first; a quoted phrase
+«another» of it; a question whether one may do something favours the clauses that allow or
+forbid that doing; a defined term the query names puts its definition first; a quoted phrase
 rewards the clauses that have it verbatim. Then the hits, best first, each with its snippet and match reasons.
 """
 
@@ -43,6 +44,14 @@ TERM_POWER = 2.0
 # замещена»): that clause's score times this, among the best VERB_TOP.
 VERB_AS_NOUN = 0.85
 VERB_TOP = 5
+# A question whether one may do something («можно смотреть колоду при вызове») is answered by a
+# clause that says the doing is allowed or forbidden (a word of asks.yaml «permission» just before
+# it: 535.5.1's «он вправе посмотреть содержимое колоды»), more than by one
+# that tells how it is done (535.5.1.1's «просмотр колоды не производится»): its score times this,
+# among the best VERB_TOP.
+PERMITTED_GAIN = 1.2
+# The doing follows its word of permission within this many words («может быть замещена»).
+PERMITTED_REACH = 3
 # A quoted phrase found verbatim adds this many times the idf of its words.
 PHRASE_GAIN = 1.5
 
@@ -136,6 +145,29 @@ def verbs_as_verbs(c: Corpus, words: Sequence[QWord], scores: dict[int, float], 
                 scores[d] *= VERB_AS_NOUN
 
 
+def permitted(c: Corpus, q: Query, scores: dict[int, float], how: How) -> None:
+    """Among the best paragraphs, those that say the doing a question of permission asks about
+    next to a word of permission gain PERMITTED_GAIN."""
+    allowed = c.asks.permission
+    if not any(t.surface in allowed for t in q.tokens):
+        return
+    verbs = [
+        wi
+        for wi, qw in enumerate(q.words)
+        if qw.meaningful and not qw.together and qw.info is not None and qw.info.verb
+    ]
+    if not verbs:
+        return
+    for d in sorted(scores, key=lambda d: (-scores[d], d))[:VERB_TOP]:
+        keys = {alt.key for wi in verbs if (alt := how.get(d, {}).get(wi, (None, ""))[0]) is not None}
+        if keys and any(
+            t.surface in allowed and any(n.key in keys for n in piece.tokens[i + 1 : i + 1 + PERMITTED_REACH])
+            for piece in c.pieces[d]
+            for i, t in enumerate(piece.tokens)
+        ):
+            scores[d] *= PERMITTED_GAIN
+
+
 def _analysed(infos: dict[str, morph.WordInfo], surface: str) -> morph.WordInfo:
     if surface not in infos:
         infos[surface] = morph.analyse(surface)
@@ -146,9 +178,10 @@ def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float], text: s
     """A word typed twice relates two of a kind («симб на симба», «замена замены», «инкарнация 2
     и инкарнация 3»), as does a count of two or more typed before it («два замещения», asks.yaml
     «pair»): the clauses that speak of «другой» or «несколько» of that kind («на другого
-    симбиота», «несколько эффектов замещения») answer it."""
-    typed = [qw.alts[0].key for qw in words if qw.alts and qw.meaningful]
-    twice = {k for k in typed if typed.count(k) > 1} | _counted(c, words, text)
+    симбиота», «несколько эффектов замещения») answer it. A word is typed twice when both stand
+    for the same keys: «замена» (эффект замещения) and «эффект» are two words, not one twice."""
+    typed = [tuple(a.key for a in qw.alts) for qw in words if qw.alts and qw.meaningful]
+    twice = {keys[0] for keys in typed if typed.count(keys) > 1} | _counted(c, words, text)
     if not twice:
         return
     other: set[int] = set()
