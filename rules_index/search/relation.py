@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rules_index import morph
 from rules_index.search.corpus import Corpus
@@ -71,36 +71,37 @@ _PARTS = re.compile(r"[,;:.!?()–—]|\s-\s")
 _WORD = re.compile(r"\w+")
 
 
-def _owned(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[int, int]]:
-    """Each noun typed just before a noun in the genitive that says which one («маркер
-    жетона»), both words the rules have."""
+def _pairs(
+    q: Query,
+    covered: Mapping[int, set[int]],
+    first: Callable[[morph.WordInfo], bool],
+    second: Callable[[morph.WordInfo], bool],
+) -> list[tuple[int, int]]:
+    """Each word typed just before another, both words the rules have, the first such that
+    `first` holds of it and the second such that `second` does."""
     whole = {wi for got in covered.values() for wi in got}
     at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
     out: list[tuple[int, int]] = []
     for a, b in itertools.pairwise(t.surface for t in q.tokens):
-        hi, gi = at.get(a), at.get(b)
-        if hi is None or gi is None or hi not in whole or gi not in whole:
+        ai, bi = at.get(a), at.get(b)
+        if ai is None or bi is None or ai not in whole or bi not in whole:
             continue
-        hinfo, ginfo = q.words[hi].info, q.words[gi].info
-        if hinfo is not None and hinfo.noun and ginfo is not None and ginfo.genitive:
-            out.append((hi, gi))
+        ainfo, binfo = q.words[ai].info, q.words[bi].info
+        if ainfo is not None and first(ainfo) and binfo is not None and second(binfo):
+            out.append((ai, bi))
     return out
+
+
+def _owned(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[int, int]]:
+    """Each noun typed just before a noun in the genitive that says which one («маркер
+    жетона»), both words the rules have."""
+    return _pairs(q, covered, lambda w: w.noun, lambda w: w.genitive)
 
 
 def _objects(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple[int, int]]:
     """Each verb typed just before a noun it is done to («пропустить ход»), both words the
     rules have."""
-    whole = {wi for got in covered.values() for wi in got}
-    at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
-    out: list[tuple[int, int]] = []
-    for a, b in itertools.pairwise(t.surface for t in q.tokens):
-        vi, oi = at.get(a), at.get(b)
-        if vi is None or oi is None or vi not in whole or oi not in whole:
-            continue
-        vinfo, oinfo = q.words[vi].info, q.words[oi].info
-        if vinfo is not None and vinfo.verb and oinfo is not None and oinfo.noun:
-            out.append((vi, oi))
-    return out
+    return _pairs(q, covered, lambda w: w.verb, lambda w: w.noun)
 
 
 def _done_to_another(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
