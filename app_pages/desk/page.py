@@ -123,12 +123,15 @@ def _save_panel(desk: Desk, rp: Replay) -> None:
     box = session.fold("Сохранить и поделиться: вопрос, сценарий, файл стола, ссылка", "desk_save")
     if box is not None:
         desk = _save_files(box, desk, rp, rules_label)
+    # A key keeps the fold open across reruns: an error or a draft inside is never folded away. Its
+    # form (a sign-in, or the ruling's fields) is made only while it is open (issue 24: a switch to
+    # the desk drew it folded, seven elements nobody saw).
+    box = session.fold("Записать решение в журнал", "desk_ruling_box", icon=":material/edit_note:")
+    if box is None:
+        return
     # The ruling is written by the rules this window reads: its clauses in their numbering.
     read = common.current_index().version_label or rules_label or ""
-    # A key keeps the expander open across reruns: an error or a draft inside is never folded away.
-    with st.expander(
-        "Записать решение в журнал", key="desk_ruling_box", icon=":material/edit_note:", on_change="rerun"
-    ):
+    with box:
         journal_form.ruling_form(
             "desk_ruling",
             prefill={
