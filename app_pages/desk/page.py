@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import zlib
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -23,7 +24,7 @@ from app_pages.desk import cards as desk_cards
 from app_pages.desk import opening, session, taps
 from app_pages.desk import trace as desk_trace
 from app_pages.journal import form as journal_form
-from app_pages.shared import common
+from app_pages.shared import common, components
 from desk import board, cardform, cases, edits, share, view
 from desk.model import Desk, DeskError, Replay
 
@@ -193,70 +194,9 @@ def _broken(desk: Desk, problem: str) -> None:
 # -- the page ------------------------------------------------------------------------------------
 
 
-# The desk's own layout: a compact title and less empty space above the field (the field is the
-# top of the page on a phone). Static: nothing typed goes into it.
-PAGE_CSS = """<style>
-[data-testid="stMainBlockContainer"] { padding-top: 3rem !important; padding-bottom: 2rem !important; }
-[data-testid="stMainBlockContainer"] {
-  padding-left: 1.5rem !important; padding-right: 1.5rem !important; max-width: 1500px;
-}
-/* the panel's buttons and targets wrap their labels, left-aligned */
-.st-key-desk_panel [data-testid="stTooltipHoverTarget"] { width: auto !important; }
-.st-key-desk_panel button [data-testid="stMarkdownContainer"], .st-key-desk_panel button p {
-  white-space: normal !important; overflow: visible !important;
-  text-overflow: clip !important; text-align: left;
-}
-[data-testid="stMainBlockContainer"] h1 { font-size: 1.6rem; padding: 0 0 0.25rem 0; }
-.st-key-desk_answer [data-testid="stAlert"] p { margin-bottom: 0.15rem; }
-/* brought into view below Streamlit's fixed header bar, not under it */
-.st-key-desk_answer { scroll-margin-top: 4.5rem; scroll-margin-bottom: 1rem; }
-.st-key-desk_folded { margin-top: 0.5rem; gap: 0.45rem; }
-.st-key-desk_folded summary { padding-top: 0.4rem; padding-bottom: 0.4rem; }
-/* The browser would keep the tapped button still as the answer above it grows, pushing the answer
-   off the top of a phone's screen: the field's own scrolling (field.js, keepInView) decides instead. */
-html, body, [data-testid="stAppViewContainer"], [data-testid="stMain"] { overflow-anchor: none; }
-/* On a wide screen the field is on the left with the folded parts under it, the panel on the right
-   beside both. The field and the panel are the fragment's columns, the folded parts are drawn
-   outside it, so they float: the fragment's wrappers give way (display: contents), the field
-   floats left, the panel right, the folded parts left again under the field. */
-@media (min-width: 641px) {
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field) {
-    display: block;
-  }
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field) > * {
-    margin-bottom: 0.75rem;
-  }
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
-    > [data-testid="stLayoutWrapper"]:has(.st-key-desk_field),
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
-    > [data-testid="stLayoutWrapper"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"],
-  [data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"] .st-key-desk_field),
-  [data-testid="stHorizontalBlock"]:has(.st-key-desk_field) { display: contents; }
-  [data-testid="stColumn"]:has(.st-key-desk_field) {
-    float: left; width: calc(55% - 0.75rem) !important; margin-bottom: 0.75rem;
-  }
-  [data-testid="stColumn"]:has(.st-key-desk_panel) { float: right; width: calc(45% - 0.75rem) !important; }
-  [data-testid="stLayoutWrapper"]:has(> .st-key-desk_folded) {
-    float: left; clear: left; width: calc(55% - 0.75rem);
-  }
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field)::after {
-    content: ""; display: block; clear: both;
-  }
-}
-@media (max-width: 640px) {
-  [data-testid="stMainBlockContainer"] { padding-top: 2.8rem !important; }
-  [data-testid="stMainBlockContainer"] h1 { font-size: 1.3rem; }
-  /* On a phone the columns stack: the field, then the panel that answers a tap, then the folded
-     parts. */
-  [data-testid="stHorizontalBlock"]:has(.st-key-desk_field) { flex-direction: column; gap: 0.75rem; }
-  [data-testid="stColumn"]:has(.st-key-desk_field),
-  [data-testid="stColumn"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"],
-  [data-testid="stColumn"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"]
-    > [data-testid="stLayoutWrapper"] { display: contents; }
-  .st-key-desk_field { order: 1; }
-  [data-testid="stColumn"]:has(.st-key-desk_panel) { order: 2; }
-}
-</style>"""
+# The desk's own layout (page.css), sent with every whole run of the page: without its comments and
+# indentation (issue 24: the bytes of a switch to the desk).
+PAGE_CSS = "<style>" + components.asset(Path(__file__).with_name("page.css")) + "</style>"
 
 
 def _answer(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | None) -> None:
