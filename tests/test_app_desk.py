@@ -12,11 +12,12 @@ from streamlit.testing.v1 import AppTest
 from app_pages import registry
 from desk import cases, edits, model, share
 from rulings import store
-from tests import helpers
 from tests.apptest import (
     field,
+    folded,
     form_key,
     open_desk,
+    open_fold,
     pick,
     place,
     plain,
@@ -343,7 +344,7 @@ def test_folded_parts_run_only_when_opened() -> None:
     assert not [t for t in at.text_area if t.key and t.key.startswith("desk_text_")]
     assert not [b for b in at.button if b.key == "desk_text_read"]
     assert "desk_save_yaml" not in [b.key for b in at.get("download_button")]
-    assert {e.label for e in at.expander} >= {"Позиция текстом: прочитать или скопировать"}
-    helpers.unfold(at, "desk_text").run()  # the tap on «Позиция текстом»
+    assert folded(at)["desk_text"] == "Позиция текстом: прочитать или скопировать"
+    at = open_fold(at, "desk_text")  # the tap on «Позиция текстом»
     (area,) = [t for t in at.text_area if t.key and t.key.startswith("desk_text_")]
     assert "Вайл c4 контроль A" in area.value

@@ -5,6 +5,7 @@ with work asks first; a bad file or link leaves the desk as it was and says why.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -316,8 +317,8 @@ def open_library_pick(key: str) -> None:
         st.session_state[key] = None  # a pill opens its scenario; it does not stay pressed
 
 
-def load_panel(desk: Desk) -> None:
-    box = session.fold("Открыть пример из правил, сценарий или файл стола", "desk_load")
+def load_panel(desk: Desk, fold: Callable[[str, str], Any | None] = session.fold) -> None:
+    box = fold("Открыть пример из правил, сценарий или файл стола", "desk_load")
     if box is None:
         return
     with box:

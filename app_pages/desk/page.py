@@ -70,10 +70,10 @@ def _card_dialog(desk: Desk, props: dict[str, dict[str, Any]]) -> None:
 # -- text, saving --------------------------------------------------------------------------------
 
 
-def _text_panel(desk: Desk, state: engine.GameState) -> None:
+def _text_panel(desk: Desk, state: engine.GameState, folds: session.Folds) -> None:
     """«Позиция текстом»: the position as it stands now (after the actions up to the cursor) in one
     line, to copy, or to type or paste and read."""
-    box = session.fold("Позиция текстом: прочитать или скопировать", "desk_text")
+    box = folds.fold("Позиция текстом: прочитать или скопировать", "desk_text")
     if box is None:
         return
     with box:
@@ -119,15 +119,15 @@ def _text_panel(desk: Desk, state: engine.GameState) -> None:
             st.rerun()
 
 
-def _save_panel(desk: Desk, rp: Replay) -> None:
+def _save_panel(desk: Desk, rp: Replay, folds: session.Folds) -> None:
     rules_label = session.rules().version_label
-    box = session.fold("Сохранить и поделиться: вопрос, сценарий, файл стола, ссылка", "desk_save")
+    box = folds.fold("Сохранить и поделиться: вопрос, сценарий, файл стола, ссылка", "desk_save")
     if box is not None:
         desk = _save_files(box, desk, rp, rules_label)
     # A key keeps the fold open across reruns: an error or a draft inside is never folded away. Its
     # form (a sign-in, or the ruling's fields) is made only while it is open (issue 24: a switch to
     # the desk drew it folded, seven elements nobody saw).
-    box = session.fold("Записать решение в журнал", "desk_ruling_box", icon=":material/edit_note:")
+    box = folds.fold("Записать решение в журнал", "desk_ruling_box", icon=":material/edit_note:")
     if box is None:
         return
     # The ruling is written by the rules this window reads: its clauses in their numbering.
@@ -258,18 +258,23 @@ def _panel(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | 
 
 def _folded(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]]) -> None:
     """Everything a judge needs now and then, one tap away: the text, saving, the journal, opening
-    another desk, the set-up's phase and turn, any action by its full form, the ids for authors."""
-    _text_panel(desk, rp.current)
-    desk_trace.expectations_panel(desk)
-    _save_panel(session.current(), rp)
-    opening.load_panel(desk)
-    if not desk.started and (box := session.fold("Фаза, ход и активный игрок", "desk_header")):
+    another desk, the set-up's phase and turn, any action by its full form, the ids for authors.
+    The closed ones are summaries in one element (session.Folds)."""
+    folds = session.Folds("desk_folds")
+    _text_panel(desk, rp.current, folds)
+    if desk.scenario_text:  # the loaded scenario's check: an expander of its own, open when it fails
+        folds.flush()
+        desk_trace.expectations_panel(desk)
+    _save_panel(session.current(), rp, folds)
+    opening.load_panel(desk, folds.fold)
+    if not desk.started and (box := folds.fold("Фаза, ход и активный игрок", "desk_header")):
         with box:
             desk_cards.header_form(desk)
-    if box := session.fold("Любое действие — полная форма", "desk_full_form"):
+    if box := folds.fold("Любое действие — полная форма", "desk_full_form"):
         with box:
             desk_actions.full_form(rp, props)
-    desk_trace.for_authors(desk, rp, props)
+    desk_trace.for_authors(desk, rp, props, folds.fold)
+    folds.flush()
 
 
 def _answer_token(desk: Desk, sel: str | None) -> str:
