@@ -22,6 +22,7 @@ from tests.apptest import (
     place,
     plain,
     press,
+    rows,
     tap,
     targets,
     tile_lines,
@@ -164,6 +165,19 @@ def test_legal_hosts_are_marked_with_icon_word_and_clause() -> None:
     at = pick(at, "place_symbiote", "Вайл (c4) — ✔ можно")
     assert any(s.icon == OK_ICON and s.value.startswith("**Законно**") for s in at.success)
     assert at.session_state["desk"].actions == ({"place_symbiote": {"card": "und", "host": "vail"}},)
+
+
+def test_an_empty_desks_panel_opens_an_official_example_in_one_tap() -> None:
+    """The empty desk's panel offers the rules' official examples, each one tap (a row of its
+    buttons), and the tap puts the example on the desk."""
+    at = open_desk()
+    row = rows(at)["desk_official"]
+    assert row["label"] == "Официальные примеры из правил (один щелчок открывает)"
+    assert len(row["items"]) == len(OFFICIAL) and all(i["kind"] == "pill" for i in row["items"])
+    at = press(at, row["items"][0]["id"])
+    assert not at.exception
+    assert any(s.value.startswith("Загружен сценарий") for s in at.success), [e.value for e in at.error]
+    assert at.session_state["desk"].cards
 
 
 @pytest.mark.parametrize("path", OFFICIAL, ids=[p.stem for p in OFFICIAL])

@@ -243,7 +243,8 @@ def _panel(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | 
             "пример из правил.",
             icon=common.ICON_INFO,
         )
-        opening.official_pills("desk_official_quick")
+        if (official := opening.official_row()) is not None:
+            bar.add(official)  # drawn by the flush below
     else:
         bar.flush()
         st.info(
