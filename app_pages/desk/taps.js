@@ -124,6 +124,8 @@ function makeFold(spec) {
 
 function updateFold(fold, spec) {
   fold.dataset.row = spec.id;
+  // named by its id as Streamlit names a keyed element (st-key-…): a part for authors is known so
+  fold.className = `desk-fold desk-fold-${spec.id}`;
   setText(fold.__label, spec.fold);
   fold.__open = !!spec.open;
   setText(fold.__icon, spec.icon || (fold.__open ? "keyboard_arrow_down" : "keyboard_arrow_right"));
