@@ -250,14 +250,26 @@ def send(at: AppTest, key: str, value: object) -> AppTest:
     return _trigger(at, element, value)
 
 
+# Our elements that draw folded parts: the panel's rows of buttons, and the summaries of the closed
+# parts under the field (app_pages.desk.session.Folds).
+_FOLDING = ("desk_taps", "desk_folds")
+
+
+def folded(at: AppTest) -> dict[str, str]:
+    """The closed parts under the field, drawn as summaries (session.Folds): their keys and labels."""
+    found = [e for e in _components(at) if (e.key or "").startswith("desk_folds")]
+    return {row["id"]: row["fold"] for e in found for row in _data(e)["rows"]}
+
+
 def open_fold(at: AppTest, fold: str, open_: bool = True) -> AppTest:
-    """A tap on the summary of the panel's folded part `fold` (desk_more, desk_closed)."""
+    """A tap on the summary of the folded part `fold`: the panel's (desk_more, desk_closed), or a
+    closed part under the field (desk_text, desk_save …)."""
     for element in _components(at):
-        if (element.key or "").startswith("desk_taps") and fold in [
+        if (element.key or "").startswith(_FOLDING) and fold in [
             r["id"] for r in _walk(_data(element)["rows"])
         ]:
             return _trigger(at, element, {"fold": fold, "open": open_})
-    raise AssertionError(f"no folded part {fold} on the panel: {sorted(rows(at))}")
+    raise AssertionError(f"no folded part {fold}: {sorted(rows(at))}, {sorted(folded(at))}")
 
 
 def targets(at: AppTest, kind: str) -> dict[str, str]:

@@ -467,8 +467,15 @@ def open_desk(pg: Any, query: str = "") -> None:
 
 def unfold(pg: Any, key: str) -> Any:
     """Open the folded part with this key (if it is not open already) and wait until it has
-    stopped moving (`settle`: the fold's opening animation over); returns it."""
+    stopped moving (`settle`: the fold's opening animation over); returns it. A closed part of the
+    desk's under the field is a summary among others in one element (app_pages.desk.session.Folds),
+    an open one Streamlit's expander: the tap lands on whichever is drawn."""
     part = pg.locator(f".st-key-{key}")
+    closed = pg.locator(f"details.desk-fold[data-row='{key}'] > summary")
+    closed.or_(part.locator("summary")).first.wait_for()
+    if closed.count():
+        closed.first.click()
+        settle(pg)
     if part.locator("details").first.get_attribute("open") is None:
         part.locator("summary").first.click()
         settle(pg)

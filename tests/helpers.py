@@ -174,6 +174,7 @@ def run_module(*argv: str, env: dict[str, str] | None = None) -> subprocess.Comp
 DESK_FOLDS = (
     "desk_text",
     "desk_save",
+    "desk_ruling_box",
     "desk_load",
     "desk_header",
     "desk_full_form",

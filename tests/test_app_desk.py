@@ -12,15 +12,17 @@ from streamlit.testing.v1 import AppTest
 from app_pages import registry
 from desk import cases, edits, model, share
 from rulings import store
-from tests import helpers
 from tests.apptest import (
     field,
+    folded,
     form_key,
     open_desk,
+    open_fold,
     pick,
     place,
     plain,
     press,
+    rows,
     tap,
     targets,
     tile_lines,
@@ -163,6 +165,19 @@ def test_legal_hosts_are_marked_with_icon_word_and_clause() -> None:
     at = pick(at, "place_symbiote", "Вайл (c4) — ✔ можно")
     assert any(s.icon == OK_ICON and s.value.startswith("**Законно**") for s in at.success)
     assert at.session_state["desk"].actions == ({"place_symbiote": {"card": "und", "host": "vail"}},)
+
+
+def test_an_empty_desks_panel_opens_an_official_example_in_one_tap() -> None:
+    """The empty desk's panel offers the rules' official examples, each one tap (a row of its
+    buttons), and the tap puts the example on the desk."""
+    at = open_desk()
+    row = rows(at)["desk_official"]
+    assert row["label"] == "Официальные примеры из правил (один щелчок открывает)"
+    assert len(row["items"]) == len(OFFICIAL) and all(i["kind"] == "pill" for i in row["items"])
+    at = press(at, row["items"][0]["id"])
+    assert not at.exception
+    assert any(s.value.startswith("Загружен сценарий") for s in at.success), [e.value for e in at.error]
+    assert at.session_state["desk"].cards
 
 
 @pytest.mark.parametrize("path", OFFICIAL, ids=[p.stem for p in OFFICIAL])
@@ -343,7 +358,7 @@ def test_folded_parts_run_only_when_opened() -> None:
     assert not [t for t in at.text_area if t.key and t.key.startswith("desk_text_")]
     assert not [b for b in at.button if b.key == "desk_text_read"]
     assert "desk_save_yaml" not in [b.key for b in at.get("download_button")]
-    assert {e.label for e in at.expander} >= {"Позиция текстом: прочитать или скопировать"}
-    helpers.unfold(at, "desk_text").run()  # the tap on «Позиция текстом»
+    assert folded(at)["desk_text"] == "Позиция текстом: прочитать или скопировать"
+    at = open_fold(at, "desk_text")  # the tap on «Позиция текстом»
     (area,) = [t for t in at.text_area if t.key and t.key.startswith("desk_text_")]
     assert "Вайл c4 контроль A" in area.value

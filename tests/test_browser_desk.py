@@ -288,10 +288,7 @@ def test_official_example_marks_agree_with_applying_and_clause_links_work(
 
 def upload(pg: Any, name: str, data: bytes) -> None:
     """One action: choosing the file opens it (no second button)."""
-    panel = pg.locator(".st-key-desk_load")
-    if panel.locator("details").first.get_attribute("open") is None:
-        panel.get_by_text("Открыть пример из правил").first.click()
-        settle(pg)
+    unfold(pg, "desk_load")  # «Открыть пример из правил, сценарий или файл стола»
     pg.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         files=[{"name": name, "mimeType": "application/octet-stream", "buffer": data}]
     )

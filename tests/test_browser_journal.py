@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Locator
 
 from rulings import model, store
 from tests import helpers
-from tests.browser import DESKTOP, PHONE, Visit, nav
+from tests.browser import DESKTOP, PHONE, Visit, nav, unfold
 from tests.rulings_samples import PASSWORD, cheap_hasher
 
 pytestmark = pytest.mark.browser
@@ -212,9 +212,7 @@ def test_the_desks_ruling_form_stays_open_through_sign_in_and_an_error(
             judge.page.goto(server + "/desk?scn=scenarios/official/211.3.1_karlik_und.yaml")
             judge.page.get_by_role("heading", name="Стол судьи", exact=True).first.wait_for()
             judge.settle()
-            box = judge.page.locator(".st-key-desk_ruling_box")
-            box.get_by_text("Записать решение в журнал").click()
-            judge.settle()
+            box = unfold(judge.page, "desk_ruling_box")
             judge.sign_in("Сидорова", where="desk_ruling_auth")
             box.get_by_text("Записываете как: Сидорова (судья).").wait_for()
             box.get_by_label("Решение судьи (своими словами)").fill("")

@@ -26,12 +26,32 @@ const setAttr = (el, name, value) => {
   }
 };
 
-// A tile: the cell with the mark and its clause, the card's name, its state, the symbiote on it.
+// A tile: the cell with the mark and its clause, the card's name, its state, the symbiote on it,
+// each a line (a span) made only while it has text: an empty cell's tile holds its head alone
+// (issue 24: an empty desk's thirty tiles were three hidden spans each).
+const PARTS = ["head", "name", "facts", "sym"];
+
 function tileButton() {
   const button = make("button", "desk-tile");
   button.type = "button";
-  for (const part of ["head", "name", "facts", "sym"]) make("span", `desk-tile-${part}`, button);
+  button.__parts = {};
   return button;
+}
+
+function setPart(button, part, text) {
+  const parts = button.__parts;
+  let span = parts[part];
+  if (!text) {
+    if (span) span.remove();
+    delete parts[part];
+    return;
+  }
+  if (!span) {
+    span = parts[part] = make("span", `desk-tile-${part}`);
+    const next = PARTS.slice(PARTS.indexOf(part) + 1).map((p) => parts[p]).find(Boolean);
+    button.insertBefore(span, next || null);
+  }
+  if (span.textContent !== text) span.textContent = text;
 }
 
 // A tooltip shared by tiles that differ only by their cell comes as its number (board.py).
@@ -41,11 +61,7 @@ function tipOf(field, tile) {
 }
 
 function updateTile(button, tile, field) {
-  const [head, name, facts, sym] = button.children;
-  setText(head, tile.head);
-  setText(name, tile.name);
-  setText(facts, tile.facts);
-  setText(sym, tile.sym);
+  for (const part of PARTS) setPart(button, part, tile[part]);
   button.dataset.cell = tile.cell;
   setAttr(button, "data-owner", tile.owner);
   setAttr(button, "data-mark", tile.mark);

@@ -5,6 +5,7 @@ with work asks first; a bad file or link leaves the desk as it was and says why.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -14,7 +15,7 @@ import casebook
 import engine
 import lexicon
 from app_pages import registry
-from app_pages.desk import session
+from app_pages.desk import session, taps
 from app_pages.shared import card_base, common, uploads
 from cardbase import links
 from desk import board, cardform, cases, edits, entries, model, share, view
@@ -316,8 +317,8 @@ def open_library_pick(key: str) -> None:
         st.session_state[key] = None  # a pill opens its scenario; it does not stay pressed
 
 
-def load_panel(desk: Desk) -> None:
-    box = session.fold("Открыть пример из правил, сценарий или файл стола", "desk_load")
+def load_panel(desk: Desk, fold: Callable[[str, str], Any | None] = session.fold) -> None:
+    box = fold("Открыть пример из правил, сценарий или файл стола", "desk_load")
     if box is None:
         return
     with box:
@@ -372,12 +373,31 @@ def confirm_offer(offer: tuple[Desk, str]) -> None:
     ask()
 
 
+OFFICIAL_LABEL = "Официальные примеры из правил (один щелчок открывает)"
+
+
+def _open_official(path: str) -> None:
+    entry = library_entry(path)
+    if entry is not None:
+        _open_library(entry)
+
+
+def official_row() -> taps.Row | None:
+    """The rules' official examples, one tap each, as a row of the panel's buttons (an empty desk's
+    panel: one element of ours, not Streamlit's pills with a Markdown label per example; issue 24)."""
+    items = tuple(
+        taps.Tap(f"desk_official_{i}", cases.short_title(e), _open_official, (e.path,), kind="pill")
+        for i, e in enumerate(cases.official(scenario_entries()))
+    )
+    return taps.Row("desk_official", items, label=OFFICIAL_LABEL, plain=True) if items else None
+
+
 def official_pills(key: str) -> None:
     """The rules' official examples, one tap each."""
     official = {e.path: cases.short_title(e) for e in cases.official(scenario_entries())}
     if official:
         st.pills(
-            "Официальные примеры из правил (один щелчок открывает)",
+            OFFICIAL_LABEL,
             list(official),
             format_func=lambda p: official.get(str(p), str(p)),
             key=key,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import zlib
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -23,7 +24,7 @@ from app_pages.desk import cards as desk_cards
 from app_pages.desk import opening, session, taps
 from app_pages.desk import trace as desk_trace
 from app_pages.journal import form as journal_form
-from app_pages.shared import common
+from app_pages.shared import common, components
 from desk import board, cardform, cases, edits, share, view
 from desk.model import Desk, DeskError, Replay
 
@@ -69,10 +70,10 @@ def _card_dialog(desk: Desk, props: dict[str, dict[str, Any]]) -> None:
 # -- text, saving --------------------------------------------------------------------------------
 
 
-def _text_panel(desk: Desk, state: engine.GameState) -> None:
+def _text_panel(desk: Desk, state: engine.GameState, folds: session.Folds) -> None:
     """«Позиция текстом»: the position as it stands now (after the actions up to the cursor) in one
     line, to copy, or to type or paste and read."""
-    box = session.fold("Позиция текстом: прочитать или скопировать", "desk_text")
+    box = folds.fold("Позиция текстом: прочитать или скопировать", "desk_text")
     if box is None:
         return
     with box:
@@ -118,17 +119,20 @@ def _text_panel(desk: Desk, state: engine.GameState) -> None:
             st.rerun()
 
 
-def _save_panel(desk: Desk, rp: Replay) -> None:
+def _save_panel(desk: Desk, rp: Replay, folds: session.Folds) -> None:
     rules_label = session.rules().version_label
-    box = session.fold("Сохранить и поделиться: вопрос, сценарий, файл стола, ссылка", "desk_save")
+    box = folds.fold("Сохранить и поделиться: вопрос, сценарий, файл стола, ссылка", "desk_save")
     if box is not None:
         desk = _save_files(box, desk, rp, rules_label)
+    # A key keeps the fold open across reruns: an error or a draft inside is never folded away. Its
+    # form (a sign-in, or the ruling's fields) is made only while it is open (issue 24: a switch to
+    # the desk drew it folded, seven elements nobody saw).
+    box = folds.fold("Записать решение в журнал", "desk_ruling_box", icon=":material/edit_note:")
+    if box is None:
+        return
     # The ruling is written by the rules this window reads: its clauses in their numbering.
     read = common.current_index().version_label or rules_label or ""
-    # A key keeps the expander open across reruns: an error or a draft inside is never folded away.
-    with st.expander(
-        "Записать решение в журнал", key="desk_ruling_box", icon=":material/edit_note:", on_change="rerun"
-    ):
+    with box:
         journal_form.ruling_form(
             "desk_ruling",
             prefill={
@@ -190,70 +194,9 @@ def _broken(desk: Desk, problem: str) -> None:
 # -- the page ------------------------------------------------------------------------------------
 
 
-# The desk's own layout: a compact title and less empty space above the field (the field is the
-# top of the page on a phone). Static: nothing typed goes into it.
-PAGE_CSS = """<style>
-[data-testid="stMainBlockContainer"] { padding-top: 3rem !important; padding-bottom: 2rem !important; }
-[data-testid="stMainBlockContainer"] {
-  padding-left: 1.5rem !important; padding-right: 1.5rem !important; max-width: 1500px;
-}
-/* the panel's buttons and targets wrap their labels, left-aligned */
-.st-key-desk_panel [data-testid="stTooltipHoverTarget"] { width: auto !important; }
-.st-key-desk_panel button [data-testid="stMarkdownContainer"], .st-key-desk_panel button p {
-  white-space: normal !important; overflow: visible !important;
-  text-overflow: clip !important; text-align: left;
-}
-[data-testid="stMainBlockContainer"] h1 { font-size: 1.6rem; padding: 0 0 0.25rem 0; }
-.st-key-desk_answer [data-testid="stAlert"] p { margin-bottom: 0.15rem; }
-/* brought into view below Streamlit's fixed header bar, not under it */
-.st-key-desk_answer { scroll-margin-top: 4.5rem; scroll-margin-bottom: 1rem; }
-.st-key-desk_folded { margin-top: 0.5rem; gap: 0.45rem; }
-.st-key-desk_folded summary { padding-top: 0.4rem; padding-bottom: 0.4rem; }
-/* The browser would keep the tapped button still as the answer above it grows, pushing the answer
-   off the top of a phone's screen: the field's own scrolling (field.js, keepInView) decides instead. */
-html, body, [data-testid="stAppViewContainer"], [data-testid="stMain"] { overflow-anchor: none; }
-/* On a wide screen the field is on the left with the folded parts under it, the panel on the right
-   beside both. The field and the panel are the fragment's columns, the folded parts are drawn
-   outside it, so they float: the fragment's wrappers give way (display: contents), the field
-   floats left, the panel right, the folded parts left again under the field. */
-@media (min-width: 641px) {
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field) {
-    display: block;
-  }
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field) > * {
-    margin-bottom: 0.75rem;
-  }
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
-    > [data-testid="stLayoutWrapper"]:has(.st-key-desk_field),
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
-    > [data-testid="stLayoutWrapper"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"],
-  [data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"] .st-key-desk_field),
-  [data-testid="stHorizontalBlock"]:has(.st-key-desk_field) { display: contents; }
-  [data-testid="stColumn"]:has(.st-key-desk_field) {
-    float: left; width: calc(55% - 0.75rem) !important; margin-bottom: 0.75rem;
-  }
-  [data-testid="stColumn"]:has(.st-key-desk_panel) { float: right; width: calc(45% - 0.75rem) !important; }
-  [data-testid="stLayoutWrapper"]:has(> .st-key-desk_folded) {
-    float: left; clear: left; width: calc(55% - 0.75rem);
-  }
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]:has(.st-key-desk_field)::after {
-    content: ""; display: block; clear: both;
-  }
-}
-@media (max-width: 640px) {
-  [data-testid="stMainBlockContainer"] { padding-top: 2.8rem !important; }
-  [data-testid="stMainBlockContainer"] h1 { font-size: 1.3rem; }
-  /* On a phone the columns stack: the field, then the panel that answers a tap, then the folded
-     parts. */
-  [data-testid="stHorizontalBlock"]:has(.st-key-desk_field) { flex-direction: column; gap: 0.75rem; }
-  [data-testid="stColumn"]:has(.st-key-desk_field),
-  [data-testid="stColumn"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"],
-  [data-testid="stColumn"]:has(.st-key-desk_field) > [data-testid="stVerticalBlock"]
-    > [data-testid="stLayoutWrapper"] { display: contents; }
-  .st-key-desk_field { order: 1; }
-  [data-testid="stColumn"]:has(.st-key-desk_panel) { order: 2; }
-}
-</style>"""
+# The desk's own layout (page.css), sent with every whole run of the page: without its comments and
+# indentation (issue 24: the bytes of a switch to the desk).
+PAGE_CSS = "<style>" + components.asset(Path(__file__).with_name("page.css")) + "</style>"
 
 
 def _answer(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | None) -> None:
@@ -300,7 +243,8 @@ def _panel(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | 
             "пример из правил.",
             icon=common.ICON_INFO,
         )
-        opening.official_pills("desk_official_quick")
+        if (official := opening.official_row()) is not None:
+            bar.add(official)  # drawn by the flush below
     else:
         bar.flush()
         st.info(
@@ -315,18 +259,23 @@ def _panel(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]], sel: str | 
 
 def _folded(desk: Desk, rp: Replay, props: dict[str, dict[str, Any]]) -> None:
     """Everything a judge needs now and then, one tap away: the text, saving, the journal, opening
-    another desk, the set-up's phase and turn, any action by its full form, the ids for authors."""
-    _text_panel(desk, rp.current)
-    desk_trace.expectations_panel(desk)
-    _save_panel(session.current(), rp)
-    opening.load_panel(desk)
-    if not desk.started and (box := session.fold("Фаза, ход и активный игрок", "desk_header")):
+    another desk, the set-up's phase and turn, any action by its full form, the ids for authors.
+    The closed ones are summaries in one element (session.Folds)."""
+    folds = session.Folds("desk_folds")
+    _text_panel(desk, rp.current, folds)
+    if desk.scenario_text:  # the loaded scenario's check: an expander of its own, open when it fails
+        folds.flush()
+        desk_trace.expectations_panel(desk)
+    _save_panel(session.current(), rp, folds)
+    opening.load_panel(desk, folds.fold)
+    if not desk.started and (box := folds.fold("Фаза, ход и активный игрок", "desk_header")):
         with box:
             desk_cards.header_form(desk)
-    if box := session.fold("Любое действие — полная форма", "desk_full_form"):
+    if box := folds.fold("Любое действие — полная форма", "desk_full_form"):
         with box:
             desk_actions.full_form(rp, props)
-    desk_trace.for_authors(desk, rp, props)
+    desk_trace.for_authors(desk, rp, props, folds.fold)
+    folds.flush()
 
 
 def _answer_token(desk: Desk, sel: str | None) -> str:

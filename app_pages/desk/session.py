@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 
 import engine
+from app_pages.desk import taps
 from app_pages.shared import card_base, common
 from desk import model
 from rules_index import RulesIndex
@@ -31,6 +32,35 @@ def fold(label: str, key: str, **kw: Any) -> Any | None:
     trace nobody is reading."""
     box = st.expander(label, key=key, on_change="rerun", **kw)
     return box if box.open else None
+
+
+class Folds:
+    """Folded parts drawn one after another (the desk's parts under the field: the text, saving, the
+    journal, opening another desk …). A closed part is its summary alone, gathered with the closed
+    parts beside it into one element of ours (taps.Row with `fold`: one tap opens it); an open part
+    is Streamlit's expander under the same key (`fold`), with its content; its summary closes it.
+    A switch to the desk drew its six closed parts as six expanders, each a block of Streamlit's
+    own (issue 24: about 30 ms of the browser's time, six messages); now they are one element, the
+    same bytes as the last run's (sent as a reference to them). Whether a part is open is kept
+    under its key either way (a test opens it as a judge would: helpers.unfold). Anything else drawn
+    among them is drawn after `flush`."""
+
+    def __init__(self, prefix: str) -> None:
+        self.bar = taps.Bar(prefix)
+
+    def fold(self, label: str, key: str, icon: str | None = None) -> Any | None:
+        """The open part's container to draw into, or None while it is closed (its summary kept
+        for the bar)."""
+        if st.session_state.get(key):
+            self.bar.flush()
+            return fold(label, key, icon=icon)
+        symbol = icon[len(":material/") : -1] if icon and icon.startswith(":material/") else ""
+        self.bar.add(taps.Row(key, fold=label, icon=symbol))
+        return None
+
+    def flush(self) -> None:
+        """Draw the closed parts' summaries gathered so far."""
+        self.bar.flush()
 
 
 def library() -> engine.CardLibrary:

@@ -105,9 +105,15 @@ function updateRow(row, spec) {
 // A folded part: its summary, and its rows while open. Opening or closing it sends the "tap"
 // trigger {fold, open} (what is folded is drawn by the run that follows); setting it from the data
 // sends nothing.
+// Its summary as Streamlit draws an expander's: an icon (its own, or the arrow that says whether it
+// is open), then the words.
 function makeFold(spec) {
   const fold = make("details", "desk-fold");
   const summary = make("summary");
+  fold.__icon = make("span", "desk-tap-icon");
+  fold.__icon.setAttribute("aria-hidden", "true");
+  fold.__label = make("span", "desk-fold-label");
+  summary.append(fold.__icon, fold.__label);
   fold.__rows = make("div", "desk-fold-rows");
   fold.append(summary, fold.__rows);
   fold.addEventListener("toggle", () => {
@@ -118,8 +124,11 @@ function makeFold(spec) {
 
 function updateFold(fold, spec) {
   fold.dataset.row = spec.id;
-  setText(fold.firstChild, spec.fold);
+  // named by its id as Streamlit names a keyed element (st-key-…): a part for authors is known so
+  fold.className = `desk-fold desk-fold-${spec.id}`;
+  setText(fold.__label, spec.fold);
   fold.__open = !!spec.open;
+  setText(fold.__icon, spec.icon || (fold.__open ? "keyboard_arrow_down" : "keyboard_arrow_right"));
   if (fold.open !== fold.__open) fold.open = fold.__open;
   updateRows(fold.__rows, spec.rows || []);
 }

@@ -66,7 +66,8 @@ class Row:
     """A row: its label, bold unless `plain` (and a plain note after it), above its buttons, or
     beside them (`inline`); `why` folded under it, a paragraph a line, behind `why_label`. A row
     with `fold` is a folded part instead: that summary, and `rows` under it while `open` (a tap on
-    the summary opens or closes it; what is folded is not drawn, nor even made, until it opens)."""
+    the summary opens or closes it; what is folded is not drawn, nor even made, until it opens),
+    with `icon` (a Material Symbols name) before its summary, as Streamlit's expander has one."""
 
     id: str
     items: tuple[Tap, ...] = ()
@@ -80,11 +81,15 @@ class Row:
     fold: str = ""
     open: bool = False
     rows: tuple[Row, ...] = ()
+    icon: str = ""
 
     def data(self) -> dict[str, Any]:
         if self.fold:
             rows = [row.data() for row in self.rows] if self.open else []
-            return {"id": self.id, "fold": self.fold, "open": self.open, "rows": rows}
+            out = {"id": self.id, "fold": self.fold, "open": self.open, "rows": rows}
+            if self.icon:
+                out["icon"] = self.icon
+            return out
         return {
             "id": self.id,
             "items": [t.data() for t in self.items],

@@ -9,7 +9,7 @@ and under the verdict that rests on it (desk.citations over engine.implemented.V
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -233,12 +233,14 @@ def expectations_panel(desk: Desk) -> None:
             st.text("\n".join(lines))
 
 
-def for_authors(desk: Desk, rp: Replay, props: Props) -> None:
+def for_authors(
+    desk: Desk, rp: Replay, props: Props, fold: Callable[[str, str], Any | None] = session.fold
+) -> None:
     """«Для авторов сценариев»: the ids the scenario format uses and the actions as its YAML lines,
     folded (a judge at the table reads names; an author writing a file needs these)."""
     if not props and not rp.actions:
         return
-    box = session.fold("Для авторов сценариев: id карт и действия строками YAML", "desk_authors")
+    box = fold("Для авторов сценариев: id карт и действия строками YAML", "desk_authors")
     if box is None:
         return
     with box:
