@@ -27,3 +27,11 @@ def test_a_verb_the_rules_do_to_a_card_is_done_to_a_creature(ix: RulesIndex, que
     result = ix.lookup(query)
     assert result.answer.answered
     assert result.hits[0].id == first
+
+
+def test_a_cards_name_is_its_title(ix: RulesIndex) -> None:
+    # 535.5.1.1: «не содержит названия карты для вызова»
+    result = ix.lookup("в тексте вызова нет имени карты, смотрю колоду или нет")
+    word = next(w for w in result.words if w.word == "имени карты")
+    assert word.how == "jargon"
+    assert result.answer.answered and result.hits[0].id == "535.5.1.1"
