@@ -35,3 +35,19 @@ def test_a_cards_name_is_its_title(ix: RulesIndex) -> None:
     word = next(w for w in result.words if w.word == "имени карты")
     assert word.how == "jargon"
     assert result.answer.answered and result.hits[0].id == "535.5.1.1"
+
+
+def test_paying_is_one_family(ix: RulesIndex) -> None:
+    # «заявка оплачивается» (535.5.1): players say «платит», «заплатить»
+    result = ix.lookup("вызов сорвался, платить за него надо?")
+    word = next(w for w in result.words if w.word == "платить")
+    assert word.how == "form" and word.found[0].startswith("оплач")
+
+
+def test_finding_is_what_the_rules_call_finding(ix: RulesIndex) -> None:
+    # «находит» is «найти», not 535.1's «находилась» (where a card lies); «ничего» names no topic
+    result = ix.lookup("смотрю колоду при вызове и ничего не нахожу, что дальше")
+    word = next(w for w in result.words if w.word == "нахожу")
+    assert word.how == "jargon" and word.found[0] == "найти"
+    assert "ничего" not in [w.word for w in result.words]
+    assert result.answer.answered and result.hits[0].id == "535.5.1"
