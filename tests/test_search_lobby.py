@@ -51,3 +51,12 @@ def test_finding_is_what_the_rules_call_finding(ix: RulesIndex) -> None:
     assert word.how == "jargon" and word.found[0] == "найти"
     assert "ничего" not in [w.word for w in result.words]
     assert result.answer.answered and result.hits[0].id == "535.5.1"
+
+
+def test_naming_at_a_call_is_declaring(ix: RulesIndex) -> None:
+    # 535.5.1: «должен объявить название этой карты(карт), и клетку»; 535.4: «Объявление вызова
+    # требует указания клетки»
+    result = ix.lookup("при заявке вызова надо называть клетку?")
+    said = next(e for e in result.answer.evidence if e.word == "называть")
+    assert said.how == "jargon" and said.found[0].startswith("объяв")
+    assert result.answer.answered and result.hits[0].id in ("535.4", "535.5.1")
