@@ -60,3 +60,10 @@ def test_naming_at_a_call_is_declaring(ix: RulesIndex) -> None:
     said = next(e for e in result.answer.evidence if e.word == "называть")
     assert said.how == "jargon" and said.found[0].startswith("объяв")
     assert result.answer.answered and result.hits[0].id in ("535.4", "535.5.1")
+
+
+def test_to_work_of_an_effect_is_a_light_verb_in_every_form(ix: RulesIndex) -> None:
+    # «сработает» was light, «сработать» not: «может … сработать» asked for a clause saying it,
+    # which 534.4 («может применяться … только 1 раз») does not
+    result = ix.lookup("один и тот же эффект замещения может сработать на игродействие второй раз")
+    assert result.answer.answered and result.hits[0].id == "534.4"
