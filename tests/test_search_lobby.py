@@ -67,3 +67,17 @@ def test_to_work_of_an_effect_is_a_light_verb_in_every_form(ix: RulesIndex) -> N
     # which 534.4 («может применяться … только 1 раз») does not
     result = ix.lookup("один и тот же эффект замещения может сработать на игродействие второй раз")
     assert result.answer.answered and result.hits[0].id == "534.4"
+
+
+@pytest.mark.parametrize("query", ["два замещения на один удар, у меня и у него, кто выбирает если мой ход"])
+def test_my_turn_is_the_active_player(ix: RulesIndex, query: str) -> None:
+    # 534.4.2: «Активный игрок выбирает, какой именно эффект будет применён»
+    result = ix.lookup(query)
+    word = next(w for w in result.words if w.word == "мой ход")
+    assert word.how == "jargon" and word.found[0].startswith("активн")
+    assert result.answer.answered and result.hits[0].id == "534.4.2"
+
+
+def test_a_question_on_whose_turn_it_is_is_not_silent(ix: RulesIndex) -> None:
+    result = ix.lookup("у него замещение и у меня замещение, кто решает какое применять, ход мой")
+    assert result.answer.answered and "534.4.2" in [h.id for h in result.hits[:5]]
