@@ -81,3 +81,13 @@ def test_my_turn_is_the_active_player(ix: RulesIndex, query: str) -> None:
 def test_a_question_on_whose_turn_it_is_is_not_silent(ix: RulesIndex) -> None:
     result = ix.lookup("у него замещение и у меня замещение, кто решает какое применять, ход мой")
     assert result.answer.answered and "534.4.2" in [h.id for h in result.hits[:5]]
+
+
+def test_every_form_of_my_and_your_names_no_topic(ix: RulesIndex) -> None:
+    # «мой», «моего» were stopwords, «моим», «твоих», «котором» not: they counted as words the
+    # rules lack
+    result = ix.lookup("забрал под контроль существо с моим паразитом, на котором твой компаньон")
+    said = [w.word for w in result.words]
+    assert "моим" not in said and "котором" not in said and "твой" not in said
+    word = next(w for w in result.words if w.word == "забрал под контроль")
+    assert word.how == "jargon" and word.found[0] == "взять под контроль"
