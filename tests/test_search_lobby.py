@@ -91,3 +91,13 @@ def test_every_form_of_my_and_your_names_no_topic(ix: RulesIndex) -> None:
     assert "моим" not in said and "котором" not in said and "твой" not in said
     word = next(w for w in result.words if w.word == "забрал под контроль")
     assert word.how == "jargon" and word.found[0] == "взять под контроль"
+
+
+def test_who_does_what_the_rules_never_say_is_no_answer(ix: RulesIndex) -> None:
+    # 211.2 speaks of the step and the field, never of laying cards out, nor of who goes first
+    result = ix.lookup("кто первым выкладывает существ на поле при рассадке")
+    assert result.hits == ()
+    assert "вопрос «кто»" in result.answer.reason
+    # a question of who does what a clause says still gets it
+    result = ix.lookup("кто выбирает какой эффект замещения применить")
+    assert result.answer.answered and result.hits[0].id == "534.4.1"
