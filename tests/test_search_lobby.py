@@ -101,3 +101,11 @@ def test_who_does_what_the_rules_never_say_is_no_answer(ix: RulesIndex) -> None:
     # a question of who does what a clause says still gets it
     result = ix.lookup("кто выбирает какой эффект замещения применить")
     assert result.answer.answered and result.hits[0].id == "534.4.1"
+
+
+def test_a_symbiote_with_nowhere_to_go_has_no_host(ix: RulesIndex) -> None:
+    # 211.7: «Симбиот, который после окончания подфазы Вскрытия не имеет хозяина, погибает»
+    result = ix.lookup("компаньона некуда положить после вскрытия, что с ним")
+    word = next(w for w in result.words if w.word == "некуда положить")
+    assert word.how == "jargon"
+    assert result.answer.answered and result.hits[0].id == "211.7"
