@@ -109,3 +109,11 @@ def test_a_symbiote_with_nowhere_to_go_has_no_host(ix: RulesIndex) -> None:
     word = next(w for w in result.words if w.word == "некуда положить")
     assert word.how == "jargon"
     assert result.answer.answered and result.hits[0].id == "211.7"
+
+
+def test_an_ordinary_creature_is_one_of_the_other_subtypes(ix: RulesIndex) -> None:
+    # 211.8.1: «Прочие подтипы существ могут быть помещены на карту только в случае…»
+    result = ix.lookup("обычное существо можно посадить на карту как паразита?")
+    word = next(w for w in result.words if w.word == "обычное существо")
+    assert word.how == "jargon"
+    assert result.answer.answered and result.hits[0].id == "211.8.1"
