@@ -18,8 +18,9 @@ for «сколько», a definition for «что такое» (asks.yaml); a qu
 of the question without it; a question of who does something («кто первым вскрывает карты»)
 needs a clause that says the doing with its doer (a verb or an active participle, not «до
 вскрытия»), and is not answered when the rules never say that doing at all («кто первым
-выкладывает карты на шаге рассадки»: the clause on the step says no one does it), and an ordinal said of the doer («кто первым») is no row's «первом ряду»; a count
-needs its number beside a word of the question («инкарнация Х» counts no cards), «сколько раз»
+выкладывает карты на шаге рассадки»: the clause on the step says no one does it), and an
+ordinal said of the doer («кто первым») is no row's «первом ряду»; a count needs its number
+beside a word of the question («инкарнация Х» counts no cards), «сколько раз»
 the question's verb; a question that begins with «когда» weighs a verb the rules lack as a noun;
 a verb done to another noun in the clause («пропустить эту особенность») is another doing than
 the question's («пропустить ход»); «что такое X» about a noun X the rules lack is not answered

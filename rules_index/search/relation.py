@@ -111,7 +111,8 @@ def _done_to_another(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInf
         t.key == key
         and info(infos, t.surface).verb
         and any(
-            info(infos, n.surface).noun and n.surface not in c.asks.any_card for n in piece.tokens[i + 1 : i + 4]
+            info(infos, n.surface).noun and n.surface not in c.asks.any_card
+            for n in piece.tokens[i + 1 : i + 4]
         )
         for piece in c.pieces[d]
         for i, t in enumerate(piece.tokens)
