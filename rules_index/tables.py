@@ -86,6 +86,7 @@ class Asks:
     time: frozenset[str] = frozenset()  # «когда»: when it is done, a verb the rules must say
     duration: frozenset[str] = frozenset()  # «длится»: «сколько длится» asks how long, not a count
     times: frozenset[str] = frozenset()  # «раз»: «сколько раз» counts a doing, the question's verb
+    any_card: frozenset[str] = frozenset()  # «карту»: a verb done to it is done to every kind of card
 
 
 @dataclass(frozen=True)
@@ -279,4 +280,5 @@ def _asks(path: Path) -> Asks:
         words(data.get("time"), "time"),
         words(quantity.get("duration"), "quantity.duration"),
         words(quantity.get("times"), "quantity.times"),
+        words(data.get("any_card"), "any_card"),
     )

@@ -17,8 +17,10 @@ for «сколько», a definition for «что такое» (asks.yaml); a qu
 («можно ли атаковать летающее существо») needs a clause that says the doing, or PERMISSION_COVERAGE
 of the question without it; a question of who does something («кто первым вскрывает карты»)
 needs a clause that says the doing with its doer (a verb or an active participle, not «до
-вскрытия»), and an ordinal said of the doer («кто первым») is no row's «первом ряду»; a count
-needs its number beside a word of the question («инкарнация Х» counts no cards), «сколько раз»
+вскрытия»), and is not answered when the rules never say that doing at all («кто первым
+выкладывает карты на шаге рассадки»: the clause on the step says no one does it), and an
+ordinal said of the doer («кто первым») is no row's «первом ряду»; a count needs its number
+beside a word of the question («инкарнация Х» counts no cards), «сколько раз»
 the question's verb; a question that begins with «когда» weighs a verb the rules lack as a noun;
 a verb done to another noun in the clause («пропустить эту особенность») is another doing than
 the question's («пропустить ход»); «что такое X» about a noun X the rules lack is not answered
@@ -381,6 +383,13 @@ def _unstated(
         if doing and not any(t.wi in got for t in doing):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «сколько раз», а п. {c.paragraphs[d].id} не говорит, сколько раз {said}"
+    asked = set(relation.asked_doings(c, q, c.asks.agent))
+    doers = [t for t in topics if t.wi in asked]
+    if doers and not any(t.whole for t in doers):
+        # «кто первым выкладывает карты на шаге рассадки»: who does what the rules never say; the
+        # clause on the step does not say who does it
+        said = ", ".join(f"«{q.words[t.wi].word}»" for t in doers)
+        return f"вопрос «кто», а правила не говорят, кто {said}"
     if any(w in c.asks.permission for w in typed):
         doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
         if (

@@ -106,11 +106,15 @@ def _objects(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple
 
 def _done_to_another(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
     """Whether paragraph d has `key` as a verb done to a noun of its own («пропустить эту
-    срабатывающую особенность», 535.5.2): another doing than the question's."""
+    срабатывающую особенность», 535.5.2): another doing than the question's. A card of any kind
+    (asks.yaml's any_card: «Возродить карту», 535.6) is no other noun: a creature is a card."""
     return any(
         t.key == key
         and info(infos, t.surface).verb
-        and any(info(infos, n.surface).noun for n in piece.tokens[i + 1 : i + 4])
+        and any(
+            info(infos, n.surface).noun and n.surface not in c.asks.any_card
+            for n in piece.tokens[i + 1 : i + 4]
+        )
         for piece in c.pieces[d]
         for i, t in enumerate(piece.tokens)
     )
