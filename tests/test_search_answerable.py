@@ -237,6 +237,41 @@ def test_a_topic_the_rules_never_name_gets_nothing(ix: RulesIndex, query: str) -
     assert result.hits == () and not result.answer.answered, lines(result)
 
 
+@pytest.mark.parametrize(
+    ("query", "lacking"),
+    [
+        # two things named together: 534.8 has «защит», never a flyer; 535.1's «в ходе игры» no
+        # first one
+        ("защитник летуна", "летуна"),
+        ("первый ход", "первый"),
+    ],
+)
+def test_a_terse_query_is_not_answered_by_a_clause_that_has_one_of_its_two_things(
+    ix: RulesIndex, query: str, lacking: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.hits == () and f"«{lacking}»" in result.answer.reason, lines(result)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("симбиот на летуна", "211.4"),
+        ("маркер контроля", "535.1.1"),
+        ("владелец карты", "535.1"),
+        ("многоликий стал паразитом", "211.8.1"),  # a doing said in other words
+        ("чья карта если её отжали", "535.1"),
+        # «существо» is in a quarter of the clauses: 535.8's card taken under control is one
+        ("майнд контроль на существо", "535.8"),
+    ],
+)
+def test_a_terse_query_whose_clause_has_both_its_things_is_answered(
+    ix: RulesIndex, query: str, expected: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and expected in [h.id for h in result.hits[:3]], lines(result)
+
+
 # Kinds of question ------------------------------------------------------------------------------
 
 

@@ -21,7 +21,9 @@ needs a clause that says the doing with its doer (a verb or an active participle
 выкладывает карты на шаге рассадки»: the clause on the step says no one does it), and an
 ordinal said of the doer («кто первым») is no row's «первом ряду»; a count needs its number
 beside a word of the question («инкарнация Х» counts no cards), «сколько раз»
-the question's verb; a question that begins with «когда» weighs a verb the rules lack as a noun;
+the question's verb; a terse question of two things («защитник летуна») is not answered by a
+clause that has only one of them, unless the other is a word most clauses imply («существо»);
+a question that begins with «когда» weighs a verb the rules lack as a noun;
 a verb done to another noun in the clause («пропустить эту особенность») is another doing than
 the question's («пропустить ход»); «что такое X» about a noun X the rules lack is not answered
 by a clause on its other words.
@@ -84,6 +86,16 @@ PARTIAL_MEANING = 0.5
 # A number counts a word of the question when it stands at most this many words from it
 # («не более 1 карты», «количество жетонов», «инкарнация Х»).
 COUNT_REACH = 2
+# A question of at most this many topics names each of them as part of what it asks («защитник
+# летуна», «закрытие существа»): a clause that lacks one of its things (a noun, an adjective or an
+# ordinal the rules have elsewhere) answers another question, however heavy the word it has. With
+# two words the share of weight turns on which of the two is rarer, not on whether the clause
+# says both. Chosen by leave-one-set-out cross-validation (tests/bench/answerability_cv.py).
+SHORT_TOPICS = 2
+# ... except a word so common in the rules that most clauses imply it where they do not say it
+# («существо», «карта», «игрок», «эффект»: 535.8's «взять карту под контроль» is said of a
+# creature too): its rarity (idf against the rarest word's) is below this.
+GENERIC_RARITY = 0.3
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
 
@@ -147,11 +159,33 @@ def decide(
             reason = reason or f"п. {c.paragraphs[d].id} называет только карту"
             continue
         failed = _unstated(c, q, topics, d, covered[d], how, defining)
+        if not failed and (lacks := _short_lacks(c, q, topics, covered[d])):
+            # «защитник летуна»: 534.8 has the defender, never a flyer
+            failed = f"п. {c.paragraphs[d].id} не говорит о «{lacks}»"
         if not failed:
             return Answer(True, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, coverage=share)
         reason = reason or failed
     d = max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
     return Answer(False, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, reason, shares[d])
+
+
+def _short_lacks(c: Corpus, q: Query, topics: Sequence[_Topic], got: set[int]) -> str:
+    """In a question of at most SHORT_TOPICS topics, the first thing it names (a noun, an
+    adjective, an ordinal) that the rules have elsewhere but this clause lacks; or «». A doing
+    («отжали», «стал паразитом») may be what the clause says in other words; a card is checked
+    by _only_the_card; a multi-word meaning stated in part counts as stated; a word of
+    GENERIC_RARITY is implied."""
+    if len(topics) > SHORT_TOPICS:
+        return ""
+    for t in topics:
+        info = q.words[t.wi].info
+        if t.wi in got or not t.whole or t.nouns or info is None or info.verb:
+            continue
+        if retrieval.word_weight(c, q.words[t.wi]) < GENERIC_RARITY * c.max_idf:
+            continue
+        if info.noun or info.minor or info.ordinal:
+            return q.words[t.wi].word
+    return ""
 
 
 def _only_the_card(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> bool:
