@@ -272,6 +272,38 @@ def test_a_terse_query_whose_clause_has_both_its_things_is_answered(
     assert result.answer.answered and expected in [h.id for h in result.hits[:3]], lines(result)
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            "я честно перечитал правила три раза и так и не понял: после вскрытия у меня остался "
+            "паразит без хозяина, что с ним будет дальше?",
+            "211.7",
+        ),
+        (
+            "вчера на игре соперник забрал моё существо под контроль, а потом эффект закончился, я "
+            "правильно понимаю что маркер контроля сам исчезает когда карта возвращается ко мне?",
+            "535.1.1",
+        ),
+    ],
+)
+def test_the_story_around_a_long_question_does_not_silence_it(
+    ix: RulesIndex, query: str, expected: str
+) -> None:
+    # «перечитал», «честно», «понял», «вчера», «закончился»: the story's words, not its topic
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == expected, lines(result)
+
+
+def test_a_long_question_about_a_thing_the_rules_lack_stays_unanswered(ix: RulesIndex) -> None:
+    # the story's words weigh nothing, but «броня» is a noun: the topic the rules never name
+    result = ix.lookup(
+        "ребята я запутался: как работает броня у существа, она уменьшает все раны "
+        "или только от обычных ударов?"
+    )
+    assert result.hits == () and "броня" in result.answer.missing, lines(result)
+
+
 # Kinds of question ------------------------------------------------------------------------------
 
 

@@ -23,7 +23,10 @@ ordinal said of the doer («кто первым») is no row's «первом р
 beside a word of the question («инкарнация Х» counts no cards), «сколько раз»
 the question's verb; a terse question of two things («защитник летуна») is not answered by a
 clause that has only one of them, unless the other is a word most clauses imply («существо»);
-a question that begins with «когда» weighs a verb the rules lack as a noun;
+in a long question («я честно перечитал правила и не понял: …») a verb, adverb or adjective the
+rules lack tells the story around what it asks, not its topic, and weighs nothing (a noun the rules
+lack still does: «как работает броня»); a question that begins with «когда» weighs a verb the
+rules lack as a noun;
 a verb done to another noun in the clause («пропустить эту особенность») is another doing than
 the question's («пропустить ход»); «что такое X» about a noun X the rules lack is not answered
 by a clause on its other words.
@@ -96,6 +99,13 @@ SHORT_TOPICS = 2
 # («существо», «карта», «игрок», «эффект»: 535.8's «взять карту под контроль» is said of a
 # creature too): its rarity (idf against the rarest word's) is below this.
 GENERIC_RARITY = 0.3
+# A question of at least LONG_TOPICS topics tells a story around what it asks («я честно перечитал
+# правила три раза и так и не понял: …»): a verb, adverb or adjective of it the rules lack
+# («перечитал», «честно», «понял») is the story's, not the topic's, and weighs this much of what it
+# would (a noun the rules lack still names a topic: «броня»). Chosen by leave-one-set-out
+# cross-validation (tests/bench/answerability_cv.py).
+LONG_TOPICS = 6
+LONG_STORY = 0.0
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
 
@@ -122,7 +132,7 @@ def decide(
     if q.numbers:
         targets = [d for _, _, found in q.numbers for d, _ in found]
         return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
-    topics = _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q)))
+    topics = _story(q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q))))
     missing = _missing(c, q.words, topics)
     total = sum(t.weight for t in topics)
     if total <= 0:
@@ -269,6 +279,20 @@ def _one_thing(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
             share = (max(a.weight, b.weight) + PHRASE_REST * min(a.weight, b.weight)) / (a.weight + b.weight)
             weight[a.wi], weight[b.wi] = a.weight * share, b.weight * share
     return [_Topic(t.wi, weight[t.wi], t.whole, t.nouns) for t in topics]
+
+
+def _story(q: Query, topics: list[_Topic]) -> list[_Topic]:
+    """The topics, in a question of at least LONG_TOPICS of them each word of its story (a known
+    word the rules lack that is no noun) weighed LONG_STORY of its weight."""
+    if len(topics) < LONG_TOPICS:
+        return topics
+    out: list[_Topic] = []
+    for t in topics:
+        info = q.words[t.wi].info
+        if not t.whole and info is not None and info.known and not info.noun:
+            t = _Topic(t.wi, t.weight * LONG_STORY, t.whole, t.nouns)
+        out.append(t)
+    return out
 
 
 def _missing(c: Corpus, words: Sequence[QWord], topics: Sequence[_Topic]) -> tuple[str, ...]:
