@@ -600,6 +600,14 @@ def test_chat_fillers_say_nothing(ix: RulesIndex) -> None:
     assert understood.not_found(result.words) == ""
 
 
+def test_chat_s_toka_is_only_and_no_token(ix: RulesIndex) -> None:
+    # «тока», «токо»: chat for «только», never a token; read as one, a terse question of two
+    # things lacked it in 211.1 and went silent
+    for asked in ("кампаньоны тока на своих?", "компаньоны токо на своих"):
+        result = ix.lookup(asked)
+        assert result.answer.answered and result.hits[0].id == "211.1", lines(result)
+
+
 @pytest.mark.parametrize(
     "frame",
     [
