@@ -18,6 +18,7 @@ HOW: Mapping[str, str] = MappingProxyType(
         "number": "номер пункта",
         "exact": "точное слово",
         "form": "другая форма слова",
+        "prefix": "по началу слова",
         "typo": "с опечаткой",
         "jargon": "жаргон",
         "akin": "похоже на жаргон",

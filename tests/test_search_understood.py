@@ -158,3 +158,13 @@ def test_a_terms_words_must_stand_in_its_order_and_name_one_thing(ix: RulesIndex
     assert ix.search("карта не может быть взята в отряд с другой картой", 1)[0].id == "535.9"
     # a misspelt term still names it
     assert ix.search("замещющая особенность", 1)[0].id == "534.7"
+
+
+def test_every_kind_of_match_is_said_in_russian(ix: RulesIndex) -> None:
+    # a kind without a label was shown as its code: «компа» → компаньона (prefix)
+    from rules_index.search import linking
+
+    assert set(linking.WEIGHT) <= set(understood.HOW)
+    heard = {w.word: w for w in ix.lookup("компа на вражину при рассадке можно").words}
+    assert heard["компа"].how == "prefix"
+    assert understood.word_note(heard["компа"]) == "«компа» → компаньона (по началу слова)"
