@@ -190,14 +190,6 @@ def test_links_to_a_missing_card_or_base_say_so() -> None:
     assert "Ссылка сделана по базе карт «0123456789abcdef», а её на сервере нет" in texts(at)
 
 
-def test_the_search_page_knows_a_base_link_by_the_links_own_parameter() -> None:
-    # The search page looks for ?base= before it imports the card bases (issue 24: an empty search
-    # page, a new server's first window, needs none of them).
-    from app_pages.search import page
-
-    assert page.BASE_LINK == cardbase.links.BASE_PARAM
-
-
 def test_a_players_upload_opens_in_their_window_only_and_a_judges_is_stored(own_folders: Path) -> None:
     at = open_cards()
     at = upload(at, "base.json", cases.BASE_JSON.read_bytes())

@@ -27,6 +27,7 @@ import streamlit as st
 import rules_index
 from app_pages import registry
 from app_pages.shared import common, linklist
+from cardbase import links
 from rules_index import Hit, Named, RulesIndex, understood
 from rules_index.model import SearchResult
 from storage import clean
@@ -50,11 +51,10 @@ _SAME_QUESTION = 1.0
 # tab's; the newest _LEFT_MAX): what Back from that link comes back to (`_back_to_search`).
 _LEFT_KEY = "search_left_from"
 _LEFT_MAX = 50
-# A link made on a card base names it (cardbase.links.BASE_PARAM; a test keeps the two the same).
 # The page imports the card bases, the ready answers and the clause view where it uses them: an
 # empty search page (a new server's first window, issue 24) needs none of them, and their imports
-# (the engine, the scenario library, the journal) were a fifth of that run's time.
-BASE_LINK = "base"
+# (the engine, the scenario library, the journal) were a fifth of that run's time. cardbase.links,
+# which names a card base's link parameter, imports none of them.
 
 
 # What the last whole run drew above the fragment for (the version and its rules line, kept by
@@ -144,7 +144,7 @@ def base_cards(query: str) -> list[Named]:
 
 
 def render_search(index: RulesIndex) -> None:
-    if st.query_params.get(BASE_LINK):
+    if st.query_params.get(links.BASE_PARAM):
         from app_pages.shared import card_base
 
         card_base.follow_link()  # a shared link made on a card base searches with that base's names
