@@ -317,7 +317,8 @@ def open_library_pick(key: str) -> None:
         st.session_state[key] = None  # a pill opens its scenario; it does not stay pressed
 
 
-def load_panel(desk: Desk, fold: Callable[[str, str], Any | None] = session.fold) -> None:
+def load_panel(desk: Desk, fold: Callable[[str, str], Any | None]) -> None:
+    """«Открыть пример…», folded by `fold` (the page's session.Folds)."""
     box = fold("Открыть пример из правил, сценарий или файл стола", "desk_load")
     if box is None:
         return

@@ -51,7 +51,7 @@ class Folds:
     def fold(self, label: str, key: str, icon: str | None = None) -> Any | None:
         """The open part's container to draw into, or None while it is closed (its summary kept
         for the bar)."""
-        if st.session_state.get(key):
+        if taps.is_open(key):
             self.bar.flush()
             return fold(label, key, icon=icon)
         symbol = icon[len(":material/") : -1] if icon and icon.startswith(":material/") else ""

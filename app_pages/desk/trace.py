@@ -233,11 +233,10 @@ def expectations_panel(desk: Desk) -> None:
             st.text("\n".join(lines))
 
 
-def for_authors(
-    desk: Desk, rp: Replay, props: Props, fold: Callable[[str, str], Any | None] = session.fold
-) -> None:
+def for_authors(desk: Desk, rp: Replay, props: Props, fold: Callable[[str, str], Any | None]) -> None:
     """«Для авторов сценариев»: the ids the scenario format uses and the actions as its YAML lines,
-    folded (a judge at the table reads names; an author writing a file needs these)."""
+    folded by `fold` (the page's session.Folds: a judge at the table reads names; an author writing
+    a file needs these)."""
     if not props and not rp.actions:
         return
     box = fold("Для авторов сценариев: id карт и действия строками YAML", "desk_authors")
