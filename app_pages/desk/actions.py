@@ -212,28 +212,23 @@ def card_actions(desk: Desk, rp: Replay, props: Props, cid: str, bar: taps.Bar) 
     # action nothing (they were a third of the panel's elements, issue 24). Their ids are not the
     # card's: a judge who opened «Ещё» finds it open for the next card too.
     if buttons:
-        inner = taps.Bar("")
-        if taps.is_open("desk_more"):
-            for style in ("button", "amount", "pick"):
-                for q in buttons:
-                    if q.style == style:
-                        _show_quick(state, props, q, cid, inner)
-        bar.add(
-            taps.Row(
-                "desk_more",
-                fold=f"Ещё действия ({len(buttons)})",
-                open=taps.is_open("desk_more"),
-                rows=tuple(inner.rows),
-            )
-        )
+        grouped = [q for style in ("button", "amount", "pick") for q in buttons if q.style == style]
+        bar.add(_folded_quicks("desk_more", f"Ещё действия ({len(buttons)})", grouped, state, props, cid))
     if closed:
-        inner = taps.Bar("")
-        if taps.is_open("desk_closed"):
-            for q in closed:
-                _show_quick(state, props, q, cid, inner)
-        fold = f"Сейчас нельзя ({len(closed)}): почему"
-        bar.add(taps.Row("desk_closed", fold=fold, open=taps.is_open("desk_closed"), rows=tuple(inner.rows)))
+        label = f"Сейчас нельзя ({len(closed)}): почему"
+        bar.add(_folded_quicks("desk_closed", label, closed, state, props, cid))
     return quicks
+
+
+def _folded_quicks(
+    fold: str, label: str, quicks: list[quick.Quick], state: engine.GameState, props: Props, cid: str
+) -> taps.Row:
+    """A folded part of the panel holding these actions: they are made only while it is open."""
+    inner = taps.Bar("")  # gathers the rows; drawn inside the fold's row, never flushed itself
+    if taps.is_open(fold):
+        for q in quicks:
+            _show_quick(state, props, q, cid, inner)
+    return taps.Row(fold, fold=label, open=taps.is_open(fold), rows=tuple(inner.rows))
 
 
 def turn_actions(rp: Replay, bar: taps.Bar) -> None:
