@@ -211,11 +211,15 @@ def _only_the_card(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: s
     if all(
         how[d][t.wi][0].how in ("card", "named") or _where(c, q, d, t.wi, how) == "example" for t in matched
     ):
-        return any(
-            not t.whole and (info := q.words[t.wi].info) is not None and info.known and info.noun
-            for t in topics
-        )
+        return any(_unknown_noun(q, t) for t in topics)
     return False
+
+
+def _unknown_noun(q: Query, t: _Topic) -> bool:
+    """Whether topic t is a noun (a dictionary word) that no clause of the rules has: a thing the
+    rules never name («броня», «регенерация»)."""
+    info = q.words[t.wi].info
+    return not t.whole and info is not None and info.known and info.noun
 
 
 def _topics(
@@ -308,7 +312,7 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
     the question's topic, not a passing mention), unless the question names a thing the rules
     never do: that is what it asks about the card («регенерация у Бул'Багура в начале хода»)."""
     about = any(t.wi in got and _where(c, q, d, t.wi, how) == "name" for t in topics) and not any(
-        not t.whole and (info := q.words[t.wi].info) is not None and info.known and info.noun for t in topics
+        _unknown_noun(q, t) for t in topics
     )
     whole = sum(t.weight * _quality(c, q, d, t.wi, how, about) for t in topics if t.wi in got)
     return whole + sum(t.weight * _partial(c, q, d, t, how) for t in topics if t.wi not in got and t.nouns)
@@ -515,8 +519,7 @@ def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[st
         for t in topics:
             qw = q.words[t.wi]
             if normalize(qw.word) == after:
-                info = qw.info
-                return qw.word if not t.whole and info is not None and info.known and info.noun else ""
+                return qw.word if _unknown_noun(q, t) else ""
         return ""
     return ""
 
