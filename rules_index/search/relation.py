@@ -55,15 +55,7 @@ def related(
 def doers_order(c: Corpus, q: Query) -> set[int]:
     """The ordinals typed in the part of a question of who («кто первым вызывает»): they ask
     which doer goes first, not which row."""
-    out: set[int] = set()
-    for part in _PARTS.split(normalize(q.text)):
-        said = set(_WORD.findall(part))
-        if said.isdisjoint(c.asks.agent):
-            continue
-        for wi, qw in enumerate(q.words):
-            if qw.info is not None and qw.info.ordinal and not qw.together and normalize(qw.word) in said:
-                out.add(wi)
-    return out
+    return set(_in_parts_of(q, c.asks.agent, lambda info: info.ordinal))
 
 
 # Where a question's parts part: a clause of «кто» ends at a comma, a dash, a bracket…
@@ -142,14 +134,19 @@ def asked_doings(c: Corpus, q: Query, asks: frozenset[str]) -> list[int]:
     of when («когда начинается шаг рассадки») the time of: those typed in the same part of the
     question as its question word («вызвал симбиота способностью, кто хозяин» asks who the host
     is, not who summoned)."""
+    return _in_parts_of(q, asks, lambda info: info.verb)
+
+
+def _in_parts_of(q: Query, asks: frozenset[str], kind: Callable[[morph.WordInfo], bool]) -> list[int]:
+    """The words of `kind` (one word each, not a phrase's) typed in a part of the question that
+    has one of the question words `asks` (_PARTS: a comma, a dash, a bracket… part it)."""
     out: list[int] = []
     for part in _PARTS.split(normalize(q.text)):
         said = set(_WORD.findall(part))
         if said.isdisjoint(asks):
             continue
         for wi, qw in enumerate(q.words):
-            info = qw.info
-            if info is not None and info.verb and not qw.together and normalize(qw.word) in said:
+            if qw.info is not None and kind(qw.info) and not qw.together and normalize(qw.word) in said:
                 out.append(wi)
     return out
 
