@@ -567,7 +567,7 @@ def _definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
     infos: dict[str, morph.WordInfo] = {}
 
     def subject(toks: Sequence[Token], i: int) -> bool:
-        return i == 0 or not relation.info(infos, toks[i - 1].surface).preposition
+        return i == 0 or not morph.analysed(infos, toks[i - 1].surface).preposition
 
     def defines(text: str, toks: Sequence[Token], start: int) -> bool:
         low = normalize(text)

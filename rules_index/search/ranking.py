@@ -120,25 +120,35 @@ def together_first(c: Corpus, words: Sequence[QWord], scores: dict[int, float], 
         scores[d] *= 1.0 + TOGETHER_GAIN * (best / total) ** TOGETHER_POWER
 
 
-def verbs_as_verbs(c: Corpus, words: Sequence[QWord], scores: dict[int, float], how: How) -> None:
-    """A verb typed is said by the clauses that have it as a verb or a participle; among the best
-    paragraphs, one that has it only as a noun («эффекты замещения» for «заместить») loses a
-    little to them."""
-    verbs = [
+def _typed_verbs(words: Sequence[QWord]) -> list[int]:
+    """The verbs typed, each a word of its own (not a phrase's)."""
+    return [
         wi
         for wi, qw in enumerate(words)
         if qw.meaningful and not qw.together and qw.info is not None and qw.info.verb
     ]
+
+
+def _best(scores: Mapping[int, float]) -> list[int]:
+    """The VERB_TOP best paragraphs, the best first (ties by corpus order)."""
+    return sorted(scores, key=lambda d: (-scores[d], d))[:VERB_TOP]
+
+
+def verbs_as_verbs(c: Corpus, words: Sequence[QWord], scores: dict[int, float], how: How) -> None:
+    """A verb typed is said by the clauses that have it as a verb or a participle; among the best
+    paragraphs, one that has it only as a noun («эффекты замещения» for «заместить») loses a
+    little to them."""
+    verbs = _typed_verbs(words)
     if not verbs:
         return
     infos: dict[str, morph.WordInfo] = {}
-    for d in sorted(scores, key=lambda d: (-scores[d], d))[:VERB_TOP]:
+    for d in _best(scores):
         for wi in verbs:
             alt = how.get(d, {}).get(wi, (None, ""))[0]
             if alt is None or alt.how not in ("form", "prefix", "derived"):
                 continue
             if not any(
-                t.key == alt.key and _analysed(infos, t.surface).verbal
+                t.key == alt.key and morph.analysed(infos, t.surface).verbal
                 for piece in c.pieces[d]
                 for t in piece.tokens
             ):
@@ -151,14 +161,10 @@ def permitted(c: Corpus, q: Query, scores: dict[int, float], how: How) -> None:
     allowed = c.asks.permission
     if not any(t.surface in allowed for t in q.tokens):
         return
-    verbs = [
-        wi
-        for wi, qw in enumerate(q.words)
-        if qw.meaningful and not qw.together and qw.info is not None and qw.info.verb
-    ]
+    verbs = _typed_verbs(q.words)
     if not verbs:
         return
-    for d in sorted(scores, key=lambda d: (-scores[d], d))[:VERB_TOP]:
+    for d in _best(scores):
         keys = {alt.key for wi in verbs if (alt := how.get(d, {}).get(wi, (None, ""))[0]) is not None}
         if keys and any(
             t.surface in allowed and any(n.key in keys for n in piece.tokens[i + 1 : i + 1 + PERMITTED_REACH])
@@ -166,12 +172,6 @@ def permitted(c: Corpus, q: Query, scores: dict[int, float], how: How) -> None:
             for i, t in enumerate(piece.tokens)
         ):
             scores[d] *= PERMITTED_GAIN
-
-
-def _analysed(infos: dict[str, morph.WordInfo], surface: str) -> morph.WordInfo:
-    if surface not in infos:
-        infos[surface] = morph.analyse(surface)
-    return infos[surface]
 
 
 def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float], text: str = "") -> None:

@@ -102,9 +102,9 @@ def _done_to_another(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInf
     (asks.yaml's any_card: «Возродить карту», 535.6) is no other noun: a creature is a card."""
     return any(
         t.key == key
-        and info(infos, t.surface).verb
+        and morph.analysed(infos, t.surface).verb
         and any(
-            info(infos, n.surface).noun and n.surface not in c.asks.any_card
+            morph.analysed(infos, n.surface).noun and n.surface not in c.asks.any_card
             for n in piece.tokens[i + 1 : i + 4]
         )
         for piece in c.pieces[d]
@@ -112,18 +112,11 @@ def _done_to_another(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInf
     )
 
 
-def info(infos: dict[str, morph.WordInfo], surface: str) -> morph.WordInfo:
-    """morph.analyse(surface), asked once per question (`infos` lives for one `decide`)."""
-    if surface not in infos:
-        infos[surface] = morph.analyse(surface)
-    return infos[surface]
-
-
 def _owned_otherwise(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
     """Whether paragraph d has `key` followed by another noun in the genitive («маркера
     контроля», 535.1.1): another thing than the question's."""
     return any(
-        t.key == key and info(infos, n.surface).genitive
+        t.key == key and morph.analysed(infos, n.surface).genitive
         for piece in c.pieces[d]
         for t, n in itertools.pairwise(piece.tokens)
     )
@@ -163,4 +156,6 @@ def _as_verb(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> b
     """Whether paragraph d has `key` as a verb or an active participle, which say who does it
     («он выбирает», «игрок, контролирующий карту»), not only as a noun or a passive participle
     («до вскрытия», «в открытом виде»)."""
-    return any(t.key == key and info(infos, t.surface).doer for piece in c.pieces[d] for t in piece.tokens)
+    return any(
+        t.key == key and morph.analysed(infos, t.surface).doer for piece in c.pieces[d] for t in piece.tokens
+    )
