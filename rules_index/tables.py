@@ -261,8 +261,8 @@ def _asks(path: Path) -> Asks:
         tuple(
             sorted(
                 {tuple(p.split()) for p in words(definition.get("ask"), "definition.ask")},
-                key=len,
-                reverse=True,
+                # longest first; then by the words, not by the set's order (which the hash seed sets)
+                key=lambda p: (-len(p), p),
             )
         ),
         tuple(

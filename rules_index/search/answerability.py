@@ -509,18 +509,24 @@ def _is_verb(qw: QWord) -> bool:
 
 def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str]) -> str:
     """The word a question of what a thing is asks about (the first word typed after its
-    phrase: «как работает броня у хозяина»), when it is a noun no clause has; or «»."""
-    for phrase in c.asks.definition:
-        n = len(phrase)
-        at = next((i + n for i in range(len(typed) - n + 1) if tuple(typed[i : i + n]) == phrase), None)
-        if at is None or at >= len(typed):
-            continue
-        after = typed[at]
-        for t in topics:
-            qw = q.words[t.wi]
-            if normalize(qw.word) == after:
-                return qw.word if _unknown_noun(q, t) else ""
+    phrase: «как работает броня у хозяина»), when it is a noun no clause has; or «». The phrase
+    typed first is the question's (the longest of those typed at one place: «что это такое»)."""
+    found = [
+        (i, -len(phrase), i + len(phrase))
+        for phrase in c.asks.definition
+        for i in range(len(typed) - len(phrase) + 1)
+        if tuple(typed[i : i + len(phrase)]) == phrase
+    ]
+    if not found:
         return ""
+    at = min(found)[2]
+    if at >= len(typed):
+        return ""
+    after = typed[at]
+    for t in topics:
+        qw = q.words[t.wi]
+        if normalize(qw.word) == after:
+            return qw.word if _unknown_noun(q, t) else ""
     return ""
 
 
