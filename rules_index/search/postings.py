@@ -172,6 +172,11 @@ def jargon_table(
             if len(seq) == 1 and len(whole) > 1:
                 jargon.append((whole, entry.means, means))
                 continue
+            if len(seq) > 1 and any(k in postings for k in seq):
+                # words of the rules in a phrase: the whole phrase by its keys, little words as
+                # typed («ушла с кладбища» is not «ушла на кладбище»)
+                jargon.append((whole, entry.means, means))
+                continue
             if any(k in postings for k in seq):
                 words_ = [normalize(w) for w in slang.split()]
                 seq = tuple("=" + w for w in words_ if w not in analyzer.stopwords)
