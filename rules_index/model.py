@@ -208,13 +208,13 @@ class Hit:
 class QueryWord:
     """How one word (or number) the user typed was understood: `how` is number, exact, form,
     typo, jargon, akin (like a jargon word by its form), card, named, derived, broader, opposite,
-    near, prefix, count (a bare number: it only adds to the other words); «» = it matched
-    nothing in these rules."""
+    near, prefix, translit (typed in Latin letters, read as Russian), count (a bare number: it
+    only adds to the other words); «» = it matched nothing in these rules."""
 
     word: str
     how: str
     found: tuple[str, ...] = ()
-    like: str = ""  # for «akin»: the jargon word it resembles («вражины» → «враг»)
+    like: str = ""  # «akin»: the jargon word it resembles («вражины» → «враг»); «translit»: the reading
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"word": self.word, "how": self.how, "found": list(self.found)}

@@ -1,6 +1,6 @@
 """The search's data tables (YAML under rules_index/data/): jargon, terms, cards, families,
 stopwords, derivation (verb prefixes and root alternations), asks (what a kind of question
-asks the rules to state).
+asks the rules to state), translit (Russian typed in Latin letters).
 
 Loaded fresh for each index build (no module-level cache): a judge who edits jargon.yaml
 sees the change at the next load.
@@ -8,6 +8,7 @@ sees the change at the next load.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +91,16 @@ class Asks:
 
 
 @dataclass(frozen=True)
+class Translit:
+    """Russian typed in Latin letters (translit.yaml): a group of Latin letters → its Russian
+    readings, likeliest first; other readings at a word's start and after a vowel."""
+
+    letters: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    start: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    after_vowel: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
 class Tables:
     jargon: tuple[JargonEntry, ...]
     terms: tuple[TermEntry, ...]
@@ -98,6 +109,7 @@ class Tables:
     stopwords: frozenset[str]
     derivation: Derivation = field(default_factory=Derivation)
     asks: Asks = field(default_factory=Asks)
+    translit: Translit = field(default_factory=Translit)
 
 
 def _read(path: Path) -> object:
@@ -149,7 +161,7 @@ def _jargon(path: Path) -> list[JargonEntry]:
 
 
 def load_tables(data_dir: Path = DATA_DIR, extra_jargon: Sequence[str | Path] = ()) -> Tables:
-    """Read all seven tables, plus a judge's own jargon files (same format as jargon.yaml).
+    """Read all eight tables, plus a judge's own jargon files (same format as jargon.yaml).
 
     Raises CorpusError (Russian, naming the file and entry) on bad data.
     """
@@ -167,6 +179,7 @@ def load_tables(data_dir: Path = DATA_DIR, extra_jargon: Sequence[str | Path] = 
         _stopwords(data_dir / "stopwords.yaml"),
         _derivation(data_dir / "derivation.yaml"),
         _asks(data_dir / "asks.yaml"),
+        _translit(data_dir / "translit.yaml"),
     )
 
 
@@ -282,3 +295,34 @@ def _asks(path: Path) -> Asks:
         words(quantity.get("times"), "quantity.times"),
         words(data.get("any_card"), "any_card"),
     )
+
+
+_LATIN_GROUP = re.compile(r"[a-z']+")
+_RUSSIAN_READING = re.compile(r"[а-я]*")
+
+
+def _translit(path: Path) -> Translit:
+    if not path.is_file():
+        return Translit()
+    data = _read(path)
+    if data is None:
+        return Translit()
+    if not isinstance(data, dict):
+        raise CorpusError(f"Таблица «{path.name}»: ожидаются ключи «letters», «start» и «after_vowel».")
+
+    def groups(key: str) -> Mapping[str, tuple[str, ...]]:
+        value = data.get(key) or {}
+        if not isinstance(value, dict) or not all(
+            isinstance(k, str)
+            and _LATIN_GROUP.fullmatch(k)
+            and isinstance(v, list)
+            and v
+            and all(isinstance(x, str) and _RUSSIAN_READING.fullmatch(x) for x in v)
+            for k, v in value.items()
+        ):
+            raise CorpusError(
+                f"Таблица «{path.name}»: «{key}» — латинские буквы (строчные) и список их русских прочтений."
+            )
+        return MappingProxyType({k: tuple(dict.fromkeys(v)) for k, v in value.items()})
+
+    return Translit(groups("letters"), groups("start"), groups("after_vowel"))

@@ -22,6 +22,7 @@ HOW: Mapping[str, str] = MappingProxyType(
         "typo": "с опечаткой",
         "jargon": "жаргон",
         "akin": "похоже на жаргон",
+        "translit": "транслит",
         "broader": "более общее слово",
         "opposite": "противоположное слово",
         "near": "близкое по смыслу слово",
@@ -46,6 +47,8 @@ def word_note(word: QueryWord) -> str:
     found = [f for f in word.found if f.casefold() != word.word.casefold()]
     if word.how == "akin":  # «вражины» → противник (похоже на жаргон «враг»)
         return f"«{word.word}» → {', '.join(found[:3])} ({how} «{word.like}»)"
+    if word.how == "translit":  # «vaila» → Вайл (транслит «вайла»)
+        return f"«{word.word}» → {', '.join(found[:3] or [word.like])} ({how} «{word.like}»)"
     if word.how == "exact" or not found:
         return f"«{word.word}» ({how})"
     return f"«{word.word}» → {', '.join(found[:3])} ({how})"

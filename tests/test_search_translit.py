@@ -1,18 +1,184 @@
-"""English gamer words players mix into Russian («summon на занятую клетку», «rez с чужого
-кладбища») and chat slang («юзать», «абилка»): jargon (jargon.yaml), each with its query below.
+"""Players who type in Latin letters or mix English gamer words into Russian: «karlik und
+poluchaet rany ot kogo krome hozyaina esli vaila zabrali», «summon на занятую клетку».
+
+A Latin word the jargon table does not list is read as Russian typed in Latin letters (the
+letters' readings are data: rules_index/data/translit.yaml) and said so («транслит»); English
+gamer words are jargon (jargon.yaml), each with its query below.
 """
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 import rules_index
-from rules_index import RulesIndex
+from rules_index import CorpusError, RulesIndex, understood
+from rules_index.search import query, translit
+from rules_index.tables import DATA_DIR, load_tables
 
 
 @pytest.fixture(scope="module")
 def ix() -> RulesIndex:
     return rules_index.load_default()
+
+
+def read(ix: RulesIndex, word: str) -> str:
+    corpus = ix._search.corpus
+    return translit.reading(corpus, word, corpus.analyzer.stemmer())
+
+
+# The issue's first examples ------------------------------------------------------------------
+
+
+def test_a_question_typed_in_latin_letters_reaches_its_clause(ix: RulesIndex) -> None:
+    q = "karlik und poluchaet rany ot kogo krome hozyaina esli vaila zabrali"
+    result = ix.lookup(q)
+    assert result.answer.answered and result.hits[0].id == "211.3.1", [h.id for h in result.hits]
+    words = {w.word: w for w in result.words}
+    assert words["karlik und"].how == "translit" and words["karlik und"].found == ("Карлик Унд",)
+    assert words["vaila"].how == "translit" and words["vaila"].found == ("Вайл",)
+    assert words["hozyaina"].how == "translit" and words["hozyaina"].like == "хозяина"
+    # said in Russian, with how it was read
+    assert "«vaila» → Вайл (транслит «вайла»)" in understood.understood(result.words)
+    assert "(транслит" in " ".join(understood.answer_lines(result.answer))
+    assert any(m.how == "translit" for m in result.hits[0].matched)
+    assert "(транслит)" in understood.hit_notes(result.hits[0].matched)
+
+
+def test_a_card_in_latin_letters_with_an_english_word_reaches_the_example(ix: RulesIndex) -> None:
+    result = ix.lookup("Bul'Bagur lantern клетки")
+    assert result.hits and result.hits[0].id == "534.5", [h.id for h in result.hits]
+    words = {w.word: w for w in result.words}
+    assert words["Bul'Bagur"].how == "translit" and words["Bul'Bagur"].found == ("Бул'Багур",)
+    assert words["lantern"].how == "jargon" and words["lantern"].found == ("фонарь",)
+    assert not understood.not_found(result.words)
+
+
+# Reading Latin letters -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "spelt"),
+    [
+        ("shchit", "щит"),  # shch → щ
+        ("schit", "щит"),  # sch → щ
+        ("zhe", "же"),  # zh → ж
+        ("khod", "ход"),  # kh → х
+        ("hod", "ход"),  # h → х
+        ("chto", "что"),  # ch → ч
+        ("shag", "шаг"),  # sh → ш
+        ("tsel", "цел"),  # ts → ц
+        ("yad", "яд"),  # ya → я
+        ("jad", "яд"),  # ja → я
+        ("yug", "юг"),  # yu → ю
+        ("jug", "юг"),  # ju → ю
+        ("yolka", "елка"),  # yo → ё, read «е» as everywhere in the search
+        ("jest", "ест"),  # je → е
+        ("rany", "раны"),  # y after a consonant → ы
+        ("moy", "мой"),  # y after a vowel → й
+        ("bol'", "боль"),  # ' → ь
+        ("wrag", "враг"),  # w → в
+        ("effekt", "эффект"),  # e at the start → э
+    ],
+)
+def test_each_group_of_latin_letters_has_its_russian_reading(word: str, spelt: str) -> None:
+    assert spelt in translit.spellings(word, load_tables().translit)
+
+
+@pytest.mark.parametrize(
+    ("word", "reading"),
+    [
+        ("hozyaina", "хозяина"),  # a word of the rules
+        ("vaila", "вайла"),  # a card («Вайл»): «ai» is «ай», not «аи»
+        ("bul'bagur", "бульбагур"),  # a card's alias
+        ("krome", "кроме"),  # a word of the dictionary
+        ("ot", "от"),  # a little word
+        ("poluchaet", "получает"),
+        ("peremeshivaetsya", "перемешивается"),  # «ts» is «тс» here
+        ("simbiod", "симбиод"),  # a slip from «симбиот»: read so, then as a typo
+        ("summon", ""),  # jargon as it is
+        ("hearthstone", ""),  # no Russian spelling the search knows
+        ("lorem", ""),
+    ],
+)
+def test_a_latin_word_reads_as_the_spelling_the_search_knows_best(
+    ix: RulesIndex, word: str, reading: str
+) -> None:
+    assert read(ix, word) == reading
+
+
+@pytest.mark.parametrize("word", ["a13", "211", "'ok", "xост", ""])
+def test_only_words_of_latin_letters_are_read_as_russian(word: str) -> None:
+    assert not translit.is_latin(word)
+
+
+def test_a_slip_in_latin_letters_is_still_a_typo_of_the_rules_word(ix: RulesIndex) -> None:
+    result = ix.lookup("simbiod na letayushchee")
+    assert result.hits and result.hits[0].id == "211.4", [h.id for h in result.hits]
+    words = {w.word: w for w in result.words}
+    assert words["simbiod"].how == "translit" and words["simbiod"].found == ("симбиот",)
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "lorem ipsum dolor sit amet",
+        "hello world",
+        "commander banlist sol ring",
+        "mtg stack priority rules",
+        "gg wp",
+        "asdkjh qwe zzz",
+    ],
+)
+def test_english_and_noise_in_latin_letters_still_find_nothing(ix: RulesIndex, q: str) -> None:
+    assert ix.search(q) == []
+
+
+def test_a_question_in_cyrillic_is_read_as_before(ix: RulesIndex) -> None:
+    result = ix.lookup("хост погиб симб тоже умирает?")
+    assert all(w.how != "translit" for w in result.words)
+    assert not query.read(ix._search.corpus, "хост погиб").latin
+
+
+# The table is data -----------------------------------------------------------------------------
+
+
+def test_the_letters_readings_are_a_table_a_judge_may_extend(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data, ignore=shutil.ignore_patterns("corpus"))
+    text = (data / "translit.yaml").read_text(encoding="utf-8")
+    (data / "translit.yaml").write_text(text.replace("  q: [к]", "  q: [я]"), encoding="utf-8")
+    assert load_tables().translit.letters["q"] == ("к",)
+    assert load_tables(data).translit.letters["q"] == ("я",)
+    assert "qd" not in translit.spellings("qd", load_tables().translit)
+    assert "яд" in translit.spellings("qd", load_tables(data).translit)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("letters: [a]\n", "«letters» — латинские буквы"),
+        ("letters:\n  ж: [ж]\n", "«letters» — латинские буквы"),
+        ("letters:\n  a: [a]\n", "«letters» — латинские буквы"),
+        ("letters:\n  a: []\n", "«letters» — латинские буквы"),
+        ("- a\n", "ожидаются ключи"),
+    ],
+)
+def test_a_bad_translit_table_fails_clearly(tmp_path: Path, text: str, message: str) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data, ignore=shutil.ignore_patterns("corpus"))
+    (data / "translit.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(CorpusError, match=message):
+        load_tables(data)
+
+
+def test_the_new_kind_is_named_for_the_page() -> None:
+    from app_pages.shared import common
+
+    assert understood.HOW["translit"] == "транслит"
+    assert common.HOW_LABELS["translit"] == "транслит"
 
 
 # English gamer words and chat slang (jargon.yaml) ----------------------------------------------

@@ -61,6 +61,7 @@ HOW_LABELS: Mapping[str, str] = types.MappingProxyType(
         "form": "другая форма слова",
         "typo": "с опечаткой",
         "jargon": "жаргон",
+        "translit": "транслит",
         "card": "название карты",
         "term": "термин правил",
         "phrase": "фраза",

@@ -13,7 +13,8 @@ matched what, and which matched nothing).
 One module per step, in the order a query goes through them:
 - `corpus`: the index of one corpus, built once (`postings`, `linking`, `typos` help it);
 - `query`: reading the query: numbers, phrases, each word and what it may stand for
-  (`matching`: misspelt card names, a term's words in order);
+  (`matching`: misspelt card names, a term's words in order; `translit`: Russian typed in Latin
+  letters, «hozyaina», read as Russian and said so in the result);
 - `retrieval`: the paragraphs each word finds and their BM25 scores;
 - `answerability`: whether the rules answer the query, and what each word matched (`relation`:
   what a question of who or when asks about, what a verb is done to);
@@ -25,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rules_index.model import Hit, Match, Named, Paragraph, SearchResult
-from rules_index.search import answerability, query, ranking, retrieval
+from rules_index.search import answerability, query, ranking, retrieval, translit
 from rules_index.search.corpus import Corpus, build
 from rules_index.tables import Tables
 
@@ -86,6 +87,7 @@ class SearchIndex:
         ranking.add_numbers(c, q, scores, extra)
         cited = [cid for _, cid, _ in q.numbers]
         hits = ranking.ranked(c, scores, how, extra, top, q.words, cited)
-        return SearchResult(
+        result = SearchResult(
             text, tuple(hits), answerability.report(c, text, q.numbers, q.words, covered), answer
         )
+        return translit.relabel(result, q.latin)

@@ -19,7 +19,7 @@ from rules_index.model import Paragraph
 from rules_index.search import linking, postings, typos
 from rules_index.search.postings import Broader, JargonRow, TermRow
 from rules_index.snippet import Piece
-from rules_index.tables import Asks, Tables, load_tables
+from rules_index.tables import Asks, Tables, Translit, load_tables
 from rules_index.text import Analyzer, Token
 
 
@@ -59,6 +59,7 @@ class Corpus:
     linker: linking.Linker
     asks: Asks
     another_keys: frozenset[str]  # keys of the words that relate two of a kind (asks.yaml)
+    translit: Translit  # Russian typed in Latin letters (translit.yaml)
 
 
 def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None) -> Corpus:
@@ -137,6 +138,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         ),
         asks=tables.asks,
         another_keys=frozenset(analyzer.key(w, stemmer) for w in tables.asks.another),
+        translit=tables.translit,
     )
 
 

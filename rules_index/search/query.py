@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import NamedTuple
 
 import Stemmer
@@ -19,7 +20,7 @@ from rapidfuzz.distance import OSA
 from rules_index import morph, numbers
 from rules_index.errors import QueryError
 from rules_index.model import Named
-from rules_index.search import linking, matching, postings
+from rules_index.search import linking, matching, postings, translit
 from rules_index.search.corpus import Corpus
 from rules_index.snippet import find_all
 from rules_index.text import Token, normalize
@@ -65,6 +66,7 @@ class Query:
     tokens: tuple[Token, ...]  # every word, little words too (numbers blanked out)
     words: tuple[QWord, ...]
     term_keys: tuple[TermKey, ...]
+    latin: Mapping[str, str] = field(default_factory=dict)  # a word typed in Latin letters → its reading
 
 
 def check(query: object, top: int) -> None:
@@ -89,13 +91,21 @@ def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
         for m in _PHRASE.finditer(rest)
         if len(keys := c.analyzer.keys(m.group(1), stemmer, content_only=False)) >= 2
     ]
-    tokens = list(c.analyzer.tokens(rest, stemmer))
+    tokens, latin = translit.read_tokens(c, list(c.analyzer.tokens(rest, stemmer)), stemmer)
     if not tokens and not found:
         raise QueryError("В запросе нет ни слов, ни номера пункта.")
     content = [t for t in tokens if t.surface not in c.analyzer.stopwords]
     infos = {t.surface: morph.analyse(t.surface) for t in content if not t.surface.isdigit()}
     words, term_keys = _words(c, query, content, stemmer, infos, named, tokens)
-    return Query(query, tuple(found), tuple(phrases), tuple(tokens), tuple(words), tuple(term_keys))
+    return Query(
+        query,
+        tuple(found),
+        tuple(phrases),
+        tuple(tokens),
+        tuple(words),
+        tuple(term_keys),
+        MappingProxyType(latin),
+    )
 
 
 # A word this long or longer that neither the rules nor the dictionary know may be two words
