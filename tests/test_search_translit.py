@@ -236,3 +236,16 @@ def test_each_english_word_and_chat_slang_reads_as_its_rules_words(
     words = {w.word: w for w in result.words}
     assert words[word].how == "jargon" and means in words[word].found, words[word]
     assert result.hits and result.hits[0].id in clause, [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "кто шарит, паразита можно посадить на летающее существо?",
+        "паразита можно посадить на летающее существо? кто шарит",
+    ],
+)
+def test_who_knows_in_chat_says_who_asks_not_what(ix: RulesIndex, q: str) -> None:
+    # «кто шарит» (who knows this) is a light verb (asks.yaml): not a question of who does it
+    result = ix.lookup(q)
+    assert result.answer.answered and result.hits[0].id == "211.4", understood.answer_lines(result.answer)
