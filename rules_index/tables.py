@@ -98,6 +98,7 @@ class Translit:
     letters: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     start: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     after_vowel: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    left_out: tuple[str, ...] = ()  # letters players leave out («skolko»: «ь»), put back after a consonant
 
 
 @dataclass(frozen=True)
@@ -308,7 +309,9 @@ def _translit(path: Path) -> Translit:
     if data is None:
         return Translit()
     if not isinstance(data, dict):
-        raise CorpusError(f"Таблица «{path.name}»: ожидаются ключи «letters», «start» и «after_vowel».")
+        raise CorpusError(
+            f"Таблица «{path.name}»: ожидаются ключи «letters», «start», «after_vowel» и «left_out»."
+        )
 
     def groups(key: str) -> Mapping[str, tuple[str, ...]]:
         value = data.get(key) or {}
@@ -325,4 +328,9 @@ def _translit(path: Path) -> Translit:
             )
         return MappingProxyType({k: tuple(dict.fromkeys(v)) for k, v in value.items()})
 
-    return Translit(groups("letters"), groups("start"), groups("after_vowel"))
+    left_out = data.get("left_out") or []
+    if not isinstance(left_out, list) or not all(
+        isinstance(x, str) and len(x) == 1 and _RUSSIAN_READING.fullmatch(x) for x in left_out
+    ):
+        raise CorpusError(f"Таблица «{path.name}»: «left_out» — список русских букв.")
+    return Translit(groups("letters"), groups("start"), groups("after_vowel"), tuple(left_out))

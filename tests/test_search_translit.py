@@ -81,6 +81,8 @@ def test_a_card_in_latin_letters_with_an_english_word_reaches_the_example(ix: Ru
         ("bol'", "боль"),  # ' → ь
         ("wrag", "враг"),  # w → в
         ("effekt", "эффект"),  # e at the start → э
+        ("ob'yavit", "объявит"),  # ' → ъ
+        ("vojak", "вожак"),  # shorter groups too: «j», «a» rather than «ja»
     ],
 )
 def test_each_group_of_latin_letters_has_its_russian_reading(word: str, spelt: str) -> None:
@@ -98,6 +100,9 @@ def test_each_group_of_latin_letters_has_its_russian_reading(word: str, spelt: s
         ("poluchaet", "получает"),
         ("peremeshivaetsya", "перемешивается"),  # «ts» is «тс» here
         ("simbiod", "симбиод"),  # a slip from «симбиот»: read so, then as a typo
+        ("skolko", "сколько"),  # the soft sign left out
+        ("ispolzuet", "использует"),
+        ("chujogo", "чужого"),  # «j», «o» rather than «jo»
         ("summon", ""),  # jargon as it is
         ("hearthstone", ""),  # no Russian spelling the search knows
         ("lorem", ""),
@@ -112,6 +117,12 @@ def test_a_latin_word_reads_as_the_spelling_the_search_knows_best(
 @pytest.mark.parametrize("word", ["a13", "211", "'ok", "xост", ""])
 def test_only_words_of_latin_letters_are_read_as_russian(word: str) -> None:
     assert not translit.is_latin(word)
+
+
+def test_a_soft_sign_left_out_is_put_back(ix: RulesIndex) -> None:
+    result = ix.lookup("skolko simbiotov mozhno na odno sushchestvo")
+    assert result.hits and result.hits[0].id == "211.6", [h.id for h in result.hits]
+    assert not understood.not_found(result.words)
 
 
 def test_a_slip_in_latin_letters_is_still_a_typo_of_the_rules_word(ix: RulesIndex) -> None:
@@ -164,6 +175,7 @@ def test_the_letters_readings_are_a_table_a_judge_may_extend(tmp_path: Path) -> 
         ("letters:\n  a: [a]\n", "«letters» — латинские буквы"),
         ("letters:\n  a: []\n", "«letters» — латинские буквы"),
         ("- a\n", "ожидаются ключи"),
+        ("letters:\n  a: [а]\nleft_out: [ьъ]\n", "«left_out» — список русских букв"),
     ],
 )
 def test_a_bad_translit_table_fails_clearly(tmp_path: Path, text: str, message: str) -> None:

@@ -12,7 +12,6 @@ typed word; `relabel` then says in the result which words were read so («тра
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -27,15 +26,16 @@ from rules_index.text import TOKEN_RE, Token, normalize
 HOW = "translit"
 _LATIN_WORD = frozenset("abcdefghijklmnopqrstuvwxyz'")
 _VOWELS = frozenset("aeiouy")
-# At most this many spellings of one word are weighed (the likeliest first); a word whose
-# letters allow more keeps the first reading of its last ambiguous letters.
-SPELLINGS = 256
+_RU_VOWELS = frozenset("аеиоуыэюяьъ")
+# At most this many spellings of one word are weighed, the likeliest first.
+SPELLINGS = 64
 # Spellings, the likeliest first, asked whether they are one slip from a word of the rules.
 SLIP_TRIED = 8
+# Spellings, the likeliest first, asked whether the dictionary knows them when the search does
+# not.
+KNOWN_TRIED = 16
 # What a hit says of a word that is not how the word was read: a term, a phrase, a number.
 _KEPT = frozenset({"parent", "number", "term", "phrase", "count"})
-# Ranks of a spelling, the best first (`_rank`).
-_NONE = 9
 
 
 def is_latin(word: str) -> bool:
@@ -44,40 +44,38 @@ def is_latin(word: str) -> bool:
 
 
 def spellings(word: str, table: Translit, limit: int = SPELLINGS) -> list[str]:
-    """Russian spellings of a normalised Latin word by the table, the likeliest first (by the sum
-    of each group's place among its readings); [] when a letter has no reading."""
-    if not table.letters:
+    """Russian spellings of a normalised Latin word by the table, the likeliest first; [] when a
+    letter has no reading. A spelling costs the sum of each group's place among its readings,
+    and one more for each group read as shorter groups («vojak»: «j» and «a» rather than «ja»,
+    «вожак»); only the `limit` cheapest are kept at each letter."""
+    letters = table.letters
+    if not letters:
         return []
-    longest = max(len(g) for g in table.letters)
-    options: list[tuple[str, ...]] = []
-    i = 0
-    while i < len(word):
-        for n in range(min(longest, len(word) - i), 0, -1):
-            group = word[i : i + n]
-            readings = table.letters.get(group)
-            if readings is None:
-                continue
+    longest = max(len(g) for g in letters)
+    beams: list[dict[str, int]] = [{} for _ in range(len(word) + 1)]
+    beams[0][""] = 0
+    for i in range(len(word)):
+        if not beams[i]:
+            continue
+        here = sorted(beams[i].items(), key=lambda sc: (sc[1], sc[0]))[:limit]
+        groups = [
+            word[i : i + n] for n in range(min(longest, len(word) - i), 0, -1) if word[i : i + n] in letters
+        ]
+        for shorter, group in enumerate(groups):
+            readings = letters[group]
             if i == 0 and group in table.start:
                 readings = table.start[group]
             elif i > 0 and word[i - 1] in _VOWELS and group in table.after_vowel:
                 readings = table.after_vowel[group]
-            options.append(readings)
-            i += n
-            break
-        else:
-            return []
-    # Too many spellings: the last ambiguous groups keep their likeliest reading.
-    total = 1
-    for k, opts in enumerate(options):
-        if total * len(opts) > limit * 16:
-            options[k] = opts[:1]
-        total *= len(options[k])
-    ranked = sorted(
-        itertools.product(*(range(len(o)) for o in options)),
-        key=lambda idx: (sum(idx), idx),
-    )
-    out = ["".join(options[k][j] for k, j in enumerate(idx)) for idx in ranked[:limit]]
-    return list(dict.fromkeys(s for s in out if s))
+            nxt = beams[i + len(group)]
+            for place, reading in enumerate(readings):
+                for spelt, cost in here:
+                    total = cost + place + shorter
+                    spelt += reading
+                    if nxt.get(spelt, total + 1) > total:
+                        nxt[spelt] = total
+    done = sorted(beams[len(word)].items(), key=lambda sc: (sc[1], sc[0]))[:limit]
+    return [spelt for spelt, _ in done if spelt]
 
 
 def reading(c: Corpus, word: str, stemmer: Stemmer.Stemmer) -> str:
@@ -92,40 +90,52 @@ def reading(c: Corpus, word: str, stemmer: Stemmer.Stemmer) -> str:
         return ""
     cards = {s for _, _, surfaces in c.cards_typed for s in surfaces}
     card_keys = {k for keys, _, _ in c.cards_typed for k in keys}
-    best, best_rank = "", _NONE
-    for s in candidates:
-        rank = _rank(c, s, stemmer, cards, card_keys)
-        if rank < best_rank:
-            best, best_rank = s, rank
-            if rank == 0:
-                break
-    if best:
-        return best
-    # A word typed with a slip besides («simbiod»): its likeliest spellings one edit from a word
-    # of the rules or of the tables; the query reader then reads it as a typo.
-    for s in candidates[:SLIP_TRIED]:
+
+    def ours(s: str) -> bool:  # a key the rules, the tables or a card have
+        key = c.analyzer.key(s, stemmer)
+        return key in c.postings or key in c.jargon_first or key in card_keys
+
+    def written(s: str) -> bool:  # a word or form the rules, the tables or a card write
+        return (
+            s in c.vocab
+            or s in c.analyzer.stopwords
+            or s in c.jargon_lemmas
+            or s in cards
+            or "=" + s in c.jargon_first
+        )
+
+    # The best known first: written by the rules or the tables; a word of the dictionary with a
+    # key of ours; another word of the dictionary; a key of ours the dictionary does not know.
+    # The dictionary is asked last and of fewer spellings (it is the slow look-up).
+    keyed = [s for s in candidates if written(s) or ours(s)]
+    found = next((s for s in keyed if written(s)), "") or next((s for s in keyed if morph.known(s)), "")
+    found = found or next((s for s in candidates[:KNOWN_TRIED] if morph.known(s)), "")
+    if found or keyed:
+        return found or keyed[0]
+    # A word the search knows with a soft sign left out («skolko» is «сколько», «ispolzuet»
+    # «использует»); or a word typed with a slip besides («simbiod»): its likeliest spellings
+    # one edit from a word of the rules or of the tables, which the query reader then reads as
+    # a typo.
+    tried = candidates[:SLIP_TRIED]
+    for s in tried:
+        for fixed in _with_left_out(s, c.translit.left_out):
+            if written(fixed) or (ours(fixed) and morph.known(fixed)):
+                return fixed
+    for s in tried:
         if c.linker.near_rules_word(s) or c.linker.near_table_word(s):
             return s
     return ""
 
 
-def _rank(c: Corpus, s: str, stemmer: Stemmer.Stemmer, cards: set[str], card_keys: set[str]) -> int:
-    """How well the search knows a spelling: 0 a word or form the rules, the tables or a card
-    write; 1 a word of the dictionary whose key the rules or the tables have; 2 another word of
-    the dictionary; 3 a key the rules or the tables have; _NONE none of these."""
-    if (
-        s in c.vocab
-        or s in c.analyzer.stopwords
-        or s in c.jargon_lemmas
-        or s in cards
-        or "=" + s in c.jargon_first
-    ):
-        return 0
-    key = c.analyzer.key(s, stemmer)
-    ours = key in c.postings or key in c.jargon_first or key in card_keys
-    if morph.known(s):
-        return 1 if ours else 2
-    return 3 if ours else _NONE
+def _with_left_out(s: str, left_out: Sequence[str]) -> list[str]:
+    """A spelling with one letter players leave out put back after a consonant («сколко» →
+    «сколько»)."""
+    return [
+        s[:i] + letter + s[i:]
+        for letter in left_out
+        for i in range(1, len(s) + 1)
+        if s[i - 1] not in _RU_VOWELS
+    ]
 
 
 def read_tokens(
