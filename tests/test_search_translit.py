@@ -147,6 +147,18 @@ def test_english_and_noise_in_latin_letters_still_find_nothing(ix: RulesIndex, q
     assert ix.search(q) == []
 
 
+@pytest.mark.parametrize(
+    "word",
+    # short English words that are short Russian ones too («in» «ин», «step» «степ», «rule»
+    # «руле»), English words one slip from a word of the rules or of the jargon («wait» from
+    # «Вайла», «player» from «флаер», «cost» from «host», «round» from «wound»)
+    ["in", "step", "rule", "wait", "player", "cost", "most", "round", "imba", "haste", "neck", "well"],
+)
+def test_an_english_word_is_not_misread_as_a_word_of_the_rules(ix: RulesIndex, word: str) -> None:
+    result = ix.lookup(f"симбиот {word}")
+    assert all(not w.how for w in result.words if w.word == word), result.words
+
+
 def test_a_question_in_cyrillic_is_read_as_before(ix: RulesIndex) -> None:
     result = ix.lookup("хост погиб симб тоже умирает?")
     assert all(w.how != "translit" for w in result.words)

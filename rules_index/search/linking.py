@@ -203,11 +203,6 @@ class Linker:
         aside); [] when none."""
         return self._typo_index.rules_word_near(surface, self._little)
 
-    def near_table_word(self, surface: str) -> bool:
-        """Whether a word is one edit from a jargon form of the tables (not a little word)."""
-        near = self._typo_index.table_word(surface, 1)
-        return near is not None and not near[1]
-
     def _corrected(self, surface: str, stemmer: Stemmer.Stemmer) -> Fix | None:
         """A dictionary word one keystroke from `surface` that is a little word, a jargon word or
         a word the search finds, the likeliest first."""

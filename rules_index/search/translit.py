@@ -34,6 +34,14 @@ SLIP_TRIED = 8
 # Spellings, the likeliest first, asked whether the dictionary knows them when the search does
 # not.
 KNOWN_TRIED = 16
+# The fewest Latin letters of a word read as a word of the dictionary with a key of ours
+# («kto»), as a key of ours the dictionary lacks or with a soft sign put back («tolko»), as
+# another word of the dictionary («zabrali»), as a slip from a word of the rules («simbiod»);
+# a word the rules or the tables write is read at any length («s», «ot», «hod»).
+MIN_KNOWN_OURS = 3
+MIN_OURS = 4
+MIN_KNOWN = 5
+MIN_SLIP = 6
 # What a hit says of a word that is not how the word was read: a term, a phrase, a number.
 _KEPT = frozenset({"parent", "number", "term", "phrase", "count"})
 
@@ -80,8 +88,8 @@ def spellings(word: str, table: Translit, limit: int = SPELLINGS) -> list[str]:
 
 def reading(c: Corpus, word: str, stemmer: Stemmer.Stemmer) -> str:
     """The Russian reading of a normalised Latin word, or «» when the search knows none of its
-    spellings (or the word is jargon as it is: «summon»)."""
-    if not is_latin(word) or word in c.jargon_lemmas:
+    spellings (or the word is jargon or a little word as it is: «summon», «rules»)."""
+    if not is_latin(word) or word in c.jargon_lemmas or word in c.analyzer.stopwords:
         return ""
     if c.analyzer.key(word, stemmer) in c.jargon_first or "=" + word in c.jargon_first:
         return ""
@@ -106,24 +114,31 @@ def reading(c: Corpus, word: str, stemmer: Stemmer.Stemmer) -> str:
 
     # The best known first: written by the rules or the tables; a word of the dictionary with a
     # key of ours; another word of the dictionary; a key of ours the dictionary does not know.
-    # The dictionary is asked last and of fewer spellings (it is the slow look-up).
-    keyed = [s for s in candidates if written(s) or ours(s)]
-    found = next((s for s in keyed if written(s)), "") or next((s for s in keyed if morph.known(s)), "")
-    found = found or next((s for s in candidates[:KNOWN_TRIED] if morph.known(s)), "")
+    # Only a word written so when short: an English word is often a short Russian one too («in»,
+    # «rule», «step»: «ин», «руле», «степ»). The dictionary is asked last and of fewer spellings
+    # (it is the slow look-up).
+    n = len(word)
+    keyed = [s for s in candidates if written(s) or (n >= MIN_OURS and ours(s))]
+    found = next((s for s in keyed if written(s)), "")
+    found = found or next((s for s in keyed if n >= MIN_KNOWN_OURS and morph.known(s)), "")
+    if not found and n >= MIN_KNOWN:
+        found = next((s for s in candidates[:KNOWN_TRIED] if morph.known(s)), "")
     if found or keyed:
         return found or keyed[0]
     # A word the search knows with a soft sign left out («skolko» is «сколько», «ispolzuet»
-    # «использует»); or a word typed with a slip besides («simbiod»): its likeliest spellings
-    # one edit from a word of the rules or of the tables, which the query reader then reads as
-    # a typo.
+    # «использует»); or a long word typed with a slip besides («simbiod»): its likeliest
+    # spellings one edit from a word of the rules, which the query reader then reads as a typo
+    # (not from a jargon word: «player» is no «флаер», «cost» no «хост»).
     tried = candidates[:SLIP_TRIED]
-    for s in tried:
-        for fixed in _with_left_out(s, c.translit.left_out):
-            if written(fixed) or (ours(fixed) and morph.known(fixed)):
-                return fixed
-    for s in tried:
-        if c.linker.near_rules_word(s) or c.linker.near_table_word(s):
-            return s
+    if n >= MIN_OURS:
+        for s in tried:
+            for fixed in _with_left_out(s, c.translit.left_out):
+                if written(fixed) or (ours(fixed) and morph.known(fixed)):
+                    return fixed
+    if n >= MIN_SLIP:
+        for s in tried:
+            if c.linker.near_rules_word(s):
+                return s
     return ""
 
 

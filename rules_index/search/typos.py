@@ -50,8 +50,9 @@ class TypoIndex:
         for surface, key in vocab.items():
             stems.setdefault(str(stemmer.stemWord(surface)), key)
         # word → whether it is a stopword or a light verb (True) or a jargon form (False); short
-        # stopwords («на», «все») are too close to everything to be typed wrong on purpose.
-        table: dict[str, bool] = {w: False for w in jargon_forms if len(w) >= 4}
+        # stopwords («на», «все») are too close to everything to be typed wrong on purpose, and
+        # English jargon («host», «deck», «cell») to English words («cost», «neck», «well»).
+        table: dict[str, bool] = {w: False for w in jargon_forms if len(w) >= 4 and not w.isascii()}
         table.update({w: True for w in stopwords if len(w) >= 4 and w.isalpha()})
         set_ = object.__setattr__
         set_(self, "_vocab", MappingProxyType(dict(vocab)))
