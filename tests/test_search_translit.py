@@ -273,3 +273,18 @@ def test_who_knows_in_chat_says_who_asks_not_what(ix: RulesIndex, q: str) -> Non
     # «кто шарит» (who knows this) is a light verb (asks.yaml): not a question of who does it
     result = ix.lookup(q)
     assert result.answer.answered and result.hits[0].id == "211.4", understood.answer_lines(result.answer)
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "bro паразит на летающее можно?",
+        "imho симбиот погибает если хост умер",
+        "btw паразит на летающее можно? thx",
+        "по rules паразит на летающее можно?",
+    ],
+)
+def test_english_chat_fillers_say_nothing(ix: RulesIndex, q: str) -> None:
+    result = ix.lookup(q)
+    assert result.hits and result.hits[0].id == "211.4", [h.id for h in result.hits]
+    assert understood.not_found(result.words) == ""
