@@ -44,6 +44,14 @@ def test_the_page_says_what_was_understood_and_what_not() -> None:
     assert hit_links(at)[0] == "211.4"
 
 
+def test_the_page_says_which_words_it_read_from_latin_letters() -> None:
+    at = run("karlik und poluchaet rany ot kogo krome hozyaina esli vaila zabrali")
+    said = at.get_by_key("search_understood").markdown[0].value.replace("\\", "")
+    assert said.startswith("Понято: «karlik und» → Карлик Унд (транслит «карлик унд»)"), said
+    assert "«vaila» → Вайл (транслит «вайла»)" in said
+    assert hit_links(at)[0] == "211.3.1"
+
+
 @pytest.mark.parametrize("query", ["3 ываыва", "сколько кристаллов в начале игры"])
 def test_nothing_in_the_rules_is_said_and_no_clause_is_offered(query: str) -> None:
     at = run(query)

@@ -54,6 +54,10 @@ def test_a_card_in_latin_letters_with_an_english_word_reaches_the_example(ix: Ru
     assert words["Bul'Bagur"].how == "translit" and words["Bul'Bagur"].found == ("Бул'Багур",)
     assert words["lantern"].how == "jargon" and words["lantern"].found == ("фонарь",)
     assert not understood.not_found(result.words)
+    # Asked «сколько», every word is read and the decision rests on 534.5; whether its example
+    # states the number for a card is the decision's (answerability), not the reading's.
+    result = ix.lookup("Bul'Bagur lantern сколько клеток")
+    assert not understood.not_found(result.words) and result.answer.clause == "534.5"
 
 
 # Reading Latin letters -------------------------------------------------------------------------
