@@ -87,6 +87,8 @@ def test_a_card_in_latin_letters_with_an_english_word_reaches_the_example(ix: Ru
         ("effekt", "эффект"),  # e at the start → э
         ("ob'yavit", "объявит"),  # ' → ъ
         ("vojak", "вожак"),  # shorter groups too: «j», «a» rather than «ja»
+        ("kompanion", "компаньон"),  # io → ьо
+        ("statya", "статья"),  # ya → ья
     ],
 )
 def test_each_group_of_latin_letters_has_its_russian_reading(word: str, spelt: str) -> None:
@@ -106,6 +108,9 @@ def test_each_group_of_latin_letters_has_its_russian_reading(word: str, spelt: s
         ("simbiod", "симбиод"),  # a slip from «симбиот»: read so, then as a typo
         ("skolko", "сколько"),  # the soft sign left out
         ("ispolzuet", "использует"),
+        ("smotret", "смотреть"),  # a word of the dictionary
+        ("byt", "быть"),  # a little word
+        ("kompanionom", "компаньоном"),
         ("chujogo", "чужого"),  # «j», «o» rather than «jo»
         ("summon", ""),  # jargon as it is
         ("hearthstone", ""),  # no Russian spelling the search knows

@@ -35,9 +35,10 @@ SLIP_TRIED = 8
 # not.
 KNOWN_TRIED = 16
 # The fewest Latin letters of a word read as a word of the dictionary with a key of ours
-# («kto»), as a key of ours the dictionary lacks or with a soft sign put back («tolko»), as
-# another word of the dictionary («zabrali»), as a slip from a word of the rules («simbiod»);
-# a word the rules or the tables write is read at any length («s», «ot», «hod»).
+# («kto») or as a word the rules or tables write with a soft sign put back («byt»), as a key of
+# ours the dictionary lacks («simb»), as another word of the dictionary, a soft sign put back or
+# not («zabrali», «smotret»), as a slip from a word of the rules («simbiod»); a word the rules
+# or the tables write is read at any length («s», «ot», «hod»).
 MIN_KNOWN_OURS = 3
 MIN_OURS = 4
 MIN_KNOWN = 5
@@ -130,10 +131,10 @@ def reading(c: Corpus, word: str, stemmer: Stemmer.Stemmer) -> str:
     # spellings one edit from a word of the rules, which the query reader then reads as a typo
     # (not from a jargon word: «player» is no «флаер», «cost» no «хост»).
     tried = candidates[:SLIP_TRIED]
-    if n >= MIN_OURS:
+    if n >= MIN_KNOWN_OURS:
         for s in tried:
             for fixed in _with_left_out(s, c.translit.left_out):
-                if written(fixed) or (ours(fixed) and morph.known(fixed)):
+                if written(fixed) or (n >= MIN_KNOWN and morph.known(fixed)):
                     return fixed
     if n >= MIN_SLIP:
         for s in tried:
