@@ -4,10 +4,13 @@
 A word of Latin letters only that the jargon table does not list as it is («summon» is jargon of
 its own) is spelt in Russian every way the table allows; the spelling the search knows best is
 the word's reading (a word or form of the rules, a card, jargon, a little word; then a word the
-dictionary knows; then one a slip from a word of the rules, which the search then reads as a
-typo), the likeliest spelling among equals. A word no spelling of which is known stays as typed
-(«hearthstone», «lorem»). The query reader (search.query) reads the tokens so spelt like any
-typed word; `relabel` then says in the result which words were read so («транслит»).
+dictionary knows), the likeliest spelling among equals; failing that, a word the search knows
+with a soft sign left out («skolko»), or a long word's spelling one slip from a word of the
+rules, which the search then reads as a typo («simbiod»). A short word is read only as a word
+the rules or the tables write: many English words are short Russian ones too («in», «step»). A
+word no spelling of which is known stays as typed («hearthstone», «lorem»). The query reader
+(search.query) reads the tokens so spelt like any typed word; `relabel` then says in the result
+which words were read so («транслит»).
 """
 
 from __future__ import annotations
@@ -34,12 +37,11 @@ SLIP_TRIED = 8
 # Spellings, the likeliest first, asked whether the dictionary knows them when the search does
 # not.
 KNOWN_TRIED = 16
-# The fewest Latin letters of a word read as a word of the dictionary with a key of ours
-# («kto») or as a word the rules or tables write with a soft sign put back («byt»), as a key of
-# ours the dictionary lacks («simb»), as another word of the dictionary, a soft sign put back or
-# not («zabrali», «smotret»), as a slip from a word of the rules («simbiod»); a word the rules
-# or the tables write is read at any length («s», «ot», «hod»).
-MIN_KNOWN_OURS = 3
+# The fewest Latin letters of a word read as a word the rules or the tables write with a soft
+# sign put back («byt»), as a key of ours («simb», «hozyain»), as another word of the dictionary,
+# a soft sign put back or not («zabrali», «smotret»), as a slip from a word of the rules
+# («simbiod»); a word the rules or the tables write as spelt is read at any length («s», «ot»).
+MIN_LEFT_OUT = 3
 MIN_OURS = 4
 MIN_KNOWN = 5
 MIN_SLIP = 6
@@ -121,7 +123,7 @@ def reading(c: Corpus, word: str, stemmer: Stemmer.Stemmer) -> str:
     n = len(word)
     keyed = [s for s in candidates if written(s) or (n >= MIN_OURS and ours(s))]
     found = next((s for s in keyed if written(s)), "")
-    found = found or next((s for s in keyed if n >= MIN_KNOWN_OURS and morph.known(s)), "")
+    found = found or next((s for s in keyed if morph.known(s)), "")
     if not found and n >= MIN_KNOWN:
         found = next((s for s in candidates[:KNOWN_TRIED] if morph.known(s)), "")
     if found or keyed:
@@ -131,7 +133,7 @@ def reading(c: Corpus, word: str, stemmer: Stemmer.Stemmer) -> str:
     # spellings one edit from a word of the rules, which the query reader then reads as a typo
     # (not from a jargon word: «player» is no «флаер», «cost» no «хост»).
     tried = candidates[:SLIP_TRIED]
-    if n >= MIN_KNOWN_OURS:
+    if n >= MIN_LEFT_OUT:
         for s in tried:
             for fixed in _with_left_out(s, c.translit.left_out):
                 if written(fixed) or (n >= MIN_KNOWN and morph.known(fixed)):
@@ -193,7 +195,7 @@ def relabel(result: SearchResult, read: Mapping[str, str]) -> SearchResult:
     matched kept), the Russian reading in `like`."""
     if not read:
         return result
-    spelt = {}
+    spelt: dict[str, str] = {}
     for w in result.words:
         r = read_label(w.word, read)
         if r:
