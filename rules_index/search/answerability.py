@@ -29,7 +29,10 @@ lack still does: «как работает броня»); a question that begins
 rules lack as a noun;
 a verb done to another noun in the clause («пропустить эту особенность») is another doing than
 the question's («пропустить ход»); «что такое X» about a noun X the rules lack is not answered
-by a clause on its other words.
+by a clause on its other words. Two words the question types side by side («бестелесный симбиот»)
+that a clause writes side by side only in the sentence its source breaks off in (211.5) are what
+that sentence was to say: the question is not answered, by that clause or by one without those
+words, and the reason says where the text breaks off.
 """
 
 from __future__ import annotations
@@ -145,12 +148,23 @@ def decide(
     shares = {d: _support(c, q, topics, d, covered[d], how) / total for d in candidates}
     if not shares:
         return Answer(False, missing=missing)
+    need = ANSWER_COVERAGE
     reason = ""
+    # The first clause covering enough that breaks off where it would speak of two words of the
+    # question: a clause without those words does not answer it either.
+    cut_off = next(
+        (
+            (f"текст п. {c.paragraphs[d].id} обрывается на полуслове там, где он говорит о «{cut[0]}»", cut[1], d)
+            for d in sorted(shares, key=lambda d: (-scores.get(d, 0.0), d))
+            if shares[d] >= need and (cut := _cut_short(c, q, d))
+        ),
+        None,
+    )
     # The clauses that cover enough, best ranked first: the evidence shown is for the clause
     # a judge reads first.
     for d in sorted(shares, key=lambda d: (-scores.get(d, 0.0), d)):
         share = shares[d]
-        if share < ANSWER_COVERAGE:
+        if share < need:
             continue
         if not any(_where(c, q, d, t.wi, how) in CENTRAL for t in topics if t.wi in covered[d]):
             # Only words its example or a cross-reference mentions in passing: the clause is
@@ -169,14 +183,54 @@ def decide(
             reason = reason or f"п. {c.paragraphs[d].id} называет только карту"
             continue
         failed = _unstated(c, q, topics, d, covered[d], how, defining)
+        if not failed and cut_off is not None and not all(c.text_keys[d] & keys for keys in cut_off[1]):
+            # the words a clause breaks off at are what is asked; a clause without them is about
+            # something else («перестал быть бестелесным»: 211.3 speaks of a host that ceases to be one)
+            failed = cut_off[0]
+        if not failed and (cut := _cut_short(c, q, d)):
+            # «бестелесный симбиот на небестелесное существо»: 211.5 breaks off at «Если
+            # бестелесный симбиот»; its whole sentences speak of a «небестелесный симбиот»
+            failed = f"текст п. {c.paragraphs[d].id} обрывается на полуслове там, где он говорит о «{cut[0]}»"
         if not failed and (lacks := _short_lacks(c, q, topics, covered[d])):
             # «защитник летуна»: 534.8 has the defender, never a flyer
             failed = f"п. {c.paragraphs[d].id} не говорит о «{lacks}»"
         if not failed:
             return Answer(True, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, coverage=share)
         reason = reason or failed
-    d = max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
+    # the clause the text breaks off in is the one a judge reads, whatever covers more
+    d = cut_off[2] if cut_off else max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
+    reason = cut_off[0] if cut_off else reason
     return Answer(False, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, reason, shares[d])
+
+
+def _cut_short(c: Corpus, q: Query, d: int) -> tuple[str, tuple[frozenset[str], ...]] | None:
+    """Two words the question types side by side («бестелесный симбиот») that paragraph d
+    writes side by side only in the sentence its source breaks off in (the rest of it may have
+    them apart, or each with another word: «небестелесного симбиота»): what d would say of them
+    is lost. The two words as typed and the keys each may stand for, or None."""
+    tokens = c.pieces[d][0].tokens
+    cut = c.cut_from[d]
+    if cut >= len(tokens):
+        return None
+    text = c.pieces[d][0].text
+    # side by side: nothing between them, not even a little word or a comma
+    pairs = [
+        (j, a.key, b.key) for j, (a, b) in enumerate(itertools.pairwise(tokens)) if not text[a.end : b.start].strip()
+    ]
+    at: dict[int, set[str]] = {}
+    spans: dict[int, tuple[int, int]] = {}
+    for tk in q.term_keys:
+        for i in range(tk.start, tk.end):
+            at.setdefault(i, set()).add(tk.key)
+            spans.setdefault(i, tk.span)
+    for i in sorted(at):
+        first, second = at[i], at.get(i + 1, set())
+        if not second or first & second or q.text[spans[i][1] : spans[i + 1][0]].strip():
+            continue
+        where = [j for j, a, b in pairs if a in first and b in second]
+        if where and all(j >= cut for j in where):
+            return q.text[spans[i][0] : spans[i + 1][1]], (frozenset(first), frozenset(second))
+    return None
 
 
 def _short_lacks(c: Corpus, q: Query, topics: Sequence[_Topic], got: set[int]) -> str:

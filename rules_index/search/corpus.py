@@ -53,6 +53,9 @@ class Corpus:
     cite_keys: tuple[frozenset[str], ...]  # keys a rule text has only beside a cross-reference
     sentence_keys: tuple[tuple[frozenset[str], ...], ...]  # per paragraph, each sentence's keys
     example_names: tuple[frozenset[str], ...]  # keys of the names its examples are about
+    # per paragraph, the words of its rule text's last sentence when the source breaks off inside
+    # it (model.Paragraph.cut_off): the index of its first token, len(tokens) when none
+    cut_from: tuple[int, ...]
     phrases: frozenset[tuple[str, str]]  # two keys the rules write side by side in several clauses
     jargon_lemmas: Mapping[str, JargonRow]
     number_index: numbers.NumberIndex
@@ -117,6 +120,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         text_keys=tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces),
         sentence_keys=tuple(tuple(_sentence_keys(dp)) for dp in docs.pieces),
         example_names=tuple(_example_names(dp[1:]) for dp in docs.pieces),
+        cut_from=tuple(_cut_from(p, dp[0]) for p, dp in zip(paragraphs, docs.pieces, strict=True)),
         phrases=_side_by_side(docs.pieces, analyzer.stopwords),
         cite_keys=tuple(
             _cross_reference_keys(p.id, dp[0].tokens, dp[0].text)
@@ -166,6 +170,14 @@ def _sentence_keys(pieces: Sequence[Piece]) -> list[frozenset[str]]:
             if hi > lo:
                 out.append(frozenset(t.key for t in toks[lo:hi]))
     return out
+
+
+def _cut_from(p: Paragraph, rule: Piece) -> int:
+    """Where the unfinished last sentence of a cut-off paragraph's rule text begins (a token
+    index; len(tokens) when the text is whole): «Если бестелесный симбиот» of 211.5."""
+    if not p.cut_off or not rule.bounds:
+        return len(rule.tokens)
+    return rule.bounds[-1][2]
 
 
 # A quoted name in an example («воздействие “свет фонаря”») has at most this many words.
