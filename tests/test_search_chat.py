@@ -1,0 +1,36 @@
+"""Questions as players type them in a tournament's chat: words that address the chat («кто
+шарит», «подскажите», «мы поспорили») say nothing about the rules, and a «кто» that asks the chat
+is not a question of who does something in the game."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules_index
+from rules_index import RulesIndex
+
+
+@pytest.fixture(scope="module")
+def ix() -> RulesIndex:
+    return rules_index.load_default()
+
+
+@pytest.mark.parametrize(
+    ("query", "clauses"),
+    [
+        ("кто шарит компаньона можно на вражеского чела посадить при рассадке?", ("211.1", "211.2")),
+        ("кто знает симбиот без хозяина после вскрытия что с ним", ("211.7",)),
+        ("подскажите можно ли вызвать летающее существо сразу во вспомогательную зону", ("535.4",)),
+    ],
+)
+def test_words_that_address_the_chat_do_not_silence_the_answer(
+    ix: RulesIndex, query: str, clauses: tuple[str, ...]
+) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id in clauses, [h.id for h in result.hits]
+
+
+def test_a_question_of_who_does_something_the_rules_never_say_is_still_refused(ix: RulesIndex) -> None:
+    # «кто» before a game's doing still asks the doer, which these fragments never name (issue 23)
+    result = ix.lookup("кто шарит, кто ходит первым в бою?")
+    assert not result.hits and not result.answer.answered
