@@ -34,3 +34,22 @@ def test_a_question_of_who_does_something_the_rules_never_say_is_still_refused(i
     # «кто» before a game's doing still asks the doer, which these fragments never name (issue 23)
     result = ix.lookup("кто шарит, кто ходит первым в бою?")
     assert not result.hits and not result.answer.answered
+
+
+def test_a_long_story_is_answered_by_the_clause_on_what_it_asks(ix: RulesIndex) -> None:
+    # the story's words the rules have elsewhere («свободные», «рядом», «захотел» of 535.5.1) no
+    # longer outweigh the clause on the host a symbiote must be given (211.7)
+    result = ix.lookup(
+        "соперник не захотел сажать своего компаньона ни на кого хотя его свободные существа были "
+        "рядом говорит ему выгоднее так обязан ли он выбрать хозяина"
+    )
+    assert result.answer.answered and result.hits[0].id == "211.7"
+
+
+def test_a_long_story_about_what_the_rules_lack_is_still_refused(ix: RulesIndex) -> None:
+    # the crystals a squad is bought with: the fragments speak of the recruiting phase, never of its price
+    result = ix.lookup(
+        "набираю отряд в подфазу набора и не понимаю сколько у меня кристаллов золотых и серебряных "
+        "на все существа и можно ли часть сэкономить на следующий бой"
+    )
+    assert not result.hits
