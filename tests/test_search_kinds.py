@@ -1,0 +1,33 @@
+"""What a kind of question asks for (asks.yaml): «где определено X» asks for a definition; «чем X
+отличается от Y» and «разница» compare two things, and the words of comparing are no topic."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules_index
+from rules_index import RulesIndex
+
+
+@pytest.fixture(scope="module")
+def ix() -> RulesIndex:
+    return rules_index.load_default()
+
+
+def test_where_a_word_is_defined_is_not_answered_by_a_clause_that_only_names_it(ix: RulesIndex) -> None:
+    # 211.11 sets «перемещение» against «(но не с передвижением)» and defines neither
+    result = ix.lookup("где определено передвижение")
+    assert not result.hits and "не определяет" in result.answer.reason
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("чем владелец карты отличается от контролирующего игрока", "535.1"),
+        ("передвижение и перемещение симбиота разница", "211.11"),
+    ],
+)
+def test_the_words_of_a_comparison_are_not_what_is_asked(ix: RulesIndex, query: str, first: str) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == first
+    assert not result.answer.missing  # «отличается», «разница» are not words the rules lack
