@@ -72,6 +72,7 @@ WHERE: Mapping[str, str] = MappingProxyType(
     {
         "example": "только в примере",
         "reference": "только в ссылке на другой пункт",
+        "aside": "только в скобках, к слову",
         "name": "в примере",
     }
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import rules_index
-from rules_index import RulesIndex
+from rules_index import RulesIndex, understood
 
 
 @pytest.fixture(scope="module")
@@ -31,3 +31,14 @@ def test_the_words_of_a_comparison_are_not_what_is_asked(ix: RulesIndex, query: 
     result = ix.lookup(query)
     assert result.answer.answered and result.hits[0].id == first
     assert not result.answer.missing  # «отличается», «разница» are not words the rules lack
+
+
+def test_a_thing_named_in_quotes_in_a_parenthesis_is_mentioned_not_stated(ix: RulesIndex) -> None:
+    # 535.7.3 says an incarnated card is exiled «(после срабатывания особенностей “при гибели”)»:
+    # the order in which those abilities trigger is stated nowhere in these fragments
+    result = ix.lookup("в каком порядке срабатывают особенности при гибели")
+    assert not result.hits
+    said = ix.lookup("когда срабатывают особенности при гибели")
+    notes = " ".join(understood.answer_lines(said.answer))
+    assert "«срабатывают» → срабатывания (родственное слово, только в скобках, к слову)" in notes
+

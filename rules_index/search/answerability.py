@@ -401,7 +401,7 @@ def _partial(c: Corpus, q: Query, d: int, topic: _Topic, how: How) -> float:
         return 0.0
 
     def states(key: str) -> bool:
-        return key in c.text_keys[d] and key not in c.cite_keys[d]
+        return key in c.text_keys[d] and key not in c.cite_keys[d] and key not in c.aside_keys[d]
 
     # The thing the meaning names must be there: «первом ряду» is no part of «первый ход».
     if not all(states(k) for k in topic.nouns):
@@ -460,15 +460,18 @@ def _slip(q: Query, d: int, wi: int, how: How) -> bool:
 def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
     """«text» where paragraph d's rule says the word, «name» where a card or a quoted name in its
     example has it, «reference» where its rule has it only beside a cross-reference to another
-    clause, «example» where only its example does."""
+    clause, «aside» only in a parenthesis of examples or of a quoted name, «example» where only
+    its example does."""
     if how[d][wi][0].how in ("card", "named"):
         return "name"  # a card is what its clause or example is about
     keys = _keys(q, d, wi, how)
-    if all(k in c.text_keys[d] and k not in c.cite_keys[d] for k in keys):
+    if all(k in c.text_keys[d] and k not in c.cite_keys[d] and k not in c.aside_keys[d] for k in keys):
         return "text"
     if all(k in c.example_names[d] for k in keys):
         return "name"
-    return "reference" if all(k in c.text_keys[d] for k in keys) else "example"
+    if not all(k in c.text_keys[d] for k in keys):
+        return "example"
+    return "reference" if any(k in c.cite_keys[d] for k in keys) else "aside"
 
 
 def _quality(c: Corpus, q: Query, d: int, wi: int, how: How, about_example: bool = False) -> float:
