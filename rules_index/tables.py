@@ -34,6 +34,9 @@ class JargonEntry:
     # A «keep» word stands for `means` only in clauses that also have one of these words:
     # «хозяин» is the broader «существо» where a clause speaks of symbiotes, not in 535.7.3.
     within: tuple[str, ...] = ()
+    # ... and only in a question that also names one of these words: a terrain is a card that is
+    # no creature when a symbiote is to go on it; how a terrain is played is another question.
+    only_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,7 @@ def _jargon(path: Path) -> list[JargonEntry]:
                 bool(e.get("keep", False)),
                 relation,
                 _strings(path, i, e, "within", False),
+                _strings(path, i, e, "only_with", False),
             )
         )
     return out
