@@ -90,6 +90,8 @@ class Asks:
     duration: frozenset[str] = frozenset()  # «длится»: «сколько длится» asks how long, not a count
     times: frozenset[str] = frozenset()  # «раз»: «сколько раз» counts a doing, the question's verb
     any_card: frozenset[str] = frozenset()  # «карту»: a verb done to it is done to every kind of card
+    order: tuple[tuple[str, ...], ...] = ()  # «в каком порядке»: the order things are done in
+    order_states: frozenset[str] = frozenset()  # «затем», «после»: words that state an order
 
 
 @dataclass(frozen=True)
@@ -258,7 +260,7 @@ def _asks(path: Path) -> Asks:
             raise CorpusError(f"Таблица «{path.name}»: «{key}» — ключи «ask» и «states».")
         return value
 
-    quantity, definition = part("quantity"), part("definition")
+    quantity, definition, order = part("quantity"), part("definition"), part("order")
     return Asks(
         words(quantity.get("ask"), "quantity.ask"),
         words(quantity.get("states"), "quantity.states"),
@@ -285,4 +287,6 @@ def _asks(path: Path) -> Asks:
         words(quantity.get("duration"), "quantity.duration"),
         words(quantity.get("times"), "quantity.times"),
         words(data.get("any_card"), "any_card"),
+        tuple(sorted({tuple(p.split()) for p in words(order.get("ask"), "order.ask")}, key=lambda p: (-len(p), p))),
+        words(order.get("states"), "order.states"),
     )

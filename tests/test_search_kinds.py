@@ -51,3 +51,21 @@ def test_a_word_read_so_only_beside_another_is_a_word_the_rules_lack_without_it(
     assert not result.hits and "местность" in result.answer.missing
     on_it = ix.lookup("паразита на местность можно?")
     assert on_it.answer.answered and on_it.hits[0].id == "211.4"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "что происходит на шаге проверки защит по порядку",  # 534.8: what counts as what, no order
+        "в каком порядке разрешается стек если оба игрока добавили особенности",  # 534.7 points to 536
+    ],
+)
+def test_a_question_of_order_needs_a_clause_that_states_one(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert not result.hits and "вопрос «в каком порядке»" in result.answer.reason
+
+
+def test_a_clause_that_states_the_order_answers_it(ix: RulesIndex) -> None:
+    # 535.5.1: «Объявляя вызов … Затем … После этого игрок должен объявить название … и клетку»
+    result = ix.lookup("в каком порядке объявлять вызов: кто вызывает, какую карту, какую клетку")
+    assert result.answer.answered and result.hits[0].id == "535.5.1"

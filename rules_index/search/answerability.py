@@ -538,6 +538,8 @@ def _unstated(
         ):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
+    if _typed_phrase(typed, c.asks.order) and not _states(c, d, matched, _order_marker(c, d)):
+        return f"вопрос «в каком порядке», а п. {c.paragraphs[d].id} не говорит о порядке для {words}"
     unknown = _undefined(c, q, topics, typed)
     if unknown:
         # «как работает броня у хозяина паразита»: the armour is what is asked, and no clause
@@ -605,6 +607,26 @@ def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[st
         if normalize(qw.word) == after:
             return qw.word if _unknown_noun(q, t) else ""
     return ""
+
+
+def _typed_phrase(typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:
+    """Whether one of the phrases is typed, its words in a row."""
+    return any(
+        tuple(typed[i : i + len(p)]) == p for p in phrases for i in range(len(typed) - len(p) + 1)
+    )
+
+
+def _order_marker(c: Corpus, d: int) -> Marker:
+    """A sentence that states an order («Затем …», «После этого …»; asks.yaml `order.states`) in
+    paragraph d's own words, not where it points to another clause or says it in passing."""
+
+    def orders(_text: str, toks: Sequence[Token], _start: int) -> bool:
+        return any(
+            t.surface in c.asks.order_states and t.key not in c.cite_keys[d] and t.key not in c.aside_keys[d]
+            for t in toks
+        )
+
+    return orders
 
 
 def _asks_definition(c: Corpus, typed: Sequence[str]) -> bool:
