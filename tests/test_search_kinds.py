@@ -69,3 +69,10 @@ def test_a_clause_that_states_the_order_answers_it(ix: RulesIndex) -> None:
     # 535.5.1: «Объявляя вызов … Затем … После этого игрок должен объявить название … и клетку»
     result = ix.lookup("в каком порядке объявлять вызов: кто вызывает, какую карту, какую клетку")
     assert result.answer.answered and result.hits[0].id == "535.5.1"
+
+
+def test_a_count_stated_in_an_example_about_the_card_asked_answers_it(ix: RulesIndex) -> None:
+    # 534.5's example: Бул'Багур «выберите до 3 клеток подряд»; the card is what the example is
+    # about, not a word its sentence must have
+    result = ix.lookup("сколько клеток выбирает бул багур для света фонаря")
+    assert result.answer.answered and result.hits[0].id == "534.5"

@@ -692,7 +692,8 @@ def _definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
 
 def _states(c: Corpus, d: int, matched: Sequence[Sequence[str]], marker: Marker) -> bool:
     """Whether one sentence of paragraph d is marked (states a number, defines) and has every
-    matched word."""
+    matched word (a card is what the clause or its example is about, not a word of a sentence)."""
+    matched = [m for m in matched if not all(k.startswith("card:") for k in m)]
     for piece in c.pieces[d]:
         for start, end, lo, hi in piece.bounds:
             toks = piece.tokens[lo:hi]
