@@ -24,6 +24,8 @@ def ix() -> RulesIndex:
         "можно ли бестелесного симбиота посадить на обычное существо",
         # the host ceasing to be incorporeal is 211.3's «перестаёт быть его хозяином» by its words only
         "у меня бестелесный симбиот а хозяин не бестелесный, так можно? и что если хозяин перестал быть бестелесным",
+        # a companion is a symbiote (jargon.yaml's broader word)
+        "бестелесный компаньон на обычное небестелесное существо можно?",
     ],
 )
 def test_a_question_about_where_the_text_breaks_off_is_not_answered(ix: RulesIndex, query: str) -> None:
@@ -41,6 +43,8 @@ def test_a_question_about_where_the_text_breaks_off_is_not_answered(ix: RulesInd
         "можно ли посадить небестелесного симбиота на бестелесное существо",
         "существо стало бестелесным его симбиот",  # «бестелесным | его симбиот» is no pair
         "стала бестелеской что с симбом",
+        # «стал бестелесным | паразит умирает»: the two words do not agree, they are no pair
+        "хзояин стал бестелесным паразит умирает",
     ],
 )
 def test_what_the_whole_sentences_of_a_cut_off_clause_say_is_answered(ix: RulesIndex, query: str) -> None:

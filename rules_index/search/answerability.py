@@ -237,16 +237,21 @@ def _cut_short(c: Corpus, q: Query, d: int) -> tuple[str, tuple[frozenset[str], 
     pairs = [
         (j, a.key, b.key) for j, (a, b) in enumerate(itertools.pairwise(tokens)) if not text[a.end : b.start].strip()
     ]
+    # each typed word's keys, with the broader words it stands for («компаньон» is a «симбиот»)
+    alts = {qw.word: {a.key for a in qw.alts} for qw in q.words}
     at: dict[int, set[str]] = {}
     spans: dict[int, tuple[int, int]] = {}
     for tk in q.term_keys:
         for i in range(tk.start, tk.end):
-            at.setdefault(i, set()).add(tk.key)
+            at.setdefault(i, set()).update({tk.key} | alts.get(tk.typed, set()))
             spans.setdefault(i, tk.span)
     for i in sorted(at):
         first, second = at[i], at.get(i + 1, set())
         if not second or first & second or q.text[spans[i][1] : spans[i + 1][0]].strip():
             continue
+        typed = (normalize(q.text[slice(*spans[i])]), normalize(q.text[slice(*spans[i + 1])]))
+        if not morph.agree(*typed):
+            continue  # «стал бестелесным | паразит умирает»: two words, not one thing
         where = [j for j, a, b in pairs if a in first and b in second]
         if where and all(j >= cut for j in where):
             return q.text[spans[i][0] : spans[i + 1][1]], (frozenset(first), frozenset(second))
