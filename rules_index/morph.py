@@ -111,9 +111,7 @@ def agree(qualifier: str, noun: str) -> bool:
     analyzer = _analyzer()
     if not analyzer.word_is_known(qualifier) or not analyzer.word_is_known(noun):
         return True
-    forms = {
-        (p.tag.case, p.tag.number) for p in analyzer.parse(qualifier) if p.tag.POS in ("ADJF", "PRTF")
-    }
+    forms = {(p.tag.case, p.tag.number) for p in analyzer.parse(qualifier) if p.tag.POS in ("ADJF", "PRTF")}
     return any((p.tag.case, p.tag.number) in forms for p in analyzer.parse(noun) if p.tag.POS == "NOUN")
 
 

@@ -287,6 +287,10 @@ def _asks(path: Path) -> Asks:
         words(quantity.get("duration"), "quantity.duration"),
         words(quantity.get("times"), "quantity.times"),
         words(data.get("any_card"), "any_card"),
-        tuple(sorted({tuple(p.split()) for p in words(order.get("ask"), "order.ask")}, key=lambda p: (-len(p), p))),
+        tuple(
+            sorted(
+                {tuple(p.split()) for p in words(order.get("ask"), "order.ask")}, key=lambda p: (-len(p), p)
+            )
+        ),
         words(order.get("states"), "order.states"),
     )

@@ -56,7 +56,12 @@ def test_a_long_story_about_what_the_rules_lack_is_still_refused(ix: RulesIndex)
 
 
 @pytest.mark.parametrize(
-    "query", ["раздел про симбиотов какой номер", "в каком разделе правил все про симбиотов", "где в правилах про симбиотов"]
+    "query",
+    [
+        "раздел про симбиотов какой номер",
+        "в каком разделе правил все про симбиотов",
+        "где в правилах про симбиотов",
+    ],
 )
 def test_a_question_for_the_section_gets_its_heading(ix: RulesIndex, query: str) -> None:
     # «правил», «номер» say where to look, not what: 535.1.1's «эффектом правил игры» is no answer

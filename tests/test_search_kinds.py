@@ -43,9 +43,10 @@ def test_a_thing_named_in_quotes_in_a_parenthesis_is_mentioned_not_stated(ix: Ru
     assert "«срабатывают» → срабатывания (родственное слово, только в скобках, к слову)" in notes
 
 
-
 @pytest.mark.parametrize("query", ["как выставлять местность на поле боя", "местность куда кладётся"])
-def test_a_word_read_so_only_beside_another_is_a_word_the_rules_lack_without_it(ix: RulesIndex, query: str) -> None:
+def test_a_word_read_so_only_beside_another_is_a_word_the_rules_lack_without_it(
+    ix: RulesIndex, query: str
+) -> None:
     # jargon.yaml: a terrain is a card that is no creature (211.4) only when a symbiote is to go on it
     result = ix.lookup(query)
     assert not result.hits and "местность" in result.answer.missing

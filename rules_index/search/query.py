@@ -235,7 +235,12 @@ def _words(
             continue
         info = infos.get(t.surface)
         kept = c.broader.get(t.key)
-        if kept is not None and t.key not in c.postings and kept.only_with and not _names(keys, words, kept.only_with):
+        if (
+            kept is not None
+            and t.key not in c.postings
+            and kept.only_with
+            and not _names(keys, words, kept.only_with)
+        ):
             # «как выставлять местность»: a terrain is no card a symbiote goes on here, and the
             # rules do not say how one is played
             words.append(QWord(typed(i, 1), (), info=info))
