@@ -26,8 +26,8 @@ clause that has only one of them, unless the other is a word most clauses imply 
 in a long question («я честно перечитал правила и не понял: …») a verb, adverb or adjective the
 rules lack tells the story around what it asks, not its topic, and weighs nothing (a noun the rules
 lack still does: «как работает броня»), and a word the rules have elsewhere but a clause lacks counts
-against it LONG_ELSEWHERE of its weight (the story's «открыл» is not what is asked); a question that begins with «когда» weighs a verb the
-rules lack as a noun;
+against it LONG_ELSEWHERE of its weight (the story's «открыл» is not what is asked); a question
+that begins with «когда» weighs a verb the rules lack as a noun;
 a verb done to another noun in the clause («пропустить эту особенность») is another doing than
 the question's («пропустить ход»); «что такое X» about a noun X the rules lack is not answered
 by a clause on its other words. Two words the question types side by side («бестелесный симбиот»)
@@ -154,7 +154,9 @@ def decide(
     candidates = sorted(covered, key=lambda d: (-scores.get(d, 0.0), d))[:CANDIDATES]
     covered = relation.related(c, q, covered, candidates, how)
     topics = _with_nouns(c, q, topics, candidates, covered, how)
-    shares = {d: _support(c, q, topics, d, covered[d], how) / _whole(topics, covered[d], total) for d in candidates}
+    shares = {
+        d: _support(c, q, topics, d, covered[d], how) / _whole(topics, covered[d], total) for d in candidates
+    }
     if not shares:
         return Answer(False, missing=missing)
     need = ANSWER_COVERAGE
@@ -163,7 +165,11 @@ def decide(
     # question: a clause without those words does not answer it either.
     cut_off = next(
         (
-            (f"текст п. {c.paragraphs[d].id} обрывается на полуслове там, где он говорит о «{cut[0]}»", cut[1], d)
+            (
+                f"текст п. {c.paragraphs[d].id} обрывается на полуслове там, где он говорит о «{cut[0]}»",
+                cut[1],
+                d,
+            )
             for d in sorted(shares, key=lambda d: (-scores.get(d, 0.0), d))
             if shares[d] >= need and (cut := _cut_short(c, q, d))
         ),
@@ -209,7 +215,10 @@ def decide(
     # the clause the text breaks off in is the one a judge reads, whatever covers more
     d = cut_off[2] if cut_off else max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
     reason = cut_off[0] if cut_off else reason
-    return Answer(False, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, reason, shares[d])
+    evidence = _evidence(c, q, d, how, covered)
+    return Answer(
+        False, c.paragraphs[d].id, evidence, missing, reason, shares[d], cut_off=cut_off is not None
+    )
 
 
 def _whole(topics: Sequence[_Topic], got: set[int], total: float) -> float:
@@ -235,7 +244,9 @@ def _cut_short(c: Corpus, q: Query, d: int) -> tuple[str, tuple[frozenset[str], 
     text = c.pieces[d][0].text
     # side by side: nothing between them, not even a little word or a comma
     pairs = [
-        (j, a.key, b.key) for j, (a, b) in enumerate(itertools.pairwise(tokens)) if not text[a.end : b.start].strip()
+        (j, a.key, b.key)
+        for j, (a, b) in enumerate(itertools.pairwise(tokens))
+        if not text[a.end : b.start].strip()
     ]
     # each typed word's keys, with the broader words it stands for («компаньон» is a «симбиот»)
     alts = {qw.word: {a.key for a in qw.alts} for qw in q.words}
@@ -616,9 +627,7 @@ def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[st
 
 def _typed_phrase(typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:
     """Whether one of the phrases is typed, its words in a row."""
-    return any(
-        tuple(typed[i : i + len(p)]) == p for p in phrases for i in range(len(typed) - len(p) + 1)
-    )
+    return any(tuple(typed[i : i + len(p)]) == p for p in phrases for i in range(len(typed) - len(p) + 1))
 
 
 def _order_marker(c: Corpus, d: int) -> Marker:
