@@ -27,7 +27,12 @@ print(json.dumps({p.name + "|" + q.q: rank(q.q) for p in bench_search.question_s
 def _hits(seed: str) -> dict[str, list[str]]:
     env = {**os.environ, "PYTHONHASHSEED": seed}
     out = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, str(ROOT)], env=env, capture_output=True, text=True, check=True, timeout=600
+        [sys.executable, "-c", _SCRIPT, str(ROOT)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
     )
     return json.loads(out.stdout)
 
