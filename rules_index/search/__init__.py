@@ -80,6 +80,7 @@ class SearchIndex:
         ranking.together_first(c, q.words, scores, how)
         ranking.verbs_as_verbs(c, q.words, scores, how)
         ranking.permitted(c, q, scores, how)
+        ranking.limited(c, q, scores)
         answer = answerability.decide(c, q, covered, how, defining, scores)
         if not answer.answered:
             scores = {}
