@@ -11,7 +11,7 @@ import pytest
 
 import rules_index
 from rules_index import RulesIndex
-from rules_index.search import query, ranking
+from rules_index.search import query, ranking, retrieval
 from rules_index.search.corpus import build
 from rules_index.tables import DATA_DIR, load_tables
 
@@ -31,6 +31,7 @@ def _kinds(ix: RulesIndex, text: str) -> list[frozenset[str]]:
     [
         "2 симба 1 сущ",  # a digit before the word
         "2 симба на 1 хоста",
+        "третий симбиот на то же существо",  # an ordinal after the first before it
         "второй компаньон на хоста",
         "на хосте уже сидит компаньон можно еще паразита подселить",  # «ещё», two symbiotes
         "у моего существа уже есть компаньон можно сверху еще паразита от противника",
@@ -103,6 +104,37 @@ def test_what_a_question_counts(ix: RulesIndex) -> None:
 def test_slang_the_dictionary_reads_as_an_adjective_is_counted(ix: RulesIndex) -> None:
     # «сущ» is «сущий» to the dictionary, «существо» to the jargon table
     assert _kinds(ix, "два сущ на клетку") == [frozenset({"существ"})]
+
+
+def test_an_ordinal_counts_only_beside_the_thing_it_says_which_one_of(ix: RulesIndex) -> None:
+    c = ix._search.corpus
+    q = query.read(c, "третий симбиот на то же существо", ())
+    astray = ranking.astray_ordinals(c, q)
+    third = next(wi for wi, w in enumerate(q.words) if w.word == "третий")
+    assert c.first["535.7"] in astray[third]  # «в своём третьем ряду»: a row, not a symbiote
+    _, how, covered = retrieval.word_scores(c, q.words, astray)
+    assert third not in how.get(c.first["535.7"], {})
+    assert third not in covered.get(c.first["535.7"], set())
+    # the row is the thing of 535.7's ordinal
+    q = query.read(c, "третий ряд", ())
+    assert ranking.astray_ordinals(c, q) == {}
+    result = ix.lookup("третий ряд")
+    assert result.hits[0].id == "535.7"
+    assert any(m.word == "третий" for m in result.hits[0].matched)
+    # an ordinal said of nothing typed stays as it is («кто первым»: relation.doers_order)
+    assert ranking.astray_ordinals(c, query.read(c, "кто первым", ())) == {}
+
+
+def test_an_ordinal_said_of_another_thing_is_no_answer(ix: RulesIndex) -> None:
+    # «третий» matched 535.7's «третьем ряду»; now 211.6 answers
+    ids = [h.id for h in ix.search("третий симбиот на то же существо", 5)]
+    assert ids[0] == "211.6" and "535.7" not in ids
+    # an ordinal the rules never say of the thing asked still weighs: «первый ход» is no
+    # clause's «первом ряду», and the rules say nothing of the first turn
+    assert ix.lookup("первый ход").answer.answered is False
+    assert ix.lookup("кто первым вскрывает карты").answer.answered is False
+    word = next(w for w in ix.lookup("третий симбиот на то же существо").words if w.word == "третий")
+    assert word.found == ()
 
 
 def test_the_words_of_a_limit_are_data(tmp_path: Path) -> None:

@@ -67,8 +67,8 @@ LIMIT_GAIN = 4.0
 LIMIT_REACH = 2
 # The word a count is of follows it within this many words («две разные инкарнации»).
 COUNT_REACH = 3
-# An ordinal says which one of the thing it stands at most this many words before
-# («третий симбиот»).
+# An ordinal says which one of the thing it stands before, at most this many words before it
+# («третий симбиот», «в своём третьем ряду»).
 ORDINAL_REACH = 2
 
 # Matches of a word by its own stem: a word no dictionary knows found so may be any part of speech.
@@ -283,6 +283,40 @@ def counted_kinds(c: Corpus, q: Query) -> list[frozenset[str]]:
             if shared and any(a < m < b for m in more):
                 kinds.append(shared)
     return kinds
+
+
+def astray_ordinals(c: Corpus, q: Query) -> dict[int, frozenset[int]]:
+    """The paragraphs where an ordinal typed does not say which one of the thing it says it of
+    (per the ordinal's word index): «третий симбиот» is not 535.7's «третьем ряду»; «третий ряд»
+    is. An ordinal said of nothing typed («кто первым») stays as it is."""
+    ordinals = _ordinals(q)
+    if not ordinals:
+        return {}
+    places = _places(c, q)
+    typed = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
+    out: dict[int, frozenset[int]] = {}
+    for i, t in enumerate(q.tokens):
+        wi = typed.get(t.surface)
+        if i not in ordinals or wi is None or not q.words[wi].alts:
+            continue
+        thing = _ordinal_of(q, places, i)
+        if thing is None:
+            continue
+        kind = _kind(q.words[thing])
+        keys = {a.key for a in q.words[wi].alts}
+        found = set().union(*(c.postings.get(k, {}) for k in keys))
+        astray = frozenset(
+            d
+            for d in found
+            if not any(
+                tk.key in keys and any(n.key in kind for n in piece.tokens[j + 1 : j + 1 + ORDINAL_REACH])
+                for piece in c.pieces[d]
+                for j, tk in enumerate(piece.tokens)
+            )
+        )
+        if astray:
+            out[wi] = astray
+    return out
 
 
 def _places(c: Corpus, q: Query) -> list[tuple[int, int]]:
