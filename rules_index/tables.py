@@ -92,6 +92,12 @@ class Asks:
     any_card: frozenset[str] = frozenset()  # «карту»: a verb done to it is done to every kind of card
     order: tuple[tuple[str, ...], ...] = ()  # «в каком порядке»: the order things are done in
     order_states: frozenset[str] = frozenset()  # «затем», «после»: words that state an order
+    # «только одного», «не более 1»: a limit of a kind to one, stated before the kind's word
+    limit: tuple[tuple[str, ...], ...] = ()
+    limit_back: tuple[tuple[str, ...], ...] = ()  # «из них»: the limit's kind is named before it
+    more: frozenset[str] = frozenset()  # «ещё», «уже», «сверху»: one more of a kind than there is
+    first: frozenset[str] = frozenset()  # «первый»: the ordinal (as a lemma) that counts no second
+    card_kinds: frozenset[str] = frozenset()  # «существо», «симбиот»: a limit of cards limits them
 
 
 @dataclass(frozen=True)
@@ -293,4 +299,15 @@ def _asks(path: Path) -> Asks:
             )
         ),
         words(order.get("states"), "order.states"),
+        _phrases(words(data.get("limit"), "limit")),
+        _phrases(words(data.get("limit_back"), "limit_back")),
+        words(data.get("more"), "more"),
+        words(data.get("first"), "first"),
+        words(data.get("card_kinds"), "card_kinds"),
     )
+
+
+def _phrases(listed: frozenset[str]) -> tuple[tuple[str, ...], ...]:
+    """Phrases as their words, longest first; then by the words, not by the set's order (which
+    the hash seed sets)."""
+    return tuple(sorted({tuple(p.split()) for p in listed}, key=lambda p: (-len(p), p)))

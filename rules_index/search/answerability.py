@@ -279,7 +279,9 @@ def _short_lacks(c: Corpus, q: Query, topics: Sequence[_Topic], got: set[int]) -
         return ""
     for t in topics:
         info = q.words[t.wi].info
-        if t.wi in got or not t.whole or t.nouns or info is None or info.verb:
+        if t.wi in got or not (t.whole or (info is not None and info.ordinal)) or t.nouns:
+            continue
+        if info is None or info.verb:
             continue
         if retrieval.word_weight(c, q.words[t.wi]) < GENERIC_RARITY * c.max_idf:
             continue
@@ -334,7 +336,10 @@ def _topics(
         info = qw.info
         if fold_lookalikes(normalize(qw.word)) in light:
             continue  # «работает», «считается»: they say what is asked, not about what
-        if present and wi in whole:
+        # An ordinal the rules say only of other things («третьем ряду» for «третий симбиот»:
+        # ranking.astray_ordinals) weighs as a matched one: still which one is asked.
+        ordinal = info is not None and info.ordinal
+        if present and (wi in whole or ordinal):
             # A matched adverb or adjective («прямо», «обычный») weighs less than a matched
             # noun: it rarely decides what the question is about; so does a verb.
             rarity = (retrieval.word_weight(c, qw) / c.max_idf) ** IDF_POWER
@@ -342,7 +347,7 @@ def _topics(
             factor = MATCHED_VERB if info is not None and info.verb else factor
             if any(a.how in ("card", "named") for a in present):
                 factor = CARD_TOPIC
-            out.append(_Topic(wi, c.max_idf * rarity * factor, True))
+            out.append(_Topic(wi, c.max_idf * rarity * factor, wi in whole))
         elif present:
             out.append(_Topic(wi, c.max_idf * MISSING_PHRASE, False))
         elif info is None:
@@ -757,7 +762,9 @@ def report(
         found = tuple(dict.fromkeys(c.paragraphs[d].id for d, _ in targets))
         out.append((query.find(typed), QueryWord(typed, "number" if found else "", found)))
     for wi, qw in enumerate(words):
-        present = [a for a in qw.alts if a.key in c.postings] if wi in whole or not qw.together else []
+        # an ordinal matches where it is said of the thing typed (ranking.astray_ordinals)
+        alone = not qw.together and not (qw.info is not None and qw.info.ordinal)
+        present = [a for a in qw.alts if a.key in c.postings] if wi in whole or alone else []
         if qw.named:
             if all(w.word != qw.word or w.how != "named" for _, w in out):
                 out.append((query.find(qw.word), QueryWord(qw.word, "named", (qw.named,))))
