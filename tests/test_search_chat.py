@@ -67,3 +67,18 @@ def test_a_question_for_the_section_gets_its_heading(ix: RulesIndex, query: str)
     # «правил», «номер» say where to look, not what: 535.1.1's «эффектом правил игры» is no answer
     result = ix.lookup(query)
     assert result.answer.answered and result.hits[0].id == "211"
+
+
+@pytest.mark.parametrize(
+    ("query", "word"),
+    [
+        # «брат» is cut to the stem of the rules' «брать»: who asks is no topic
+        ("брат уверяет что инкарнация это не взятие в отряд", "брат"),
+        # «на нём», «в самом деле»: a pronoun and a filler, not a noun the rules lack
+        ("моё существо изгнали а на нём сидел паразит, что с ним на самом деле", "деле"),
+    ],
+)
+def test_the_people_and_fillers_of_a_story_are_not_its_topic(ix: RulesIndex, query: str, word: str) -> None:
+    result = ix.lookup(query)
+    assert word not in {w.word for w in result.words}
+    assert word not in result.answer.missing
