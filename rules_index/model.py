@@ -260,6 +260,9 @@ class Answer:
     missing: tuple[str, ...] = ()
     reason: str = ""
     coverage: float = 0.0
+    # the question is about where `clause`'s source breaks off mid-sentence (Paragraph.cut_off):
+    # what it was to say is lost, and a judge reads the clause itself
+    cut_off: bool = False
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -269,6 +272,7 @@ class Answer:
             "missing": list(self.missing),
             "reason": self.reason,
             "coverage": round(self.coverage, 3),
+            "cut_off": self.cut_off,
         }
 
 

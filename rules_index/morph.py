@@ -103,6 +103,18 @@ def analyse(word: str) -> WordInfo:
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def agree(qualifier: str, noun: str) -> bool:
+    """Whether a lower-case adjective or participle may qualify a noun: some reading of each
+    shares the case and number («бестелесный симбиот», «бестелесного симбиота»), not «стал
+    бестелесным | паразит». A word the dictionary lacks (slang, a slip) may agree with anything."""
+    analyzer = _analyzer()
+    if not analyzer.word_is_known(qualifier) or not analyzer.word_is_known(noun):
+        return True
+    forms = {(p.tag.case, p.tag.number) for p in analyzer.parse(qualifier) if p.tag.POS in ("ADJF", "PRTF")}
+    return any((p.tag.case, p.tag.number) in forms for p in analyzer.parse(noun) if p.tag.POS == "NOUN")
+
+
 def analysed(infos: dict[str, WordInfo], surface: str) -> WordInfo:
     """analyse(surface), kept in `infos`: the look-ups of one question, where a clause word is met
     again and again."""

@@ -35,6 +35,9 @@ class JargonEntry:
     # A «keep» word stands for `means` only in clauses that also have one of these words:
     # «хозяин» is the broader «существо» where a clause speaks of symbiotes, not in 535.7.3.
     within: tuple[str, ...] = ()
+    # ... and only in a question that also names one of these words: a terrain is a card that is
+    # no creature when a symbiote is to go on it; how a terrain is played is another question.
+    only_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,14 @@ class Asks:
     duration: frozenset[str] = frozenset()  # «длится»: «сколько длится» asks how long, not a count
     times: frozenset[str] = frozenset()  # «раз»: «сколько раз» counts a doing, the question's verb
     any_card: frozenset[str] = frozenset()  # «карту»: a verb done to it is done to every kind of card
+    order: tuple[tuple[str, ...], ...] = ()  # «в каком порядке»: the order things are done in
+    order_states: frozenset[str] = frozenset()  # «затем», «после»: words that state an order
+    # «только одного», «не более 1»: a limit of a kind to one, stated before the kind's word
+    limit: tuple[tuple[str, ...], ...] = ()
+    limit_back: tuple[tuple[str, ...], ...] = ()  # «из них»: the limit's kind is named before it
+    more: frozenset[str] = frozenset()  # «ещё», «уже», «сверху»: one more of a kind than there is
+    first: frozenset[str] = frozenset()  # «первый»: the ordinal (as a lemma) that counts no second
+    card_kinds: frozenset[str] = frozenset()  # «существо», «симбиот»: a limit of cards limits them
 
 
 @dataclass(frozen=True)
@@ -156,6 +167,7 @@ def _jargon(path: Path) -> list[JargonEntry]:
                 bool(e.get("keep", False)),
                 relation,
                 _strings(path, i, e, "within", False),
+                _strings(path, i, e, "only_with", False),
             )
         )
     return out
@@ -268,7 +280,7 @@ def _asks(path: Path) -> Asks:
             raise CorpusError(f"Таблица «{path.name}»: «{key}» — ключи «ask» и «states».")
         return value
 
-    quantity, definition = part("quantity"), part("definition")
+    quantity, definition, order = part("quantity"), part("definition"), part("order")
     return Asks(
         words(quantity.get("ask"), "quantity.ask"),
         words(quantity.get("states"), "quantity.states"),
@@ -295,6 +307,17 @@ def _asks(path: Path) -> Asks:
         words(quantity.get("duration"), "quantity.duration"),
         words(quantity.get("times"), "quantity.times"),
         words(data.get("any_card"), "any_card"),
+        tuple(
+            sorted(
+                {tuple(p.split()) for p in words(order.get("ask"), "order.ask")}, key=lambda p: (-len(p), p)
+            )
+        ),
+        words(order.get("states"), "order.states"),
+        _phrases(words(data.get("limit"), "limit")),
+        _phrases(words(data.get("limit_back"), "limit_back")),
+        words(data.get("more"), "more"),
+        words(data.get("first"), "first"),
+        words(data.get("card_kinds"), "card_kinds"),
     )
 
 
@@ -334,3 +357,9 @@ def _translit(path: Path) -> Translit:
     ):
         raise CorpusError(f"Таблица «{path.name}»: «left_out» — список русских букв.")
     return Translit(groups("letters"), groups("start"), groups("after_vowel"), tuple(left_out))
+
+
+def _phrases(listed: frozenset[str]) -> tuple[tuple[str, ...], ...]:
+    """Phrases as their words, longest first; then by the words, not by the set's order (which
+    the hash seed sets)."""
+    return tuple(sorted({tuple(p.split()) for p in listed}, key=lambda p: (-len(p), p)))

@@ -71,10 +71,14 @@ def not_found(words: Sequence[QueryWord]) -> str:
 
 
 # Where a clause has a word of the question, when not in the rule itself.
+# Under a clause whose source breaks off where the question is (the search page's link to it).
+CUT_OFF_NOTE = "Здесь текст источника обрывается на полуслове: что было дальше, в загруженных правилах нет."
+
 WHERE: Mapping[str, str] = MappingProxyType(
     {
         "example": "только в примере",
         "reference": "только в ссылке на другой пункт",
+        "aside": "только в скобках, к слову",
         "name": "в примере",
     }
 )

@@ -567,6 +567,8 @@ def test_every_jargon_form_reads_as_something_where_the_rules_write_its_meaning(
         if not keys or not set.intersection(*(set(corpus.postings.get(k, ())) for k in keys)):
             continue  # a meaning no clause states whole («первый ход»)
         for slang in entry.slang:
+            # a form read so only beside another word is typed with the first of them
+            slang = f"{slang} {entry.only_with[0]}" if entry.only_with else slang
             q = query.read(corpus, slang)
             _, _, covered = retrieval.word_scores(corpus, q.words)
             words = [

@@ -214,3 +214,16 @@ def test_answers_citing_clauses_the_loaded_rules_lack_are_left_out(
     assert not [t for t in titles if "Сугед" in t], titles  # the Сугед answers cite 211.x
     chips = [x.params.get("p", "") for x in list_links(at.get_by_key("search_answers"))]
     assert chips and not [c for c in chips if c.startswith("211")], chips
+
+
+def test_a_question_where_the_text_breaks_off_links_the_clause_and_says_so() -> None:
+    # 211.5 of РП 4.1-2 breaks off at «Если бестелесный симбиот»: no answer, the reason, and the
+    # clause itself to read what is there
+    at = run("бестелесный симб небестелесный хост")
+    assert hit_links(at) == []
+    said = at.get_by_key("search_evidence").caption[0].value.replace("\\", "")
+    assert "текст п. 211.5 обрывается на полуслове" in said, said
+    cut = at.get_by_key("search_cut_off")
+    assert [link.params.get("p") for link in list_links(cut)] == ["211.5"]
+    paras = [s.text for s in shown(cut)]
+    assert paras[0] == "… Если бестелесный симбиот" and "обрывается на полуслове" in paras[1], paras

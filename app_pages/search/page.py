@@ -20,6 +20,7 @@ drawn for, the whole page is redrawn, so the rules line never names other rules 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import streamlit as st
@@ -113,6 +114,20 @@ def _render_evidence(result: SearchResult, count: str = "") -> None:
         st.caption(count)
 
 
+def cut_off_entry(index: RulesIndex, cid: str) -> linklist.Entry:
+    """The clause whose source breaks off where the question is: its link and the sentence it
+    breaks off in («… Если бестелесный симбиот»), marked as cut."""
+    p = index.get(cid)
+    text = " ".join((p.text if p else "").split())
+    tail = re.split(r"(?<=[.!?])\s+", text)[-1] if text else ""
+    paras = [linklist.Para(((f"… {tail}", False),))] if tail else []
+    paras.append(linklist.Para(((understood.CUT_OFF_NOTE, False),), muted=True))
+    return linklist.Entry(
+        head=common.clause_list_link(index, cid, ((cid, True), (" · текст обрывается", False))),
+        paras=tuple(paras),
+    )
+
+
 def hit_entry(index: RulesIndex, hit: Hit) -> linklist.Entry:
     """A hit as the list draws it: its link (the clause's number and section), its snippet with
     the matched words in bold (not colour: a phone in sunlight), then its «Как нашлось» note,
@@ -199,6 +214,9 @@ def _search() -> None:
             icon=common.ICON_INFO,
         )
         _render_evidence(result)
+        if result.answer.cut_off and result.answer.clause:
+            # the text breaks off where the question is: the clause itself, to read what is there
+            linklist.draw("search_cut_off", [cut_off_entry(index, result.answer.clause)], _leaving)
         ready.render_answers(index, found, problem, _leaving)
         return
     _render_evidence(result, f"Найдено пунктов: {len(hits)} (лучшие сверху)")

@@ -67,7 +67,7 @@ class SearchIndex:
         query.check(text, top)
         c = self.corpus
         q = query.read(c, text, named)
-        scores, how, covered = retrieval.word_scores(c, q.words)
+        scores, how, covered = retrieval.word_scores(c, q.words, ranking.astray_ordinals(c, q))
         extra: dict[int, list[Match]] = {}
         # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
         # the section named the same way (535 «Взятие карт в отряд»).
@@ -81,6 +81,7 @@ class SearchIndex:
         ranking.together_first(c, q.words, scores, how)
         ranking.verbs_as_verbs(c, q.words, scores, how)
         ranking.permitted(c, q, scores, how)
+        ranking.limited(c, q, scores)
         answer = answerability.decide(c, q, covered, how, defining, scores)
         if not answer.answered:
             scores = {}

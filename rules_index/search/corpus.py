@@ -51,8 +51,14 @@ class Corpus:
     heading_keys: Mapping[int, frozenset[str]]
     text_keys: tuple[frozenset[str], ...]
     cite_keys: tuple[frozenset[str], ...]  # keys a rule text has only beside a cross-reference
+    # keys a rule text has only in an aside: a parenthesis of examples («(например, погибает,
+    # изгоняется…)») or one that names a thing in quotes («(после срабатывания особенностей “при гибели”)»)
+    aside_keys: tuple[frozenset[str], ...]
     sentence_keys: tuple[tuple[frozenset[str], ...], ...]  # per paragraph, each sentence's keys
     example_names: tuple[frozenset[str], ...]  # keys of the names its examples are about
+    # per paragraph, the words of its rule text's last sentence when the source breaks off inside
+    # it (model.Paragraph.cut_off): the index of its first token, len(tokens) when none
+    cut_from: tuple[int, ...]
     phrases: frozenset[tuple[str, str]]  # two keys the rules write side by side in several clauses
     jargon_lemmas: Mapping[str, JargonRow]
     number_index: numbers.NumberIndex
@@ -118,11 +124,13 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         text_keys=tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces),
         sentence_keys=tuple(tuple(_sentence_keys(dp)) for dp in docs.pieces),
         example_names=tuple(_example_names(dp[1:]) for dp in docs.pieces),
+        cut_from=tuple(_cut_from(p, dp[0]) for p, dp in zip(paragraphs, docs.pieces, strict=True)),
         phrases=_side_by_side(docs.pieces, analyzer.stopwords),
         cite_keys=tuple(
             _cross_reference_keys(p.id, dp[0].tokens, dp[0].text)
             for p, dp in zip(paragraphs, docs.pieces, strict=True)
         ),
+        aside_keys=tuple(_aside_keys(dp[0].tokens, dp[0].text) for dp in docs.pieces),
         jargon_lemmas=jargon_forms,
         number_index=numbers.NumberIndex(paragraphs, [tuple(dp) for dp in docs.pieces]),
         linker=linking.Linker(
@@ -168,6 +176,14 @@ def _sentence_keys(pieces: Sequence[Piece]) -> list[frozenset[str]]:
             if hi > lo:
                 out.append(frozenset(t.key for t in toks[lo:hi]))
     return out
+
+
+def _cut_from(p: Paragraph, rule: Piece) -> int:
+    """Where the unfinished last sentence of a cut-off paragraph's rule text begins (a token
+    index; len(tokens) when the text is whole): «Если бестелесный симбиот» of 211.5."""
+    if not p.cut_off or not rule.bounds:
+        return len(rule.tokens)
+    return rule.bounds[-1][2]
 
 
 # A quoted name in an example («воздействие “свет фонаря”») has at most this many words.
@@ -217,6 +233,23 @@ def _cross_reference_keys(own: str, tokens: Sequence[Token], text: str = "") -> 
     keys_near = {tokens[i].key for i in near}
     keys_elsewhere = {t.key for i, t in enumerate(tokens) if i not in near}
     return frozenset(keys_near - keys_elsewhere)
+
+
+# A parenthesis that is an aside: it gives examples, or names a thing in quotes.
+_ASIDE = re.compile(r"\([^()]*[“\"«„][^()]*\)")
+
+
+def _aside_keys(tokens: Sequence[Token], text: str) -> frozenset[str]:
+    """The keys a rule text has only in its asides: «(например, погибает, изгоняется,
+    возвращается в колоду)» of 211.4 lists what leaving the battle zone may be, and is not what the
+    clause is about (a question whether an exiled card may come back); «(после срабатывания
+    особенностей “при гибели”)» of 535.7.3 names abilities another part of the rules speaks of."""
+    spans = [m.span() for m in _ASIDE.finditer(text)]
+    if not spans:
+        return frozenset()
+    inside = {t.key for t in tokens if any(a < t.start and t.end <= b for a, b in spans)}
+    outside = {t.key for t in tokens if not any(a < t.start and t.end <= b for a, b in spans)}
+    return frozenset(inside - outside)
 
 
 def _is_cited(surface: str, own: str) -> bool:

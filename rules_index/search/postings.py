@@ -41,6 +41,7 @@ class Broader(NamedTuple):
     keys: tuple[str, ...]
     relation: str
     within: tuple[str, ...] = ()
+    only_with: tuple[str, ...] = ()  # keys one of which the question must have for it to count
 
 
 @dataclass
@@ -166,7 +167,8 @@ def jargon_table(
             if entry.keep:
                 if len(seq) == 1:
                     within = tuple(k for w in entry.within for k in analyzer.keys(w, stemmer))
-                    broader[seq[0]] = Broader(entry.means, means, entry.relation, within)
+                    only = tuple(k for w in entry.only_with for k in analyzer.keys(w, stemmer))
+                    broader[seq[0]] = Broader(entry.means, means, entry.relation, within, only)
                 continue
             whole = phrase_keys(analyzer.tokens(slang, stemmer), analyzer.stopwords)
             if len(seq) == 1 and len(whole) > 1:

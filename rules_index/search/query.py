@@ -245,6 +245,16 @@ def _words(
             continue
         info = infos.get(t.surface)
         kept = c.broader.get(t.key)
+        if (
+            kept is not None
+            and t.key not in c.postings
+            and kept.only_with
+            and not _names(keys, words, kept.only_with)
+        ):
+            # «как выставлять местность»: a terrain is no card a symbiote goes on here, and the
+            # rules do not say how one is played
+            words.append(QWord(typed(i, 1), (), info=info))
+            continue
         if kept is not None and t.key not in c.postings:
             # A «keep» word these rules do not write («выстрел» where they speak only of «дальние
             # атаки»): it stands for its broader (opposite, near) words, all of them together.
@@ -308,6 +318,12 @@ def _words(
             term_keys.append(TermKey(key, label, i, i + 1, span(i, 1)))
         words.append(QWord(label, alts, meaningful=not t.surface.isdigit(), info=info))
     return words, term_keys
+
+
+def _names(keys: Sequence[str], words: Sequence[QWord], wanted: Sequence[str]) -> bool:
+    """Whether the question names one of the `wanted` keys: a word typed as it is, or read so
+    (a card, jargon: «симб» is «симбиот»)."""
+    return any(k in wanted for k in keys) or any(a.key in wanted for w in words for a in w.alts)
 
 
 _STAND_INS = frozenset({"broader", "opposite", "near"})

@@ -2,9 +2,11 @@
 
 Section headings rank below their clauses unless the query is the section's name; a subclause
 reads in its parent's context; a word typed twice, or after «два», favours the clauses about
-«another» of it; a question whether one may do something favours the clauses that allow or
-forbid that doing; a defined term the query names puts its definition first; a quoted phrase
-rewards the clauses that have it verbatim. Then the hits, best first, each with its snippet and match reasons.
+«another» of it; a question that counts more than one of a kind («2 симба», «третий симбиот»,
+«уже есть компаньон, можно ещё паразита») favours the clauses that limit it to one; a question
+whether one may do something favours the clauses that allow or forbid that doing; a defined
+term the query names puts its definition first; a quoted phrase rewards the clauses that have
+it verbatim. Then the hits, best first, each with its snippet and match reasons.
 """
 
 from __future__ import annotations
@@ -54,7 +56,23 @@ PERMITTED_GAIN = 1.2
 PERMITTED_REACH = 3
 # A quoted phrase found verbatim adds this many times the idf of its words.
 PHRASE_GAIN = 1.5
+# A question that counts more than one of a kind («2 симба», «третий симбиот», «уже есть
+# компаньон, можно ещё паразита») is about the clauses that limit that kind to one (asks.yaml
+# «limit»: 211.6's «только одного симбиота», 535.5's «не более 1 карты на клетку»): their score
+# times this. Of the 57 tuning questions that count a kind and are answered by such a clause, it
+# was first for 39 with no gain, 48 at 2, 52 at 4 (no other question lost) and 51 at 6 («инкарнация
+# 2 и 3 на одном существе» lost 535.7.4 to 535.7's «не более 1 карты на клетку»).
+LIMIT_GAIN = 4.0
+# The kind's word follows its limit within this many words («не более 1 карты»).
+LIMIT_REACH = 2
+# The word a count is of follows it within this many words («две разные инкарнации»).
+COUNT_REACH = 3
+# An ordinal says which one of the thing it stands before, at most this many words before it
+# («третий симбиот», «в своём третьем ряду»).
+ORDINAL_REACH = 2
 
+# Matches of a word by its own stem: a word no dictionary knows found so may be any part of speech.
+_STEM_ONLY = frozenset({"form", "prefix", "derived"})
 # Matches that stand in for a word without being it: they never make a query a section's name.
 _STAND_INS = frozenset({"broader", "opposite", "near", "typo"})
 
@@ -208,6 +226,181 @@ def _counted(c: Corpus, words: Sequence[QWord], text: str) -> set[str]:
         if at >= 0 and after:
             out.add(min(after, key=lambda io: io[0])[1].alts[0].key)
     return out
+
+
+def limited(c: Corpus, q: Query, scores: dict[int, float]) -> None:
+    """A question that counts more than one of a kind (`counted_kinds`) is about the clauses that
+    limit that kind to one: those gain LIMIT_GAIN («2 симба на 1 хоста»: 211.6's «только одного
+    симбиота», not 211.4's «на другого симбиота»). A limit of cards («не более 1 карты на
+    клетку») limits a kind of card only where no clause limits that kind by its own word."""
+    kinds = counted_kinds(c, q)
+    if not kinds:
+        return
+    stemmer = c.analyzer.stemmer()
+    cards = frozenset(c.analyzer.key(w, stemmer) for w in c.asks.card_kinds)
+    any_card = frozenset(c.analyzer.key(w, stemmer) for w in c.asks.any_card)
+    found: set[int] = set()
+    for kind in kinds:
+        own = {d for d in _having(c, kind, scores) if _limits(c, d, kind)}
+        if not own and kind & cards:
+            own = {d for d in _having(c, any_card, scores) if _limits(c, d, any_card)}
+        found |= own
+    for d in found:
+        scores[d] *= LIMIT_GAIN
+
+
+def _having(c: Corpus, keys: frozenset[str], scores: Mapping[int, float]) -> set[int]:
+    """The scored paragraphs that have one of the keys."""
+    return {d for k in keys for d in c.postings.get(k, {}) if d in scores}
+
+
+def counted_kinds(c: Corpus, q: Query) -> list[frozenset[str]]:
+    """The kinds (each the keys of a word typed) a question counts more than one of: the word
+    after a count of two or more («2 симба», «двух компаньонов»); the thing an ordinal after the
+    first says which one of («третий симбиот»; «сидит мой паразит, второго могу кинуть»: with no
+    thing after it, the one before it); two words of one kind with a word of one more
+    («уже есть компаньон, можно ещё паразита»: both are symbiotes)."""
+    places = _places(c, q)
+    ordinals = _ordinals(q)
+    kinds: list[frozenset[str]] = []
+    for i, t in enumerate(q.tokens):
+        if t.surface.isdigit() and any(at == i - 1 for at, _ in places):
+            continue  # a value, not a count: «инкарнация 3»
+        if t.surface in c.asks.pair or (t.surface.isdigit() and 2 <= int(t.surface) <= 9):
+            after = [wi for at, wi in places if i < at <= i + COUNT_REACH]
+            if after:
+                kinds.append(_kind(q.words[after[0]]))
+        elif (
+            i in ordinals
+            and ordinals[i].lemma not in c.asks.first
+            and (thing := _ordinal_of(q, places, i)) is not None
+        ):
+            kinds.append(_kind(q.words[thing]))
+    more = [i for i, t in enumerate(q.tokens) if t.surface in c.asks.more]
+    if more:
+        for (a, wa), (b, wb) in itertools.combinations(places, 2):
+            shared = _kind(q.words[wa]) & _kind(q.words[wb])
+            if shared and any(a < m < b for m in more):
+                kinds.append(shared)
+    return kinds
+
+
+def astray_ordinals(c: Corpus, q: Query) -> dict[int, frozenset[int]]:
+    """The paragraphs where an ordinal typed does not say which one of the thing it says it of
+    (per the ordinal's word index): «третий симбиот» is not 535.7's «третьем ряду»; «третий ряд»
+    is. An ordinal said of nothing typed («кто первым») stays as it is."""
+    ordinals = _ordinals(q)
+    if not ordinals:
+        return {}
+    places = _places(c, q)
+    typed = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
+    out: dict[int, frozenset[int]] = {}
+    for i, t in enumerate(q.tokens):
+        wi = typed.get(t.surface)
+        if i not in ordinals or wi is None or not q.words[wi].alts:
+            continue
+        thing = _ordinal_of(q, places, i)
+        if thing is None:
+            continue
+        kind = _kind(q.words[thing])
+        keys = {a.key for a in q.words[wi].alts}
+        found = set().union(*(c.postings.get(k, {}) for k in keys))
+        astray = frozenset(
+            d
+            for d in found
+            if not any(
+                tk.key in keys and any(n.key in kind for n in piece.tokens[j + 1 : j + 1 + ORDINAL_REACH])
+                for piece in c.pieces[d]
+                for j, tk in enumerate(piece.tokens)
+            )
+        )
+        if astray:
+            out[wi] = astray
+    return out
+
+
+def _places(c: Corpus, q: Query) -> list[tuple[int, int]]:
+    """The words that may name a kind (one word each, with keys; no count, ordinal, verb,
+    adjective or «раз»), each with its place among the typed tokens (a word typed twice, each
+    time), in the order typed."""
+    at: dict[str, list[int]] = {}
+    for i, t in enumerate(q.tokens):
+        at.setdefault(t.surface, []).append(i)
+    out: list[tuple[int, int]] = []
+    for wi, qw in enumerate(q.words):
+        word = normalize(qw.word)
+        info = qw.info
+        if qw.together or not qw.alts or not qw.meaningful or not at.get(word) or word.isdigit():
+            continue
+        place = at[word].pop(0)
+        if word in c.asks.times:
+            continue  # «второй раз», «три раза» count a doing, not things of a kind
+        if info is not None and (info.verb or info.function or info.ordinal):
+            continue
+        stem_only = all(a.how in _STEM_ONLY for a in qw.alts)
+        if info is not None and info.minor and stem_only:
+            continue  # an adjective («разных»); not slang the dictionary reads as one («сущ»)
+        if info is not None and not info.known and stem_only and word not in c.vocab:
+            continue  # a form neither a dictionary nor the rules know: maybe a verb («инкарнировало»)
+        out.append((place, wi))
+    return sorted(out)
+
+
+def _ordinals(q: Query) -> dict[int, morph.WordInfo]:
+    """The ordinals typed («третий», «вторым»; not «одну», a count) by their place among the
+    tokens, with the dictionary's view of each."""
+    infos = {normalize(qw.word): qw.info for qw in q.words if not qw.together and qw.info is not None}
+    return {
+        i: info
+        for i, t in enumerate(q.tokens)
+        if (info := infos.get(t.surface)) is not None and info.ordinal and not info.function
+    }
+
+
+def _ordinal_of(q: Query, places: Sequence[tuple[int, int]], i: int) -> int | None:
+    """The word (index) of the thing the ordinal at token i says which one of: the one right after
+    it (within ORDINAL_REACH words), else the nearest before it («мой паразит, второго»), else
+    None."""
+    after = [wi for at, wi in places if i < at <= i + ORDINAL_REACH]
+    if after:
+        return after[0]
+    before = [wi for at, wi in places if at < i]
+    return before[-1] if before else None
+
+
+def _kind(qw: QWord) -> frozenset[str]:
+    """The keys a word stands for: the kind of thing it names («компаньон»: компаньон, симбиот)."""
+    return frozenset(a.key for a in qw.alts)
+
+
+def _limits(c: Corpus, d: int, kind: frozenset[str]) -> bool:
+    """Whether paragraph d limits the kind to one: a limit (asks.yaml) just before the kind's word
+    («только одного симбиота»), or before a word pointing back at the many of the kind named
+    before it («несколько особенностей "инкарнация Х", то применяется только одна из них»)."""
+    for piece in c.pieces[d]:
+        tokens = piece.tokens
+        surfaces = [t.surface for t in tokens]
+        said = set(surfaces)
+        for limit in c.asks.limit:
+            if limit[0] not in said:
+                continue
+            for start in find_all(surfaces, limit):
+                end = start + len(limit)
+                if any(t.key in kind for t in tokens[end : end + LIMIT_REACH]):
+                    return True
+                back = any(tuple(surfaces[end : end + len(b)]) == b for b in c.asks.limit_back)
+                if back and _many(c, tokens[:start], kind):
+                    return True
+    return False
+
+
+def _many(c: Corpus, tokens: Sequence[Token], kind: frozenset[str]) -> bool:
+    """Whether the tokens name many of the kind: a count of two or more (asks.yaml «pair»: «несколько
+    особенностей "инкарнация Х"») just before its word."""
+    return any(
+        t.surface in c.asks.pair and any(n.key in kind for n in tokens[i + 1 : i + 1 + COUNT_REACH])
+        for i, t in enumerate(tokens)
+    )
 
 
 def add_terms(

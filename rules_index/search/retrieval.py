@@ -6,7 +6,7 @@ for it); the sum is scaled by how much of the query the paragraph covers, by wor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Alt, QWord
@@ -33,17 +33,24 @@ LIGHT_WEIGHT = 0.5
 How = dict[int, dict[int, tuple[Alt, str]]]
 
 
-def word_scores(c: Corpus, words: Sequence[QWord]) -> tuple[dict[int, float], How, dict[int, set[int]]]:
+def word_scores(
+    c: Corpus, words: Sequence[QWord], astray: Mapping[int, frozenset[int]] | None = None
+) -> tuple[dict[int, float], How, dict[int, set[int]]]:
     """BM25 per paragraph over each query word's best alternative, scaled by coverage (a
     multi-word meaning had in part covers in part: PARTIAL_SHARE of its share of words);
     for each paragraph, which alternative matched each query word; and which query words
-    each paragraph covers whole."""
+    each paragraph covers whole. `astray`: per word, the paragraphs where it does not count
+    (an ordinal said there of another thing: ranking.astray_ordinals)."""
     scores: dict[int, float] = {}
     how: How = {}
     covered: dict[int, set[int]] = {}
     partial: dict[int, dict[int, float]] = {}
+    astray = astray or {}
     for wi, qw in enumerate(words):
+        off = astray.get(wi, frozenset())
         for d, (s, alt) in best_alternative(c, qw).items():
+            if d in off:
+                continue
             scores[d] = scores.get(d, 0.0) + s
             how.setdefault(d, {})[wi] = (alt, qw.word)
             if complete(c, qw, d):

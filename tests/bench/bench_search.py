@@ -15,10 +15,11 @@ are in that round's closing note) and is a tuning set since; questions_lobby.yam
 way, was blind for the ask4 round (its figures are in its first lines) and is a tuning set since the
 ask5 round; questions_corridor.yaml, written the same way before the ask5 round, was blind for the
 ask5 and ask6 rounds (its figures are in its first lines) and is a tuning set since the ninth
-session, as is questions_story.yaml (long questions, written blind by the same method for tuning).
-questions_chat.yaml and questions_dispute.yaml, written blind in the ninth session, tell whether its
-changes carry over to questions nobody tuned on (a blind set may be named here before its file is
-merged).
+session. questions_story.yaml (long questions), questions_chat2.yaml (a tournament's chat) and
+questions_dispute2.yaml (a floor judge's notes) were written blind by the same method for tuning
+(their first figures are in their first lines). questions_chat.yaml and questions_dispute.yaml,
+written blind in the ninth session in the styles of chat2 and dispute2, tell whether its changes
+carry over to questions nobody tuned on (a blind set may be named here before its file is merged).
 Then query latency p50/p95 and index build time on the embedded rules and on a generated
 corpus of about 3,000 paragraphs (skipped with BENCH_QUALITY_ONLY=1).
 Targets (issue 23, on questions_silence.yaml): answerable recall@1 >= 0.88, recall@3 >= 0.97,

@@ -1,0 +1,84 @@
+"""Questions as players type them in a tournament's chat: words that address the chat («кто
+шарит», «подскажите», «мы поспорили») say nothing about the rules, and a «кто» that asks the chat
+is not a question of who does something in the game."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules_index
+from rules_index import RulesIndex
+
+
+@pytest.fixture(scope="module")
+def ix() -> RulesIndex:
+    return rules_index.load_default()
+
+
+@pytest.mark.parametrize(
+    ("query", "clauses"),
+    [
+        ("кто шарит компаньона можно на вражеского чела посадить при рассадке?", ("211.1", "211.2")),
+        ("кто знает симбиот без хозяина после вскрытия что с ним", ("211.7",)),
+        ("подскажите можно ли вызвать летающее существо сразу во вспомогательную зону", ("535.4",)),
+    ],
+)
+def test_words_that_address_the_chat_do_not_silence_the_answer(
+    ix: RulesIndex, query: str, clauses: tuple[str, ...]
+) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id in clauses, [h.id for h in result.hits]
+
+
+def test_a_question_of_who_does_something_the_rules_never_say_is_still_refused(ix: RulesIndex) -> None:
+    # «кто» before a game's doing still asks the doer, which these fragments never name (issue 23)
+    result = ix.lookup("кто шарит, кто ходит первым в бою?")
+    assert not result.hits and not result.answer.answered
+
+
+def test_a_long_story_is_answered_by_the_clause_on_what_it_asks(ix: RulesIndex) -> None:
+    # the story's words the rules have elsewhere («свободные», «рядом», «захотел» of 535.5.1) no
+    # longer outweigh the clause on the host a symbiote must be given (211.7)
+    result = ix.lookup(
+        "соперник не захотел сажать своего компаньона ни на кого хотя его свободные существа были "
+        "рядом говорит ему выгоднее так обязан ли он выбрать хозяина"
+    )
+    assert result.answer.answered and result.hits[0].id == "211.7"
+
+
+def test_a_long_story_about_what_the_rules_lack_is_still_refused(ix: RulesIndex) -> None:
+    # the crystals a squad is bought with: the fragments speak of the recruiting phase, never of its price
+    result = ix.lookup(
+        "набираю отряд в подфазу набора и не понимаю сколько у меня кристаллов золотых и серебряных "
+        "на все существа и можно ли часть сэкономить на следующий бой"
+    )
+    assert not result.hits
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "раздел про симбиотов какой номер",
+        "в каком разделе правил все про симбиотов",
+        "где в правилах про симбиотов",
+    ],
+)
+def test_a_question_for_the_section_gets_its_heading(ix: RulesIndex, query: str) -> None:
+    # «правил», «номер» say where to look, not what: 535.1.1's «эффектом правил игры» is no answer
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == "211"
+
+
+@pytest.mark.parametrize(
+    ("query", "word"),
+    [
+        # «брат» is cut to the stem of the rules' «брать»: who asks is no topic
+        ("брат уверяет что инкарнация это не взятие в отряд", "брат"),
+        # «на нём», «в самом деле»: a pronoun and a filler, not a noun the rules lack
+        ("моё существо изгнали а на нём сидел паразит, что с ним на самом деле", "деле"),
+    ],
+)
+def test_the_people_and_fillers_of_a_story_are_not_its_topic(ix: RulesIndex, query: str, word: str) -> None:
+    result = ix.lookup(query)
+    assert word not in {w.word for w in result.words}
+    assert word not in result.answer.missing

@@ -1,0 +1,79 @@
+"""What a kind of question asks for (asks.yaml): «где определено X» asks for a definition; «чем X
+отличается от Y» and «разница» compare two things, and the words of comparing are no topic."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules_index
+from rules_index import RulesIndex, understood
+
+
+@pytest.fixture(scope="module")
+def ix() -> RulesIndex:
+    return rules_index.load_default()
+
+
+def test_where_a_word_is_defined_is_not_answered_by_a_clause_that_only_names_it(ix: RulesIndex) -> None:
+    # 211.11 sets «перемещение» against «(но не с передвижением)» and defines neither
+    result = ix.lookup("где определено передвижение")
+    assert not result.hits and "не определяет" in result.answer.reason
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("чем владелец карты отличается от контролирующего игрока", "535.1"),
+        ("передвижение и перемещение симбиота разница", "211.11"),
+    ],
+)
+def test_the_words_of_a_comparison_are_not_what_is_asked(ix: RulesIndex, query: str, first: str) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == first
+    assert not result.answer.missing  # «отличается», «разница» are not words the rules lack
+
+
+def test_a_thing_named_in_quotes_in_a_parenthesis_is_mentioned_not_stated(ix: RulesIndex) -> None:
+    # 535.7.3 says an incarnated card is exiled «(после срабатывания особенностей “при гибели”)»:
+    # the order in which those abilities trigger is stated nowhere in these fragments
+    result = ix.lookup("в каком порядке срабатывают особенности при гибели")
+    assert not result.hits
+    said = ix.lookup("когда срабатывают особенности при гибели")
+    notes = " ".join(understood.answer_lines(said.answer))
+    assert "«срабатывают» → срабатывания (родственное слово, только в скобках, к слову)" in notes
+
+
+@pytest.mark.parametrize("query", ["как выставлять местность на поле боя", "местность куда кладётся"])
+def test_a_word_read_so_only_beside_another_is_a_word_the_rules_lack_without_it(
+    ix: RulesIndex, query: str
+) -> None:
+    # jargon.yaml: a terrain is a card that is no creature (211.4) only when a symbiote is to go on it
+    result = ix.lookup(query)
+    assert not result.hits and "местность" in result.answer.missing
+    on_it = ix.lookup("паразита на местность можно?")
+    assert on_it.answer.answered and on_it.hits[0].id == "211.4"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "что происходит на шаге проверки защит по порядку",  # 534.8: what counts as what, no order
+        "в каком порядке разрешается стек если оба игрока добавили особенности",  # 534.7 points to 536
+    ],
+)
+def test_a_question_of_order_needs_a_clause_that_states_one(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert not result.hits and "вопрос «в каком порядке»" in result.answer.reason
+
+
+def test_a_clause_that_states_the_order_answers_it(ix: RulesIndex) -> None:
+    # 535.5.1: «Объявляя вызов … Затем … После этого игрок должен объявить название … и клетку»
+    result = ix.lookup("в каком порядке объявлять вызов: кто вызывает, какую карту, какую клетку")
+    assert result.answer.answered and result.hits[0].id == "535.5.1"
+
+
+def test_a_count_stated_in_an_example_about_the_card_asked_answers_it(ix: RulesIndex) -> None:
+    # 534.5's example: Бул'Багур «выберите до 3 клеток подряд»; the card is what the example is
+    # about, not a word its sentence must have
+    result = ix.lookup("сколько клеток выбирает бул багур для света фонаря")
+    assert result.answer.answered and result.hits[0].id == "534.5"
