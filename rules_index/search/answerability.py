@@ -39,18 +39,17 @@ words, and the reason says where the text breaks off.
 from __future__ import annotations
 
 import itertools
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules_index import morph, numbers
 from rules_index.model import Answer, Evidence, QueryWord
-from rules_index.search import relation, retrieval
+from rules_index.search import relation, retrieval, statements
 from rules_index.search.corpus import Corpus
 from rules_index.search.linking import WEIGHT
 from rules_index.search.query import Query, QWord
 from rules_index.search.retrieval import How
-from rules_index.text import Token, fold_lookalikes, normalize
+from rules_index.text import fold_lookalikes, normalize
 
 # The share of the question's weight one clause must cover to answer it.
 ANSWER_COVERAGE = 0.52
@@ -90,9 +89,6 @@ PERMISSION_COVERAGE = 0.65
 PHRASE_REST = 0.5
 # A multi-word meaning a clause states only in part counts this much of its stated share.
 PARTIAL_MEANING = 0.5
-# A number counts a word of the question when it stands at most this many words from it
-# («не более 1 карты», «количество жетонов», «инкарнация Х»).
-COUNT_REACH = 2
 # A question of at most this many topics names each of them as part of what it asks («защитник
 # летуна», «закрытие существа»): a clause that lacks one of its things (a noun, an adjective or an
 # ordinal the rules have elsewhere) answers another question, however heavy the word it has. With
@@ -171,7 +167,7 @@ def decide(
                 d,
             )
             for d in sorted(shares, key=lambda d: (-scores.get(d, 0.0), d))
-            if shares[d] >= need and (cut := _cut_short(c, q, d))
+            if shares[d] >= need and (cut := statements.cut_short(c, q, d))
         ),
         None,
     )
@@ -202,7 +198,7 @@ def decide(
             # the words a clause breaks off at are what is asked; a clause without them is about
             # something else («перестал быть бестелесным»: 211.3 speaks of a host that ceases to be one)
             failed = cut_off[0]
-        if not failed and (cut := _cut_short(c, q, d)):
+        if not failed and (cut := statements.cut_short(c, q, d)):
             # «бестелесный симбиот на небестелесное существо»: 211.5 breaks off at «Если
             # бестелесный симбиот»; its whole sentences speak of a «небестелесный симбиот»
             failed = f"текст п. {c.paragraphs[d].id} обрывается на полуслове там, где он говорит о «{cut[0]}»"
@@ -230,43 +226,6 @@ def _whole(topics: Sequence[_Topic], got: set[int], total: float) -> float:
     elsewhere = sum(t.weight for t in topics if t.whole and t.wi not in got)
     lacking = sum(t.weight for t in topics if not t.whole)
     return max(1e-9, total - (1 - LONG_ELSEWHERE) * elsewhere - (1 - LONG_MISSING) * lacking)
-
-
-def _cut_short(c: Corpus, q: Query, d: int) -> tuple[str, tuple[frozenset[str], ...]] | None:
-    """Two words the question types side by side («бестелесный симбиот») that paragraph d
-    writes side by side only in the sentence its source breaks off in (the rest of it may have
-    them apart, or each with another word: «небестелесного симбиота»): what d would say of them
-    is lost. The two words as typed and the keys each may stand for, or None."""
-    tokens = c.pieces[d][0].tokens
-    cut = c.cut_from[d]
-    if cut >= len(tokens):
-        return None
-    text = c.pieces[d][0].text
-    # side by side: nothing between them, not even a little word or a comma
-    pairs = [
-        (j, a.key, b.key)
-        for j, (a, b) in enumerate(itertools.pairwise(tokens))
-        if not text[a.end : b.start].strip()
-    ]
-    # each typed word's keys, with the broader words it stands for («компаньон» is a «симбиот»)
-    alts = {qw.word: {a.key for a in qw.alts} for qw in q.words}
-    at: dict[int, set[str]] = {}
-    spans: dict[int, tuple[int, int]] = {}
-    for tk in q.term_keys:
-        for i in range(tk.start, tk.end):
-            at.setdefault(i, set()).update({tk.key} | alts.get(tk.typed, set()))
-            spans.setdefault(i, tk.span)
-    for i in sorted(at):
-        first, second = at[i], at.get(i + 1, set())
-        if not second or first & second or q.text[spans[i][1] : spans[i + 1][0]].strip():
-            continue
-        typed = (normalize(q.text[slice(*spans[i])]), normalize(q.text[slice(*spans[i + 1])]))
-        if not morph.agree(*typed):
-            continue  # «стал бестелесным | паразит умирает»: two words, not one thing
-        where = [j for j, a, b in pairs if a in first and b in second]
-        if where and all(j >= cut for j in where):
-            return q.text[spans[i][0] : spans[i + 1][1]], (frozenset(first), frozenset(second))
-    return None
 
 
 def _short_lacks(c: Corpus, q: Query, topics: Sequence[_Topic], got: set[int]) -> str:
@@ -534,8 +493,8 @@ def _unstated(
     typed = [t.surface for t in q.tokens]
     matched = [_keys(q, d, t.wi, how) for t in topics if t.wi in got]
     words = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.wi in got)
-    number = _number_marker(c, matched)
-    if _asks_count(c, typed) and not _states(c, d, matched, number):
+    number = statements.number_marker(c, matched)
+    if _asks_count(c, typed) and not statements.states(c, d, matched, number):
         return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
     if _asks_times(c, typed):
         # «сколько раз можно вызывать за бой»: 535.7.3's «1 раз за бой» counts incarnations
@@ -559,7 +518,9 @@ def _unstated(
         ):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
-    if _typed_phrase(typed, c.asks.order) and not _states(c, d, matched, _order_marker(c, d)):
+    if _typed_phrase(typed, c.asks.order) and not statements.states(
+        c, d, matched, statements.order_marker(c, d)
+    ):
         return f"вопрос «в каком порядке», а п. {c.paragraphs[d].id} не говорит о порядке для {words}"
     unknown = _undefined(c, q, topics, typed)
     if unknown:
@@ -578,7 +539,7 @@ def _unstated(
         lacks = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.whole and t.wi not in got)
         if lacks:
             return f"вопрос «что такое», а п. {c.paragraphs[d].id} не говорит о {words} вместе с {lacks}"
-        if not _states(c, d, matched, _definition_marker(c, matched)):
+        if not statements.states(c, d, matched, statements.definition_marker(c, matched)):
             return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
     return ""
 
@@ -635,90 +596,11 @@ def _typed_phrase(typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> b
     return any(tuple(typed[i : i + len(p)]) == p for p in phrases for i in range(len(typed) - len(p) + 1))
 
 
-def _order_marker(c: Corpus, d: int) -> Marker:
-    """A sentence that states an order («Затем …», «После этого …»; asks.yaml `order.states`) in
-    paragraph d's own words, not where it points to another clause or says it in passing."""
-
-    def orders(_text: str, toks: Sequence[Token], _start: int) -> bool:
-        return any(
-            t.surface in c.asks.order_states and t.key not in c.cite_keys[d] and t.key not in c.aside_keys[d]
-            for t in toks
-        )
-
-    return orders
-
-
 def _asks_definition(c: Corpus, typed: Sequence[str]) -> bool:
     for phrase in c.asks.definition:
         n = len(phrase)
         if any(tuple(typed[i : i + n]) == phrase for i in range(len(typed) - n + 1)):
             return True
-    return False
-
-
-# (sentence text, its tokens, where the sentence starts in its piece) → whether it is marked
-Marker = Callable[[str, Sequence[Token], int], bool]
-
-
-def _number_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
-    """A sentence that states a number (digits, «Х», or a number word of asks.yaml) of one of
-    the question's words: the number stands within COUNT_REACH words of it. «сколько карт в
-    руке в начале хода» is not answered by 535.7.1's «в начале своего хода карта … инкарнация
-    Х»: its number counts the incarnation, which the question does not name."""
-    keys = {k for m in matched for k in m}
-
-    def is_number(t: Token) -> bool:
-        # a one- or two-digit count; «207» in «(см. 207. Рука)» is a clause number
-        return (t.surface.isdigit() and len(t.surface) <= 2) or t.surface in c.asks.numbers
-
-    def counts(_text: str, toks: Sequence[Token], _start: int) -> bool:
-        at = [i for i, t in enumerate(toks) if t.key in keys]
-        return any(is_number(t) and any(abs(i - j) <= COUNT_REACH for j in at) for i, t in enumerate(toks))
-
-    return counts
-
-
-def _definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
-    """A sentence that defines the matched words: «X – это Y» with X before the dash
-    («Возродить карту – это … в зону битвы» defines no «зона битвы»); «X является Y», «X
-    считается Y» with X before the word as its subject, not after a preposition («в подфазу
-    Набора отряд … считается нелегальным» defines no phase; «… является эффектом правил игры и
-    не использует стек» no stack); «называется X» (asks.yaml `names`) with X anywhere."""
-    forms = [
-        r"\s*".join("[–—-]" if part == "–" else re.escape(part) for part in w.split()) for w in c.asks.defines
-    ]
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(forms) + r")(?!\w)" if forms else r"(?!)")
-    infos: dict[str, morph.WordInfo] = {}
-
-    def subject(toks: Sequence[Token], i: int) -> bool:
-        return i == 0 or not morph.analysed(infos, toks[i - 1].surface).preposition
-
-    def defines(text: str, toks: Sequence[Token], start: int) -> bool:
-        low = normalize(text)
-        for found in pattern.finditer(low):
-            if low[: found.start()].rstrip().endswith(" не"):
-                continue  # «не является более наземным существом» defines nothing
-            if found.group() in c.asks.names:
-                return True
-            head = [(i, t) for i, t in enumerate(toks) if t.end - start <= found.start()]
-            dash = found.group()[:1] in "–—-"
-            if all(any(t.key in m and (dash or subject(toks, i)) for i, t in head) for m in matched):
-                return True
-        return False
-
-    return defines
-
-
-def _states(c: Corpus, d: int, matched: Sequence[Sequence[str]], marker: Marker) -> bool:
-    """Whether one sentence of paragraph d is marked (states a number, defines) and has every
-    matched word (a card is what the clause or its example is about, not a word of a sentence)."""
-    matched = [m for m in matched if not all(k.startswith("card:") for k in m)]
-    for piece in c.pieces[d]:
-        for start, end, lo, hi in piece.bounds:
-            toks = piece.tokens[lo:hi]
-            keys = {t.key for t in toks}
-            if all(any(k in keys for k in m) for m in matched) and marker(piece.text[start:end], toks, start):
-                return True
     return False
 
 

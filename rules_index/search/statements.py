@@ -1,0 +1,135 @@
+"""What a sentence of a clause states, for the answerability decision: a number beside the
+question's word, a definition of it, an order things are done in; and where a clause's source
+breaks off, two words of the question it would have spoken of (split from answerability.py, which
+asks these of the clauses that cover a question).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+
+from rules_index import morph
+from rules_index.search.corpus import Corpus
+from rules_index.search.query import Query
+from rules_index.text import Token, normalize
+
+# A number counts a word of the question when it stands at most this many words from it
+# («не более 1 карты», «количество жетонов», «инкарнация Х»).
+COUNT_REACH = 2
+
+# (sentence text, its tokens, where the sentence starts in its piece) → whether it is marked
+Marker = Callable[[str, Sequence[Token], int], bool]
+
+
+def cut_short(c: Corpus, q: Query, d: int) -> tuple[str, tuple[frozenset[str], ...]] | None:
+    """Two words the question types side by side («бестелесный симбиот») that paragraph d
+    writes side by side only in the sentence its source breaks off in (the rest of it may have
+    them apart, or each with another word: «небестелесного симбиота»): what d would say of them
+    is lost. The two words as typed and the keys each may stand for, or None."""
+    tokens = c.pieces[d][0].tokens
+    cut = c.cut_from[d]
+    if cut >= len(tokens):
+        return None
+    text = c.pieces[d][0].text
+    # side by side: nothing between them, not even a little word or a comma
+    pairs = [
+        (j, a.key, b.key)
+        for j, (a, b) in enumerate(itertools.pairwise(tokens))
+        if not text[a.end : b.start].strip()
+    ]
+    # each typed word's keys, with the broader words it stands for («компаньон» is a «симбиот»)
+    alts = {qw.word: {a.key for a in qw.alts} for qw in q.words}
+    at: dict[int, set[str]] = {}
+    spans: dict[int, tuple[int, int]] = {}
+    for tk in q.term_keys:
+        for i in range(tk.start, tk.end):
+            at.setdefault(i, set()).update({tk.key} | alts.get(tk.typed, set()))
+            spans.setdefault(i, tk.span)
+    for i in sorted(at):
+        first, second = at[i], at.get(i + 1, set())
+        if not second or first & second or q.text[spans[i][1] : spans[i + 1][0]].strip():
+            continue
+        typed = (normalize(q.text[slice(*spans[i])]), normalize(q.text[slice(*spans[i + 1])]))
+        if not morph.agree(*typed):
+            continue  # «стал бестелесным | паразит умирает»: two words, not one thing
+        where = [j for j, a, b in pairs if a in first and b in second]
+        if where and all(j >= cut for j in where):
+            return q.text[spans[i][0] : spans[i + 1][1]], (frozenset(first), frozenset(second))
+    return None
+
+
+def order_marker(c: Corpus, d: int) -> Marker:
+    """A sentence that states an order («Затем …», «После этого …»; asks.yaml `order.states`) in
+    paragraph d's own words, not where it points to another clause or says it in passing."""
+
+    def orders(_text: str, toks: Sequence[Token], _start: int) -> bool:
+        return any(
+            t.surface in c.asks.order_states and t.key not in c.cite_keys[d] and t.key not in c.aside_keys[d]
+            for t in toks
+        )
+
+    return orders
+
+
+def number_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
+    """A sentence that states a number (digits, «Х», or a number word of asks.yaml) of one of
+    the question's words: the number stands within COUNT_REACH words of it. «сколько карт в
+    руке в начале хода» is not answered by 535.7.1's «в начале своего хода карта … инкарнация
+    Х»: its number counts the incarnation, which the question does not name."""
+    keys = {k for m in matched for k in m}
+
+    def is_number(t: Token) -> bool:
+        # a one- or two-digit count; «207» in «(см. 207. Рука)» is a clause number
+        return (t.surface.isdigit() and len(t.surface) <= 2) or t.surface in c.asks.numbers
+
+    def counts(_text: str, toks: Sequence[Token], _start: int) -> bool:
+        at = [i for i, t in enumerate(toks) if t.key in keys]
+        return any(is_number(t) and any(abs(i - j) <= COUNT_REACH for j in at) for i, t in enumerate(toks))
+
+    return counts
+
+
+def definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
+    """A sentence that defines the matched words: «X – это Y» with X before the dash
+    («Возродить карту – это … в зону битвы» defines no «зона битвы»); «X является Y», «X
+    считается Y» with X before the word as its subject, not after a preposition («в подфазу
+    Набора отряд … считается нелегальным» defines no phase; «… является эффектом правил игры и
+    не использует стек» no stack); «называется X» (asks.yaml `names`) with X anywhere."""
+    forms = [
+        r"\s*".join("[–—-]" if part == "–" else re.escape(part) for part in w.split()) for w in c.asks.defines
+    ]
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(forms) + r")(?!\w)" if forms else r"(?!)")
+    infos: dict[str, morph.WordInfo] = {}
+
+    def subject(toks: Sequence[Token], i: int) -> bool:
+        return i == 0 or not morph.analysed(infos, toks[i - 1].surface).preposition
+
+    def defines(text: str, toks: Sequence[Token], start: int) -> bool:
+        low = normalize(text)
+        for found in pattern.finditer(low):
+            if low[: found.start()].rstrip().endswith(" не"):
+                continue  # «не является более наземным существом» defines nothing
+            if found.group() in c.asks.names:
+                return True
+            head = [(i, t) for i, t in enumerate(toks) if t.end - start <= found.start()]
+            dash = found.group()[:1] in "–—-"
+            if all(any(t.key in m and (dash or subject(toks, i)) for i, t in head) for m in matched):
+                return True
+        return False
+
+    return defines
+
+
+def states(c: Corpus, d: int, matched: Sequence[Sequence[str]], marker: Marker) -> bool:
+    """Whether one sentence of paragraph d is marked (states a number, defines) and has every
+    matched word (a card is what the clause or its example is about, not a word of a sentence)."""
+    matched = [m for m in matched if not all(k.startswith("card:") for k in m)]
+    for piece in c.pieces[d]:
+        for start, end, lo, hi in piece.bounds:
+            toks = piece.tokens[lo:hi]
+            keys = {t.key for t in toks}
+            if all(any(k in keys for k in m) for m in matched) and marker(piece.text[start:end], toks, start):
+                return True
+    return False
