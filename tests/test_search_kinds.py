@@ -77,3 +77,15 @@ def test_a_count_stated_in_an_example_about_the_card_asked_answers_it(ix: RulesI
     # about, not a word its sentence must have
     result = ix.lookup("сколько клеток выбирает бул багур для света фонаря")
     assert result.answer.answered and result.hits[0].id == "534.5"
+
+
+@pytest.mark.parametrize("query", ["максимум карт в руке", "вспомогательная зона сколько карт вмещает"])
+def test_a_limit_asks_a_count_and_an_idiom_states_none(ix: RulesIndex, query: str) -> None:
+    # «максимум» asks how many as «сколько» does; 535.4's «все равно сразу помещаются» is «anyway»
+    result = ix.lookup(query)
+    assert not result.hits and "вопрос «сколько»" in result.answer.reason
+
+
+def test_a_limit_the_rules_state_answers_it(ix: RulesIndex) -> None:
+    result = ix.lookup("максимум симбиотов на одном существе")
+    assert result.answer.answered and result.hits[0].id == "211.6"  # «только одного симбиота»

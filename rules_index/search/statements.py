@@ -86,9 +86,22 @@ def number_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
 
     def counts(_text: str, toks: Sequence[Token], _start: int) -> bool:
         at = [i for i, t in enumerate(toks) if t.key in keys]
-        return any(is_number(t) and any(abs(i - j) <= COUNT_REACH for j in at) for i, t in enumerate(toks))
+        return any(
+            is_number(t) and not _idiom(toks, i) and any(abs(i - j) <= COUNT_REACH for j in at)
+            for i, t in enumerate(toks)
+        )
 
     return counts
+
+
+# A number word that with the next word means something else: «все равно» (anyway), «одно и то же».
+_IDIOMS = frozenset({("все", "равно"), ("всё", "равно"), ("одно", "и"), ("один", "и")})
+
+
+def _idiom(toks: Sequence[Token], i: int) -> bool:
+    """Whether the number word at i begins an idiom that counts nothing («летающие существа … все
+    равно сразу помещаются во вспомогательную зону», 535.4, says no number of cards)."""
+    return i + 1 < len(toks) and (toks[i].surface, toks[i + 1].surface) in _IDIOMS
 
 
 def definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
