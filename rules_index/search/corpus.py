@@ -240,10 +240,11 @@ _ASIDE = re.compile(r"\([^()]*[“\"«„][^()]*\)")
 
 
 def _aside_keys(tokens: Sequence[Token], text: str) -> frozenset[str]:
-    """The keys a rule text has only in its asides: «(например, погибает, изгоняется,
-    возвращается в колоду)» of 211.4 lists what leaving the battle zone may be, and is not what the
-    clause is about (a question whether an exiled card may come back); «(после срабатывания
-    особенностей “при гибели”)» of 535.7.3 names abilities another part of the rules speaks of."""
+    """The keys a rule text has only in its asides, parentheses that name a thing in quotes:
+    «(после срабатывания особенностей “при гибели”)» of 535.7.3 names abilities another part of
+    the rules speaks of, and is not what the clause is about. A parenthesis of examples is no aside
+    here: 535.5.1.1's «(например, просмотр верхней карты, поиск верхнего существа…)» is what
+    «вызов верхнего существа» asks."""
     spans = [m.span() for m in _ASIDE.finditer(text)]
     if not spans:
         return frozenset()
