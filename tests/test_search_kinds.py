@@ -89,3 +89,11 @@ def test_a_limit_asks_a_count_and_an_idiom_states_none(ix: RulesIndex, query: st
 def test_a_limit_the_rules_state_answers_it(ix: RulesIndex) -> None:
     result = ix.lookup("максимум симбиотов на одном существе")
     assert result.answer.answered and result.hits[0].id == "211.6"  # «только одного симбиота»
+
+
+def test_a_closed_creature_is_not_a_card_put_into_play_face_down(ix: RulesIndex) -> None:
+    # 535.5–535.7 say how a card comes into play («в закрытом виде»); how a closed creature opens
+    # these fragments never say
+    assert not ix.lookup("как открыть закрытое существо").hits
+    result = ix.lookup("вызванное существо приходит закрытым?")
+    assert result.answer.answered and result.hits[0].id == "535.5"

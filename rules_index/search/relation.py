@@ -30,7 +30,8 @@ def related(
     owned = _owned(c, q, covered)
     order = doers_order(c, q)
     objects = _objects(c, q, covered)
-    if not doings and not owned and not order and not objects:
+    states = _states_of(c, q, covered)
+    if not doings and not owned and not order and not objects and not states:
         return covered
     infos: dict[str, morph.WordInfo] = {}  # a clause word's dictionary view, once per question
     out = dict(covered)
@@ -47,9 +48,37 @@ def related(
             for vi, oi in objects
             if vi in covered[d] and oi not in covered[d] and _done_to_another(c, d, how[d][vi][0].key, infos)
         }
+        off |= {ai for ai in states if ai in covered[d] and _only_a_manner(c, d, how[d][ai][0].key)}
         if off:
             out[d] = covered[d] - off
     return out
+
+
+# «в открытом виде», «во вскрытом виде»: how a card is put into play (535.5), not what a card is.
+_MANNER = frozenset({"виде", "вид"})
+
+
+def _states_of(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> set[int]:
+    """The adjectives and participles typed just before a noun they agree with («закрытое
+    существо», «тапнутое существо»): what state a thing is in."""
+    return {
+        ai
+        for ai, ni in _pairs(
+            q, covered, lambda w: (w.minor or w.verbal) and not w.noun and not w.ordinal, lambda w: w.noun
+        )
+        if normalize(q.words[ni].word) not in _MANNER
+        and morph.agree(normalize(q.words[ai].word), normalize(q.words[ni].word))
+    }
+
+
+def _only_a_manner(c: Corpus, d: int, key: str) -> bool:
+    """Whether paragraph d has `key` only in a phrase of manner («в закрытом виде», 535.7): the
+    way a card comes into play, which says nothing of a creature that is closed («закрытое существо
+    может защищаться?»)."""
+    places = [
+        (piece.tokens, i) for piece in c.pieces[d] for i, t in enumerate(piece.tokens) if t.key == key
+    ]
+    return bool(places) and all(i + 1 < len(toks) and toks[i + 1].surface in _MANNER for toks, i in places)
 
 
 def doers_order(c: Corpus, q: Query) -> set[int]:
