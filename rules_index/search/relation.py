@@ -75,9 +75,7 @@ def _only_a_manner(c: Corpus, d: int, key: str) -> bool:
     """Whether paragraph d has `key` only in a phrase of manner («в закрытом виде», 535.7): the
     way a card comes into play, which says nothing of a creature that is closed («закрытое существо
     может защищаться?»)."""
-    places = [
-        (piece.tokens, i) for piece in c.pieces[d] for i, t in enumerate(piece.tokens) if t.key == key
-    ]
+    places = [(piece.tokens, i) for piece in c.pieces[d] for i, t in enumerate(piece.tokens) if t.key == key]
     return bool(places) and all(i + 1 < len(toks) and toks[i + 1].surface in _MANNER for toks, i in places)
 
 
