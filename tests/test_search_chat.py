@@ -82,3 +82,12 @@ def test_the_people_and_fillers_of_a_story_are_not_its_topic(ix: RulesIndex, que
     result = ix.lookup(query)
     assert word not in {w.word for w in result.words}
     assert word not in result.answer.missing
+
+
+def test_a_slang_phrase_in_the_rules_own_words_is_still_read_whole(ix: RulesIndex) -> None:
+    # «первым ходит» has the keys of «первый ход» (jargon.yaml), which the rules never write whole:
+    # read as one meaning, it is what the text lacks, not «первом ряду» and «хода» apart
+    result = ix.lookup("в начале боя первым ходит тот у кого отряд дешевле")
+    assert not result.hits and "первым ходит" in result.answer.missing
+    typed = ix.lookup("первый ход")
+    assert not typed.hits and typed.answer.missing == ("первый ход",)

@@ -162,7 +162,7 @@ def jargon_table(
                 if len(whole) > 1:
                     jargon.append((whole, entry.means, means))
                 continue
-            if not seq or not means or seq == means:
+            if not seq or not means or (seq == means and len(seq) == 1):
                 continue
             if entry.keep:
                 if len(seq) == 1:
