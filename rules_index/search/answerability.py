@@ -157,28 +157,18 @@ def decide(
     }
     if not shares:
         return Answer(False, missing=missing)
-    need = ANSWER_COVERAGE
     reason = ""
-    # The first clause covering enough that breaks off where it would speak of two words of the
-    # question: a clause without those words does not answer it either.
-    cut_off = next(
-        (
-            (
-                f"текст п. {c.paragraphs[d].id} обрывается на полуслове там, где он говорит о «{cut[0]}»",
-                cut[1],
-                d,
-            )
-            for d in sorted(shares, key=lambda d: (-scores.get(d, 0.0), d))
-            if shares[d] >= need and (cut := statements.cut_short(c, q, d))
-        ),
-        None,
-    )
     # The clauses that cover enough, best ranked first: the evidence shown is for the clause
     # a judge reads first.
-    for d in sorted(shares, key=lambda d: (-scores.get(d, 0.0), d)):
+    enough = [
+        d for d in sorted(shares, key=lambda d: (-scores.get(d, 0.0), d)) if shares[d] >= ANSWER_COVERAGE
+    ]
+    # Those that break off where they would speak of two words of the question, and the first of
+    # them: a clause without those words does not answer it either.
+    cuts = {d: cut for d in enough if (cut := statements.cut_short(c, q, d))}
+    cut_off = next(((d, cuts[d]) for d in enough if d in cuts), None)
+    for d in enough:
         share = shares[d]
-        if share < need:
-            continue
         if not any(_where(c, q, d, t.wi, how) in CENTRAL for t in topics if t.wi in covered[d]):
             # Only words its example or a cross-reference mentions in passing: the clause is
             # not about them («как работает яд»: 534.5's example says the wounds still count
@@ -196,14 +186,14 @@ def decide(
             reason = reason or f"п. {c.paragraphs[d].id} называет только карту"
             continue
         failed = _unstated(c, q, topics, d, covered[d], how, defining)
-        if not failed and cut_off is not None and not all(c.text_keys[d] & keys for keys in cut_off[1]):
+        if not failed and cut_off is not None and not all(c.text_keys[d] & keys for keys in cut_off[1][1]):
             # the words a clause breaks off at are what is asked; a clause without them is about
             # something else («перестал быть бестелесным»: 211.3 speaks of a host that ceases to be one)
-            failed = cut_off[0]
-        if not failed and (cut := statements.cut_short(c, q, d)):
+            failed = _broken_off(c, *cut_off)
+        if not failed and d in cuts:
             # «бестелесный симбиот на небестелесное существо»: 211.5 breaks off at «Если
             # бестелесный симбиот»; its whole sentences speak of a «небестелесный симбиот»
-            failed = f"текст п. {c.paragraphs[d].id} обрывается на полуслове там, где он говорит о «{cut[0]}»"
+            failed = _broken_off(c, d, cuts[d])
         if not failed and (lacks := _short_lacks(c, q, topics, covered[d])):
             # «защитник летуна»: 534.8 has the defender, never a flyer
             failed = f"п. {c.paragraphs[d].id} не говорит о «{lacks}»"
@@ -211,12 +201,17 @@ def decide(
             return Answer(True, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, coverage=share)
         reason = reason or failed
     # the clause the text breaks off in is the one a judge reads, whatever covers more
-    d = cut_off[2] if cut_off else max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
-    reason = cut_off[0] if cut_off else reason
+    d = cut_off[0] if cut_off else max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
+    reason = _broken_off(c, *cut_off) if cut_off else reason
     evidence = _evidence(c, q, d, how, covered)
     return Answer(
         False, c.paragraphs[d].id, evidence, missing, reason, shares[d], cut_off=cut_off is not None
     )
+
+
+def _broken_off(c: Corpus, d: int, cut: tuple[str, tuple[frozenset[str], ...]]) -> str:
+    """Why paragraph d does not answer: its text breaks off where it speaks of the words typed."""
+    return f"текст п. {c.paragraphs[d].id} обрывается на полуслове там, где он говорит о «{cut[0]}»"
 
 
 def _whole(topics: Sequence[_Topic], got: set[int], total: float) -> float:
@@ -383,7 +378,7 @@ def _partial(c: Corpus, q: Query, d: int, topic: _Topic, how: How) -> float:
         return 0.0
 
     def states(key: str) -> bool:
-        return key in c.text_keys[d] and key not in c.cite_keys[d] and key not in c.aside_keys[d]
+        return key in c.text_keys[d] and not c.in_passing(d, key)
 
     # The thing the meaning names must be there: «первом ряду» is no part of «первый ход».
     if not all(states(k) for k in topic.nouns):
@@ -447,7 +442,7 @@ def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
     if how[d][wi][0].how in ("card", "named"):
         return "name"  # a card is what its clause or example is about
     keys = _keys(q, d, wi, how)
-    if all(k in c.text_keys[d] and k not in c.cite_keys[d] and k not in c.aside_keys[d] for k in keys):
+    if all(k in c.text_keys[d] and not c.in_passing(d, k) for k in keys):
         return "text"
     if all(k in c.example_names[d] for k in keys):
         return "name"

@@ -67,6 +67,11 @@ class Corpus:
     another_keys: frozenset[str]  # keys of the words that relate two of a kind (asks.yaml)
     translit: Translit  # Russian typed in Latin letters (translit.yaml)
 
+    def in_passing(self, d: int, key: str) -> bool:
+        """Whether paragraph d's rule text has the key only in passing: beside a cross-reference
+        («в порядке, описанном в 536») or in an aside («(… особенностей “при гибели”)»)."""
+        return key in self.cite_keys[d] or key in self.aside_keys[d]
+
 
 def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None) -> Corpus:
     """Index the paragraphs with the tables (ours by default)."""

@@ -144,11 +144,11 @@ def jargon_table(
     """(slang keys, meaning, meaning keys) rows, longest first; and «keep» slang as words the
     rules have that also search (meaning, meaning keys, relation): a broader word, an opposite.
 
-    Jargon matches by stem, unless the slang stem is also a word of the rules («контроллер»
-    and «контроля» share a stem): then only the listed slang forms themselves match. Slang of
-    one meaningful word and little words («чья карта», «у кого ход»), or of little words only
-    («чей он»), matches only as the whole phrase (PHRASE-marked keys, little words as typed): its
-    one word alone says too little.
+    Jargon matches by stem, unless a one-word slang's stem is also a word of the rules
+    («контроллер» and «контроля» share a stem): then only the listed slang forms themselves match.
+    Slang of one meaningful word and little words («чья карта», «у кого ход»), of little words
+    only («чей он»), or of several words some of which the rules have («ушла с кладбища»,
+    «первым ходит»), matches only as the whole phrase (PHRASE-marked keys, little words as typed).
     """
     jargon: list[JargonRow] = []
     broader: dict[str, Broader] = {}
@@ -171,12 +171,9 @@ def jargon_table(
                     broader[seq[0]] = Broader(entry.means, means, entry.relation, within, only)
                 continue
             whole = phrase_keys(analyzer.tokens(slang, stemmer), analyzer.stopwords)
-            if len(seq) == 1 and len(whole) > 1:
-                jargon.append((whole, entry.means, means))
-                continue
-            if len(seq) > 1 and any(k in postings for k in seq):
-                # words of the rules in a phrase: the whole phrase by its keys, little words as
-                # typed («ушла с кладбища» is not «ушла на кладбище»)
+            if len(whole) > 1 and (len(seq) == 1 or any(k in postings for k in seq)):
+                # one word with little words, or words of the rules: the whole phrase by its
+                # keys, little words as typed («ушла с кладбища» is not «ушла на кладбище»)
                 jargon.append((whole, entry.means, means))
                 continue
             if any(k in postings for k in seq):

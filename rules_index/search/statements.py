@@ -65,10 +65,7 @@ def order_marker(c: Corpus, d: int) -> Marker:
     paragraph d's own words, not where it points to another clause or says it in passing."""
 
     def orders(_text: str, toks: Sequence[Token], _start: int) -> bool:
-        return any(
-            t.surface in c.asks.order_states and t.key not in c.cite_keys[d] and t.key not in c.aside_keys[d]
-            for t in toks
-        )
+        return any(t.surface in c.asks.order_states and not c.in_passing(d, t.key) for t in toks)
 
     return orders
 
