@@ -122,14 +122,6 @@ def agree(qualifier: str, noun: str) -> bool:
     return any((p.tag.case, p.tag.number) in forms for p in analyzer.parse(noun) if p.tag.POS == "NOUN")
 
 
-def analysed(infos: dict[str, WordInfo], surface: str) -> WordInfo:
-    """analyse(surface), kept in `infos`: the look-ups of one question, where a clause word is met
-    again and again."""
-    if surface not in infos:
-        infos[surface] = analyse(surface)
-    return infos[surface]
-
-
 def lexeme(word: str) -> frozenset[str]:
     """Every form of every dictionary word this lower-case word may be a form of («стоит»: of
     «стоить» and of «стоять», so «стоящими» too); empty for a word the dictionary lacks.

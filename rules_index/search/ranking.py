@@ -159,14 +159,13 @@ def verbs_as_verbs(c: Corpus, words: Sequence[QWord], scores: dict[int, float], 
     verbs = _typed_verbs(words)
     if not verbs:
         return
-    infos: dict[str, morph.WordInfo] = {}
     for d in _best(scores):
         for wi in verbs:
             alt = how.get(d, {}).get(wi, (None, ""))[0]
             if alt is None or alt.how not in ("form", "prefix", "derived"):
                 continue
             if not any(
-                t.key == alt.key and morph.analysed(infos, t.surface).verbal
+                t.key == alt.key and morph.analyse(t.surface).verbal
                 for piece in c.pieces[d]
                 for t in piece.tokens
             ):

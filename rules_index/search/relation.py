@@ -33,20 +33,19 @@ def related(
     states = _states_of(c, q, covered)
     if not doings and not owned and not order and not objects and not states:
         return covered
-    infos: dict[str, morph.WordInfo] = {}  # a clause word's dictionary view, once per question
     out = dict(covered)
     for d in candidates:
-        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key, infos)}
+        off = {wi for wi in doings if wi in covered[d] and not _as_verb(c, d, how[d][wi][0].key)}
         off |= {
             hi
             for hi, gi in owned
-            if hi in covered[d] and gi not in covered[d] and _owned_otherwise(c, d, how[d][hi][0].key, infos)
+            if hi in covered[d] and gi not in covered[d] and _owned_otherwise(c, d, how[d][hi][0].key)
         }
         off |= order & covered[d]
         off |= {
             vi
             for vi, oi in objects
-            if vi in covered[d] and oi not in covered[d] and _done_to_another(c, d, how[d][vi][0].key, infos)
+            if vi in covered[d] and oi not in covered[d] and _done_to_another(c, d, how[d][vi][0].key)
         }
         off |= {ai for ai in states if ai in covered[d] and _only_a_manner(c, d, how[d][ai][0].key)}
         if off:
@@ -123,15 +122,15 @@ def _objects(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> list[tuple
     return _pairs(q, covered, lambda w: w.verb, lambda w: w.noun)
 
 
-def _done_to_another(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
+def _done_to_another(c: Corpus, d: int, key: str) -> bool:
     """Whether paragraph d has `key` as a verb done to a noun of its own («пропустить эту
     срабатывающую особенность», 535.5.2): another doing than the question's. A card of any kind
     (asks.yaml's any_card: «Возродить карту», 535.6) is no other noun: a creature is a card."""
     return any(
         t.key == key
-        and morph.analysed(infos, t.surface).verb
+        and morph.analyse(t.surface).verb
         and any(
-            morph.analysed(infos, n.surface).noun and n.surface not in c.asks.any_card
+            morph.analyse(n.surface).noun and n.surface not in c.asks.any_card
             for n in piece.tokens[i + 1 : i + 4]
         )
         for piece in c.pieces[d]
@@ -139,11 +138,11 @@ def _done_to_another(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInf
     )
 
 
-def _owned_otherwise(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
+def _owned_otherwise(c: Corpus, d: int, key: str) -> bool:
     """Whether paragraph d has `key` followed by another noun in the genitive («маркера
     контроля», 535.1.1): another thing than the question's."""
     return any(
-        t.key == key and morph.analysed(infos, n.surface).genitive
+        t.key == key and morph.analyse(n.surface).genitive
         for piece in c.pieces[d]
         for t, n in itertools.pairwise(piece.tokens)
     )
@@ -179,10 +178,8 @@ def timed(c: Corpus, q: Query) -> list[int]:
     return asked_doings(c, q, c.asks.time) if typed and typed[0] in c.asks.time else []
 
 
-def _as_verb(c: Corpus, d: int, key: str, infos: dict[str, morph.WordInfo]) -> bool:
+def _as_verb(c: Corpus, d: int, key: str) -> bool:
     """Whether paragraph d has `key` as a verb or an active participle, which say who does it
     («он выбирает», «игрок, контролирующий карту»), not only as a noun or a passive participle
     («до вскрытия», «в открытом виде»)."""
-    return any(
-        t.key == key and morph.analysed(infos, t.surface).doer for piece in c.pieces[d] for t in piece.tokens
-    )
+    return any(t.key == key and morph.analyse(t.surface).doer for piece in c.pieces[d] for t in piece.tokens)

@@ -111,10 +111,9 @@ def definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
         r"\s*".join("[–—-]" if part == "–" else re.escape(part) for part in w.split()) for w in c.asks.defines
     ]
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(forms) + r")(?!\w)" if forms else r"(?!)")
-    infos: dict[str, morph.WordInfo] = {}
 
     def subject(toks: Sequence[Token], i: int) -> bool:
-        return i == 0 or not morph.analysed(infos, toks[i - 1].surface).preposition
+        return i == 0 or not morph.analyse(toks[i - 1].surface).preposition
 
     def defines(text: str, toks: Sequence[Token], start: int) -> bool:
         low = normalize(text)
