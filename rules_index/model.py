@@ -260,9 +260,9 @@ class Answer:
     missing: tuple[str, ...] = ()
     reason: str = ""
     coverage: float = 0.0
-    # the question is about where `clause`'s source breaks off mid-sentence (Paragraph.cut_off):
-    # what it was to say is lost, and a judge reads the clause itself
-    cut_off: bool = False
+    # the sentence `clause`'s source breaks off in (Paragraph.cut_off), when the question is about
+    # where it breaks off: what it was to say is lost, and a judge reads the clause itself; or «»
+    cut_off: str = ""
 
     def to_dict(self) -> dict[str, object]:
         return {

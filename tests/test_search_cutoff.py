@@ -34,6 +34,7 @@ def test_a_question_about_where_the_text_breaks_off_is_not_answered(ix: RulesInd
     assert not result.hits
     assert not result.answer.answered and result.answer.clause == "211.5"
     assert "п. 211.5 обрывается на полуслове" in result.answer.reason
+    assert result.answer.cut_off == "Если бестелесный симбиот"  # the sentence it breaks off in
     assert "бестелесн" in result.answer.reason  # the words it breaks off at, as typed
 
 

@@ -20,7 +20,6 @@ drawn for, the whole page is redrawn, so the rules line never names other rules 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import streamlit as st
@@ -114,17 +113,15 @@ def _render_evidence(result: SearchResult, count: str = "") -> None:
         st.caption(count)
 
 
-def cut_off_entry(index: RulesIndex, cid: str) -> linklist.Entry:
+def cut_off_entry(index: RulesIndex, cid: str, tail: str) -> linklist.Entry:
     """The clause whose source breaks off where the question is: its link and the sentence it
     breaks off in («… Если бестелесный симбиот»), marked as cut."""
-    p = index.get(cid)
-    text = " ".join((p.text if p else "").split())
-    tail = re.split(r"(?<=[.!?])\s+", text)[-1] if text else ""
-    paras = [linklist.Para(((f"… {tail}", False),))] if tail else []
-    paras.append(linklist.Para(((understood.CUT_OFF_NOTE, False),), muted=True))
     return linklist.Entry(
         head=common.clause_list_link(index, cid, ((cid, True), (" · текст обрывается", False))),
-        paras=tuple(paras),
+        paras=(
+            linklist.Para(((f"… {tail}", False),)),
+            linklist.Para(((understood.CUT_OFF_NOTE, False),), muted=True),
+        ),
     )
 
 
@@ -216,7 +213,8 @@ def _search() -> None:
         _render_evidence(result)
         if result.answer.cut_off and result.answer.clause:
             # the text breaks off where the question is: the clause itself, to read what is there
-            linklist.draw("search_cut_off", [cut_off_entry(index, result.answer.clause)], _leaving)
+            entry = cut_off_entry(index, result.answer.clause, result.answer.cut_off)
+            linklist.draw("search_cut_off", [entry], _leaving)
         ready.render_answers(index, found, problem, _leaving)
         return
     _render_evidence(result, f"Найдено пунктов: {len(hits)} (лучшие сверху)")

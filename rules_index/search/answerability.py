@@ -205,7 +205,13 @@ def decide(
     reason = _broken_off(c, *cut_off) if cut_off else reason
     evidence = _evidence(c, q, d, how, covered)
     return Answer(
-        False, c.paragraphs[d].id, evidence, missing, reason, shares[d], cut_off=cut_off is not None
+        False,
+        c.paragraphs[d].id,
+        evidence,
+        missing,
+        reason,
+        shares[d],
+        cut_off=statements.unfinished(c, d) if cut_off else "",
     )
 
 

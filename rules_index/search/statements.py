@@ -60,6 +60,14 @@ def cut_short(c: Corpus, q: Query, d: int) -> tuple[str, tuple[frozenset[str], .
     return None
 
 
+def unfinished(c: Corpus, d: int) -> str:
+    """The sentence paragraph d's source breaks off in («Если бестелесный симбиот», 211.5), as
+    written; «» when its text is whole."""
+    tokens = c.pieces[d][0].tokens
+    cut = c.cut_from[d]
+    return c.pieces[d][0].text[tokens[cut].start :].strip() if cut < len(tokens) else ""
+
+
 def order_marker(c: Corpus, d: int) -> Marker:
     """A sentence that states an order («Затем …», «После этого …»; asks.yaml `order.states`) in
     paragraph d's own words, not where it points to another clause or says it in passing."""
