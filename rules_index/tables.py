@@ -131,6 +131,20 @@ def _read(path: Path) -> object:
         raise CorpusError(f"Таблица «{path.name}»: {err}.") from None
 
 
+def _mapping(path: Path, keys: str) -> dict[str, object] | None:
+    """A table of named parts (asks.yaml, derivation.yaml, translit.yaml): its mapping, or None
+    when the file is absent or empty (the table's defaults hold); `keys` names the parts for the
+    message when the file is not a mapping."""
+    if not path.is_file():
+        return None
+    data = _read(path)
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise CorpusError(f"Таблица «{path.name}»: ожидаются ключи {keys}.")
+    return data
+
+
 def _entries(path: Path) -> list[dict[str, object]]:
     data = _read(path)
     if data is None:
@@ -232,13 +246,9 @@ def _stopwords(path: Path) -> frozenset[str]:
 
 
 def _derivation(path: Path) -> Derivation:
-    if not path.is_file():
-        return Derivation()
-    data = _read(path)
+    data = _mapping(path, "«prefixes» и «alternations»")
     if data is None:
         return Derivation()
-    if not isinstance(data, dict):
-        raise CorpusError(f"Таблица «{path.name}»: ожидаются ключи «prefixes» и «alternations».")
     prefixes = data.get("prefixes") or []
     alternations = data.get("alternations") or {}
     if not isinstance(prefixes, list) or not all(isinstance(x, str) and x for x in prefixes):
@@ -259,13 +269,9 @@ def _derivation(path: Path) -> Derivation:
 
 
 def _asks(path: Path) -> Asks:
-    if not path.is_file():
-        return Asks()
-    data = _read(path)
+    data = _mapping(path, "«quantity», «definition» и «light»")
     if data is None:
         return Asks()
-    if not isinstance(data, dict):
-        raise CorpusError(f"Таблица «{path.name}»: ожидаются ключи «quantity», «definition» и «light».")
 
     def words(value: object, where: str) -> frozenset[str]:
         if value is None:
@@ -326,15 +332,9 @@ _RUSSIAN_READING = re.compile(r"[а-я]*")
 
 
 def _translit(path: Path) -> Translit:
-    if not path.is_file():
-        return Translit()
-    data = _read(path)
+    data = _mapping(path, "«letters», «start», «after_vowel» и «left_out»")
     if data is None:
         return Translit()
-    if not isinstance(data, dict):
-        raise CorpusError(
-            f"Таблица «{path.name}»: ожидаются ключи «letters», «start», «after_vowel» и «left_out»."
-        )
 
     def groups(key: str) -> Mapping[str, tuple[str, ...]]:
         value = data.get(key) or {}
