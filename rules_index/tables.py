@@ -60,6 +60,9 @@ class CardEntry:
 class Family:
     key: str
     prefixes: tuple[str, ...]
+    # longer prefixes of another word that only looks of the family («защитник», a defender, is
+    # no «защита», a protection): such words keep their own stems
+    unless: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -233,7 +236,11 @@ def _cards(path: Path) -> tuple[CardEntry, ...]:
 
 def _families(path: Path) -> tuple[Family, ...]:
     return tuple(
-        Family(_strings(path, i, e, "key", True)[0], _strings(path, i, e, "prefixes", True))
+        Family(
+            _strings(path, i, e, "key", True)[0],
+            _strings(path, i, e, "prefixes", True),
+            _strings(path, i, e, "unless", False),
+        )
         for i, e in enumerate(_entries(path))
     )
 

@@ -85,6 +85,8 @@ class Analyzer:
     def __init__(self, tables: Tables) -> None:
         self.stopwords = frozenset(normalize(w) for w in tables.stopwords)
         pairs = [(normalize(p), normalize(f.key)) for f in tables.families for p in f.prefixes]
+        # A family's `unless` prefix maps to "": the word is no member and keeps its own stem.
+        pairs += [(normalize(p), "") for f in tables.families for p in f.unless]
         # A family by its prefix, tried longest first: one dict look-up per prefix length (a
         # handful) instead of a `startswith` per prefix (64) for every word stemmed.
         families: dict[str, str] = {}
@@ -111,8 +113,10 @@ class Analyzer:
         for n in self._prefix_lengths:
             if len(word) >= n:
                 family = families.get(word[:n])
-                if family is not None:
+                if family:
                     return family
+                if family == "":
+                    break
         if word.isdigit() or len(word) <= 2:
             return word
         return str(stemmer.stemWord(word))

@@ -241,8 +241,9 @@ def test_a_topic_the_rules_never_name_gets_nothing(ix: RulesIndex, query: str) -
     ("query", "lacking"),
     [
         # two things named together: 534.8 has «защит», never a flyer («первый ход» is read whole
-        # as jargon.yaml's meaning, which the text lacks: tests/test_search_chat.py)
-        ("защитник летуна", "летуна"),
+        # as jargon.yaml's meaning, which the text lacks: tests/test_search_chat.py; «защитник»,
+        # a defender, is no «защита»: tests/test_search_linking.py)
+        ("защита летуна", "летуна"),
     ],
 )
 def test_a_terse_query_is_not_answered_by_a_clause_that_has_one_of_its_two_things(
@@ -495,6 +496,8 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         ("подселить паразита на чужого юнита", "подселить", "помещается на существо", ("211.1", "211.2")),
         # a creature cut short, dying in other words, sitting on a host, an icon, the owner
         ("паразит на вражеского сущ", "сущ", "существо", ("211.1", "211.2")),
+        ("сколько симбов может висеть на одной тушке", "тушке", "существо", ("211.6",)),
+        ("на тушке уже висит симб, можно второго", "тушке", "существо", ("211.6",)),
         ("хоста грохнули, что с компаньоном", "грохнули", "погибает", ("211.4",)),
         ("компаньон сел не на того", "сел", "помещается на существо", ("211.1", "211.2")),
         ("симбиот пересел на другого хоста", "пересел", "помещается на другую карту", ("211.3",)),

@@ -286,6 +286,17 @@ def test_families_by_prefix_take_the_longest_prefix() -> None:
     assert analyzer.key("существо", stemmer) == str(stemmer.stemWord("существо"))
 
 
+def test_a_word_that_only_begins_like_a_family_keeps_its_own_stem(ix: RulesIndex) -> None:
+    # «защитник» (a defender) is no «защита» (534.8's «шаг проверки защит»): families.yaml's `unless`
+    analyzer = Analyzer(load_tables())
+    stemmer = analyzer.stemmer()
+    assert analyzer.key("защиты", stemmer) == analyzer.key("защищает", stemmer) == "защит"
+    assert analyzer.key("защитником", stemmer) == str(stemmer.stemWord("защитником"))
+    result = ix.lookup("кто может быть защитником летуна")
+    assert not result.answer.answered
+    assert any(e.word == "защитником" and not e.found for e in result.answer.evidence)
+
+
 def test_changing_is_one_family_but_the_pronoun_is_not_in_it(ix: RulesIndex) -> None:
     analyzer = Analyzer(load_tables())
     stemmer = analyzer.stemmer()
