@@ -102,6 +102,7 @@ class Asks:
     more: frozenset[str] = frozenset()  # «ещё», «уже», «сверху»: one more of a kind than there is
     first: frozenset[str] = frozenset()  # «первый»: the ordinal (as a lemma) that counts no second
     card_kinds: frozenset[str] = frozenset()  # «существо», «симбиот»: a limit of cards limits them
+    frames: frozenset[str] = frozenset()  # «шаг», «подфаза»: a named part of a turn, when a rule holds
 
 
 @dataclass(frozen=True)
@@ -331,6 +332,7 @@ def _asks(path: Path) -> Asks:
         words(data.get("more"), "more"),
         words(data.get("first"), "first"),
         words(data.get("card_kinds"), "card_kinds"),
+        words(data.get("frames"), "frames"),
     )
 
 

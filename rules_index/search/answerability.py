@@ -383,8 +383,10 @@ def _partial(c: Corpus, q: Query, d: int, topic: _Topic, how: How) -> float:
     if topic.wi not in how.get(d, {}):
         return 0.0
 
+    step = c.asks_a_step(q.tokens)
+
     def states(key: str) -> bool:
-        return key in c.text_keys[d] and not c.in_passing(d, key)
+        return key in c.text_keys[d] and not c.in_passing(d, key, step)
 
     # The thing the meaning names must be there: «первом ряду» is no part of «первый ход».
     if not all(states(k) for k in topic.nouns):
@@ -443,18 +445,22 @@ def _slip(q: Query, d: int, wi: int, how: How) -> bool:
 def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
     """«text» where paragraph d's rule says the word, «name» where a card or a quoted name in its
     example has it, «reference» where its rule has it only beside a cross-reference to another
-    clause, «aside» only in a parenthesis of examples or of a quoted name, «example» where only
-    its example does."""
+    clause, «aside» only in a parenthesis of examples or of a quoted name, «frame» only in the name
+    of the step its rule holds in (for a question about that step), «example» where only its
+    example does."""
     if how[d][wi][0].how in ("card", "named"):
         return "name"  # a card is what its clause or example is about
     keys = _keys(q, d, wi, how)
-    if all(k in c.text_keys[d] and not c.in_passing(d, k) for k in keys):
+    step = c.asks_a_step(q.tokens)
+    if all(k in c.text_keys[d] and not c.in_passing(d, k, step) for k in keys):
         return "text"
     if all(k in c.example_names[d] for k in keys):
         return "name"
     if not all(k in c.text_keys[d] for k in keys):
         return "example"
-    return "reference" if any(k in c.cite_keys[d] for k in keys) else "aside"
+    if any(k in c.cite_keys[d] for k in keys):
+        return "reference"
+    return "aside" if any(k in c.aside_keys[d] for k in keys) else "frame"
 
 
 def _quality(c: Corpus, q: Query, d: int, wi: int, how: How, about_example: bool = False) -> float:

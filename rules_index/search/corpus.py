@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from rules_index import numbers
+from rules_index import morph, numbers
 from rules_index.model import Paragraph
 from rules_index.search import linking, postings, typos
 from rules_index.search.postings import Broader, JargonRow, TermRow
@@ -54,6 +54,10 @@ class Corpus:
     # keys a rule text has only in an aside: a parenthesis of examples («(например, погибает,
     # изгоняется…)») or one that names a thing in quotes («(после срабатывания особенностей “при гибели”)»)
     aside_keys: tuple[frozenset[str], ...]
+    # per paragraph, the keys its rule text has only in the name of a part of the turn it says its
+    # statement holds in («На шаге проверки защит», 534.8), each with its form there (asks.yaml `frames`)
+    frame_keys: tuple[Mapping[str, str], ...]
+    frame_words: frozenset[str]  # the keys of the frame words themselves («шаг», «подфаза»)
     sentence_keys: tuple[tuple[frozenset[str], ...], ...]  # per paragraph, each sentence's keys
     example_names: tuple[frozenset[str], ...]  # keys of the names its examples are about
     # per paragraph, the words of its rule text's last sentence when the source breaks off inside
@@ -67,10 +71,28 @@ class Corpus:
     another_keys: frozenset[str]  # keys of the words that relate two of a kind (asks.yaml)
     translit: Translit  # Russian typed in Latin letters (translit.yaml)
 
-    def in_passing(self, d: int, key: str) -> bool:
+    def in_passing(self, d: int, key: str, step_asked: bool = False) -> bool:
         """Whether paragraph d's rule text has the key only in passing: beside a cross-reference
-        («в порядке, описанном в 536») or in an aside («(… особенностей “при гибели”)»)."""
-        return key in self.cite_keys[d] or key in self.aside_keys[d]
+        («в порядке, описанном в 536»), in an aside («(… особенностей “при гибели”)»), or, for a
+        question about a step itself (`step_asked`: «шаг проверки защит когда наступает»), in
+        the name of the step its statement holds in («На шаге проверки защит …»)."""
+        return key in self.cite_keys[d] or key in self.aside_keys[d] or (step_asked and self.framed(d, key))
+
+    def asks_a_step(self, tokens: Sequence[Token]) -> bool:
+        """Whether a question names a step as what it asks about («когда начинается шаг
+        рассадки», «можно ли пропустить шаг рассадки»), not as when its doing is done («после
+        шага рассадки», «в подфазу набора»): a frame word not after a preposition."""
+        return any(
+            t.key in self.frame_words and not _after_preposition(tokens, i) for i, t in enumerate(tokens)
+        )
+
+    def framed(self, d: int, key: str) -> bool:
+        """Whether paragraph d's rule text has the key only in a step's name: the frame word, or a
+        noun in the genitive after it («проверки защит»; not 211.1's «Шаге рассадки помещаются»,
+        whose verb is the clause's statement). The dictionary is asked at query time (an index
+        is built without it), once per word form in a process (morph.analyse)."""
+        form = self.frame_keys[d].get(key)
+        return form is not None and (key in self.frame_words or morph.analyse(form).genitive)
 
 
 def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Tables | None = None) -> Corpus:
@@ -82,6 +104,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
     for i, p in enumerate(paragraphs):
         first.setdefault(p.id, i)
     docs = postings.index_documents(paragraphs, analyzer, stemmer)
+    frames = frozenset(analyzer.key(w, stemmer) for w in tables.asks.frames)
     cards = postings.index_cards(tables, analyzer, stemmer, docs)
     jargon, broader = postings.jargon_table(tables, analyzer, stemmer, docs.postings)
     n_docs = max(1, len(paragraphs))
@@ -136,6 +159,10 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
             for p, dp in zip(paragraphs, docs.pieces, strict=True)
         ),
         aside_keys=tuple(_aside_keys(dp[0].tokens, dp[0].text) for dp in docs.pieces),
+        frame_keys=tuple(
+            _frame_keys(dp[0].tokens, dp[0].text, frames, analyzer.stopwords) for dp in docs.pieces
+        ),
+        frame_words=frames,
         jargon_lemmas=jargon_forms,
         number_index=numbers.NumberIndex(paragraphs, [tuple(dp) for dp in docs.pieces]),
         linker=linking.Linker(
@@ -256,6 +283,41 @@ def _aside_keys(tokens: Sequence[Token], text: str) -> frozenset[str]:
     inside = {t.key for t in tokens if any(a < t.start and t.end <= b for a, b in spans)}
     outside = {t.key for t in tokens if not any(a < t.start and t.end <= b for a, b in spans)}
     return frozenset(inside - outside)
+
+
+# A step's name is at most this many words after its frame word («шаге применения эффектов замещения»).
+_FRAME_NAME = 3
+# A frame is said after a preposition at most this many words before its frame word («по
+# окончании Шага рассадки», «На шаге»): «Шаг рассадки – это …» would be about the step.
+_FRAME_AFTER = 2
+_PREPOSITIONS = frozenset({"на", "в", "во", "до", "после", "по", "при", "перед", "с", "со", "к"})
+
+
+def _frame_keys(
+    tokens: Sequence[Token], text: str, frames: frozenset[str], stop: frozenset[str]
+) -> Mapping[str, str]:
+    """The keys a rule text has only in the names of the steps it says its statement holds in: a
+    frame word after a preposition and up to _FRAME_NAME words after it, up to a punctuation
+    mark or a little word; each key with its form there (Corpus.framed asks the dictionary
+    which of those words are the name's genitive nouns)."""
+    inside: dict[str, str] = {}
+    spans: set[int] = set()
+    for i, t in enumerate(tokens):
+        if t.key not in frames or not _after_preposition(tokens, i):
+            continue
+        spans.add(i)
+        for j in range(i + 1, min(len(tokens), i + 1 + _FRAME_NAME)):
+            if tokens[j].surface in stop or re.search(r"[^\w\s]", text[tokens[j - 1].end : tokens[j].start]):
+                break
+            spans.add(j)
+    for i in sorted(spans):
+        inside.setdefault(tokens[i].key, tokens[i].surface)
+    outside = {t.key for i, t in enumerate(tokens) if i not in spans}
+    return MappingProxyType({k: f for k, f in inside.items() if k not in outside})
+
+
+def _after_preposition(tokens: Sequence[Token], i: int) -> bool:
+    return any(tokens[j].surface in _PREPOSITIONS for j in range(max(0, i - _FRAME_AFTER), i))
 
 
 def _is_cited(surface: str, own: str) -> bool:
