@@ -39,7 +39,7 @@ words, and the reason says where the text breaks off.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rules_index import morph, numbers
@@ -371,8 +371,31 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
     about = any(t.wi in got and _where(c, q, d, t.wi, how) == "name" for t in topics) and not any(
         _unknown_noun(q, t) for t in topics
     )
-    whole = sum(t.weight * _quality(c, q, d, t.wi, how, about) for t in topics if t.wi in got)
+    aside = _only_in_parentheses(c, q, (t.wi for t in topics if t.wi in got), d, how)
+    whole = sum(
+        t.weight * _quality(c, q, d, t.wi, how, about) * (EXAMPLE_ONLY if t.wi in aside else 1.0)
+        for t in topics
+        if t.wi in got
+    )
     return whole + sum(t.weight * _partial(c, q, d, t, how) for t in topics if t.wi not in got and t.nouns)
+
+
+def _only_in_parentheses(c: Corpus, q: Query, matched: Iterable[int], d: int, how: How) -> frozenset[int]:
+    """The question's words paragraph d's rule says only inside its parentheses, when every word
+    it has of the question (but those most clauses imply, GENERIC_RARITY) is there: 211.4 names
+    «(например, погибает, изгоняется, возвращается в колоду)» as the ways a host leaves the
+    battle, and does not answer «изгнанную карту можно вернуть». One word outside is what the
+    clause is about, the parenthesis then its detail («вызов верхнего существа», 535.5.1.1)."""
+    inside: set[int] = set()
+    for wi in matched:
+        if retrieval.word_weight(c, q.words[wi]) < GENERIC_RARITY * c.max_idf:
+            continue
+        if _where(c, q, d, wi, how) != "text":
+            continue
+        if not all(k in c.paren_keys[d] for k in _keys(q, d, wi, how)):
+            return frozenset()
+        inside.add(wi)
+    return frozenset(inside)
 
 
 def _partial(c: Corpus, q: Query, d: int, topic: _Topic, how: How) -> float:
@@ -619,6 +642,7 @@ def _evidence(c: Corpus, q: Query, d: int, how: How, covered: Mapping[int, set[i
     out: list[Evidence] = []
     found_d = c.found[d]
     whole = {wi for got in covered.values() for wi in got}
+    aside = _only_in_parentheses(c, q, (wi for wi in covered.get(d, ()) if q.words[wi].meaningful), d, how)
     for wi, qw in enumerate(q.words):
         if not qw.meaningful:
             continue
@@ -627,7 +651,7 @@ def _evidence(c: Corpus, q: Query, d: int, how: How, covered: Mapping[int, set[i
             out.append(Evidence(qw.word, present[0].how if present and wi in whole else ""))
             continue
         alt = how[d][wi][0]
-        where = _where(c, q, d, wi, how)
+        where = "aside" if wi in aside else _where(c, q, d, wi, how)
         kind = alt.how
         if kind == "form" and fold_lookalikes(normalize(qw.word)) in c.surfaces[d]:
             kind = "exact"

@@ -54,6 +54,9 @@ class Corpus:
     # keys a rule text has only in an aside: a parenthesis of examples («(например, погибает,
     # изгоняется…)») or one that names a thing in quotes («(после срабатывания особенностей “при гибели”)»)
     aside_keys: tuple[frozenset[str], ...]
+    # keys a rule text has only inside its parentheses of examples or exceptions («(например,
+    # погибает, изгоняется, возвращается в колоду)», 211.4)
+    paren_keys: tuple[frozenset[str], ...]
     # per paragraph, the keys its rule text has only in the name of a part of the turn it says its
     # statement holds in («На шаге проверки защит», 534.8), each with its form there (asks.yaml `frames`)
     frame_keys: tuple[Mapping[str, str], ...]
@@ -159,6 +162,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
             for p, dp in zip(paragraphs, docs.pieces, strict=True)
         ),
         aside_keys=tuple(_aside_keys(dp[0].tokens, dp[0].text) for dp in docs.pieces),
+        paren_keys=tuple(_aside_keys(dp[0].tokens, dp[0].text, _PARENTHESIS) for dp in docs.pieces),
         frame_keys=tuple(
             _frame_keys(dp[0].tokens, dp[0].text, frames, analyzer.stopwords) for dp in docs.pieces
         ),
@@ -269,15 +273,19 @@ def _cross_reference_keys(own: str, tokens: Sequence[Token], text: str = "") -> 
 
 # A parenthesis that is an aside: it gives examples, or names a thing in quotes.
 _ASIDE = re.compile(r"\([^()]*[“\"«„][^()]*\)")
+# A parenthesis of examples or of an exception («(например, погибает, изгоняется…)», «(но не с
+# передвижением)»), not one of the other cases a rule covers too («вызываемый (возрождаемый или
+# инкарнирующий) симбиот», 211.8).
+_PARENTHESIS = re.compile(r"\((?:например|но не)\b[^()]*\)", re.IGNORECASE)
 
 
-def _aside_keys(tokens: Sequence[Token], text: str) -> frozenset[str]:
+def _aside_keys(tokens: Sequence[Token], text: str, aside: re.Pattern[str] = _ASIDE) -> frozenset[str]:
     """The keys a rule text has only in its asides, parentheses that name a thing in quotes:
     «(после срабатывания особенностей “при гибели”)» of 535.7.3 names abilities another part of
     the rules speaks of, and is not what the clause is about. A parenthesis of examples is no aside
     here: 535.5.1.1's «(например, просмотр верхней карты, поиск верхнего существа…)» is what
     «вызов верхнего существа» asks."""
-    spans = [m.span() for m in _ASIDE.finditer(text)]
+    spans = [m.span() for m in aside.finditer(text)]
     if not spans:
         return frozenset()
     inside = {t.key for t in tokens if any(a < t.start and t.end <= b for a, b in spans)}

@@ -1,7 +1,12 @@
-"""A step the rules name as the time their statement holds («На шаге проверки защит эффект
+"""Words a clause has only in passing do not make it an answer.
+
+A step the rules name as the time their statement holds («На шаге проверки защит эффект
 замещения … считается воздействием», 534.8) is not what the clause is about: a question about
 the step itself («шаг проверки защит когда наступает») is not answered by it (asks.yaml `frames`),
-while a question that names the step as its own time («после шага рассадки») still is."""
+while a question that names the step as its own time («после шага рассадки») still is. A
+parenthesis of examples or of an exception («(например, погибает, изгоняется, возвращается в
+колоду)», 211.4) does not answer a question that has nothing else of the clause («изгнанную карту
+можно вернуть»)."""
 
 from __future__ import annotations
 
@@ -62,3 +67,40 @@ def test_a_question_that_names_the_step_as_its_own_time_is_still_answered(
 ) -> None:
     result = ix.lookup(query)
     assert result.answer.answered and result.hits[0].id == clause, [h.id for h in result.hits]
+
+
+def test_a_clause_that_has_the_question_only_in_its_parenthesis_of_examples_does_not_answer(
+    ix: RulesIndex,
+) -> None:
+    result = ix.lookup("изгнанную карту можно вернуть в игру")
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+    # 211.4's parenthesis alone; the evidence says so
+    c = ix._search.corpus
+    assert {"изгн", "возвраща"} <= c.paren_keys[c.first["211.4"]]
+    result = ix.lookup("что такое передвижение")
+    assert not result.answer.answered
+    assert [e.where for e in result.answer.evidence if e.word == "передвижение"] == ["aside"]
+
+
+@pytest.mark.parametrize(
+    ("query", "clause"),
+    [
+        # the parenthesis is the detail of a clause the question names otherwise
+        ("хозяина изгнали, что с симбиотом", "211.4"),
+        ("хозяин стал артефактом, симбиот живет?", "211.4"),
+        ("вызов верхнего существа колоды", "535.5.1.1"),
+    ],
+)
+def test_a_parenthesis_beside_what_the_question_names_still_answers(
+    ix: RulesIndex, query: str, clause: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == clause, [h.id for h in result.hits]
+
+
+def test_a_parenthesis_of_the_other_cases_a_rule_covers_is_the_rule(ix: RulesIndex) -> None:
+    # «вызываемый (возрождаемый или инкарнирующий) симбиот», 211.8: no example, the rule itself
+    c = ix._search.corpus
+    assert "возрожд" not in c.paren_keys[c.first["211.8"]]
+    result = ix.lookup("рес симбионта прямо на существо")
+    assert result.answer.answered and "211.8" in [h.id for h in result.hits[:3]]
