@@ -104,3 +104,33 @@ def test_a_parenthesis_of_the_other_cases_a_rule_covers_is_the_rule(ix: RulesInd
     assert "возрожд" not in c.paren_keys[c.first["211.8"]]
     result = ix.lookup("рес симбионта прямо на существо")
     assert result.answer.answered and "211.8" in [h.id for h in result.hits[:3]]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "особенности при гибели когда срабатывают",
+        "у моего сущ есть особенность при гибели, опп говорит что в чужой ход она не срабатывает",
+    ],
+)
+def test_a_name_the_rules_quote_only_in_an_aside_is_what_the_question_asks_about(
+    ix: RulesIndex, query: str
+) -> None:
+    # 535.7.3 names «особенностей “при гибели”» in passing; 535.5.2's «срабатывающая особенность»
+    # and 211.4's «погибает» are not that name
+    result = ix.lookup(query)
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+
+
+def test_a_question_on_the_clause_around_the_quoted_name_is_still_answered(ix: RulesIndex) -> None:
+    result = ix.lookup("уже инкарнировавшая карта изгоняется после срабатывания особенностей при гибели?")
+    assert result.answer.answered and result.hits[0].id == "535.7.3"
+    assert {e.word: e.where for e in result.answer.evidence}["гибели"] == "aside"
+
+
+def test_a_term_the_clause_defines_is_no_aside_though_quoted_in_parentheses(ix: RulesIndex) -> None:
+    # 211.2: «(“хозяином компаньона” или “хозяином паразита” …)» names what it defines (terms.yaml)
+    c = ix._search.corpus
+    assert c.aside_names[c.first["211.2"]] == ()
+    result = ix.lookup("хозяин компаньона и хозяин паразита что значат эти слова")
+    assert result.answer.answered and result.hits[0].id == "211.2"

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules_index import morph, numbers
 from rules_index.model import Answer, Evidence, QueryWord
@@ -128,6 +128,7 @@ class _Topic:
     weight: float
     whole: bool  # some paragraph has it whole (for a multi-word jargon meaning, every word)
     nouns: tuple[str, ...] = ()  # a multi-word meaning's nouns (keys), what it names
+    quoted: bool = False  # a word of a name the rules quote in an aside, typed whole (`_topics`)
 
 
 def decide(
@@ -142,7 +143,9 @@ def decide(
     if q.numbers:
         targets = [d for _, _, found in q.numbers for d, _ in found]
         return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
-    topics = _story(q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q))))
+    keys = [t.key for t in q.tokens]
+    quoted = frozenset(k for d in covered for k in c.names_an_aside(d, keys))
+    topics = _story(q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), quoted)))
     missing = _missing(c, q.words, topics)
     total = sum(t.weight for t in topics)
     if total <= 0:
@@ -277,12 +280,19 @@ def _unknown_noun(q: Query, t: _Topic) -> bool:
 
 
 def _topics(
-    c: Corpus, words: Sequence[QWord], covered: Mapping[int, set[int]], timed: Sequence[int] = ()
+    c: Corpus,
+    words: Sequence[QWord],
+    covered: Mapping[int, set[int]],
+    timed: Sequence[int] = (),
+    quoted: frozenset[str] = frozenset(),
 ) -> list[_Topic]:
     """The question's meaningful words with their weights: bare counts, pronoun-like words and
     light verbs the rules lack say nothing about the topic. A verb a question of when asks about
     (`timed`: «когда начинается шаг рассадки») weighs as a noun when the rules lack it: the
-    start is what is asked, not the step."""
+    start is what is asked, not the step. A word of a name the rules quote in an aside that the
+    question types whole (`quoted`: «особенности при гибели», 535.7.3) weighs as a card: it
+    names what the question is about, which a clause with only its other words («срабатывающая
+    особенность», 535.5.2) does not answer."""
     whole = {wi for got in covered.values() for wi in got}
     out: list[_Topic] = []
     light = c.asks.light
@@ -309,7 +319,10 @@ def _topics(
             factor = MATCHED_VERB if info is not None and info.verb else factor
             if any(a.how in ("card", "named") for a in present):
                 factor = CARD_TOPIC
-            out.append(_Topic(wi, c.max_idf * rarity * factor, wi in whole))
+            named = any(a.key in quoted for a in present)
+            if named:
+                rarity, factor = 1.0, CARD_TOPIC  # the name, however common its word elsewhere
+            out.append(_Topic(wi, c.max_idf * rarity * factor, wi in whole, quoted=named))
         elif present:
             out.append(_Topic(wi, c.max_idf * MISSING_PHRASE, False))
         elif info is None:
@@ -339,7 +352,7 @@ def _one_thing(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
         if (wa.alts[0].key, wb.alts[0].key) in c.phrases:
             share = (max(a.weight, b.weight) + PHRASE_REST * min(a.weight, b.weight)) / (a.weight + b.weight)
             weight[a.wi], weight[b.wi] = a.weight * share, b.weight * share
-    return [_Topic(t.wi, weight[t.wi], t.whole, t.nouns) for t in topics]
+    return [replace(t, weight=weight[t.wi]) for t in topics]
 
 
 def _story(q: Query, topics: list[_Topic]) -> list[_Topic]:
@@ -351,7 +364,7 @@ def _story(q: Query, topics: list[_Topic]) -> list[_Topic]:
     for t in topics:
         info = q.words[t.wi].info
         if not t.whole and info is not None and info.known and not info.noun:
-            t = _Topic(t.wi, t.weight * LONG_STORY, t.whole, t.nouns)
+            t = replace(t, weight=t.weight * LONG_STORY)
         out.append(t)
     return out
 
@@ -372,10 +385,12 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
         _unknown_noun(q, t) for t in topics
     )
     aside = _only_in_parentheses(c, q, (t.wi for t in topics if t.wi in got), d, how)
+    # a quoted name's word counts only where the clause has the name («погибает» is no «при гибели»)
+    named = c.names_an_aside(d, [t.key for t in q.tokens]) if any(t.quoted for t in topics) else frozenset()
     whole = sum(
         t.weight * _quality(c, q, d, t.wi, how, about) * (EXAMPLE_ONLY if t.wi in aside else 1.0)
         for t in topics
-        if t.wi in got
+        if t.wi in got and (not t.quoted or all(k in named for k in _keys(q, d, t.wi, how)))
     )
     return whole + sum(t.weight * _partial(c, q, d, t, how) for t in topics if t.wi not in got and t.nouns)
 
@@ -435,7 +450,7 @@ def _with_nouns(
         if q.words[t.wi].together and any(
             t.wi in how.get(d, {}) and t.wi not in covered[d] for d in candidates
         ):
-            t = _Topic(t.wi, t.weight, t.whole, _meaning_nouns(c, q.words[t.wi]))
+            t = replace(t, nouns=_meaning_nouns(c, q.words[t.wi]))
         out.append(t)
     return out
 
@@ -475,7 +490,8 @@ def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
         return "name"  # a card is what its clause or example is about
     keys = _keys(q, d, wi, how)
     step = c.asks_a_step(q.tokens)
-    if all(k in c.text_keys[d] and not c.in_passing(d, k, step) for k in keys):
+    named = c.names_an_aside(d, [t.key for t in q.tokens])
+    if all(k in c.text_keys[d] and not c.in_passing(d, k, step) and k not in named for k in keys):
         return "text"
     if all(k in c.example_names[d] for k in keys):
         return "name"
@@ -483,7 +499,7 @@ def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
         return "example"
     if any(k in c.cite_keys[d] for k in keys):
         return "reference"
-    return "aside" if any(k in c.aside_keys[d] for k in keys) else "frame"
+    return "aside" if any(k in c.aside_keys[d] or k in named for k in keys) else "frame"
 
 
 def _quality(c: Corpus, q: Query, d: int, wi: int, how: How, about_example: bool = False) -> float:

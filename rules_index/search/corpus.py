@@ -54,6 +54,9 @@ class Corpus:
     # keys a rule text has only in an aside: a parenthesis of examples («(например, погибает,
     # изгоняется…)») or one that names a thing in quotes («(после срабатывания особенностей “при гибели”)»)
     aside_keys: tuple[frozenset[str], ...]
+    # per paragraph, the quoted names its asides give («особенностей “при гибели”», 535.7.3), each as
+    # its words' keys
+    aside_names: tuple[tuple[tuple[str, ...], ...], ...]
     # keys a rule text has only inside its parentheses of examples or exceptions («(например,
     # погибает, изгоняется, возвращается в колоду)», 211.4)
     paren_keys: tuple[frozenset[str], ...]
@@ -80,6 +83,18 @@ class Corpus:
         question about a step itself (`step_asked`: «шаг проверки защит когда наступает»), in
         the name of the step its statement holds in («На шаге проверки защит …»)."""
         return key in self.cite_keys[d] or key in self.aside_keys[d] or (step_asked and self.framed(d, key))
+
+    def names_an_aside(self, d: int, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of the quoted names of paragraph d's asides that a question types whole, in
+        order (its `keys`, little words too): «особенности при гибели когда срабатывают» asks
+        about the abilities 535.7.3 names in passing, «(после срабатывания особенностей “при
+        гибели”)», not about its «погибает»."""
+        out: set[str] = set()
+        for name in self.aside_names[d]:
+            n = len(name)
+            if any(tuple(keys[i : i + n]) == name for i in range(len(keys) - n + 1)):
+                out.update(name)
+        return frozenset(out)
 
     def asks_a_step(self, tokens: Sequence[Token]) -> bool:
         """Whether a question names a step as what it asks about («когда начинается шаг
@@ -128,6 +143,10 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         if p.is_heading and not p.bullets and not p.examples
     }
     frozen_broader = MappingProxyType(broader)
+    terms = postings.term_table(tables, analyzer, stemmer, first)
+    # a term a clause defines is what it is about, though it quotes it in an aside (211.2's
+    # «(“хозяином компаньона” или “хозяином паразита” …)»)
+    defined = {(clause, frozenset(whole)) for _, _, clause, _, whole in terms}
     jargon_forms = MappingProxyType(postings.jargon_by_form(tables, analyzer, stemmer))
     return Corpus(
         analyzer=analyzer,
@@ -150,7 +169,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         jargon=tuple(jargon),
         jargon_first=MappingProxyType({k: tuple(v) for k, v in first_key.items()}),
         broader=frozen_broader,
-        terms=tuple(postings.term_table(tables, analyzer, stemmer, first)),
+        terms=tuple(terms),
         heading_keys=MappingProxyType(headings),
         text_keys=tuple(frozenset(t.key for t in dp[0].tokens) for dp in docs.pieces),
         sentence_keys=tuple(tuple(_sentence_keys(dp)) for dp in docs.pieces),
@@ -162,6 +181,10 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
             for p, dp in zip(paragraphs, docs.pieces, strict=True)
         ),
         aside_keys=tuple(_aside_keys(dp[0].tokens, dp[0].text) for dp in docs.pieces),
+        aside_names=tuple(
+            tuple(n for n in _aside_names(dp[0].tokens, dp[0].text) if (p.id, frozenset(n)) not in defined)
+            for p, dp in zip(paragraphs, docs.pieces, strict=True)
+        ),
         paren_keys=tuple(_aside_keys(dp[0].tokens, dp[0].text, _PARENTHESIS) for dp in docs.pieces),
         frame_keys=tuple(
             _frame_keys(dp[0].tokens, dp[0].text, frames, analyzer.stopwords) for dp in docs.pieces
@@ -299,6 +322,18 @@ _FRAME_NAME = 3
 # окончании Шага рассадки», «На шаге»): «Шаг рассадки – это …» would be about the step.
 _FRAME_AFTER = 2
 _PREPOSITIONS = frozenset({"на", "в", "во", "до", "после", "по", "при", "перед", "с", "со", "к"})
+
+
+def _aside_names(tokens: Sequence[Token], text: str) -> tuple[tuple[str, ...], ...]:
+    """The quoted names inside a rule text's asides, each as the keys of its words."""
+    names: list[tuple[str, ...]] = []
+    for aside in _ASIDE.finditer(text):
+        for m in _QUOTED.finditer(text, *aside.span()):
+            a, b = m.span(1)
+            keys = tuple(t.key for t in tokens if a <= t.start and t.end <= b)
+            if keys:
+                names.append(keys)
+    return tuple(names)
 
 
 def _frame_keys(
