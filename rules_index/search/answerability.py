@@ -542,9 +542,9 @@ def _unstated(
     matched = [_keys(q, d, t.wi, how) for t in topics if t.wi in got]
     words = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.wi in got)
     number = statements.number_marker(c, matched)
-    if _asks_count(c, typed) and not statements.states(c, d, matched, number):
+    if relation.asks_count(c, typed) and not statements.states(c, d, matched, number):
         return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
-    if _asks_times(c, typed):
+    if relation.asks_times(c, typed):
         # «сколько раз можно вызывать за бой»: 535.7.3's «1 раз за бой» counts incarnations
         doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
         if doing and not any(t.wi in got for t in doing):
@@ -566,7 +566,7 @@ def _unstated(
         ):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
-    if _typed_phrase(typed, c.asks.order) and not statements.states(
+    if relation.typed_phrase(typed, c.asks.order) and not statements.states(
         c, d, matched, statements.order_marker(c, d)
     ):
         return f"вопрос «в каком порядке», а п. {c.paragraphs[d].id} не говорит о порядке для {words}"
@@ -577,7 +577,7 @@ def _unstated(
         return f"вопрос «что такое», а в правилах нет «{unknown}»"
     if (
         len(topics) <= DEFINITION_WORDS
-        and _asks_definition(c, typed)
+        and relation.typed_phrase(typed, c.asks.definition)
         and d not in defining
         # what an example is about («свет фонаря» in 534.5's) is what that example shows
         and not all(t.wi in got and _where(c, q, d, t.wi, how) == "name" for t in topics)
@@ -590,22 +590,6 @@ def _unstated(
         if not statements.states(c, d, matched, statements.definition_marker(c, matched)):
             return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
     return ""
-
-
-def _asks_count(c: Corpus, typed: Sequence[str]) -> bool:
-    """A question of how many («сколько карт»), not of how long («сколько длится»)."""
-    return any(
-        w in c.asks.quantity and (i + 1 >= len(typed) or typed[i + 1] not in c.asks.duration)
-        for i, w in enumerate(typed)
-    )
-
-
-def _asks_times(c: Corpus, typed: Sequence[str]) -> bool:
-    """A question of how many times («сколько раз можно вызывать»): it counts a doing."""
-    return any(
-        w in c.asks.quantity and i + 1 < len(typed) and typed[i + 1] in c.asks.times
-        for i, w in enumerate(typed)
-    )
 
 
 def _is_verb(qw: QWord) -> bool:
@@ -637,19 +621,6 @@ def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[st
         if normalize(qw.word) == after:
             return qw.word if _unknown_noun(q, t) else ""
     return ""
-
-
-def _typed_phrase(typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:
-    """Whether one of the phrases is typed, its words in a row."""
-    return any(tuple(typed[i : i + len(p)]) == p for p in phrases for i in range(len(typed) - len(p) + 1))
-
-
-def _asks_definition(c: Corpus, typed: Sequence[str]) -> bool:
-    for phrase in c.asks.definition:
-        n = len(phrase)
-        if any(tuple(typed[i : i + n]) == phrase for i in range(len(typed) - n + 1)):
-            return True
-    return False
 
 
 def _evidence(c: Corpus, q: Query, d: int, how: How, covered: Mapping[int, set[int]]) -> tuple[Evidence, ...]:

@@ -1,6 +1,7 @@
-"""The question's relations the answerability decision reads: what a question of who or when
-asks about, which noun a genitive says («маркер жетона»), what a verb is done to («пропустить
-ход»), and the words each candidate clause covers once those relations are read."""
+"""The question's relations the answerability decision reads: whether it asks how many, how
+many times, or with one of a kind's phrases (asks.yaml); what a question of who or when asks
+about, which noun a genitive says («маркер жетона»), what a verb is done to («пропустить ход»),
+and the words each candidate clause covers once those relations are read."""
 
 from __future__ import annotations
 
@@ -183,3 +184,24 @@ def _as_verb(c: Corpus, d: int, key: str) -> bool:
     («он выбирает», «игрок, контролирующий карту»), not only as a noun or a passive participle
     («до вскрытия», «в открытом виде»)."""
     return any(t.key == key and morph.analyse(t.surface).doer for piece in c.pieces[d] for t in piece.tokens)
+
+
+def asks_count(c: Corpus, typed: Sequence[str]) -> bool:
+    """A question of how many («сколько карт»), not of how long («сколько длится»)."""
+    return any(
+        w in c.asks.quantity and (i + 1 >= len(typed) or typed[i + 1] not in c.asks.duration)
+        for i, w in enumerate(typed)
+    )
+
+
+def asks_times(c: Corpus, typed: Sequence[str]) -> bool:
+    """A question of how many times («сколько раз можно вызывать»): it counts a doing."""
+    return any(
+        w in c.asks.quantity and i + 1 < len(typed) and typed[i + 1] in c.asks.times
+        for i, w in enumerate(typed)
+    )
+
+
+def typed_phrase(typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:
+    """Whether one of the phrases is typed, its words in a row."""
+    return any(tuple(typed[i : i + len(p)]) == p for p in phrases for i in range(len(typed) - len(p) + 1))
