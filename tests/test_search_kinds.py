@@ -99,3 +99,30 @@ def test_a_closed_creature_is_not_a_card_put_into_play_face_down(ix: RulesIndex)
     assert not ix.lookup("как открыть закрытое существо").hits
     result = ix.lookup("вызванное существо приходит закрытым?")
     assert result.answer.answered and result.hits[0].id == "535.5"
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        # «количество» that a verb changes is no question of how many (534.5 names no number)
+        ("замещение меняет только количество ран, тип способности остается прежний?", "534.5"),
+        # «кто» after the story («… оказалось на моей половине …»): only what follows it is asked
+        (
+            "у противника одно существо оказалось на моей половине поля можно ли посадить моего "
+            "паразита на это существо или паразит садится только на тех кто в первом ряду",
+            "211.2",
+        ),
+    ],
+)
+def test_a_question_word_inside_a_story_asks_only_what_it_says(
+    ix: RulesIndex, query: str, first: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == first, [h.id for h in result.hits]
+
+
+def test_a_noun_of_quantity_still_asks_how_many_where_no_verb_does_it(ix: RulesIndex) -> None:
+    result = ix.lookup("количество симбиотов на одном существе")
+    assert result.answer.answered and result.hits[0].id == "211.6"
+    result = ix.lookup("количество карт в колоде")
+    assert not result.hits

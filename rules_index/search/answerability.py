@@ -145,7 +145,8 @@ def decide(
         return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
     keys = [t.key for t in q.tokens]
     quoted = frozenset(k for d in covered for k in c.names_an_aside(d, keys))
-    topics = _story(q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), quoted)))
+    counting = relation.asks_count(c, [t.surface for t in q.tokens])
+    topics = _story(q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), quoted, counting)))
     missing = _missing(c, q.words, topics)
     total = sum(t.weight for t in topics)
     if total <= 0:
@@ -285,6 +286,7 @@ def _topics(
     covered: Mapping[int, set[int]],
     timed: Sequence[int] = (),
     quoted: frozenset[str] = frozenset(),
+    counting: bool = False,
 ) -> list[_Topic]:
     """The question's meaningful words with their weights: bare counts, pronoun-like words and
     light verbs the rules lack say nothing about the topic. A verb a question of when asks about
@@ -292,7 +294,8 @@ def _topics(
     start is what is asked, not the step. A word of a name the rules quote in an aside that the
     question types whole (`quoted`: «особенности при гибели», 535.7.3) weighs as a card: it
     names what the question is about, which a clause with only its other words («срабатывающая
-    особенность», 535.5.2) does not answer."""
+    особенность», 535.5.2) does not answer. In a question of how many (`counting`) its word
+    («количество карт в колоде») asks, as «сколько» does, and names no topic."""
     whole = {wi for got in covered.values() for wi in got}
     out: list[_Topic] = []
     light = c.asks.light
@@ -308,6 +311,8 @@ def _topics(
         info = qw.info
         if fold_lookalikes(normalize(qw.word)) in light:
             continue  # «работает», «считается»: they say what is asked, not about what
+        if counting and normalize(qw.word) in c.asks.quantity:
+            continue
         # An ordinal the rules say only of other things («третьем ряду» for «третий симбиот»:
         # ranking.astray_ordinals) weighs as a matched one: still which one is asked.
         ordinal = info is not None and info.ordinal

@@ -158,13 +158,17 @@ def asked_doings(c: Corpus, q: Query, asks: frozenset[str]) -> list[int]:
 
 
 def _in_parts_of(q: Query, asks: frozenset[str], kind: Callable[[morph.WordInfo], bool]) -> list[int]:
-    """The words of `kind` (one word each, not a phrase's) typed in a part of the question that
-    has one of the question words `asks` (_PARTS: a comma, a dash, a bracket… part it)."""
+    """The words of `kind` (one word each, not a phrase's) typed after one of the question words
+    `asks` in its part of the question (_PARTS: a comma, a dash, a bracket… part it): a story
+    told before the question word («брат уверяет … кто прав», «у противника существо оказалось
+    на моей половине … на тех кто в первом ряду») is not what it asks."""
     out: list[int] = []
     for part in _PARTS.split(normalize(q.text)):
-        said = set(_WORD.findall(part))
-        if said.isdisjoint(asks):
+        typed = _WORD.findall(part)
+        at = next((i for i, w in enumerate(typed) if w in asks), None)
+        if at is None:
             continue
+        said = set(typed[at + 1 :])
         for wi, qw in enumerate(q.words):
             if qw.info is not None and kind(qw.info) and not qw.together and normalize(qw.word) in said:
                 out.append(wi)
@@ -187,9 +191,13 @@ def _as_verb(c: Corpus, d: int, key: str) -> bool:
 
 
 def asks_count(c: Corpus, typed: Sequence[str]) -> bool:
-    """A question of how many («сколько карт»), not of how long («сколько длится»)."""
+    """A question of how many («сколько карт»), not of how long («сколько длится»); a noun of
+    quantity after a verb is what the verb does, not a question («замещение меняет только
+    количество ран, тип тот же?»)."""
     return any(
-        w in c.asks.quantity and (i + 1 >= len(typed) or typed[i + 1] not in c.asks.duration)
+        w in c.asks.quantity
+        and (i + 1 >= len(typed) or typed[i + 1] not in c.asks.duration)
+        and not (_quantity_noun(w) and any(morph.analyse(v).verb for v in typed[:i]))
         for i, w in enumerate(typed)
     )
 
@@ -205,3 +213,9 @@ def asks_times(c: Corpus, typed: Sequence[str]) -> bool:
 def typed_phrase(typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:
     """Whether one of the phrases is typed, its words in a row."""
     return any(tuple(typed[i : i + len(p)]) == p for p in phrases for i in range(len(typed) - len(p) + 1))
+
+
+def _quantity_noun(word: str) -> bool:
+    """«количество», «лимит»: a noun the dictionary knows (not chat's «скока», which it guesses)."""
+    info = morph.analyse(word)
+    return info.known and info.noun
