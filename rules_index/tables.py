@@ -103,6 +103,7 @@ class Asks:
     first: frozenset[str] = frozenset()  # «первый»: the ordinal (as a lemma) that counts no second
     card_kinds: frozenset[str] = frozenset()  # «существо», «симбиот»: a limit of cards limits them
     frames: frozenset[str] = frozenset()  # «шаг», «подфаза»: a named part of a turn, when a rule holds
+    compare: tuple[tuple[str, ...], ...] = ()  # «чем отличается», «разница»: the difference of two things
 
 
 @dataclass(frozen=True)
@@ -333,6 +334,7 @@ def _asks(path: Path) -> Asks:
         words(data.get("first"), "first"),
         words(data.get("card_kinds"), "card_kinds"),
         words(data.get("frames"), "frames"),
+        _phrases(words(data.get("compare"), "compare")),
     )
 
 

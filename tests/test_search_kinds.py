@@ -35,6 +35,22 @@ def test_the_words_of_a_comparison_are_not_what_is_asked(ix: RulesIndex, query: 
     assert not result.answer.missing  # «отличается», «разница» are not words the rules lack
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "передвижение чем отличается от перемещения",
+        "передвижение и перемещение это одно и то же или нет",
+    ],
+)
+def test_a_difference_of_a_thing_a_clause_names_only_in_passing_is_not_answered(
+    ix: RulesIndex, query: str
+) -> None:
+    # 211.11: «все особенности, связанные с перемещением (но не с передвижением)» defines neither
+    result = ix.lookup(query)
+    assert not result.hits and result.answer.clause == "211.11"
+    assert result.answer.reason == "вопрос о разнице, а п. 211.11 говорит о «передвижение» только к слову"
+
+
 def test_a_thing_named_in_quotes_in_a_parenthesis_is_mentioned_not_stated(ix: RulesIndex) -> None:
     # 535.7.3 says an incarnated card is exiled «(после срабатывания особенностей “при гибели”)»:
     # the order in which those abilities trigger is stated nowhere in these fragments

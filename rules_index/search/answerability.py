@@ -116,6 +116,9 @@ LONG_STORY = 0.0
 # .914; 0.4 and 0.4 .008 / .908, within noise of it, says «ничего нет» less; 0.3 and 0.6 .897.
 LONG_ELSEWHERE = 0.4
 LONG_MISSING = 0.8
+# A question of a difference names this many things («чем передвижение отличается от
+# перемещения»); a clause that has one of them only in passing does not answer it.
+COMPARED = 2
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
 
@@ -571,6 +574,21 @@ def _unstated(
         ):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
+    if relation.typed_phrase(typed, c.asks.compare):
+        passing = [
+            t
+            for t in topics
+            if t.wi in got
+            and (
+                _where(c, q, d, t.wi, how) not in CENTRAL
+                or all(k in c.paren_keys[d] for k in _keys(q, d, t.wi, how))
+            )
+        ]
+        # … unless the question names more of the clause than the two things: «передвижение и
+        # перемещение симбиота разница» asks what 211.11 says of a symbiote's move
+        if passing and sum(t.wi in got for t in topics) <= COMPARED:
+            said = ", ".join(f"«{q.words[t.wi].word}»" for t in passing)
+            return f"вопрос о разнице, а п. {c.paragraphs[d].id} говорит о {said} только к слову"
     if relation.typed_phrase(typed, c.asks.order) and not statements.states(
         c, d, matched, statements.order_marker(c, d)
     ):
