@@ -24,6 +24,10 @@ def ix() -> RulesIndex:
 def test_the_name_of_a_step_is_a_frame_but_the_verb_after_it_is_the_statement(ix: RulesIndex) -> None:
     c = ix._search.corpus
     d = {p.id: i for i, p in enumerate(c.paragraphs)}
+    # the step's name as typed: its frame word and the words after it in order
+    keys = ["шаг", "применен", "эффект", "замещ", "когд"]
+    assert c.names_a_step(d["534.7"], keys) == {"шаг", "применен", "эффект", "замещ"}
+    assert c.names_a_step(d["534.7"], ["шаг", "когд"]) == frozenset()
     assert c.framed(d["534.8"], "проверк") and c.framed(d["534.8"], "защит")
     # «На шаге проверки защит эффект замещения»: the subject after the name is no part of it
     assert not c.framed(d["534.8"], "эффект")
@@ -37,6 +41,12 @@ def test_the_name_of_a_step_is_a_frame_but_the_verb_after_it_is_the_statement(ix
         "шаг проверки защит когда наступает",
         "шаг проверки защит порядок действий",
         "ход противника шаги",
+        # the step's name typed whole: 534.7 names it only as its time, and 534.7.1's «в момент
+        # применения» is no step
+        "шаг применения эффектов замещения когда наступает",
+        "шаг применения эффектов замещения это когда",
+        # 535.9: «в подфазу Набора отряд игрока считается нелегальным» defines no phase
+        "что такое подфаза набора",
     ],
 )
 def test_a_question_about_a_step_itself_is_not_answered_by_a_rule_that_holds_on_it(
@@ -60,6 +70,9 @@ def test_the_evidence_says_the_clause_names_the_step_only_as_its_time(ix: RulesI
         ("можно оставить симбиота скрытым после шага рассадки", "211.7"),
         ("кто контролирует карты которые я набрал в подфазу набора", "535.3"),
         ("в какую подфазу симбиот садится на хозяина", "211.2"),
+        # a judge's note that names the step and what the clause says on it
+        ("подфаза набора кто контролер карт", "535.3"),
+        ("шаг расадки паразит", "211.1"),
     ],
 )
 def test_a_question_that_names_the_step_as_its_own_time_is_still_answered(

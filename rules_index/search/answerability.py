@@ -39,12 +39,12 @@ words, and the reason says where the text breaks off.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rules_index import morph, numbers
 from rules_index.model import Answer, Evidence, QueryWord
-from rules_index.search import relation, retrieval, statements
+from rules_index.search import passing, relation, retrieval, statements
 from rules_index.search.corpus import Corpus
 from rules_index.search.linking import WEIGHT
 from rules_index.search.query import Query, QWord
@@ -119,8 +119,6 @@ LONG_MISSING = 0.8
 # A question of a difference names this many things («чем передвижение отличается от
 # перемещения»); a clause that has one of them only in passing does not answer it.
 COMPARED = 2
-# Where a clause has a word so that the clause is about it (not a passing mention).
-CENTRAL = frozenset({"text", "name"})
 
 
 @dataclass(frozen=True)
@@ -148,8 +146,16 @@ def decide(
         return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
     keys = [t.key for t in q.tokens]
     quoted = frozenset(k for d in covered for k in c.names_an_aside(d, keys))
+    # a step's name typed whole (a question about the step): its words name the step, nothing else
+    stepped = (
+        frozenset(k for d in covered for k in c.names_a_step(d, keys))
+        if c.asks_a_step(q.tokens)
+        else frozenset()
+    )
     counting = relation.asks_count(c, [t.surface for t in q.tokens])
-    topics = _story(q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), quoted, counting)))
+    topics = _story(
+        q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), quoted, counting, stepped))
+    )
     missing = _missing(c, q.words, topics)
     total = sum(t.weight for t in topics)
     if total <= 0:
@@ -176,7 +182,9 @@ def decide(
     cut_off = next(((d, cuts[d]) for d in enough if d in cuts), None)
     for d in enough:
         share = shares[d]
-        if not any(_where(c, q, d, t.wi, how) in CENTRAL for t in topics if t.wi in covered[d]):
+        if not any(
+            passing.where(c, q, d, t.wi, how) in passing.CENTRAL for t in topics if t.wi in covered[d]
+        ):
             # Only words its example or a cross-reference mentions in passing: the clause is
             # not about them («как работает яд»: 534.5's example says the wounds still count
             # as from poison).
@@ -270,7 +278,8 @@ def _only_the_card(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: s
     if all(how[d][t.wi][0].how in ("card", "named") for t in matched):
         return any(t.wi not in got and (info := q.words[t.wi].info) is not None and info.noun for t in topics)
     if all(
-        how[d][t.wi][0].how in ("card", "named") or _where(c, q, d, t.wi, how) == "example" for t in matched
+        how[d][t.wi][0].how in ("card", "named") or passing.where(c, q, d, t.wi, how) == "example"
+        for t in matched
     ):
         return any(_unknown_noun(q, t) for t in topics)
     return False
@@ -290,6 +299,7 @@ def _topics(
     timed: Sequence[int] = (),
     quoted: frozenset[str] = frozenset(),
     counting: bool = False,
+    stepped: frozenset[str] = frozenset(),
 ) -> list[_Topic]:
     """The question's meaningful words with their weights: bare counts, pronoun-like words and
     light verbs the rules lack say nothing about the topic. A verb a question of when asks about
@@ -297,7 +307,9 @@ def _topics(
     start is what is asked, not the step. A word of a name the rules quote in an aside that the
     question types whole (`quoted`: «особенности при гибели», 535.7.3) weighs as a card: it
     names what the question is about, which a clause with only its other words («срабатывающая
-    особенность», 535.5.2) does not answer. In a question of how many (`counting`) its word
+    особенность», 535.5.2) does not answer; so does a word of a step's name typed whole in a
+    question about the step (`stepped`: «шаг применения эффектов замещения это когда» is not
+    534.7.1's «в момент применения»), at its own weight. In a question of how many (`counting`) its word
     («количество карт в колоде») asks, as «сколько» does, and names no topic."""
     whole = {wi for got in covered.values() for wi in got}
     out: list[_Topic] = []
@@ -327,9 +339,9 @@ def _topics(
             factor = MATCHED_VERB if info is not None and info.verb else factor
             if any(a.how in ("card", "named") for a in present):
                 factor = CARD_TOPIC
-            named = any(a.key in quoted for a in present)
-            if named:
+            if any(a.key in quoted for a in present):
                 rarity, factor = 1.0, CARD_TOPIC  # the name, however common its word elsewhere
+            named = any(a.key in quoted or a.key in stepped for a in present)
             out.append(_Topic(wi, c.max_idf * rarity * factor, wi in whole, quoted=named))
         elif present:
             out.append(_Topic(wi, c.max_idf * MISSING_PHRASE, False))
@@ -389,36 +401,18 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
     целый, его лечат, а я хочу ранить соседа» asks about 534.7.2's example, whose words are then
     the question's topic, not a passing mention), unless the question names a thing the rules
     never do: that is what it asks about the card («регенерация у Бул'Багура в начале хода»)."""
-    about = any(t.wi in got and _where(c, q, d, t.wi, how) == "name" for t in topics) and not any(
+    about = any(t.wi in got and passing.where(c, q, d, t.wi, how) == "name" for t in topics) and not any(
         _unknown_noun(q, t) for t in topics
     )
-    aside = _only_in_parentheses(c, q, (t.wi for t in topics if t.wi in got), d, how)
+    aside = passing.only_in_parentheses(c, q, (t.wi for t in topics if t.wi in got), d, how, GENERIC_RARITY)
     # a quoted name's word counts only where the clause has the name («погибает» is no «при гибели»)
-    named = c.names_an_aside(d, [t.key for t in q.tokens]) if any(t.quoted for t in topics) else frozenset()
+    named = c.names_typed(d, q.tokens) if any(t.quoted for t in topics) else frozenset()
     whole = sum(
         t.weight * _quality(c, q, d, t.wi, how, about) * (EXAMPLE_ONLY if t.wi in aside else 1.0)
         for t in topics
-        if t.wi in got and (not t.quoted or all(k in named for k in _keys(q, d, t.wi, how)))
+        if t.wi in got and (not t.quoted or all(k in named for k in passing.matched_keys(q, d, t.wi, how)))
     )
     return whole + sum(t.weight * _partial(c, q, d, t, how) for t in topics if t.wi not in got and t.nouns)
-
-
-def _only_in_parentheses(c: Corpus, q: Query, matched: Iterable[int], d: int, how: How) -> frozenset[int]:
-    """The question's words paragraph d's rule says only inside its parentheses, when every word
-    it has of the question (but those most clauses imply, GENERIC_RARITY) is there: 211.4 names
-    «(например, погибает, изгоняется, возвращается в колоду)» as the ways a host leaves the
-    battle, and does not answer «изгнанную карту можно вернуть». One word outside is what the
-    clause is about, the parenthesis then its detail («вызов верхнего существа», 535.5.1.1)."""
-    inside: set[int] = set()
-    for wi in matched:
-        if retrieval.word_weight(c, q.words[wi]) < GENERIC_RARITY * c.max_idf:
-            continue
-        if _where(c, q, d, wi, how) != "text":
-            continue
-        if not all(k in c.paren_keys[d] for k in _keys(q, d, wi, how)):
-            return frozenset()
-        inside.add(wi)
-    return frozenset(inside)
 
 
 def _partial(c: Corpus, q: Query, d: int, topic: _Topic, how: How) -> float:
@@ -488,28 +482,6 @@ def _slip(q: Query, d: int, wi: int, how: How) -> bool:
     return how[d][wi][0].how == "typo" and info is not None and info.known
 
 
-def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
-    """«text» where paragraph d's rule says the word, «name» where a card or a quoted name in its
-    example has it, «reference» where its rule has it only beside a cross-reference to another
-    clause, «aside» only in a parenthesis of examples or of a quoted name, «frame» only in the name
-    of the step its rule holds in (for a question about that step), «example» where only its
-    example does."""
-    if how[d][wi][0].how in ("card", "named"):
-        return "name"  # a card is what its clause or example is about
-    keys = _keys(q, d, wi, how)
-    step = c.asks_a_step(q.tokens)
-    named = c.names_an_aside(d, [t.key for t in q.tokens])
-    if all(k in c.text_keys[d] and not c.in_passing(d, k, step) and k not in named for k in keys):
-        return "text"
-    if all(k in c.example_names[d] for k in keys):
-        return "name"
-    if not all(k in c.text_keys[d] for k in keys):
-        return "example"
-    if any(k in c.cite_keys[d] for k in keys):
-        return "reference"
-    return "aside" if any(k in c.aside_keys[d] or k in named for k in keys) else "frame"
-
-
 def _quality(c: Corpus, q: Query, d: int, wi: int, how: How, about_example: bool = False) -> float:
     """How well paragraph d has word wi: where it says it (its example as its rule when the
     question is about that example), times how sure the link is (the word itself 1, jargon 0.95,
@@ -517,22 +489,14 @@ def _quality(c: Corpus, q: Query, d: int, wi: int, how: How, about_example: bool
     mistyped counts by its edits alone («хощяин» is «хозяин», one edit: fully): the ranking's
     discount for a typo keeps the clauses with the word as typed first, but whether the rules
     answer does not depend on how the word was typed."""
-    said = _where(c, q, d, wi, how)
-    where = 1.0 if said in CENTRAL or (about_example and said == "example") else EXAMPLE_ONLY
+    said = passing.where(c, q, d, wi, how)
+    where = 1.0 if said in passing.CENTRAL or (about_example and said == "example") else EXAMPLE_ONLY
     alt = how[d][wi][0]
     weight = alt.weight
     info = q.words[wi].info
     if alt.how == "typo" and info is not None and not info.known:
         weight /= WEIGHT["typo"]
     return where * float(min(1.0, weight) ** LINK_POWER)
-
-
-def _keys(q: Query, d: int, wi: int, how: How) -> list[str]:
-    """The keys word wi matched in paragraph d (every word of a multi-word meaning)."""
-    qw = q.words[wi]
-    if qw.together:
-        return [a.key for a in qw.alts]
-    return [how[d][wi][0].key]
 
 
 def _unstated(
@@ -547,7 +511,7 @@ def _unstated(
     """Why paragraph d, which covers the question's words, still does not answer it (a number
     or a definition it does not state), or «»."""
     typed = [t.surface for t in q.tokens]
-    matched = [_keys(q, d, t.wi, how) for t in topics if t.wi in got]
+    matched = [passing.matched_keys(q, d, t.wi, how) for t in topics if t.wi in got]
     words = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.wi in got)
     number = statements.number_marker(c, matched)
     if relation.asks_count(c, typed) and not statements.states(c, d, matched, number):
@@ -575,19 +539,19 @@ def _unstated(
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
     if relation.typed_phrase(typed, c.asks.compare):
-        passing = [
+        mentioned = [
             t
             for t in topics
             if t.wi in got
             and (
-                _where(c, q, d, t.wi, how) not in CENTRAL
-                or all(k in c.paren_keys[d] for k in _keys(q, d, t.wi, how))
+                passing.where(c, q, d, t.wi, how) not in passing.CENTRAL
+                or all(k in c.paren_keys[d] for k in passing.matched_keys(q, d, t.wi, how))
             )
         ]
         # … unless the question names more of the clause than the two things: «передвижение и
         # перемещение симбиота разница» asks what 211.11 says of a symbiote's move
-        if passing and sum(t.wi in got for t in topics) <= COMPARED:
-            said = ", ".join(f"«{q.words[t.wi].word}»" for t in passing)
+        if mentioned and sum(t.wi in got for t in topics) <= COMPARED:
+            said = ", ".join(f"«{q.words[t.wi].word}»" for t in mentioned)
             return f"вопрос о разнице, а п. {c.paragraphs[d].id} говорит о {said} только к слову"
     if relation.typed_phrase(typed, c.asks.order) and not statements.states(
         c, d, matched, statements.order_marker(c, d)
@@ -603,7 +567,7 @@ def _unstated(
         and relation.typed_phrase(typed, c.asks.definition)
         and d not in defining
         # what an example is about («свет фонаря» in 534.5's) is what that example shows
-        and not all(t.wi in got and _where(c, q, d, t.wi, how) == "name" for t in topics)
+        and not all(t.wi in got and passing.where(c, q, d, t.wi, how) == "name" for t in topics)
     ):
         # the thing asked about whole: «что делает защита от атак» is not answered by 534.8's
         # «на шаге проверки защит», which lacks the attacks the rules speak of elsewhere
@@ -652,7 +616,9 @@ def _evidence(c: Corpus, q: Query, d: int, how: How, covered: Mapping[int, set[i
     out: list[Evidence] = []
     found_d = c.found[d]
     whole = {wi for got in covered.values() for wi in got}
-    aside = _only_in_parentheses(c, q, (wi for wi in covered.get(d, ()) if q.words[wi].meaningful), d, how)
+    aside = passing.only_in_parentheses(
+        c, q, (wi for wi in covered.get(d, ()) if q.words[wi].meaningful), d, how, GENERIC_RARITY
+    )
     for wi, qw in enumerate(q.words):
         if not qw.meaningful:
             continue
@@ -661,14 +627,14 @@ def _evidence(c: Corpus, q: Query, d: int, how: How, covered: Mapping[int, set[i
             out.append(Evidence(qw.word, present[0].how if present and wi in whole else ""))
             continue
         alt = how[d][wi][0]
-        where = "aside" if wi in aside else _where(c, q, d, wi, how)
+        where = "aside" if wi in aside else passing.where(c, q, d, wi, how)
         kind = alt.how
         if kind == "form" and fold_lookalikes(normalize(qw.word)) in c.surfaces[d]:
             kind = "exact"
         elif kind == "prefix":
             kind = "form"
         label = alt.label if alt.how in ("card", "named") or qw.together else found_d.get(alt.key, alt.label)
-        out.append(Evidence(qw.word, kind, (label,) if label else (), where, where in CENTRAL))
+        out.append(Evidence(qw.word, kind, (label,) if label else (), where, where in passing.CENTRAL))
     return tuple(sorted(out, key=lambda e: q.text.find(e.word)))
 
 

@@ -64,6 +64,8 @@ class Corpus:
     # statement holds in («На шаге проверки защит», 534.8), each with its form there (asks.yaml `frames`)
     frame_keys: tuple[Mapping[str, str], ...]
     frame_words: frozenset[str]  # the keys of the frame words themselves («шаг», «подфаза»)
+    # per paragraph, the steps its rule text names as when it holds, each as its words' keys
+    frame_names: tuple[tuple[tuple[str, ...], ...], ...]
     sentence_keys: tuple[tuple[frozenset[str], ...], ...]  # per paragraph, each sentence's keys
     example_names: tuple[frozenset[str], ...]  # keys of the names its examples are about
     # per paragraph, the words of its rule text's last sentence when the source breaks off inside
@@ -96,6 +98,31 @@ class Corpus:
                 out.update(name)
         return frozenset(out)
 
+    def names_a_step(self, d: int, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of a step paragraph d names as when its rule holds that a question types as
+        that step's name, its frame word and at least the next word in order («шаг применения
+        эффектов замещения когда наступает»: 534.7's «на шаге применения эффектов замещения»,
+        though the clause has «применения» and «замещения» elsewhere too)."""
+        out: set[str] = set()
+        for name in self.frame_names[d]:
+            for i, k in enumerate(keys):
+                if k != name[0]:
+                    continue
+                n = next(
+                    (j for j in range(1, len(name)) if i + j >= len(keys) or keys[i + j] != name[j]),
+                    len(name),
+                )
+                if n > 1:
+                    out.update(name[:n])
+        return frozenset(out)
+
+    def names_typed(self, d: int, tokens: Sequence[Token]) -> frozenset[str]:
+        """The keys of the names a question types whole that paragraph d has only in passing: the
+        quoted names of its asides, and, for a question about a step, its steps' names."""
+        keys = [t.key for t in tokens]
+        named = self.names_an_aside(d, keys)
+        return named | self.names_a_step(d, keys) if self.asks_a_step(tokens) else named
+
     def asks_a_step(self, tokens: Sequence[Token]) -> bool:
         """Whether a question names a step as what it asks about («когда начинается шаг
         рассадки», «можно ли пропустить шаг рассадки»), not as when its doing is done («после
@@ -123,6 +150,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         first.setdefault(p.id, i)
     docs = postings.index_documents(paragraphs, analyzer, stemmer)
     frames = frozenset(analyzer.key(w, stemmer) for w in tables.asks.frames)
+    step_names = [_frame_names(dp[0].tokens, dp[0].text, frames, analyzer.stopwords) for dp in docs.pieces]
     cards = postings.index_cards(tables, analyzer, stemmer, docs)
     jargon, broader = postings.jargon_table(tables, analyzer, stemmer, docs.postings)
     n_docs = max(1, len(paragraphs))
@@ -187,7 +215,11 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
         ),
         paren_keys=tuple(_aside_keys(dp[0].tokens, dp[0].text, _PARENTHESIS) for dp in docs.pieces),
         frame_keys=tuple(
-            _frame_keys(dp[0].tokens, dp[0].text, frames, analyzer.stopwords) for dp in docs.pieces
+            _frame_keys(dp[0].tokens, steps) for dp, steps in zip(docs.pieces, step_names, strict=True)
+        ),
+        frame_names=tuple(
+            tuple(tuple(dp[0].tokens[i].key for i in name) for name in steps)
+            for dp, steps in zip(docs.pieces, step_names, strict=True)
         ),
         frame_words=frames,
         jargon_lemmas=jargon_forms,
@@ -336,23 +368,30 @@ def _aside_names(tokens: Sequence[Token], text: str) -> tuple[tuple[str, ...], .
     return tuple(names)
 
 
-def _frame_keys(
+def _frame_names(
     tokens: Sequence[Token], text: str, frames: frozenset[str], stop: frozenset[str]
-) -> Mapping[str, str]:
-    """The keys a rule text has only in the names of the steps it says its statement holds in: a
-    frame word after a preposition and up to _FRAME_NAME words after it, up to a punctuation
-    mark or a little word; each key with its form there (Corpus.framed asks the dictionary
-    which of those words are the name's genitive nouns)."""
-    inside: dict[str, str] = {}
-    spans: set[int] = set()
+) -> list[list[int]]:
+    """The steps a rule text says its statement holds in, each as its tokens' indices: a frame
+    word after a preposition and up to _FRAME_NAME words after it, up to a punctuation mark or a
+    little word («шаге проверки защит эффект»: Corpus.framed asks the dictionary which of those
+    words are the name's genitive nouns)."""
+    names: list[list[int]] = []
     for i, t in enumerate(tokens):
         if t.key not in frames or not _after_preposition(tokens, i):
             continue
-        spans.add(i)
+        name = [i]
         for j in range(i + 1, min(len(tokens), i + 1 + _FRAME_NAME)):
             if tokens[j].surface in stop or re.search(r"[^\w\s]", text[tokens[j - 1].end : tokens[j].start]):
                 break
-            spans.add(j)
+            name.append(j)
+        names.append(name)
+    return names
+
+
+def _frame_keys(tokens: Sequence[Token], names: Sequence[Sequence[int]]) -> Mapping[str, str]:
+    """The keys a rule text has only in the names of its steps, each with its form there."""
+    spans = {i for name in names for i in name}
+    inside: dict[str, str] = {}
     for i in sorted(spans):
         inside.setdefault(tokens[i].key, tokens[i].surface)
     outside = {t.key for i, t in enumerate(tokens) if i not in spans}
