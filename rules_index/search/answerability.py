@@ -144,13 +144,11 @@ def decide(
     if q.numbers:
         targets = [d for _, _, found in q.numbers for d, _ in found]
         return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
-    keys = [t.key for t in q.tokens]
+    keys = q.keys
     quoted = frozenset(k for d in covered for k in c.names_an_aside(d, keys))
     # a step's name typed whole (a question about the step): its words name the step, nothing else
     stepped = (
-        frozenset(k for d in covered for k in c.names_a_step(d, keys))
-        if c.asks_a_step(q.tokens)
-        else frozenset()
+        frozenset(k for d in covered for k in c.names_a_step(d, keys)) if q.about_a_step else frozenset()
     )
     counting = relation.asks_count(c, [t.surface for t in q.tokens])
     topics = _story(
@@ -406,7 +404,7 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
     )
     aside = passing.only_in_parentheses(c, q, (t.wi for t in topics if t.wi in got), d, how, GENERIC_RARITY)
     # a quoted name's word counts only where the clause has the name («погибает» is no «при гибели»)
-    named = c.names_typed(d, q.tokens) if any(t.quoted for t in topics) else frozenset()
+    named = c.names_typed(d, q.keys, q.about_a_step) if any(t.quoted for t in topics) else frozenset()
     whole = sum(
         t.weight * _quality(c, q, d, t.wi, how, about) * (EXAMPLE_ONLY if t.wi in aside else 1.0)
         for t in topics
@@ -423,7 +421,7 @@ def _partial(c: Corpus, q: Query, d: int, topic: _Topic, how: How) -> float:
     if topic.wi not in how.get(d, {}):
         return 0.0
 
-    step = c.asks_a_step(q.tokens)
+    step = q.about_a_step
 
     def states(key: str) -> bool:
         return key in c.text_keys[d] and not c.in_passing(d, key, step)

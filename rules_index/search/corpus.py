@@ -116,12 +116,14 @@ class Corpus:
                     out.update(name[:n])
         return frozenset(out)
 
-    def names_typed(self, d: int, tokens: Sequence[Token]) -> frozenset[str]:
-        """The keys of the names a question types whole that paragraph d has only in passing: the
-        quoted names of its asides, and, for a question about a step, its steps' names."""
-        keys = [t.key for t in tokens]
+    def names_typed(self, d: int, keys: Sequence[str], about_a_step: bool) -> frozenset[str]:
+        """The keys of the names a question (its `keys`) types whole that paragraph d has only in
+        passing: the quoted names of its asides, and, for a question about a step, its steps'
+        names."""
+        if not self.aside_names[d] and not (about_a_step and self.frame_names[d]):
+            return frozenset()
         named = self.names_an_aside(d, keys)
-        return named | self.names_a_step(d, keys) if self.asks_a_step(tokens) else named
+        return named | self.names_a_step(d, keys) if about_a_step else named
 
     def asks_a_step(self, tokens: Sequence[Token]) -> bool:
         """Whether a question names a step as what it asks about («когда начинается шаг

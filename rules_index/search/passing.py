@@ -26,8 +26,8 @@ def where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
     if how[d][wi][0].how in ("card", "named"):
         return "name"  # a card is what its clause or example is about
     keys = matched_keys(q, d, wi, how)
-    step = c.asks_a_step(q.tokens)
-    named = c.names_typed(d, q.tokens)
+    step = q.about_a_step
+    named = c.names_typed(d, q.keys, q.about_a_step)
     if all(k in c.text_keys[d] and not c.in_passing(d, k, step) and k not in named for k in keys):
         return "text"
     if all(k in c.example_names[d] for k in keys):
@@ -36,7 +36,7 @@ def where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
         return "example"
     if any(k in c.cite_keys[d] for k in keys):
         return "reference"
-    asides = c.names_an_aside(d, [t.key for t in q.tokens])
+    asides = c.names_an_aside(d, q.keys)
     return "aside" if any(k in c.aside_keys[d] or k in asides for k in keys) else "frame"
 
 

@@ -7,6 +7,7 @@ Reads a `Corpus`, decides nothing about ranking: retrieval scores what this modu
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -67,6 +68,13 @@ class Query:
     words: tuple[QWord, ...]
     term_keys: tuple[TermKey, ...]
     latin: Mapping[str, str] = field(default_factory=dict)  # a word typed in Latin letters → its reading
+    # whether it asks about a step itself («когда начинается шаг рассадки»: Corpus.asks_a_step)
+    about_a_step: bool = False
+
+    @functools.cached_property
+    def keys(self) -> tuple[str, ...]:
+        """Every word's key, little words too, in the order typed."""
+        return tuple(t.key for t in self.tokens)
 
 
 def check(query: object, top: int) -> None:
@@ -105,6 +113,7 @@ def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
         tuple(words),
         tuple(term_keys),
         MappingProxyType(latin),
+        c.asks_a_step(tokens),
     )
 
 
