@@ -73,6 +73,37 @@ class NumberIndex:
             return self.targets(first) + self.targets(last)
         return [(self._first[c], NUMBER_BONUS - i) for i, c in enumerate(inside)]
 
+    def present(self, cid: str) -> bool:
+        """Whether the corpus has clause cid or a subclause of it (a section without its heading)."""
+        return cid in self._first or any(p.id.startswith(cid + ".") for p in self._paragraphs)
+
+    def citing(self, cid: str) -> list[int]:
+        """The paragraphs whose text or examples cite clause cid."""
+        return [
+            i
+            for i, p in enumerate(self._paragraphs)
+            if any(cid in pc.text and cid in ids.parse_typed(pc.text) for pc in self._pieces[i])
+        ]
+
+    def how(self, cid: str) -> str:
+        """How a typed clause number matched: «number» (the clause or its subclauses), «cited»
+        (the loaded rules lack it; clauses cite it), «absent» (they lack it; its nearest numbers)."""
+        if self.present(cid):
+            return "number"
+        return "cited" if self.citing(cid) else "absent"
+
+    def absent_reason(self, cids: Iterable[str]) -> str:
+        """Why typed numbers the loaded rules lack answer nothing: «пункта 536 нет в загруженных
+        правилах, на него ссылается п. 534.7»."""
+        parts = []
+        for cid in dict.fromkeys(cids):
+            citing = list(dict.fromkeys(self._paragraphs[d].id for d in self.citing(cid)))
+            said = f"пункта {cid} нет в загруженных правилах"
+            if citing:
+                said += ", на него ссылается " + ", ".join(f"п. {c}" for c in citing[:3])
+            parts.append(said)
+        return "; ".join(parts)
+
     def targets(self, cid: str) -> list[tuple[int, float]]:
         """The clause itself first, then its subclauses, then clauses that cite it."""
         out: list[tuple[int, float]] = []
@@ -81,12 +112,7 @@ class NumberIndex:
         below = [i for i, p in enumerate(self._paragraphs) if p.id.startswith(cid + ".")]
         for rank, d in enumerate(sorted(below, key=lambda i: ids.sort_key(self._paragraphs[i].id))):
             out.append((d, NUMBER_BONUS / 2 - rank))
-        citing = [
-            i
-            for i, p in enumerate(self._paragraphs)
-            if any(cid in pc.text and cid in ids.parse_typed(pc.text) for pc in self._pieces[i])
-        ]
-        for d in citing:
+        for d in self.citing(cid):
             if self._paragraphs[d].id != cid:
                 out.append((d, NUMBER_BONUS / 4))
         if not out:

@@ -16,6 +16,8 @@ NOTHING = "В загруженных правилах об этом ничего
 HOW: Mapping[str, str] = MappingProxyType(
     {
         "number": "номер пункта",
+        "cited": "такого пункта нет в загруженных правилах, на него ссылаются",
+        "absent": "такого пункта нет в загруженных правилах, ближайшие номера",
         "exact": "точное слово",
         "form": "другая форма слова",
         "prefix": "по началу слова",
@@ -41,8 +43,10 @@ def word_note(word: QueryWord) -> str:
     how = HOW.get(word.how, word.how)
     if word.how == "named":  # «горного клеща» → Горный клещ — карта базы
         return f"«{word.word}» → {', '.join(word.found)} — {how}"
-    if word.how == "number":
+    if word.how in ("number", "cited", "absent"):
         shown = ", ".join(f"п. {cid}" for cid in word.found[:3]) + ("…" if len(word.found) > 3 else "")
+        if word.how != "number":  # «536» — такого пункта нет…, на него ссылаются: п. 534.7
+            return f"«{word.word}» — {how}: {shown}"
         return f"«{word.word}» → {shown} ({how})"
     found = [f for f in word.found if f.casefold() != word.word.casefold()]
     if word.how == "akin":  # «вражины» → противник (похоже на жаргон «враг»)
@@ -122,6 +126,10 @@ def match_note(m: Match) -> str:
         return f"подпункт п. {m.found}, найденного по запросу"
     if m.how == "named":
         return f"«{m.word}» → {m.found} — {how}"
+    if m.how == "cited":
+        return f"ссылается на п. {m.word}, которого нет в загруженных правилах"
+    if m.how == "absent":
+        return f"номер рядом с «{m.word}», которого нет в загруженных правилах"
     if m.how == "number" or not m.found or m.found.casefold() == m.word.casefold():
         return f"«{m.word}» ({how})"
     return f"«{m.word}» → «{m.found}» ({how})"

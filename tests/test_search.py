@@ -8,7 +8,7 @@ import json
 import pytest
 
 import rules_index
-from rules_index import QueryError, RulesIndex, snippet
+from rules_index import QueryError, RulesIndex, snippet, understood
 from rules_index.cli import main
 from rules_index.search.corpus import build
 from rules_index.tables import load_tables
@@ -217,7 +217,30 @@ def test_search_on_another_corpus(tmp_path: object) -> None:
 def test_a_missing_number_offers_the_nearest_clauses(ix: RulesIndex) -> None:
     hits = ix.search("534.2", 3)
     assert [h.id for h in hits] == ["534.4", "534.5", "534.6"]
-    assert all(h.matched[0].how == "number" for h in hits)
+    # … marked as the nearest numbers, not as the clause typed, and no answer
+    assert all(h.matched[0].how == "absent" for h in hits)
+    result = ix.lookup("534.2")
+    assert not result.answer.answered
+    assert result.answer.reason == "пункта 534.2 нет в загруженных правилах"
+    assert understood.understood(result.words).startswith(
+        "Понято: «534.2» — такого пункта нет в загруженных правилах, ближайшие номера: п. 534.4"
+    )
+
+
+def test_a_number_the_rules_only_cite_is_no_answer_but_shows_who_cites_it(ix: RulesIndex) -> None:
+    # 534.7 «в порядке, описанном в 536»: 536 is not in the loaded rules; 534.7 is shown as the
+    # clause that cites it, never as «п. 536»
+    result = ix.lookup("порождённое игродействие в каком порядке, там ссылка на 536")
+    assert not result.answer.answered and [h.id for h in result.hits] == ["534.7"]
+    assert result.answer.reason == "пункта 536 нет в загруженных правилах, на него ссылается п. 534.7"
+    assert "«536» — такого пункта нет в загруженных правилах, на него ссылаются: п. 534.7" in (
+        understood.understood(result.words)
+    )
+    assert understood.hit_notes(result.hits[0].matched).startswith(
+        "Как нашлось: ссылается на п. 536, которого нет в загруженных правилах"
+    )
+    # a number the rules have is still the answer
+    assert ix.lookup("211.5").answer.answered
 
 
 def test_a_digit_inside_a_clause_id_is_not_a_word(ix: RulesIndex) -> None:

@@ -143,7 +143,11 @@ def decide(
     """Whether the rules answer the query, the clause the decision rests on, and the evidence."""
     if q.numbers:
         targets = [d for _, _, found in q.numbers for d, _ in found]
-        return Answer(bool(targets), c.paragraphs[targets[0]].id if targets else "", coverage=1.0)
+        clause = c.paragraphs[targets[0]].id if targets else ""
+        if any(c.number_index.present(cid) for _, cid, _ in q.numbers):
+            return Answer(bool(targets), clause, coverage=1.0)
+        # only clauses the loaded rules lack: those citing them or near them are no answer
+        return Answer(False, clause, reason=c.number_index.absent_reason(cid for _, cid, _ in q.numbers))
     keys = q.keys
     quoted = frozenset(k for d in covered for k in c.names_an_aside(d, keys))
     # a step's name typed whole (a question about the step): its words name the step, nothing else
@@ -647,9 +651,10 @@ def report(
     meaning no clause has whole («ходит первым» → первый ход) matched nothing."""
     whole = {wi for got in covered.values() for wi in got}
     out: list[tuple[int, QueryWord]] = []
-    for typed, _, targets in found_numbers:
+    for typed, cid, targets in found_numbers:
         found = tuple(dict.fromkeys(c.paragraphs[d].id for d, _ in targets))
-        out.append((query.find(typed), QueryWord(typed, "number" if found else "", found)))
+        how = c.number_index.how(cid) if found else ""
+        out.append((query.find(typed), QueryWord(typed, how, found)))
     for wi, qw in enumerate(words):
         # an ordinal matches where it is said of the thing typed (ranking.astray_ordinals)
         alone = not qw.together and not (qw.info is not None and qw.info.ordinal)

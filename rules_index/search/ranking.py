@@ -500,10 +500,11 @@ def add_phrases(
 
 def add_numbers(c: Corpus, q: Query, scores: dict[int, float], extra: dict[int, list[Match]]) -> None:
     """A clause number typed puts that clause (its subclauses, the clauses citing it) first."""
-    for typed, _, targets in q.numbers:
+    for typed, cid, targets in q.numbers:
+        how = c.number_index.how(cid)
         for d, bonus in targets:
             scores[d] = scores.get(d, 0.0) + bonus
-            extra.setdefault(d, []).append(Match(typed, "number", c.paragraphs[d].id))
+            extra.setdefault(d, []).append(Match(typed, how, c.paragraphs[d].id))
 
 
 def ranked(

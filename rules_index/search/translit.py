@@ -46,7 +46,7 @@ MIN_OURS = 4
 MIN_KNOWN = 5
 MIN_SLIP = 6
 # What a hit says of a word that is not how the word was read: a term, a phrase, a number.
-_KEPT = frozenset({"parent", "number", "term", "phrase", "count"})
+_KEPT = frozenset({"parent", "number", "cited", "absent", "term", "phrase", "count"})
 
 
 def is_latin(word: str) -> bool:
@@ -202,7 +202,7 @@ def relabel(result: SearchResult, read: Mapping[str, str]) -> SearchResult:
             spelt[w.word] = r
     if not spelt:
         return result
-    found = ("", "number", "count")
+    found = ("", "number", "cited", "absent", "count")
     words = tuple(
         replace(w, how=HOW, like=spelt[w.word]) if w.word in spelt and w.how not in found else w
         for w in result.words
