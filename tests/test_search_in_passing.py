@@ -147,3 +147,42 @@ def test_a_term_the_clause_defines_is_no_aside_though_quoted_in_parentheses(ix: 
     assert c.aside_names[c.first["211.2"]] == ()
     result = ix.lookup("хозяин компаньона и хозяин паразита что значат эти слова")
     assert result.answer.answered and result.hits[0].id == "211.2"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # 534.7 «в порядке, описанном в 536. Эффекты, порождающие игродействия»: 536 is not loaded
+        "порождённое игродействие порядок выполнения",
+        # 534.5 «(см. 537. История боя.)»; 535.7.3's «за бой» is no «история боя»
+        "что такое история боя",
+    ],
+)
+def test_the_title_of_a_section_the_rules_only_cite_is_not_answered(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "clause"),
+    [
+        # 534.7.2's example writes «выполнена как порождённое игродействие»
+        ("вожак сатиров лечение замещает ранением, это порождённое игродействие?", "534.7.2"),
+        # 534.5 states the rest and cites the history for its detail
+        ("замещение меняет число ран, дополнительная информация для истории боя сохраняется?", "534.5"),
+    ],
+)
+def test_a_clause_that_writes_the_title_or_states_the_rest_still_answers(
+    ix: RulesIndex, query: str, clause: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == clause, [h.id for h in result.hits]
+
+
+def test_a_cited_sections_title_is_part_of_the_reference() -> None:
+    c = rules_index.load_default()._search.corpus
+    d = c.first["534.7"]
+    assert c.cite_names[d] == (("эффект", "порожда", "игродейств"),)
+    assert "игродейств" in c.cite_keys[d]
+    # a clause number is followed by the next sentence, not a title («согласно п.403.2. Игрок…»)
+    assert c.cite_names[c.first["535.3"]] == ()

@@ -149,14 +149,19 @@ def decide(
         # only clauses the loaded rules lack: those citing them or near them are no answer
         return Answer(False, clause, reason=c.number_index.absent_reason(cid for _, cid, _ in q.numbers))
     keys = q.keys
-    quoted = frozenset(k for d in covered for k in c.names_an_aside(d, keys))
+    quoted = frozenset(k for d in covered for k in c.names_quoted(d, keys))
+    # the title of a section the rules cite but lack («порождённое игродействие», 536): what is asked
+    cited = frozenset(k for d in covered for k in c.titles_typed(d, keys))
     # a step's name typed whole (a question about the step): its words name the step, nothing else
     stepped = (
         frozenset(k for d in covered for k in c.names_a_step(d, keys)) if q.about_a_step else frozenset()
     )
     counting = relation.asks_count(c, [t.surface for t in q.tokens])
     topics = _story(
-        q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), quoted, counting, stepped))
+        q,
+        _one_thing(
+            c, q, _topics(c, q.words, covered, relation.timed(c, q), quoted, counting, stepped, cited)
+        ),
     )
     missing = _missing(c, q.words, topics)
     total = sum(t.weight for t in topics)
@@ -302,6 +307,7 @@ def _topics(
     quoted: frozenset[str] = frozenset(),
     counting: bool = False,
     stepped: frozenset[str] = frozenset(),
+    cited: frozenset[str] = frozenset(),
 ) -> list[_Topic]:
     """The question's meaningful words with their weights: bare counts, pronoun-like words and
     light verbs the rules lack say nothing about the topic. A verb a question of when asks about
@@ -311,8 +317,11 @@ def _topics(
     names what the question is about, which a clause with only its other words («срабатывающая
     особенность», 535.5.2) does not answer; so does a word of a step's name typed whole in a
     question about the step (`stepped`: «шаг применения эффектов замещения это когда» is not
-    534.7.1's «в момент применения»), at its own weight. In a question of how many (`counting`) its word
-    («количество карт в колоде») asks, as «сколько» does, and names no topic."""
+    534.7.1's «в момент применения»), at its own weight. The title of a section the rules cite
+    typed (`cited`: «порождённое игродействие», 536's) weighs as a card too, and counts where a
+    clause cites it or writes it (534.7.2's example does; 535.7.3's «за бой» is no «история
+    боя»). In a question of how many (`counting`) its word («количество карт в колоде») asks, as
+    «сколько» does, and names no topic."""
     whole = {wi for got in covered.values() for wi in got}
     out: list[_Topic] = []
     light = c.asks.light
@@ -341,9 +350,9 @@ def _topics(
             factor = MATCHED_VERB if info is not None and info.verb else factor
             if any(a.how in ("card", "named") for a in present):
                 factor = CARD_TOPIC
-            if any(a.key in quoted for a in present):
+            if any(a.key in quoted or a.key in cited for a in present):
                 rarity, factor = 1.0, CARD_TOPIC  # the name, however common its word elsewhere
-            named = any(a.key in quoted or a.key in stepped for a in present)
+            named = any(a.key in quoted or a.key in stepped or a.key in cited for a in present)
             out.append(_Topic(wi, c.max_idf * rarity * factor, wi in whole, quoted=named))
         elif present:
             out.append(_Topic(wi, c.max_idf * MISSING_PHRASE, False))
@@ -408,7 +417,11 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
     )
     aside = passing.only_in_parentheses(c, q, (t.wi for t in topics if t.wi in got), d, how, GENERIC_RARITY)
     # a quoted name's word counts only where the clause has the name («погибает» is no «при гибели»)
-    named = c.names_typed(d, q.keys, q.about_a_step) if any(t.quoted for t in topics) else frozenset()
+    named = (
+        c.names_typed(d, q.keys, q.about_a_step) | c.titles_written(d, q.keys)
+        if any(t.quoted for t in topics)
+        else frozenset()
+    )
     whole = sum(
         t.weight * _quality(c, q, d, t.wi, how, about) * (EXAMPLE_ONLY if t.wi in aside else 1.0)
         for t in topics

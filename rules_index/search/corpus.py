@@ -57,6 +57,9 @@ class Corpus:
     # per paragraph, the quoted names its asides give («особенностей “при гибели”», 535.7.3), each as
     # its words' keys
     aside_names: tuple[tuple[tuple[str, ...], ...], ...]
+    # per paragraph, the titles of the sections it cites («536. Эффекты, порождающие игродействия»),
+    # each as its words' keys (little words left out)
+    cite_names: tuple[tuple[tuple[str, ...], ...], ...]
     # keys a rule text has only inside its parentheses of examples or exceptions («(например,
     # погибает, изгоняется, возвращается в колоду)», 211.4)
     paren_keys: tuple[frozenset[str], ...]
@@ -86,16 +89,48 @@ class Corpus:
         the name of the step its statement holds in («На шаге проверки защит …»)."""
         return key in self.cite_keys[d] or key in self.aside_keys[d] or (step_asked and self.framed(d, key))
 
-    def names_an_aside(self, d: int, keys: Sequence[str]) -> frozenset[str]:
-        """The keys of the quoted names of paragraph d's asides that a question types whole, in
-        order (its `keys`, little words too): «особенности при гибели когда срабатывают» asks
-        about the abilities 535.7.3 names in passing, «(после срабатывания особенностей “при
-        гибели”)», not about its «погибает»."""
+    def names_mentioned(self, d: int, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of the names paragraph d mentions in passing that a question (its `keys`,
+        little words too) types: a quoted name of its asides typed whole, in order («особенности
+        при гибели когда срабатывают» asks about the abilities 535.7.3 names in «(после
+        срабатывания особенностей “при гибели”)», not about its «погибает»); the title of a
+        section it cites, at least two of its words typed in order, each by its first
+        _TITLE_ROOT letters («порождённое игродействие» of 534.7's «в порядке, описанном в 536.
+        Эффекты, порождающие игродействия»), with the keys typed for them."""
+        return self.names_quoted(d, keys) | self.titles_typed(d, keys)
+
+    def names_quoted(self, d: int, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of the quoted names of paragraph d's asides a question types whole, in order."""
         out: set[str] = set()
         for name in self.aside_names[d]:
             n = len(name)
             if any(tuple(keys[i : i + n]) == name for i in range(len(keys) - n + 1)):
                 out.update(name)
+        return frozenset(out)
+
+    def titles_written(self, d: int, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of a cited section's title a question types that paragraph d has as that
+        title: it cites the section, or writes the typed words in a row («будет рассчитана и
+        выполнена как порождённое игродействие», 534.7.2's example); 535.7.3's «за бой» is no
+        «история боя»."""
+        out: set[str] = set()
+        for title in {title for titles in self.cite_names for title in titles}:
+            typed = _typed_title(title, keys)
+            if not typed:
+                continue
+            row = [k for k in keys if k in typed]
+            if title in self.cite_names[d] or any(
+                _in_a_row(row, [t.key for t in pc.tokens]) for pc in self.pieces[d]
+            ):
+                out.update(typed)
+        return frozenset(out)
+
+    def titles_typed(self, d: int, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of the titles of the sections paragraph d cites that a question types (and the
+        question's keys for them)."""
+        out: set[str] = set()
+        for title in self.cite_names[d]:
+            out.update(_typed_title(title, keys))
         return frozenset(out)
 
     def names_a_step(self, d: int, keys: Sequence[str]) -> frozenset[str]:
@@ -122,7 +157,7 @@ class Corpus:
         names."""
         if not self.aside_names[d] and not (about_a_step and self.frame_names[d]):
             return frozenset()
-        named = self.names_an_aside(d, keys)
+        named = self.names_quoted(d, keys)
         return named | self.names_a_step(d, keys) if about_a_step else named
 
     def asks_a_step(self, tokens: Sequence[Token]) -> bool:
@@ -211,6 +246,10 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
             for p, dp in zip(paragraphs, docs.pieces, strict=True)
         ),
         aside_keys=tuple(_aside_keys(dp[0].tokens, dp[0].text) for dp in docs.pieces),
+        cite_names=tuple(
+            _cited_titles(p.id, dp[0].tokens, dp[0].text, analyzer.stopwords)
+            for p, dp in zip(paragraphs, docs.pieces, strict=True)
+        ),
         aside_names=tuple(
             tuple(n for n in _aside_names(dp[0].tokens, dp[0].text) if (p.id, frozenset(n)) not in defined)
             for p, dp in zip(paragraphs, docs.pieces, strict=True)
@@ -323,6 +362,7 @@ def _cross_reference_keys(own: str, tokens: Sequence[Token], text: str = "") -> 
             near.update(j for j, t in enumerate(tokens) if opened < t.start and t.end <= end)
         else:
             near.update(range(max(0, i - _BEFORE_CITED), i + 1))
+            near.update(_title_after(tokens, text, i))
     keys_near = {tokens[i].key for i in near}
     keys_elsewhere = {t.key for i, t in enumerate(tokens) if i not in near}
     return frozenset(keys_near - keys_elsewhere)
@@ -402,6 +442,60 @@ def _frame_keys(tokens: Sequence[Token], names: Sequence[Sequence[int]]) -> Mapp
 
 def _after_preposition(tokens: Sequence[Token], i: int) -> bool:
     return any(tokens[j].surface in _PREPOSITIONS for j in range(max(0, i - _FRAME_AFTER), i))
+
+
+# A section's title and a typed word are one word when they begin with this many letters alike
+# («порождённое» and «порождающие»: one root the stemmer cuts two ways).
+_TITLE_ROOT = 5
+
+
+def _cited_titles(
+    own: str, tokens: Sequence[Token], text: str, stop: frozenset[str]
+) -> tuple[tuple[str, ...], ...]:
+    """The titles a rule text gives after the section numbers it cites («(см. 537. История боя.)»,
+    «описанном в 536. Эффекты, порождающие игродействия..»): the words after a bare section number
+    up to a full stop or a closing bracket. A clause's number («п.403.2. Игрок, взявший…») is
+    followed by the next sentence, not a title."""
+    titles = (
+        tuple(tokens[j].key for j in _title_after(tokens, text, i) if tokens[j].surface not in stop)
+        for i, t in enumerate(tokens)
+        if _is_cited(t.surface, own)
+    )
+    return tuple(title for title in titles if title)
+
+
+def _in_a_row(words: Sequence[str], keys: Sequence[str]) -> bool:
+    n = len(words)
+    return n > 0 and any(list(keys[i : i + n]) == list(words) for i in range(len(keys) - n + 1))
+
+
+def _title_after(tokens: Sequence[Token], text: str, i: int) -> list[int]:
+    """The tokens of the title after a cited bare section number at token i, up to a full stop or
+    a closing bracket; none after a clause's number («п.403.2. Игрок…» goes on to the next
+    sentence)."""
+    if not tokens[i].surface.isdigit():
+        return []
+    out: list[int] = []
+    for j in range(i + 1, len(tokens)):
+        between = text[tokens[j - 1].end : tokens[j].start]
+        if j > i + 1 and ("." in between or ")" in between):
+            break
+        out.append(j)
+    return out
+
+
+def _typed_title(title: Sequence[str], keys: Sequence[str]) -> set[str]:
+    """The title's keys and the question's keys for them, when the question types at least two
+    words of the title in a row and in its order (each by its first _TITLE_ROOT letters)."""
+    roots = [k[:_TITLE_ROOT] for k in title]
+    for i in range(len(keys) - 1):
+        for s in range(len(roots) - 1):
+            n = 0
+            while i + n < len(keys) and s + n < len(roots) and keys[i + n][:_TITLE_ROOT] == roots[s + n]:
+                n += 1
+            if n >= 2:
+                return set(title[s : s + n]) | set(keys[i : i + n])
+    return set()
 
 
 def _is_cited(surface: str, own: str) -> bool:
