@@ -149,9 +149,9 @@ def decide(
         # only clauses the loaded rules lack: those citing them or near them are no answer
         return Answer(False, clause, reason=c.number_index.absent_reason(cid for _, cid, _ in q.numbers))
     keys = q.keys
-    quoted = frozenset(k for d in covered for k in c.names_quoted(d, keys))
+    quoted = c.quoted_typed(keys)
     # the title of a section the rules cite but lack («порождённое игродействие», 536): what is asked
-    cited = frozenset(k for d in covered for k in c.titles_typed(d, keys))
+    cited = c.cited_typed(keys)
     # a step's name typed whole (a question about the step): its words name the step, nothing else
     stepped = (
         frozenset(k for d in covered for k in c.names_a_step(d, keys)) if q.about_a_step else frozenset()

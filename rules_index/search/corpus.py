@@ -7,6 +7,7 @@ and its maps read-only), so one built corpus serves every judge's session.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -89,24 +90,28 @@ class Corpus:
         the name of the step its statement holds in («На шаге проверки защит …»)."""
         return key in self.cite_keys[d] or key in self.aside_keys[d] or (step_asked and self.framed(d, key))
 
-    def names_mentioned(self, d: int, keys: Sequence[str]) -> frozenset[str]:
-        """The keys of the names paragraph d mentions in passing that a question (its `keys`,
-        little words too) types: a quoted name of its asides typed whole, in order («особенности
-        при гибели когда срабатывают» asks about the abilities 535.7.3 names in «(после
-        срабатывания особенностей “при гибели”)», not about its «погибает»); the title of a
-        section it cites, at least two of its words typed in order, each by its first
-        _TITLE_ROOT letters («порождённое игродействие» of 534.7's «в порядке, описанном в 536.
-        Эффекты, порождающие игродействия»), with the keys typed for them."""
-        return self.names_quoted(d, keys) | self.titles_typed(d, keys)
-
     def names_quoted(self, d: int, keys: Sequence[str]) -> frozenset[str]:
-        """The keys of the quoted names of paragraph d's asides a question types whole, in order."""
-        out: set[str] = set()
-        for name in self.aside_names[d]:
-            n = len(name)
-            if any(tuple(keys[i : i + n]) == name for i in range(len(keys) - n + 1)):
-                out.update(name)
-        return frozenset(out)
+        """The keys of the quoted names of paragraph d's asides that a question (its `keys`,
+        little words too) types whole, in order: «особенности при гибели когда срабатывают» asks
+        about the abilities 535.7.3 names in «(после срабатывания особенностей “при гибели”)», not
+        about its «погибает»."""
+        return _typed_names(self.aside_names[d], keys)
+
+    @functools.cached_property
+    def _all_aside_names(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(sorted({n for names in self.aside_names for n in names}))
+
+    @functools.cached_property
+    def _all_titles(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(sorted({title for titles in self.cite_names for title in titles}))
+
+    def quoted_typed(self, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of every aside name of these rules a question types whole."""
+        return _typed_names(self._all_aside_names, keys)
+
+    def cited_typed(self, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of every cited section's title a question types (and the question's for them)."""
+        return frozenset(k for title in self._all_titles for k in _typed_title(title, keys))
 
     def titles_written(self, d: int, keys: Sequence[str]) -> frozenset[str]:
         """The keys of a cited section's title a question types that paragraph d has as that
@@ -114,7 +119,7 @@ class Corpus:
         выполнена как порождённое игродействие», 534.7.2's example); 535.7.3's «за бой» is no
         «история боя»."""
         out: set[str] = set()
-        for title in {title for titles in self.cite_names for title in titles}:
+        for title in self._all_titles:
             typed = _typed_title(title, keys)
             if not typed:
                 continue
@@ -123,14 +128,6 @@ class Corpus:
                 _in_a_row(row, [t.key for t in pc.tokens]) for pc in self.pieces[d]
             ):
                 out.update(typed)
-        return frozenset(out)
-
-    def titles_typed(self, d: int, keys: Sequence[str]) -> frozenset[str]:
-        """The keys of the titles of the sections paragraph d cites that a question types (and the
-        question's keys for them)."""
-        out: set[str] = set()
-        for title in self.cite_names[d]:
-            out.update(_typed_title(title, keys))
         return frozenset(out)
 
     def names_a_step(self, d: int, keys: Sequence[str]) -> frozenset[str]:
@@ -462,6 +459,15 @@ def _cited_titles(
         if _is_cited(t.surface, own)
     )
     return tuple(title for title in titles if title)
+
+
+def _typed_names(names: Sequence[tuple[str, ...]], keys: Sequence[str]) -> frozenset[str]:
+    out: set[str] = set()
+    for name in names:
+        n = len(name)
+        if any(tuple(keys[i : i + n]) == name for i in range(len(keys) - n + 1)):
+            out.update(name)
+    return frozenset(out)
 
 
 def _in_a_row(words: Sequence[str], keys: Sequence[str]) -> bool:

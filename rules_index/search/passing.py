@@ -36,7 +36,7 @@ def where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
         return "example"
     if any(k in c.cite_keys[d] for k in keys):
         return "reference"
-    asides = c.names_mentioned(d, q.keys)
+    asides = c.names_quoted(d, q.keys)
     return "aside" if any(k in c.aside_keys[d] or k in asides for k in keys) else "frame"
 
 
