@@ -142,3 +142,16 @@ def test_a_noun_of_quantity_still_asks_how_many_where_no_verb_does_it(ix: RulesI
     assert result.answer.answered and result.hits[0].id == "211.6"
     result = ix.lookup("количество карт в колоде")
     assert not result.hits
+
+
+def test_a_count_asked_in_one_part_of_a_longer_question_is_read_in_that_part(ix: RulesIndex) -> None:
+    # 535.7.3: «Каждое существо может использовать инкарнацию 1 раз за бой.» — the second part,
+    # «что будет если оно снова погибнет», is another sentence's (and another question)
+    result = ix.lookup(
+        "я совсем запутался с инкарнацией: сколько раз за бой одно и то же существо может "
+        "инкарнировать, и что будет если оно потом снова погибнет"
+    )
+    assert result.answer.answered and result.hits[0].id == "535.7.3", result.answer.reason
+    # the whole question still counts where its part alone does not (535.7.1: «инкарнация Х»)
+    result = ix.lookup("инкарнация 3 — через сколько моих ходов карта вернется")
+    assert result.answer.answered and result.hits[0].id == "535.7.1"

@@ -528,9 +528,14 @@ def _unstated(
     typed = [t.surface for t in q.tokens]
     matched = [passing.matched_keys(q, d, t.wi, how) for t in topics if t.wi in got]
     words = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.wi in got)
-    number = statements.number_marker(c, matched)
-    if relation.asks_count(c, typed) and not statements.states(c, d, matched, number):
-        return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
+    if relation.asks_count(c, typed):
+        # the words of the part that asks how many, when it has some of the clause's
+        part = relation.in_asking_parts(q, c.asks.quantity)
+        counted = [passing.matched_keys(q, d, t.wi, how) for t in topics if t.wi in got and t.wi in part]
+        if not any(
+            statements.states(c, d, m, statements.number_marker(c, m)) for m in (matched, counted) if m
+        ):
+            return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
     if relation.asks_times(c, typed):
         # «сколько раз можно вызывать за бой»: 535.7.3's «1 раз за бой» counts incarnations
         doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]

@@ -175,6 +175,19 @@ def _in_parts_of(q: Query, asks: frozenset[str], kind: Callable[[morph.WordInfo]
     return out
 
 
+def in_asking_parts(q: Query, asks: frozenset[str]) -> set[int]:
+    """The words typed in the parts of the question (_PARTS) that have one of the question words
+    `asks`: «я запутался с инкарнацией: сколько раз за бой существо может инкарнировать, и что
+    будет если оно снова погибнет» counts incarnations, not deaths."""
+    out: set[int] = set()
+    for part in _PARTS.split(normalize(q.text)):
+        said = set(_WORD.findall(part))
+        if said.isdisjoint(asks):
+            continue
+        out.update(wi for wi, qw in enumerate(q.words) if set(_WORD.findall(normalize(qw.word))) <= said)
+    return out
+
+
 def timed(c: Corpus, q: Query) -> list[int]:
     """The verbs a question of when asks about: only a query that begins with its word
     («когда начинается шаг рассадки»); inside a sentence «когда» tells the situation
