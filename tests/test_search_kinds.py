@@ -155,3 +155,11 @@ def test_a_count_asked_in_one_part_of_a_longer_question_is_read_in_that_part(ix:
     # the whole question still counts where its part alone does not (535.7.1: «инкарнация Х»)
     result = ix.lookup("инкарнация 3 — через сколько моих ходов карта вернется")
     assert result.answer.answered and result.hits[0].id == "535.7.1"
+
+
+def test_this_is_which_asks_what_a_thing_is(ix: RulesIndex) -> None:
+    # «X это какой» asks what X is: 211.2's «стоящее в первом ряду» uses the row, never says which
+    result = ix.lookup("первый ряд это какой")
+    assert not result.hits and "вопрос «что такое»" in result.answer.reason
+    result = ix.lookup("взятие карт в отряд это какой раздел рп")
+    assert result.answer.answered and result.hits[0].id in ("535", "535.2")
