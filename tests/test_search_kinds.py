@@ -164,3 +164,10 @@ def test_this_is_which_asks_what_a_thing_is(ix: RulesIndex) -> None:
     assert not result.hits and "вопрос «что такое»" in result.answer.reason
     result = ix.lookup("взятие карт в отряд это какой раздел рп")
     assert result.answer.answered and result.hits[0].id in ("535", "535.2")
+
+
+def test_a_verb_and_a_noun_of_one_stem_are_two_topics(ix: RulesIndex) -> None:
+    # «в подфазу вскрытия» is when; «кто первым вскрывает» asks who reveals first, which 211.2's
+    # «До вскрытия» and 211.7's «обязан вскрыть всех своих скрытых симбиотов» never say
+    result = ix.lookup("как проходит подфаза вскрытия, кто первым вскрывает свои карты")
+    assert not result.hits, [h.id for h in result.hits]

@@ -325,11 +325,13 @@ def _topics(
     whole = {wi for got in covered.values() for wi in got}
     out: list[_Topic] = []
     light = c.asks.light
-    seen: set[tuple[str, ...]] = set()
+    seen: set[tuple[tuple[str, ...], bool]] = set()
     for wi, qw in enumerate(words):
         if not qw.meaningful or (qw.info is not None and qw.info.function):
             continue  # «3», «одна», «другой»: they point at the topic, they are not it
-        same = tuple(a.key for a in qw.alts) or (c.analyzer.key(normalize(qw.word), c.analyzer.stemmer()),)
+        keys = tuple(a.key for a in qw.alts) or (c.analyzer.key(normalize(qw.word), c.analyzer.stemmer()),)
+        # a verb and a noun of one stem are two topics («в подфазу вскрытия кто первым вскрывает»)
+        same = (keys, qw.info is not None and qw.info.verb)
         if same in seen:
             continue  # «выстрел … это выстрел или…»: a word said twice is one topic
         seen.add(same)
