@@ -14,7 +14,7 @@ import pytest
 import rules_index
 from rules_index import CorpusError, RulesIndex, understood
 from rules_index.model import SearchResult
-from rules_index.search import answerability, query, retrieval
+from rules_index.search import passing, query, retrieval
 from rules_index.tables import DATA_DIR, load_tables
 
 
@@ -591,7 +591,7 @@ def test_every_jargon_form_reads_as_something_where_the_rules_write_its_meaning(
             _, _, covered = retrieval.word_scores(corpus, q.words)
             words = [
                 w
-                for w in answerability.report(corpus, slang, q.numbers, q.words, covered)
+                for w in passing.report(corpus, slang, q.numbers, q.words, covered)
                 if w.how != "count"
             ]
             if not words or any(not w.how for w in words):

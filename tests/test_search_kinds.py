@@ -171,3 +171,20 @@ def test_a_verb_and_a_noun_of_one_stem_are_two_topics(ix: RulesIndex) -> None:
     # «До вскрытия» and 211.7's «обязан вскрыть всех своих скрытых симбиотов» never say
     result = ix.lookup("как проходит подфаза вскрытия, кто первым вскрывает свои карты")
     assert not result.hits, [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # «защищаться» (to defend) is no «защита» (534.8's protections): families.yaml's «unless»
+        "закрытое существо может защищаться?",
+        "могут ли летающие существа защищать наземных",
+        # a doing the rules never name: 535.5.1.2 has the hand, never drawing cards into it
+        "можно ли добирать карты в руку каждый ход как в магии",
+    ],
+)
+def test_a_question_whether_one_may_do_what_the_rules_never_name_is_not_answered(
+    ix: RulesIndex, query: str
+) -> None:
+    result = ix.lookup(query)
+    assert not result.hits, [h.id for h in result.hits]

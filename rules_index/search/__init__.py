@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rules_index.model import Hit, Match, Named, Paragraph, SearchResult
-from rules_index.search import answerability, query, ranking, retrieval, translit
+from rules_index.search import answerability, passing, query, ranking, retrieval, translit
 from rules_index.search.corpus import Corpus, build
 from rules_index.tables import Tables
 
@@ -88,7 +88,5 @@ class SearchIndex:
         ranking.add_numbers(c, q, scores, extra)
         cited = [cid for _, cid, _ in q.numbers]
         hits = ranking.ranked(c, scores, how, extra, top, q.words, cited)
-        result = SearchResult(
-            text, tuple(hits), answerability.report(c, text, q.numbers, q.words, covered), answer
-        )
+        result = SearchResult(text, tuple(hits), passing.report(c, text, q.numbers, q.words, covered), answer)
         return translit.relabel(result, q.latin)

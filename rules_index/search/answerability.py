@@ -42,8 +42,8 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from rules_index import morph, numbers
-from rules_index.model import Answer, Evidence, QueryWord
+from rules_index import morph
+from rules_index.model import Answer
 from rules_index.search import passing, relation, retrieval, statements
 from rules_index.search.corpus import Corpus
 from rules_index.search.linking import WEIGHT
@@ -220,12 +220,18 @@ def decide(
             # «защитник летуна»: 534.8 has the defender, never a flyer
             failed = f"п. {c.paragraphs[d].id} не говорит о «{lacks}»"
         if not failed:
-            return Answer(True, c.paragraphs[d].id, _evidence(c, q, d, how, covered), missing, coverage=share)
+            return Answer(
+                True,
+                c.paragraphs[d].id,
+                passing.evidence(c, q, d, how, covered, GENERIC_RARITY),
+                missing,
+                coverage=share,
+            )
         reason = reason or failed
     # the clause the text breaks off in is the one a judge reads, whatever covers more
     d = cut_off[0] if cut_off else max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
     reason = _broken_off(c, *cut_off) if cut_off else reason
-    evidence = _evidence(c, q, d, how, covered)
+    evidence = passing.evidence(c, q, d, how, covered, GENERIC_RARITY)
     return Answer(
         False,
         c.paragraphs[d].id,
@@ -552,7 +558,8 @@ def _unstated(
         said = ", ".join(f"«{q.words[t.wi].word}»" for t in doers)
         return f"вопрос «кто», а правила не говорят, кто {said}"
     if any(w in c.asks.permission for w in typed):
-        doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
+        # the doing asked about: a verb the rules have, or one they never name («защищать»)
+        doing = [t for t in topics if _is_verb(q.words[t.wi]) and (t.whole or _never_named(q, t))]
         if (
             doing
             and not any(t.wi in got for t in doing)
@@ -601,6 +608,13 @@ def _unstated(
     return ""
 
 
+def _never_named(q: Query, t: _Topic) -> bool:
+    """A word of the dictionary that matched nothing in these rules (not a light verb: those are
+    no topic)."""
+    info = q.words[t.wi].info
+    return not t.whole and not q.words[t.wi].alts and info is not None and info.known
+
+
 def _is_verb(qw: QWord) -> bool:
     """A verb or an infinitive as typed (a jargon word too: «сбросить»)."""
     info = qw.info
@@ -630,69 +644,3 @@ def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[st
         if normalize(qw.word) == after:
             return qw.word if _unknown_noun(q, t) else ""
     return ""
-
-
-def _evidence(c: Corpus, q: Query, d: int, how: How, covered: Mapping[int, set[int]]) -> tuple[Evidence, ...]:
-    """Each meaningful typed word as evidence for paragraph d: how it matched there, or how it
-    matched elsewhere (no `where`), or «» when the text lacks it."""
-    out: list[Evidence] = []
-    found_d = c.found[d]
-    whole = {wi for got in covered.values() for wi in got}
-    aside = passing.only_in_parentheses(
-        c, q, (wi for wi in covered.get(d, ()) if q.words[wi].meaningful), d, how, GENERIC_RARITY
-    )
-    for wi, qw in enumerate(q.words):
-        if not qw.meaningful:
-            continue
-        if wi not in covered.get(d, ()):
-            present = [a for a in qw.alts if a.key in c.postings]
-            out.append(Evidence(qw.word, present[0].how if present and wi in whole else ""))
-            continue
-        alt = how[d][wi][0]
-        where = "aside" if wi in aside else passing.where(c, q, d, wi, how)
-        kind = alt.how
-        if kind == "form" and fold_lookalikes(normalize(qw.word)) in c.surfaces[d]:
-            kind = "exact"
-        elif kind == "prefix":
-            kind = "form"
-        label = alt.label if alt.how in ("card", "named") or qw.together else found_d.get(alt.key, alt.label)
-        out.append(Evidence(qw.word, kind, (label,) if label else (), where, where in passing.CENTRAL))
-    return tuple(sorted(out, key=lambda e: q.text.find(e.word)))
-
-
-def report(
-    c: Corpus,
-    query: str,
-    found_numbers: Sequence[numbers.Typed],
-    words: Sequence[QWord],
-    covered: Mapping[int, set[int]],
-) -> tuple[QueryWord, ...]:
-    """What each typed word matched anywhere in these rules, in the order typed; a jargon
-    meaning no clause has whole («ходит первым» → первый ход) matched nothing."""
-    whole = {wi for got in covered.values() for wi in got}
-    out: list[tuple[int, QueryWord]] = []
-    for typed, cid, targets in found_numbers:
-        found = tuple(dict.fromkeys(c.paragraphs[d].id for d, _ in targets))
-        how = c.number_index.how(cid) if found else ""
-        out.append((query.find(typed), QueryWord(typed, how, found)))
-    for wi, qw in enumerate(words):
-        # an ordinal matches where it is said of the thing typed (ranking.astray_ordinals)
-        alone = not qw.together and not (qw.info is not None and qw.info.ordinal)
-        present = [a for a in qw.alts if a.key in c.postings] if wi in whole or alone else []
-        if qw.named:
-            if all(w.word != qw.word or w.how != "named" for _, w in out):
-                out.append((query.find(qw.word), QueryWord(qw.word, "named", (qw.named,))))
-            continue
-        if not qw.meaningful:
-            out.append((query.find(qw.word), QueryWord(qw.word, "count")))
-            continue
-        if not present:
-            out.append((query.find(qw.word), QueryWord(qw.word, "")))
-            continue
-        kind = present[0].how
-        labels = [a.label or c.key_form.get(a.key, a.key) for a in present if a.how == kind]
-        if kind == "form" and fold_lookalikes(normalize(qw.word)) in c.vocab:
-            kind = "exact"
-        found = tuple(dict.fromkeys(labels))
-        out.append((query.find(qw.word), QueryWord(qw.word, kind, found, qw.like if kind == "akin" else "")))
-    return tuple(w for _, w in sorted(out, key=lambda pw: pw[0]))

@@ -1,17 +1,21 @@
 """Where a clause has a word of the question: in its rule, or only in passing (beside a
 cross-reference, in an aside or a parenthesis of examples, in the name of the step its rule holds
 in), or only in its example. The answerability decision counts a word said in passing for less
-than one the clause states, and the evidence says where each word was found.
+than one the clause states, and the evidence (`evidence`, `report`: split from answerability.py)
+says where and how each typed word was found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
+from rules_index import numbers
+from rules_index.model import Evidence, QueryWord
 from rules_index.search import retrieval
 from rules_index.search.corpus import Corpus
-from rules_index.search.query import Query
+from rules_index.search.query import Query, QWord
 from rules_index.search.retrieval import How
+from rules_index.text import fold_lookalikes, normalize
 
 # Where a clause has a word so that the clause is about it (not a passing mention).
 CENTRAL = frozenset({"text", "name"})
@@ -66,3 +70,71 @@ def matched_keys(q: Query, d: int, wi: int, how: How) -> list[str]:
     if qw.together:
         return [a.key for a in qw.alts]
     return [how[d][wi][0].key]
+
+
+def evidence(
+    c: Corpus, q: Query, d: int, how: How, covered: Mapping[int, set[int]], generic: float
+) -> tuple[Evidence, ...]:
+    """Each meaningful typed word as evidence for paragraph d: how it matched there, or how it
+    matched elsewhere (no `where`), or «» when the text lacks it (`generic`: only_in_parentheses)."""
+    out: list[Evidence] = []
+    found_d = c.found[d]
+    whole = {wi for got in covered.values() for wi in got}
+    aside = only_in_parentheses(
+        c, q, (wi for wi in covered.get(d, ()) if q.words[wi].meaningful), d, how, generic
+    )
+    for wi, qw in enumerate(q.words):
+        if not qw.meaningful:
+            continue
+        if wi not in covered.get(d, ()):
+            present = [a for a in qw.alts if a.key in c.postings]
+            out.append(Evidence(qw.word, present[0].how if present and wi in whole else ""))
+            continue
+        alt = how[d][wi][0]
+        said = "aside" if wi in aside else where(c, q, d, wi, how)
+        kind = alt.how
+        if kind == "form" and fold_lookalikes(normalize(qw.word)) in c.surfaces[d]:
+            kind = "exact"
+        elif kind == "prefix":
+            kind = "form"
+        label = alt.label if alt.how in ("card", "named") or qw.together else found_d.get(alt.key, alt.label)
+        out.append(Evidence(qw.word, kind, (label,) if label else (), said, said in CENTRAL))
+    return tuple(sorted(out, key=lambda e: q.text.find(e.word)))
+
+
+def report(
+    c: Corpus,
+    query: str,
+    found_numbers: Sequence[numbers.Typed],
+    words: Sequence[QWord],
+    covered: Mapping[int, set[int]],
+) -> tuple[QueryWord, ...]:
+    """What each typed word matched anywhere in these rules, in the order typed; a jargon
+    meaning no clause has whole («ходит первым» → первый ход) matched nothing."""
+    whole = {wi for got in covered.values() for wi in got}
+    out: list[tuple[int, QueryWord]] = []
+    for typed, cid, targets in found_numbers:
+        found = tuple(dict.fromkeys(c.paragraphs[d].id for d, _ in targets))
+        how = c.number_index.how(cid) if found else ""
+        out.append((query.find(typed), QueryWord(typed, how, found)))
+    for wi, qw in enumerate(words):
+        # an ordinal matches where it is said of the thing typed (ranking.astray_ordinals)
+        alone = not qw.together and not (qw.info is not None and qw.info.ordinal)
+        present = [a for a in qw.alts if a.key in c.postings] if wi in whole or alone else []
+        if qw.named:
+            if all(w.word != qw.word or w.how != "named" for _, w in out):
+                out.append((query.find(qw.word), QueryWord(qw.word, "named", (qw.named,))))
+            continue
+        if not qw.meaningful:
+            out.append((query.find(qw.word), QueryWord(qw.word, "count")))
+            continue
+        if not present:
+            out.append((query.find(qw.word), QueryWord(qw.word, "")))
+            continue
+        kind = present[0].how
+        labels = [a.label or c.key_form.get(a.key, a.key) for a in present if a.how == kind]
+        if kind == "form" and fold_lookalikes(normalize(qw.word)) in c.vocab:
+            kind = "exact"
+        found = tuple(dict.fromkeys(labels))
+        out.append((query.find(qw.word), QueryWord(qw.word, kind, found, qw.like if kind == "akin" else "")))
+    return tuple(w for _, w in sorted(out, key=lambda pw: pw[0]))
