@@ -73,9 +73,14 @@ class NumberIndex:
             return self.targets(first) + self.targets(last)
         return [(self._first[c], NUMBER_BONUS - i) for i, c in enumerate(inside)]
 
-    def present(self, cid: str) -> bool:
-        """Whether the corpus has clause cid or a subclause of it (a section without its heading)."""
-        return cid in self._first or any(p.id.startswith(cid + ".") for p in self._paragraphs)
+    def present(self, cid: str, typed: str = "") -> bool:
+        """Whether the corpus has clause cid or a subclause of it (a section without its heading),
+        or, for a range typed («534.3–534.5», `typed`), a clause inside it."""
+        if cid in self._first or any(p.id.startswith(cid + ".") for p in self._paragraphs):
+            return True
+        return any(
+            ref.last and within(self._ids_sorted, ref.first, ref.last) for ref in ids.typed_refs(typed)
+        )
 
     def citing(self, cid: str) -> list[int]:
         """The paragraphs whose text or examples cite clause cid."""
@@ -85,22 +90,29 @@ class NumberIndex:
             if any(cid in pc.text and cid in ids.parse_typed(pc.text) for pc in self._pieces[i])
         ]
 
-    def how(self, cid: str) -> str:
-        """How a typed clause number matched: «number» (the clause or its subclauses), «cited»
-        (the loaded rules lack it; clauses cite it), «absent» (they lack it; its nearest numbers)."""
-        if self.present(cid):
+    def how(self, cid: str, typed: str = "") -> str:
+        """How a typed clause number matched: «number» (the clause or its subclauses, a range with
+        clauses inside), «cited» (the loaded rules lack it; clauses cite it), «absent» (they lack
+        it; its nearest numbers)."""
+        if self.present(cid, typed):
             return "number"
         return "cited" if self.citing(cid) else "absent"
 
-    def absent_reason(self, cids: Iterable[str]) -> str:
-        """Why typed numbers the loaded rules lack answer nothing: «пункта 536 нет в загруженных
-        правилах, на него ссылается п. 534.7»."""
+    def absent_reason(self, typed: Iterable[tuple[str, str]]) -> str:
+        """Why typed numbers (each the clause id and the text typed) the loaded rules lack answer
+        nothing: «пункта 536 нет в загруженных правилах, на него ссылается п. 534.7»; «пунктов
+        534.1–534.3 нет в загруженных правилах»."""
         parts = []
-        for cid in dict.fromkeys(cids):
+        for cid, text in dict.fromkeys(typed):
+            refs = [ref for ref in ids.typed_refs(text) if ref.last]
+            if refs:
+                parts.append(f"пунктов {refs[0].first}–{refs[0].last} нет в загруженных правилах")
+                continue
             citing = list(dict.fromkeys(self._paragraphs[d].id for d in self.citing(cid)))
             said = f"пункта {cid} нет в загруженных правилах"
             if citing:
-                said += ", на него ссылается " + ", ".join(f"п. {c}" for c in citing[:3])
+                which = ", ".join(f"п. {c}" for c in citing[:3])
+                said += (", на него ссылается " if len(citing) == 1 else ", на него ссылаются ") + which
             parts.append(said)
         return "; ".join(parts)
 

@@ -233,14 +233,22 @@ def test_a_number_the_rules_only_cite_is_no_answer_but_shows_who_cites_it(ix: Ru
     result = ix.lookup("порождённое игродействие в каком порядке, там ссылка на 536")
     assert not result.answer.answered and [h.id for h in result.hits] == ["534.7"]
     assert result.answer.reason == "пункта 536 нет в загруженных правилах, на него ссылается п. 534.7"
-    assert "«536» — такого пункта нет в загруженных правилах, на него ссылаются: п. 534.7" in (
+    assert "«536» — такого пункта нет в загруженных правилах, на него ссылается: п. 534.7" in (
         understood.understood(result.words)
     )
     assert understood.hit_notes(result.hits[0].matched).startswith(
         "Как нашлось: ссылается на п. 536, которого нет в загруженных правилах"
     )
-    # a number the rules have is still the answer
+    # a number the rules have is still the answer, and so is a range with clauses inside
     assert ix.lookup("211.5").answer.answered
+    assert ix.lookup("534.3-534.5").answer.answered
+    assert ix.lookup("534.1-534.3").answer.reason == "пунктов 534.1–534.3 нет в загруженных правилах"
+
+
+def test_a_number_no_clause_has_or_cites_or_neighbours_is_a_quantity(ix: RulesIndex) -> None:
+    # «300» is no clause, cited by none, near none: the words decide
+    result = ix.lookup("у меня 300 жетонов инкарнации")
+    assert result.answer.answered and result.hits[0].id == "535.7.1"
 
 
 def test_a_digit_inside_a_clause_id_is_not_a_word(ix: RulesIndex) -> None:

@@ -590,9 +590,7 @@ def test_every_jargon_form_reads_as_something_where_the_rules_write_its_meaning(
             q = query.read(corpus, slang)
             _, _, covered = retrieval.word_scores(corpus, q.words)
             words = [
-                w
-                for w in passing.report(corpus, slang, q.numbers, q.words, covered)
-                if w.how != "count"
+                w for w in passing.report(corpus, slang, q.numbers, q.words, covered) if w.how != "count"
             ]
             if not words or any(not w.how for w in words):
                 unread.append(slang)

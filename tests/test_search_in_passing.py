@@ -186,3 +186,42 @@ def test_a_cited_sections_title_is_part_of_the_reference() -> None:
     assert "игродейств" in c.cite_keys[d]
     # a clause number is followed by the next sentence, not a title («согласно п.403.2. Игрок…»)
     assert c.cite_names[c.first["535.3"]] == ()
+
+
+def _small(text: str) -> RulesIndex:
+    return rules_index.load_texts([("r.txt", text.encode())], berserk=False)
+
+
+def test_a_number_a_sentence_goes_on_after_has_no_title() -> None:
+    # only a reference introduces a section's title («описанном в 536. Эффекты…», «(см. 537. …)»)
+    ix = _small(
+        "100. Раздел.\n100.2. Порядок описан в 300, игрок сбрасывает карту в конце хода.\n"
+        "100.4. Подробно в 400. Игрок теряет жетоны при гибели существа.\n"
+        "100.5. Смотри (см. 200. Заголовок.) и дальше."
+    )
+    c = ix._search.corpus
+    assert [c.cite_names[c.first[cid]] for cid in ("100.2", "100.4", "100.5")] == [(), (), (("заголовок",),)]
+    assert ix.lookup("игрок сбрасывает карту в конце хода").hits[0].id == "100.2"
+    assert ix.lookup("игрок теряет жетоны").hits[0].id == "100.4"
+
+
+def test_a_quoted_name_a_clause_states_in_plain_text_is_answered_there() -> None:
+    ix = _small(
+        "100. Раздел.\n100.1. Особенности при гибели срабатывают после того, как существо покинуло поле.\n"
+        "100.2. Карта изгоняется, если погибает (после срабатывания особенностей “при гибели”)."
+    )
+    result = ix.lookup("особенности при гибели когда срабатывают")
+    assert result.answer.answered and "100.1" in [h.id for h in result.hits[:2]]
+
+
+def test_a_step_name_ends_where_its_genitive_nouns_end(ix: RulesIndex) -> None:
+    # 211.2 «на Шаге рассадки симбиот помещается»: «симбиот помещается» is what it says
+    result = ix.lookup("шаг рассадки симбиот помещается куда")
+    assert result.answer.answered and result.hits[0].id in ("211.1", "211.2")
+
+
+def test_a_cited_sections_title_typed_whole_is_a_reference_in_the_citing_clause(ix: RulesIndex) -> None:
+    # 534.7 has «эффект» elsewhere too, but «эффекты, порождающие игродействия» is 536's title
+    result = ix.lookup("эффекты, порождающие игродействия")
+    assert not result.hits
+    assert {e.where for e in result.answer.evidence} == {"reference"}

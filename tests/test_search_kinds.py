@@ -49,7 +49,7 @@ def test_a_difference_of_a_thing_a_clause_names_only_in_passing_is_not_answered(
     # 211.11: «все особенности, связанные с перемещением (но не с передвижением)» defines neither
     result = ix.lookup(query)
     assert not result.hits and result.answer.clause == "211.11"
-    assert result.answer.reason == "вопрос о разнице, а п. 211.11 говорит о «передвижение» только к слову"
+    assert result.answer.reason == "вопрос о разнице, а п. 211.11 упоминает «передвижение» только к слову"
 
 
 def test_a_thing_named_in_quotes_in_a_parenthesis_is_mentioned_not_stated(ix: RulesIndex) -> None:
@@ -188,3 +188,9 @@ def test_a_question_whether_one_may_do_what_the_rules_never_name_is_not_answered
 ) -> None:
     result = ix.lookup(query)
     assert not result.hits, [h.id for h in result.hits]
+
+
+def test_a_verb_that_asks_or_frames_leaves_a_noun_of_quantity_asking(ix: RulesIndex) -> None:
+    # «подскажите», «есть» do nothing to the count: «количество карт в колоде» is still asked
+    for query in ("подскажите количество карт в колоде", "скажите количество карт в колоде"):
+        assert not ix.lookup(query).hits, query

@@ -141,13 +141,18 @@ def decide(
     scores: Mapping[int, float],
 ) -> Answer:
     """Whether the rules answer the query, the clause the decision rests on, and the evidence."""
-    if q.numbers:
-        targets = [d for _, _, found in q.numbers for d, _ in found]
+    # a number with no clause, no citation and no neighbour («у меня 300 жетонов») is a quantity:
+    # the words decide
+    numbered = [n for n in q.numbers if n[2]] or ([] if any(qw.meaningful for qw in q.words) else q.numbers)
+    if numbered:
+        targets = [d for _, _, found in numbered for d, _ in found]
         clause = c.paragraphs[targets[0]].id if targets else ""
-        if any(c.number_index.present(cid) for _, cid, _ in q.numbers):
+        if any(c.number_index.present(cid, typed) for typed, cid, _ in numbered):
             return Answer(bool(targets), clause, coverage=1.0)
         # only clauses the loaded rules lack: those citing them or near them are no answer
-        return Answer(False, clause, reason=c.number_index.absent_reason(cid for _, cid, _ in q.numbers))
+        return Answer(
+            False, clause, reason=c.number_index.absent_reason((cid, typed) for typed, cid, _ in numbered)
+        )
     keys = q.keys
     quoted = c.quoted_typed(keys)
     # the title of a section the rules cite but lack («порождённое игродействие», 536): what is asked
@@ -426,7 +431,7 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
     aside = passing.only_in_parentheses(c, q, (t.wi for t in topics if t.wi in got), d, how, GENERIC_RARITY)
     # a quoted name's word counts only where the clause has the name («погибает» is no «при гибели»)
     named = (
-        c.names_typed(d, q.keys, q.about_a_step) | c.titles_written(d, q.keys)
+        c.names_typed(d, q.keys, q.about_a_step) | c.names_written(d, q.keys)
         if any(t.quoted for t in topics)
         else frozenset()
     )
@@ -581,7 +586,7 @@ def _unstated(
         # перемещение симбиота разница» asks what 211.11 says of a symbiote's move
         if mentioned and sum(t.wi in got for t in topics) <= COMPARED:
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in mentioned)
-            return f"вопрос о разнице, а п. {c.paragraphs[d].id} говорит о {said} только к слову"
+            return f"вопрос о разнице, а п. {c.paragraphs[d].id} упоминает {said} только к слову"
     if relation.typed_phrase(typed, c.asks.order) and not statements.states(
         c, d, matched, statements.order_marker(c, d)
     ):

@@ -26,7 +26,8 @@ from rules_index.text import Analyzer, Token
 
 @dataclass(frozen=True)
 class Corpus:
-    """Inverted index of one corpus; read-only after `build`."""
+    """Inverted index of one corpus; read-only after `build` (the unique aside names and cited
+    titles, derived from its fields, are computed on first use and kept)."""
 
     analyzer: Analyzer
     paragraphs: tuple[Paragraph, ...]
@@ -52,8 +53,8 @@ class Corpus:
     heading_keys: Mapping[int, frozenset[str]]
     text_keys: tuple[frozenset[str], ...]
     cite_keys: tuple[frozenset[str], ...]  # keys a rule text has only beside a cross-reference
-    # keys a rule text has only in an aside: a parenthesis of examples («(например, погибает,
-    # изгоняется…)») or one that names a thing in quotes («(после срабатывания особенностей “при гибели”)»)
+    # keys a rule text has only in an aside, a parenthesis that names a thing in quotes («(после
+    # срабатывания особенностей “при гибели”)»; a parenthesis of examples is `paren_keys`)
     aside_keys: tuple[frozenset[str], ...]
     # per paragraph, the quoted names its asides give («особенностей “при гибели”», 535.7.3), each as
     # its words' keys
@@ -68,8 +69,9 @@ class Corpus:
     # statement holds in («На шаге проверки защит», 534.8), each with its form there (asks.yaml `frames`)
     frame_keys: tuple[Mapping[str, str], ...]
     frame_words: frozenset[str]  # the keys of the frame words themselves («шаг», «подфаза»)
-    # per paragraph, the steps its rule text names as when it holds, each as its words' keys
-    frame_names: tuple[tuple[tuple[str, ...], ...], ...]
+    # per paragraph, the steps its rule text names as when it holds, each as its words' keys and
+    # forms (the frame word and up to _FRAME_NAME words after it: `framed` tells the name's own)
+    frame_names: tuple[tuple[tuple[tuple[str, str], ...], ...], ...]
     sentence_keys: tuple[tuple[frozenset[str], ...], ...]  # per paragraph, each sentence's keys
     example_names: tuple[frozenset[str], ...]  # keys of the names its examples are about
     # per paragraph, the words of its rule text's last sentence when the source breaks off inside
@@ -113,20 +115,29 @@ class Corpus:
         """The keys of every cited section's title a question types (and the question's for them)."""
         return frozenset(k for title in self._all_titles for k in _typed_title(title, keys))
 
-    def titles_written(self, d: int, keys: Sequence[str]) -> frozenset[str]:
-        """The keys of a cited section's title a question types that paragraph d has as that
-        title: it cites the section, or writes the typed words in a row («будет рассчитана и
-        выполнена как порождённое игродействие», 534.7.2's example); 535.7.3's «за бой» is no
-        «история боя»."""
+    def titles_cited(self, d: int, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of the titles of the sections paragraph d cites that a question types
+        («эффекты, порождающие игродействия»: 534.7's «… описанном в 536. Эффекты, порождающие
+        игродействия»), its «эффект» elsewhere notwithstanding."""
+        return frozenset(k for title in self.cite_names[d] for k in _typed_title(title, keys))
+
+    def names_written(self, d: int, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of the names a question types (an aside's quoted name, a cited section's
+        title) that paragraph d has as that name: it writes its words in a row, in its rule,
+        an aside or an example («Особенности при гибели срабатывают…»; 534.7.2's example
+        «выполнена как порождённое игродействие»), or cites the section; 211.4's «погибает» is
+        no «при гибели», 535.7.3's «за бой» no «история боя»."""
         out: set[str] = set()
+        rows = [[t.key for t in pc.tokens] for pc in self.pieces[d]]
+        for name in self._all_aside_names:
+            if in_a_row(name, keys) and any(in_a_row(name, row) for row in rows):
+                out.update(name)
         for title in self._all_titles:
             typed = _typed_title(title, keys)
             if not typed:
                 continue
-            row = [k for k in keys if k in typed]
-            if title in self.cite_names[d] or any(
-                _in_a_row(row, [t.key for t in pc.tokens]) for pc in self.pieces[d]
-            ):
+            written = [k for k in keys if k in typed]
+            if title in self.cite_names[d] or any(in_a_row(written, row) for row in rows):
                 out.update(typed)
         return frozenset(out)
 
@@ -136,7 +147,13 @@ class Corpus:
         эффектов замещения когда наступает»: 534.7's «на шаге применения эффектов замещения»,
         though the clause has «применения» and «замещения» elsewhere too)."""
         out: set[str] = set()
-        for name in self.frame_names[d]:
+        for words in self.frame_names[d]:
+            # the step's own name: the frame word and the genitive nouns after it, not the
+            # subject or verb that follow («на Шаге рассадки симбиот помещается», 211.2)
+            cut = next(
+                (j for j in range(1, len(words)) if not morph.analyse(words[j][1]).genitive), len(words)
+            )
+            name = [k for k, _ in words[:cut]]
             for i, k in enumerate(keys):
                 if k != name[0]:
                     continue
@@ -256,7 +273,7 @@ def build(paragraphs: Sequence[Paragraph], titles: Mapping[str, str], tables: Ta
             _frame_keys(dp[0].tokens, steps) for dp, steps in zip(docs.pieces, step_names, strict=True)
         ),
         frame_names=tuple(
-            tuple(tuple(dp[0].tokens[i].key for i in name) for name in steps)
+            tuple(tuple((dp[0].tokens[i].key, dp[0].tokens[i].surface) for i in name) for name in steps)
             for dp, steps in zip(docs.pieces, step_names, strict=True)
         ),
         frame_words=frames,
@@ -374,11 +391,12 @@ _PARENTHESIS = re.compile(r"\((?:например|но не)\b[^()]*\)", re.IGNO
 
 
 def _aside_keys(tokens: Sequence[Token], text: str, aside: re.Pattern[str] = _ASIDE) -> frozenset[str]:
-    """The keys a rule text has only in its asides, parentheses that name a thing in quotes:
-    «(после срабатывания особенностей “при гибели”)» of 535.7.3 names abilities another part of
-    the rules speaks of, and is not what the clause is about. A parenthesis of examples is no aside
-    here: 535.5.1.1's «(например, просмотр верхней карты, поиск верхнего существа…)» is what
-    «вызов верхнего существа» asks."""
+    """The keys a rule text has only in its parentheses of the kind `aside` matches: by default
+    those that name a thing in quotes, «(после срабатывания особенностей “при гибели”)» of 535.7.3
+    names abilities another part of the rules speaks of, and is not what the clause is about. A
+    parenthesis of examples counts in passing only when a question has nothing else of the clause
+    (_PARENTHESIS, `paren_keys`): 535.5.1.1's «(например, просмотр верхней карты, поиск верхнего
+    существа…)» is what «вызов верхнего существа» asks."""
     spans = [m.span() for m in aside.finditer(text)]
     if not spans:
         return frozenset()
@@ -402,7 +420,7 @@ def _aside_names(tokens: Sequence[Token], text: str) -> tuple[tuple[str, ...], .
         for m in _QUOTED.finditer(text, *aside.span()):
             a, b = m.span(1)
             keys = tuple(t.key for t in tokens if a <= t.start and t.end <= b)
-            if keys:
+            if len(keys) >= 2:  # one quoted word («“яд”») is a word, not a name to hold a question to
                 names.append(keys)
     return tuple(names)
 
@@ -462,24 +480,32 @@ def _cited_titles(
 
 
 def _typed_names(names: Sequence[tuple[str, ...]], keys: Sequence[str]) -> frozenset[str]:
-    out: set[str] = set()
-    for name in names:
-        n = len(name)
-        if any(tuple(keys[i : i + n]) == name for i in range(len(keys) - n + 1)):
-            out.update(name)
-    return frozenset(out)
+    return frozenset(k for name in names if in_a_row(name, keys) for k in name)
 
 
-def _in_a_row(words: Sequence[str], keys: Sequence[str]) -> bool:
+def in_a_row(words: Sequence[str], keys: Sequence[str]) -> bool:
+    """Whether `keys` has `words` in a row (a name, a phrase)."""
     n = len(words)
     return n > 0 and any(list(keys[i : i + n]) == list(words) for i in range(len(keys) - n + 1))
 
 
+# Words that introduce a reference whose section number a title may follow («описанном в 536.
+# Эффекты…», «см. 537. История боя.»).
+_REFERRING = ("описан", "см", "указан", "согласн", "соответств")
+
+
 def _title_after(tokens: Sequence[Token], text: str, i: int) -> list[int]:
     """The tokens of the title after a cited bare section number at token i, up to a full stop or
-    a closing bracket; none after a clause's number («п.403.2. Игрок…» goes on to the next
-    sentence)."""
-    if not tokens[i].surface.isdigit():
+    a closing bracket: only where a reference introduces the number (inside a bracket, or after
+    «описанном в», «см.»…) and a full stop and a capital follow it. None after a clause's number
+    («п.403.2. Игрок…») or a number a sentence goes on after («Порядок описан в 300, игрок…»)."""
+    if not tokens[i].surface.isdigit() or i + 1 >= len(tokens):
+        return []
+    after = text[tokens[i].end : tokens[i + 1].start]
+    if "." not in after or ")" in after or not text[tokens[i + 1].start].isupper():
+        return []
+    opened = text.rfind("(", 0, tokens[i].start) > text.rfind(")", 0, tokens[i].start)
+    if not opened and not any(tokens[j].surface.startswith(_REFERRING) for j in range(max(0, i - 3), i)):
         return []
     out: list[int] = []
     for j in range(i + 1, len(tokens)):

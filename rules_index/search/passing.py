@@ -24,23 +24,24 @@ CENTRAL = frozenset({"text", "name"})
 def where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
     """«text» where paragraph d's rule says the word, «name» where a card or a quoted name in its
     example has it, «reference» where its rule has it only beside a cross-reference to another
-    clause, «aside» only in a parenthesis of examples or of a quoted name, «frame» only in the name
-    of the step its rule holds in (for a question about that step), «example» where only its
-    example does."""
+    clause (or in the cited section's title the question types), «aside» only in a parenthesis
+    that quotes a name or in the quoted name the question types, «frame» only in the name of the
+    step its rule holds in (for a question about that step), «example» where only its example
+    does."""
     if how[d][wi][0].how in ("card", "named"):
         return "name"  # a card is what its clause or example is about
     keys = matched_keys(q, d, wi, how)
-    step = q.about_a_step
-    named = c.names_typed(d, q.keys, q.about_a_step)
-    if all(k in c.text_keys[d] and not c.in_passing(d, k, step) and k not in named for k in keys):
+    asides = c.names_quoted(d, q.keys)
+    cited = c.titles_cited(d, q.keys)
+    named = asides | cited | (c.names_a_step(d, q.keys) if q.about_a_step else frozenset())
+    if all(k in c.text_keys[d] and not c.in_passing(d, k, q.about_a_step) and k not in named for k in keys):
         return "text"
     if all(k in c.example_names[d] for k in keys):
         return "name"
     if not all(k in c.text_keys[d] for k in keys):
         return "example"
-    if any(k in c.cite_keys[d] for k in keys):
+    if any(k in c.cite_keys[d] or k in cited for k in keys):
         return "reference"
-    asides = c.names_quoted(d, q.keys)
     return "aside" if any(k in c.aside_keys[d] or k in asides for k in keys) else "frame"
 
 
@@ -115,7 +116,7 @@ def report(
     out: list[tuple[int, QueryWord]] = []
     for typed, cid, targets in found_numbers:
         found = tuple(dict.fromkeys(c.paragraphs[d].id for d, _ in targets))
-        how = c.number_index.how(cid) if found else ""
+        how = c.number_index.how(cid, typed) if found else ""
         out.append((query.find(typed), QueryWord(typed, how, found)))
     for wi, qw in enumerate(words):
         # an ordinal matches where it is said of the thing typed (ranking.astray_ordinals)

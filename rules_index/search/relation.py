@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from rules_index import morph
-from rules_index.search.corpus import Corpus
+from rules_index.search.corpus import Corpus, in_a_row
 from rules_index.search.query import Query
 from rules_index.search.retrieval import How
 from rules_index.text import normalize
@@ -82,7 +82,7 @@ def _only_a_manner(c: Corpus, d: int, key: str) -> bool:
 def doers_order(c: Corpus, q: Query) -> set[int]:
     """The ordinals typed in the part of a question of who («кто первым вызывает»): they ask
     which doer goes first, not which row."""
-    return set(_in_parts_of(q, c.asks.agent, lambda info: info.ordinal))
+    return set(_in_parts_of(q, c.asks.agent, lambda info: info.ordinal, after=False))
 
 
 # Where a question's parts part: a clause of «кто» ends at a comma, a dash, a bracket…
@@ -151,41 +151,45 @@ def _owned_otherwise(c: Corpus, d: int, key: str) -> bool:
 
 def asked_doings(c: Corpus, q: Query, asks: frozenset[str]) -> list[int]:
     """The verbs a question of who («кто первым вскрывает карты») asks the doer of, or a question
-    of when («когда начинается шаг рассадки») the time of: those typed in the same part of the
-    question as its question word («вызвал симбиота способностью, кто хозяин» asks who the host
-    is, not who summoned)."""
+    of when («когда начинается шаг рассадки») the time of: those typed after its question word in
+    its part of the question («вызвал симбиота способностью, кто хозяин» asks who the host is,
+    not who summoned)."""
     return _in_parts_of(q, asks, lambda info: info.verb)
 
 
-def _in_parts_of(q: Query, asks: frozenset[str], kind: Callable[[morph.WordInfo], bool]) -> list[int]:
-    """The words of `kind` (one word each, not a phrase's) typed after one of the question words
-    `asks` in its part of the question (_PARTS: a comma, a dash, a bracket… part it): a story
-    told before the question word («брат уверяет … кто прав», «у противника существо оказалось
-    на моей половине … на тех кто в первом ряду») is not what it asks."""
-    out: list[int] = []
-    for part in _PARTS.split(normalize(q.text)):
-        typed = _WORD.findall(part)
-        at = next((i for i, w in enumerate(typed) if w in asks), None)
-        if at is None:
-            continue
-        said = set(typed[at + 1 :])
-        for wi, qw in enumerate(q.words):
-            if qw.info is not None and kind(qw.info) and not qw.together and normalize(qw.word) in said:
-                out.append(wi)
-    return out
+def _in_parts_of(
+    q: Query, asks: frozenset[str], kind: Callable[[morph.WordInfo], bool], after: bool = True
+) -> list[int]:
+    """The words of `kind` (one word each, not a phrase's) typed in a part of the question (_PARTS:
+    a comma, a dash, a bracket… part it) with one of the question words `asks`; with `after`, only
+    those after it: a story told before the question word («брат уверяет … кто прав», «у
+    противника существо оказалось на моей половине … на тех кто в первом ряду») is not what it
+    asks, but an ordinal may come first («первым кто вскрывает»)."""
+    said = _said_in_parts(q, asks, after)
+    return [
+        wi
+        for wi, qw in enumerate(q.words)
+        if qw.info is not None and kind(qw.info) and not qw.together and normalize(qw.word) in said
+    ]
 
 
 def in_asking_parts(q: Query, asks: frozenset[str]) -> set[int]:
     """The words typed in the parts of the question (_PARTS) that have one of the question words
     `asks`: «я запутался с инкарнацией: сколько раз за бой существо может инкарнировать, и что
     будет если оно снова погибнет» counts incarnations, not deaths."""
-    out: set[int] = set()
+    said = _said_in_parts(q, asks, after=False)
+    return {wi for wi, qw in enumerate(q.words) if set(_WORD.findall(normalize(qw.word))) <= said}
+
+
+def _said_in_parts(q: Query, asks: frozenset[str], after: bool) -> set[str]:
+    """The words of the question's parts that have a question word (after its first, `after`)."""
+    said: set[str] = set()
     for part in _PARTS.split(normalize(q.text)):
-        said = set(_WORD.findall(part))
-        if said.isdisjoint(asks):
-            continue
-        out.update(wi for wi, qw in enumerate(q.words) if set(_WORD.findall(normalize(qw.word))) <= said)
-    return out
+        typed = _WORD.findall(part)
+        at = next((i for i, w in enumerate(typed) if w in asks), None)
+        if at is not None:
+            said.update(typed[at + 1 :] if after else typed)
+    return said
 
 
 def timed(c: Corpus, q: Query) -> list[int]:
@@ -210,7 +214,7 @@ def asks_count(c: Corpus, typed: Sequence[str]) -> bool:
     return any(
         w in c.asks.quantity
         and (i + 1 >= len(typed) or typed[i + 1] not in c.asks.duration)
-        and not (_quantity_noun(w) and any(morph.analyse(v).verb for v in typed[:i]))
+        and not (_quantity_noun(w) and any(_doing(c, v) for v in typed[:i]))
         for i, w in enumerate(typed)
     )
 
@@ -225,7 +229,13 @@ def asks_times(c: Corpus, typed: Sequence[str]) -> bool:
 
 def typed_phrase(typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:
     """Whether one of the phrases is typed, its words in a row."""
-    return any(tuple(typed[i : i + len(p)]) == p for p in phrases for i in range(len(typed) - len(p) + 1))
+    return any(in_a_row(p, typed) for p in phrases)
+
+
+def _doing(c: Corpus, word: str) -> bool:
+    """A verb that does something to what follows it («меняет»), not one that asks or frames the
+    question («подскажите количество», «есть лимит»)."""
+    return word not in c.asks.light and word not in c.analyzer.stopwords and morph.analyse(word).verb
 
 
 def _quantity_noun(word: str) -> bool:
