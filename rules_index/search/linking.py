@@ -168,9 +168,13 @@ class Linker:
         # («стоит» and the rules' «стоящими»).
         # Not a pronoun's («того» is no «ту»).
         lexeme = () if info.function else morph.lexeme(t.surface)
-        same = dict.fromkeys(self._forms[f] for f in lexeme if f in self._forms)
+        # the keys in a fixed order (the lexeme is a set, whose order the hash seed sets): the
+        # rules' commonest first, so that every process reads the word the same way
+        same = sorted(
+            {self._forms[f] for f in lexeme if f in self._forms}, key=lambda k: (-len(self._postings[k]), k)
+        )
         if same:
-            return tuple(Alt(k, "form", WEIGHT["form"]) for k in list(same)[:LEXEME_KEYS])
+            return tuple(Alt(k, "form", WEIGHT["form"]) for k in same[:LEXEME_KEYS])
         # A real word the rules lack may still be a slip for one of their commonest words
         # («кату», «крата» for «карту»): one edit, towards a word of many clauses.
         common = max(COMMON_MIN, self._n_paragraphs * COMMON_SHARE)
