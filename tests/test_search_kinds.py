@@ -194,3 +194,21 @@ def test_a_verb_that_asks_or_frames_leaves_a_noun_of_quantity_asking(ix: RulesIn
     # «подскажите», «есть» do nothing to the count: «количество карт в колоде» is still asked
     for query in ("подскажите количество карт в колоде", "скажите количество карт в колоде"):
         assert not ix.lookup(query).hits, query
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        # 535.1 defines the owner («никакие эффекты … не могут этого изменить»); 535.8.1 only names
+        # «сменить владельца»: the same words, and the clause that states the term answers
+        ("может ли эффект сменить владельца карты", "535.1"),
+        ("чья карта если её отжали", "535.1"),
+        # … but not over its own subclause's detail: 535.7.2 (the rules broken), not 535.7
+        ("инка не может выйти, клетки заняты", "535.7.2"),
+    ],
+)
+def test_of_two_clauses_on_the_same_words_the_one_defining_the_term_comes_first(
+    ix: RulesIndex, query: str, first: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.hits[0].id == first, [h.id for h in result.hits]

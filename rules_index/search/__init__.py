@@ -76,12 +76,14 @@ class SearchIndex:
             extra.setdefault(d, []).append(Match("", "parent", c.paragraphs[parent].id))
         ranking.another(c, q.words, scores, q.text)
         all_keys = [t.key for t in q.tokens]
-        defining = ranking.add_terms(c, q.text, q.term_keys, all_keys, scores, extra)
+        shares: dict[int, float] = {}
+        defining = ranking.add_terms(c, q.text, q.term_keys, all_keys, scores, extra, shares)
         ranking.add_phrases(c, q.phrases, scores, extra)
         ranking.together_first(c, q.words, scores, how)
         ranking.verbs_as_verbs(c, q.words, scores, how)
         ranking.permitted(c, q, scores, how)
         ranking.limited(c, q, scores)
+        ranking.terms_on_ties(c, scores, how, shares)
         answer = answerability.decide(c, q, covered, how, defining, scores)
         if not answer.answered:
             scores = {}

@@ -41,6 +41,15 @@ ANOTHER_GAIN = 1.5
 # A term's definition gains the top score times the share of the question the term is, to
 # this power: «что такое хозяин» is about the term, «хозяина изгнали, что с симбиотом» is not.
 TERM_POWER = 2.0
+# ... and, scoring at least this share of the best clause on the question's words alone, goes
+# above it: of two clauses with the same words, the one that states the term answers («может ли
+# эффект поменять владельца карты»: 535.1 defines the owner, 535.8.1 only names «сменить
+# владельца»).
+TIE_EDGE = 0.01
+# ... when the term is at least this share of the question's words (by weight): «симбиот остался
+# без носителя когда закончилось вскрытие» names the host in passing, and 211.7 answers it.
+TIE_TERM_SHARE = 0.25
+TERM_TIE = 0.9
 # A verb typed that a clause has only as a noun («заместить»: 534.7's «эффекты замещения») says
 # the doing less than a clause that has it as a verb or a participle (534.7.1's «не может быть
 # замещена»): that clause's score times this, among the best VERB_TOP.
@@ -409,10 +418,12 @@ def add_terms(
     all_keys: Sequence[str],
     scores: dict[int, float],
     extra: dict[int, list[Match]],
+    shares: dict[int, float] | None = None,
 ) -> list[int]:
     """Put the definition of a term the query names above the word hits, in proportion to
     how much of the query the term is; fully when the query has the term's whole wording,
-    little words included («не может быть взята в отряд»). Returns the defining paragraphs."""
+    little words included («не может быть взята в отряд»). Returns the defining paragraphs (and
+    fills `shares`: each one's share of the query, before the power)."""
     top_score = max(scores.values(), default=0.0)
     # One weight per typed word (a misspelt word may stand for several keys): its rarest key.
     by_word: dict[tuple[int, int], list[str]] = {}
@@ -436,11 +447,40 @@ def add_terms(
             share = 1.0
         d = c.first[clause]
         defining.append(d)
+        if shares is not None:
+            shares[d] = max(shares.get(d, 0.0), covered / total_idf)
         scores[d] = scores.get(d, 0.0) + share * (top_score + 1.0)
         used = [tk.span for tk in term_keys if tk.key in term_set]
         typed = query[min(a for a, _ in used) : max(b for _, b in used)]
         extra.setdefault(d, []).append(Match(typed, "term", term))
     return defining
+
+
+def terms_on_ties(c: Corpus, scores: dict[int, float], how: How, shares: Mapping[int, float]) -> None:
+    """A clause that defines a term the question names goes first when it scores at least
+    TERM_TIE of the best after every re-weighing and has every word of the question the best
+    has: of two clauses with the same words, the one that states the term answers. Not over its
+    own subclause, nor over a clause with a word of the question it lacks: those state a detail
+    (the most specific clause first: «инка не может выйти, клетки заняты» is 535.7.2, not 535.7;
+    «потерял контроль, а карта не может быть взята в отряд противника» is 535.8.1, not 535.9)."""
+    top = max(scores.values(), default=0.0)
+    first = max(scores, key=lambda d: (scores[d], -d), default=None)
+    best = max(
+        (
+            d
+            for d, share in shares.items()
+            if share >= TIE_TERM_SHARE and scores.get(d, 0.0) >= TERM_TIE * top > 0
+        ),
+        key=scores.__getitem__,
+        default=None,
+    )
+    if best is None or first is None or scores[best] >= top:
+        return
+    if c.paragraphs[first].id.startswith(c.paragraphs[best].id + "."):
+        return
+    if not set(how.get(first, {})) <= set(how.get(best, {})):
+        return
+    scores[best] = top * (1 + TIE_EDGE)
 
 
 def matched_terms(
