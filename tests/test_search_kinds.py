@@ -203,6 +203,8 @@ def test_a_verb_that_asks_or_frames_leaves_a_noun_of_quantity_asking(ix: RulesIn
         # «сменить владельца»: the same words, and the clause that states the term answers
         ("может ли эффект сменить владельца карты", "535.1"),
         ("чья карта если её отжали", "535.1"),
+        # 535.9 has «считается», a light verb; 535.2 defines taking into the squad
+        ("инкарнация считается взятием в отряд?", "535.2"),
         # … but not over its own subclause's detail: 535.7.2 (the rules broken), not 535.7
         ("инка не может выйти, клетки заняты", "535.7.2"),
     ],

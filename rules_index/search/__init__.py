@@ -83,7 +83,7 @@ class SearchIndex:
         ranking.verbs_as_verbs(c, q.words, scores, how)
         ranking.permitted(c, q, scores, how)
         ranking.limited(c, q, scores)
-        ranking.terms_on_ties(c, scores, how, shares)
+        ranking.terms_on_ties(c, q.words, scores, how, shares)
         answer = answerability.decide(c, q, covered, how, defining, scores)
         if not answer.answered:
             scores = {}

@@ -456,7 +456,9 @@ def add_terms(
     return defining
 
 
-def terms_on_ties(c: Corpus, scores: dict[int, float], how: How, shares: Mapping[int, float]) -> None:
+def terms_on_ties(
+    c: Corpus, words: Sequence[QWord], scores: dict[int, float], how: How, shares: Mapping[int, float]
+) -> None:
     """A clause that defines a term the question names goes first when it scores at least
     TERM_TIE of the best after every re-weighing and has every word of the question the best
     has: of two clauses with the same words, the one that states the term answers. Not over its
@@ -478,7 +480,9 @@ def terms_on_ties(c: Corpus, scores: dict[int, float], how: How, shares: Mapping
         return
     if c.paragraphs[first].id.startswith(c.paragraphs[best].id + "."):
         return
-    if not set(how.get(first, {})) <= set(how.get(best, {})):
+    # the words that say what is asked, not a light verb («считается») that a clause happens to use
+    said = [wi for wi in how.get(first, {}) if normalize(words[wi].word) not in c.asks.light]
+    if not set(said) <= set(how.get(best, {})):
         return
     scores[best] = top * (1 + TIE_EDGE)
 
