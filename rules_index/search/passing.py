@@ -28,6 +28,14 @@ def where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
     that quotes a name or in the quoted name the question types, «frame» only in the name of the
     step its rule holds in (for a question about that step), «example» where only its example
     does."""
+    memo = q.found_where
+    said = memo.get((d, wi))
+    if said is None:
+        said = memo[(d, wi)] = _where(c, q, d, wi, how)
+    return said
+
+
+def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
     if how[d][wi][0].how in ("card", "named"):
         return "name"  # a card is what its clause or example is about
     keys = matched_keys(q, d, wi, how)

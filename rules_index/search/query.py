@@ -76,6 +76,12 @@ class Query:
         """Every word's key, little words too, in the order typed."""
         return tuple(t.key for t in self.tokens)
 
+    @functools.cached_property
+    def found_where(self) -> dict[tuple[int, int], str]:
+        """Where each clause has each word of this query (passing.where), kept for this query
+        alone: the decision asks it of the same pair many times."""
+        return {}
+
 
 def check(query: object, top: int) -> None:
     """Raises QueryError for an empty or over-long query, or a `top` below 1."""
