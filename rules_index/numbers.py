@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
+from typing import NamedTuple
 
 from rules_index import ids
 from rules_index.model import Paragraph
@@ -20,8 +21,16 @@ from rules_index.snippet import Piece
 
 NUMBER_BONUS = 1000.0
 
-# (the number as typed, the clause id, [(paragraph, bonus)])
-Typed = tuple[str, str, list[tuple[int, float]]]
+
+class Typed(NamedTuple):
+    """A clause number in a query: as typed, its id, the paragraphs it puts first with their
+    bonus, how it matched (NumberIndex.how, decided once) and a range's last id."""
+
+    typed: str
+    cid: str
+    targets: list[tuple[int, float]]
+    how: str
+    last: str | None = None
 
 
 class NumberIndex:
@@ -59,10 +68,8 @@ class NumberIndex:
             if not (ref.lead or "." in cid or cid in self._first or len(cid) >= 3):
                 continue
             typed = query[ref.start : ref.end].strip().rstrip(".,?!")
-            if ref.last:
-                found.append((typed, cid, self.range_targets(cid, ref.last)))
-            else:
-                found.append((typed, cid, self.targets(cid)))
+            targets = self.range_targets(cid, ref.last) if ref.last else self.targets(cid)
+            found.append(Typed(typed, cid, targets, self.how(cid, ref.last), ref.last))
             rest = rest[: ref.start] + " " * (ref.end - ref.start) + rest[ref.end :]
         return found, rest
 
@@ -73,14 +80,12 @@ class NumberIndex:
             return self.targets(first) + self.targets(last)
         return [(self._first[c], NUMBER_BONUS - i) for i, c in enumerate(inside)]
 
-    def present(self, cid: str, typed: str = "") -> bool:
+    def present(self, cid: str, last: str | None = None) -> bool:
         """Whether the corpus has clause cid or a subclause of it (a section without its heading),
-        or, for a range typed («534.3–534.5», `typed`), a clause inside it."""
+        or, for a range to `last` («534.3–534.5»), a clause inside it."""
         if cid in self._first or any(p.id.startswith(cid + ".") for p in self._paragraphs):
             return True
-        return any(
-            ref.last and within(self._ids_sorted, ref.first, ref.last) for ref in ids.typed_refs(typed)
-        )
+        return bool(last and within(self._ids_sorted, cid, last))
 
     def citing(self, cid: str) -> list[int]:
         """The paragraphs whose text or examples cite clause cid."""
@@ -90,23 +95,21 @@ class NumberIndex:
             if any(cid in pc.text and cid in ids.parse_typed(pc.text) for pc in self._pieces[i])
         ]
 
-    def how(self, cid: str, typed: str = "") -> str:
+    def how(self, cid: str, last: str | None = None) -> str:
         """How a typed clause number matched: «number» (the clause or its subclauses, a range with
         clauses inside), «cited» (the loaded rules lack it; clauses cite it), «absent» (they lack
         it; its nearest numbers)."""
-        if self.present(cid, typed):
+        if self.present(cid, last):
             return "number"
         return "cited" if self.citing(cid) else "absent"
 
-    def absent_reason(self, typed: Iterable[tuple[str, str]]) -> str:
-        """Why typed numbers (each the clause id and the text typed) the loaded rules lack answer
-        nothing: «пункта 536 нет в загруженных правилах, на него ссылается п. 534.7»; «пунктов
-        534.1–534.3 нет в загруженных правилах»."""
+    def absent_reason(self, typed: Iterable[Typed]) -> str:
+        """Why typed numbers the loaded rules lack answer nothing: «пункта 536 нет в загруженных
+        правилах, на него ссылается п. 534.7»; «пунктов 534.1–534.3 нет в загруженных правилах»."""
         parts = []
-        for cid, text in dict.fromkeys(typed):
-            refs = [ref for ref in ids.typed_refs(text) if ref.last]
-            if refs:
-                parts.append(f"пунктов {refs[0].first}–{refs[0].last} нет в загруженных правилах")
+        for cid, last in dict.fromkeys((n.cid, n.last) for n in typed):
+            if last:
+                parts.append(f"пунктов {cid}–{last} нет в загруженных правилах")
                 continue
             citing = list(dict.fromkeys(self._paragraphs[d].id for d in self.citing(cid)))
             said = f"пункта {cid} нет в загруженных правилах"

@@ -88,7 +88,7 @@ class SearchIndex:
         if not answer.answered:
             scores = {}
         ranking.add_numbers(c, q, scores, extra)
-        cited = [cid for _, cid, _ in q.numbers]
+        cited = [n.cid for n in q.numbers]
         hits = ranking.ranked(c, scores, how, extra, top, q.words, cited)
         result = SearchResult(text, tuple(hits), passing.report(c, text, q.numbers, q.words, covered), answer)
         return translit.relabel(result, q.latin)

@@ -143,16 +143,16 @@ def decide(
     """Whether the rules answer the query, the clause the decision rests on, and the evidence."""
     # a number with no clause, no citation and no neighbour («у меня 300 жетонов») is a quantity:
     # the words decide
-    numbered = [n for n in q.numbers if n[2]] or ([] if any(qw.meaningful for qw in q.words) else q.numbers)
+    numbered = [n for n in q.numbers if n.targets] or (
+        [] if any(qw.meaningful for qw in q.words) else q.numbers
+    )
     if numbered:
-        targets = [d for _, _, found in numbered for d, _ in found]
+        targets = [d for n in numbered for d, _ in n.targets]
         clause = c.paragraphs[targets[0]].id if targets else ""
-        if any(c.number_index.present(cid, typed) for typed, cid, _ in numbered):
+        if any(n.how == "number" for n in numbered):
             return Answer(bool(targets), clause, coverage=1.0)
         # only clauses the loaded rules lack: those citing them or near them are no answer
-        return Answer(
-            False, clause, reason=c.number_index.absent_reason((cid, typed) for typed, cid, _ in numbered)
-        )
+        return Answer(False, clause, reason=c.number_index.absent_reason(numbered))
     keys = q.keys
     quoted = c.quoted_typed(keys)
     # the title of a section the rules cite but lack («порождённое игродействие», 536): what is asked

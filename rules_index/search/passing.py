@@ -122,10 +122,9 @@ def report(
     meaning no clause has whole («ходит первым» → первый ход) matched nothing."""
     whole = {wi for got in covered.values() for wi in got}
     out: list[tuple[int, QueryWord]] = []
-    for typed, cid, targets in found_numbers:
-        found = tuple(dict.fromkeys(c.paragraphs[d].id for d, _ in targets))
-        how = c.number_index.how(cid, typed) if found else ""
-        out.append((query.find(typed), QueryWord(typed, how, found)))
+    for n in found_numbers:
+        found = tuple(dict.fromkeys(c.paragraphs[d].id for d, _ in n.targets))
+        out.append((query.find(n.typed), QueryWord(n.typed, n.how if found else "", found)))
     for wi, qw in enumerate(words):
         # an ordinal matches where it is said of the thing typed (ranking.astray_ordinals)
         alone = not qw.together and not (qw.info is not None and qw.info.ordinal)

@@ -544,11 +544,10 @@ def add_phrases(
 
 def add_numbers(c: Corpus, q: Query, scores: dict[int, float], extra: dict[int, list[Match]]) -> None:
     """A clause number typed puts that clause (its subclauses, the clauses citing it) first."""
-    for typed, cid, targets in q.numbers:
-        how = c.number_index.how(cid, typed)
-        for d, bonus in targets:
+    for n in q.numbers:
+        for d, bonus in n.targets:
             scores[d] = scores.get(d, 0.0) + bonus
-            extra.setdefault(d, []).append(Match(typed, how, c.paragraphs[d].id))
+            extra.setdefault(d, []).append(Match(n.typed, n.how, c.paragraphs[d].id))
 
 
 def ranked(
