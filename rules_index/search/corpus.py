@@ -166,12 +166,12 @@ class Corpus:
         return frozenset(out)
 
     def names_typed(self, d: int, keys: Sequence[str], about_a_step: bool) -> frozenset[str]:
-        """The keys of the names a question (its `keys`) types whole that paragraph d has only in
-        passing: the quoted names of its asides, and, for a question about a step, its steps'
-        names."""
-        if not self.aside_names[d] and not (about_a_step and self.frame_names[d]):
+        """The keys of the names a question (its `keys`) types that paragraph d has only in
+        passing: the quoted names of its asides, the titles of the sections it cites, and, for a
+        question about a step, its steps' names."""
+        if not self.aside_names[d] and not self.cite_names[d] and not (about_a_step and self.frame_names[d]):
             return frozenset()
-        named = self.names_quoted(d, keys)
+        named = self.names_quoted(d, keys) | self.titles_cited(d, keys)
         return named | self.names_a_step(d, keys) if about_a_step else named
 
     def asks_a_step(self, tokens: Sequence[Token]) -> bool:

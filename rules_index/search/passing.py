@@ -39,17 +39,16 @@ def _where(c: Corpus, q: Query, d: int, wi: int, how: How) -> str:
     if how[d][wi][0].how in ("card", "named"):
         return "name"  # a card is what its clause or example is about
     keys = matched_keys(q, d, wi, how)
-    asides = c.names_quoted(d, q.keys)
-    cited = c.titles_cited(d, q.keys)
-    named = asides | cited | (c.names_a_step(d, q.keys) if q.about_a_step else frozenset())
+    named = c.names_typed(d, q.keys, q.about_a_step)
     if all(k in c.text_keys[d] and not c.in_passing(d, k, q.about_a_step) and k not in named for k in keys):
         return "text"
     if all(k in c.example_names[d] for k in keys):
         return "name"
     if not all(k in c.text_keys[d] for k in keys):
         return "example"
-    if any(k in c.cite_keys[d] or k in cited for k in keys):
+    if any(k in c.cite_keys[d] or k in c.titles_cited(d, q.keys) for k in keys):
         return "reference"
+    asides = c.names_quoted(d, q.keys)
     return "aside" if any(k in c.aside_keys[d] or k in asides for k in keys) else "frame"
 
 
