@@ -154,13 +154,8 @@ class Corpus:
                 (j for j in range(1, len(words)) if not morph.analyse(words[j][1]).genitive), len(words)
             )
             name = [k for k, _ in words[:cut]]
-            for i, k in enumerate(keys):
-                if k != name[0]:
-                    continue
-                n = next(
-                    (j for j in range(1, len(name)) if i + j >= len(keys) or keys[i + j] != name[j]),
-                    len(name),
-                )
+            for i in range(len(keys)):
+                n = _run(keys, i, name, 0)
                 if n > 1:
                     out.update(name[:n])
         return frozenset(out)
@@ -486,7 +481,15 @@ def _typed_names(names: Sequence[tuple[str, ...]], keys: Sequence[str]) -> froze
 def in_a_row(words: Sequence[str], keys: Sequence[str]) -> bool:
     """Whether `keys` has `words` in a row (a name, a phrase)."""
     n = len(words)
-    return n > 0 and any(list(keys[i : i + n]) == list(words) for i in range(len(keys) - n + 1))
+    return n > 0 and any(_run(keys, i, words, 0) == n for i in range(len(keys) - n + 1))
+
+
+def _run(a: Sequence[str], i: int, b: Sequence[str], s: int) -> int:
+    """How many words `a` from i and `b` from s have alike in a row."""
+    n = 0
+    while i + n < len(a) and s + n < len(b) and a[i + n] == b[s + n]:
+        n += 1
+    return n
 
 
 # Words that introduce a reference whose section number a title may follow («описанном в 536.
@@ -520,11 +523,10 @@ def _typed_title(title: Sequence[str], keys: Sequence[str]) -> set[str]:
     """The title's keys and the question's keys for them, when the question types at least two
     words of the title in a row and in its order (each by its first _TITLE_ROOT letters)."""
     roots = [k[:_TITLE_ROOT] for k in title]
+    typed = [k[:_TITLE_ROOT] for k in keys]
     for i in range(len(keys) - 1):
         for s in range(len(roots) - 1):
-            n = 0
-            while i + n < len(keys) and s + n < len(roots) and keys[i + n][:_TITLE_ROOT] == roots[s + n]:
-                n += 1
+            n = _run(typed, i, roots, s)
             if n >= 2:
                 return set(title[s : s + n]) | set(keys[i : i + n])
     return set()
