@@ -129,7 +129,7 @@ class _Topic:
     weight: float
     whole: bool  # some paragraph has it whole (for a multi-word jargon meaning, every word)
     nouns: tuple[str, ...] = ()  # a multi-word meaning's nouns (keys), what it names
-    quoted: bool = False  # a word of a name the rules quote in an aside, typed whole (`_topics`)
+    quoted: bool = False  # a word of a name or a step's name typed, counted where a clause has it (`_topics`)
 
 
 def decide(
@@ -153,20 +153,16 @@ def decide(
             return Answer(bool(targets), clause, coverage=1.0)
         # only clauses the loaded rules lack: those citing them or near them are no answer
         return Answer(False, clause, reason=c.number_index.absent_reason(numbered))
-    keys = q.keys
-    quoted = c.quoted_typed(keys)
-    # the title of a section the rules cite but lack («порождённое игродействие», 536): what is asked
-    cited = c.cited_typed(keys)
+    # a name the rules quote in an aside, or the title of a section they cite but lack
+    # («порождённое игродействие», 536): what is asked
+    names = c.quoted_typed(q.keys) | c.cited_typed(q.keys)
     # a step's name typed whole (a question about the step): its words name the step, nothing else
-    stepped = (
-        frozenset(k for d in covered for k in c.names_a_step(d, keys)) if q.about_a_step else frozenset()
+    steps = (
+        frozenset(k for d in covered for k in c.names_a_step(d, q.keys)) if q.about_a_step else frozenset()
     )
     counting = relation.asks_count(c, [t.surface for t in q.tokens])
     topics = _story(
-        q,
-        _one_thing(
-            c, q, _topics(c, q.words, covered, relation.timed(c, q), quoted, counting, stepped, cited)
-        ),
+        q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), counting, names, steps))
     )
     missing = _missing(c, q.words, topics)
     total = sum(t.weight for t in topics)
@@ -315,24 +311,22 @@ def _topics(
     words: Sequence[QWord],
     covered: Mapping[int, set[int]],
     timed: Sequence[int] = (),
-    quoted: frozenset[str] = frozenset(),
     counting: bool = False,
-    stepped: frozenset[str] = frozenset(),
-    cited: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
+    steps: frozenset[str] = frozenset(),
 ) -> list[_Topic]:
     """The question's meaningful words with their weights: bare counts, pronoun-like words and
     light verbs the rules lack say nothing about the topic. A verb a question of when asks about
     (`timed`: «когда начинается шаг рассадки») weighs as a noun when the rules lack it: the
-    start is what is asked, not the step. A word of a name the rules quote in an aside that the
-    question types whole (`quoted`: «особенности при гибели», 535.7.3) weighs as a card: it
-    names what the question is about, which a clause with only its other words («срабатывающая
-    особенность», 535.5.2) does not answer; so does a word of a step's name typed whole in a
-    question about the step (`stepped`: «шаг применения эффектов замещения это когда» is not
-    534.7.1's «в момент применения»), at its own weight. The title of a section the rules cite
-    typed (`cited`: «порождённое игродействие», 536's) weighs as a card too, and counts where a
-    clause cites it or writes it (534.7.2's example does; 535.7.3's «за бой» is no «история
-    боя»). In a question of how many (`counting`) its word («количество карт в колоде») asks, as
-    «сколько» does, and names no topic."""
+    start is what is asked, not the step. A word of a name typed (`names`: a name the rules
+    quote in an aside, «особенности при гибели», 535.7.3; the title of a section they cite,
+    «порождённое игродействие», 536's) weighs as a card: it names what the question is about,
+    which a clause with only its other words («срабатывающая особенность», 535.5.2) does not
+    answer, and counts only where a clause has the name (534.7.2's example writes it; 535.7.3's
+    «за бой» is no «история боя»); so does, at its own weight, a word of a step's name typed
+    whole in a question about the step (`steps`: «шаг применения эффектов замещения это когда»
+    is not 534.7.1's «в момент применения»). In a question of how many (`counting`) its word
+    («количество карт в колоде») asks, as «сколько» does, and names no topic."""
     whole = {wi for got in covered.values() for wi in got}
     out: list[_Topic] = []
     light = c.asks.light
@@ -363,9 +357,9 @@ def _topics(
             factor = MATCHED_VERB if info is not None and info.verb else factor
             if any(a.how in ("card", "named") for a in present):
                 factor = CARD_TOPIC
-            if any(a.key in quoted or a.key in cited for a in present):
+            if any(a.key in names for a in present):
                 rarity, factor = 1.0, CARD_TOPIC  # the name, however common its word elsewhere
-            named = any(a.key in quoted or a.key in stepped or a.key in cited for a in present)
+            named = any(a.key in names or a.key in steps for a in present)
             out.append(_Topic(wi, c.max_idf * rarity * factor, wi in whole, quoted=named))
         elif present:
             out.append(_Topic(wi, c.max_idf * MISSING_PHRASE, False))
