@@ -61,6 +61,7 @@ class WordInfo:
     verbal: bool = False  # a verb, an infinitive, a participle or a gerund («замещена»): a doing
     preposition: bool = False  # «в», «на», «до»: the noun after it is no subject
     ordinal: bool = False  # «первый», «вторым»: which one in order
+    person: bool = False  # a first name, surname or patronymic («саня», «дима»): who is in the story
 
 
 # How many words' analyses a process keeps (a WordInfo is a few hundred bytes).
@@ -107,6 +108,7 @@ def analyse(word: str) -> WordInfo:
         pos in ("VERB", "INFN", "PRTF", "PRTS", "GRND"),
         pos == "PREP",
         "Anum" in tag,
+        pos == "NOUN" and bool({"Name", "Surn", "Patr"} & tag.grammemes),
     )
 
 

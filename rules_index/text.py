@@ -7,7 +7,7 @@ stemmer alone splits «инкарнация» and «инкарнирующий»
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -83,7 +83,14 @@ class Analyzer:
     """Turns words into search keys; holds only immutable tables (safe to share)."""
 
     def __init__(self, tables: Tables) -> None:
-        self.stopwords = frozenset(normalize(w) for w in tables.stopwords)
+        words = [normalize(w) for w in tables.stopwords]
+        self.stopwords = frozenset(w for w in words if " " not in w)
+        # Phrases that frame a question and say nothing of its topic («добрый день», «заранее
+        # спасибо»): their words mean something alone («день»), so they go only typed together.
+        self.stop_phrases = tuple(
+            sorted({tuple(w.split()) for w in words if " " in w}, key=lambda p: -len(p))
+        )
+        self.phrase_words = frozenset(w for p in self.stop_phrases for w in p)
         pairs = [(normalize(p), normalize(f.key)) for f in tables.families for p in f.prefixes]
         # A family's `unless` prefix maps to "": the word is no member and keeps its own stem.
         pairs += [(normalize(p), "") for f in tables.families for p in f.unless]
@@ -139,6 +146,17 @@ class Analyzer:
                 known = memo[word] = (folded, self.key(folded, stemmer))
             start, end = m.span()
             yield Token(start, end, *known)
+
+    def framing(self, tokens: Sequence[Token]) -> frozenset[int]:
+        """Places of the tokens that are part of a framing phrase typed in a row (stop_phrases)."""
+        surfaces = [t.surface for t in tokens]
+        out: set[int] = set()
+        for phrase in self.stop_phrases:
+            n = len(phrase)
+            for i in range(len(surfaces) - n + 1):
+                if surfaces[i] == phrase[0] and tuple(surfaces[i : i + n]) == phrase:
+                    out.update(range(i, i + n))
+        return frozenset(out)
 
     def keys(self, text: str, stemmer: Stemmer.Stemmer, content_only: bool = True) -> tuple[str, ...]:
         """Keys of a short text (a term, a card name, a slang form), stopwords dropped."""

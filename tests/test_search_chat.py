@@ -28,6 +28,19 @@ def ix() -> RulesIndex:
         ("кто шарит где в правилах вообще раздел про симбиотов, номер скиньте", ("211",)),
         # «vs», a chat's English filler
         ("владелец vs контролирующий игрок в чем разница", ("535.1",)),
+        # a request for a reference and the general rules of a section («киньте ссылку», «общие
+        # правила», «где смотреть», «все пункты разом»): the section
+        ("киньте ссылку на общие правила по симбам, все пункты разом", ("211",)),
+        ("общие правила про симбиотов где смотреть", ("211",)),
+        # who asks the chat to confirm («кто шарит подтвердите»), whom a message is addressed to
+        # («@саня»), a judgement of a claim («бред же») and the game's name («в берсерке»)
+        (
+            "@саня ты не прав, на рассадке компов кладут тока на своих а паразитов тока на сущ опп, "
+            "кто шарит подтвердите",
+            ("211.1", "211.2"),
+        ),
+        ("типа рука в берсерке есть карты для вызова в руку идут", ("535.5.1.2",)),
+        ("owner vs controller в берсерке в чем разница", ("535.1",)),
     ],
 )
 def test_words_that_address_the_chat_do_not_silence_the_answer(
@@ -98,3 +111,29 @@ def test_a_slang_phrase_in_the_rules_own_words_is_still_read_whole(ix: RulesInde
     assert not result.hits and "первым ходит" in result.answer.missing
     typed = ix.lookup("первый ход")
     assert not typed.hits and typed.answer.missing == ("первый ход",)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Здравствуйте, можно ли поместить небестелесного симбиота на бестелесное существо?",
+        "Добрый день, можно ли поместить небестелесного симбиота на бестелесное существо?",
+        "можно ли поместить небестелесного симбиота на бестелесное существо? заранее спасибо",
+    ],
+)
+def test_a_greeting_or_thanks_is_no_word_of_the_question(ix: RulesIndex, query: str) -> None:
+    # «день» of «добрый день» alone is a word a question may ask about; typed in the greeting it frames it
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == "211.5", [h.id for h in result.hits]
+    assert "день" not in {w.word for w in result.words}
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["серёга говорит инкарнация это именная особенность", "@дима инкарнация это именная особенность?"],
+)
+def test_a_name_in_the_story_is_who_is_in_it_not_what_is_asked(ix: RulesIndex, query: str) -> None:
+    # «серёга» and «дима» are people at the table: the rules lack them, and the question is not
+    # about them (as a noun the rules lack, either outweighed the three words 535.7.4 has)
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == "535.7.4", [h.id for h in result.hits]

@@ -342,6 +342,8 @@ def _topics(
         seen.add(same)
         present = [a for a in qw.alts if a.key in c.postings]
         info = qw.info
+        if not present and info is not None and info.person:
+            continue  # «@саня ты не прав», «дима говорит»: who is in the story, not what it asks
         if fold_lookalikes(normalize(qw.word)) in light:
             continue  # «работает», «считается»: they say what is asked, not about what
         if counting and normalize(qw.word) in c.asks.quantity:
@@ -566,7 +568,7 @@ def _unstated(
         ):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
-    if relation.typed_phrase(typed, c.asks.compare):
+    if relation.compares(c, typed):
         mentioned = [
             t
             for t in topics

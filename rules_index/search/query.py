@@ -108,7 +108,8 @@ def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
     tokens, latin = translit.read_tokens(c, list(c.analyzer.tokens(rest, stemmer)), stemmer)
     if not tokens and not found:
         raise QueryError("В запросе нет ни слов, ни номера пункта.")
-    content = [t for t in tokens if t.surface not in c.analyzer.stopwords]
+    framing = c.analyzer.framing(tokens)
+    content = [t for i, t in enumerate(tokens) if t.surface not in c.analyzer.stopwords and i not in framing]
     infos = {t.surface: morph.analyse(t.surface) for t in content if not t.surface.isdigit()}
     words, term_keys = _words(c, query, content, stemmer, infos, named, tokens)
     return Query(
@@ -172,7 +173,12 @@ def unglue(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
 def _known(c: Corpus, word: str, stemmer: Stemmer.Stemmer, dictionary: bool = False) -> bool:
     """Whether the rules (their words, jargon, little words) or, with `dictionary`, the Russian
     dictionary know the word."""
-    if word in c.vocab or word in c.analyzer.stopwords or word in c.jargon_lemmas:
+    if (
+        word in c.vocab
+        or word in c.analyzer.stopwords
+        or word in c.jargon_lemmas
+        or word in c.analyzer.phrase_words
+    ):
         return True
     key = c.analyzer.key(word, stemmer)
     if key in c.postings or key in c.jargon_first or "=" + word in c.jargon_first:
