@@ -378,6 +378,11 @@ def test_how_long_is_no_question_of_how_many(ix: RulesIndex) -> None:
     # «до конца вашего следующего хода» says how long; no count does
     result = ix.lookup("сколько длится свет фонаря")
     assert result.answer.answered and result.hits[0].id == "534.5", lines(result)
+    # little words may stand between «сколько» and the verb of lasting
+    result = ix.lookup(
+        "у него Бул'Багур посветил светом фонаря сколько это действует до конца хода или дольше"
+    )
+    assert result.answer.answered and result.hits[0].id == "534.5", lines(result)
 
 
 def test_how_many_says_why_when_the_words_are_there(ix: RulesIndex) -> None:

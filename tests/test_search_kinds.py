@@ -52,6 +52,13 @@ def test_a_difference_of_a_thing_a_clause_names_only_in_passing_is_not_answered(
     assert result.answer.reason == "вопрос о разнице, а п. 211.11 упоминает «передвижение» только к слову"
 
 
+def test_the_same_thing_after_a_preposition_is_no_comparison(ix: RulesIndex) -> None:
+    # «на одно и то же» says what two replacements apply to, not that two things are compared
+    result = ix.lookup("у меня замещение и у соперника замещение на одно и то же кто решает какое будет")
+    assert result.answer.answered and "разнице" not in result.answer.reason
+    assert "534.4.2" in [h.id for h in result.hits[:3]]
+
+
 def test_a_thing_named_in_quotes_in_a_parenthesis_is_mentioned_not_stated(ix: RulesIndex) -> None:
     # 535.7.3 says an incarnated card is exiled «(после срабатывания особенностей “при гибели”)»:
     # the order in which those abilities trigger is stated nowhere in these fragments

@@ -208,14 +208,30 @@ def _as_verb(c: Corpus, d: int, key: str) -> bool:
 
 
 def asks_count(c: Corpus, typed: Sequence[str]) -> bool:
-    """A question of how many («сколько карт»), not of how long («сколько длится»); a noun of
-    quantity after a verb is what the verb does, not a question («замещение меняет только
-    количество ран, тип тот же?»)."""
+    """A question of how many («сколько карт»), not of how long («сколько длится», «сколько это
+    действует»: little words may stand between); a noun of quantity after a verb is what the verb
+    does, not a question («замещение меняет только количество ран, тип тот же?»)."""
     return any(
         w in c.asks.quantity
-        and (i + 1 >= len(typed) or typed[i + 1] not in c.asks.duration)
+        and _next_word(c, typed, i) not in c.asks.duration
         and not (_quantity_noun(w) and any(_doing(c, v) for v in typed[:i]))
         for i, w in enumerate(typed)
+    )
+
+
+def _next_word(c: Corpus, typed: Sequence[str], i: int) -> str:
+    """The first word after place i that is no stopword («» when none)."""
+    return next((w for w in typed[i + 1 :] if w not in c.analyzer.stopwords), "")
+
+
+def compares(c: Corpus, typed: Sequence[str]) -> bool:
+    """A question of the difference between two things («чем X отличается от Y», «это одно и то
+    же?»), not one that says two doings have the same object («на одно и то же игродействие»:
+    a preposition before the phrase)."""
+    return any(
+        tuple(typed[i : i + len(p)]) == p and not (i and morph.analyse(typed[i - 1]).preposition)
+        for p in c.asks.compare
+        for i in range(len(typed))
     )
 
 
