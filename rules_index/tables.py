@@ -104,6 +104,8 @@ class Asks:
     card_kinds: frozenset[str] = frozenset()  # «существо», «симбиот»: a limit of cards limits them
     frames: frozenset[str] = frozenset()  # «шаг», «подфаза»: a named part of a turn, when a rule holds
     compare: tuple[tuple[str, ...], ...] = ()  # «чем отличается», «разница»: the difference of two things
+    until: tuple[tuple[str, ...], ...] = ()  # «до какого момента»: how long something holds
+    until_states: tuple[tuple[str, ...], ...] = ()  # «до конца», «пока»: words that bound a time
 
 
 @dataclass(frozen=True)
@@ -295,7 +297,7 @@ def _asks(path: Path) -> Asks:
             raise CorpusError(f"Таблица «{path.name}»: «{key}» — ключи «ask» и «states».")
         return value
 
-    quantity, definition, order = part("quantity"), part("definition"), part("order")
+    quantity, definition, order, until = part("quantity"), part("definition"), part("order"), part("until")
     return Asks(
         words(quantity.get("ask"), "quantity.ask"),
         words(quantity.get("states"), "quantity.states"),
@@ -335,6 +337,8 @@ def _asks(path: Path) -> Asks:
         words(data.get("card_kinds"), "card_kinds"),
         words(data.get("frames"), "frames"),
         _phrases(words(data.get("compare"), "compare")),
+        _phrases(words(until.get("ask"), "until.ask")),
+        _phrases(words(until.get("states"), "until.states")),
     )
 
 

@@ -221,3 +221,36 @@ def test_of_two_clauses_on_the_same_words_the_one_defining_the_term_comes_first(
 ) -> None:
     result = ix.lookup(query)
     assert result.hits[0].id == first, [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "соперник сделал передвижение своим сущ и сказал что это не движение, а я так и не понял что такое "
+        "передвижение и чем оно отличается по правилам",
+        "игрок А говорит что передвижение это то же самое что движение, Б считает что это любое перемещение, "
+        "что такое передвижение по правилам",
+    ],
+)
+def test_what_a_thing_is_asked_in_a_story_needs_a_clause_that_states_it(ix: RulesIndex, query: str) -> None:
+    # the story's words (a move, the opponent, a creature) are 211.1's and 211.11's; the question
+    # is what «передвижение» is, which 211.11 names only in a parenthesis and 211.1 not at all
+    result = ix.lookup(query)
+    assert not result.hits and not result.answer.answered, [h.id for h in result.hits]
+    # «что это не движение» is no question of what a thing is: the phrase with a topic after it is
+    assert result.answer.reason == "вопрос «что такое», а п. 211.11 упоминает «передвижение» только к слову"
+
+
+def test_how_long_is_answered_only_where_a_time_is_bounded(ix: RulesIndex) -> None:
+    # 211.8.1's example says when Многоликий takes the abilities, not how long he keeps them
+    result = ix.lookup(
+        "многоликий в начале хода противника берет особенности изгнанного существа, спор до какого "
+        "момента они у него остаются"
+    )
+    assert not result.hits
+    assert result.answer.reason.startswith("вопрос «до какого момента», а п. 211.8.1 не говорит"), (
+        result.answer.reason
+    )
+    # 534.5's example bounds the lantern's light: «до конца вашего следующего хода»
+    lit = ix.lookup("свет фонаря бул багура до какого момента действует")
+    assert lit.answer.answered and lit.hits[0].id == "534.5", [h.id for h in lit.hits]

@@ -551,6 +551,11 @@ def _unstated(
         if doing and not any(t.wi in got for t in doing):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «сколько раз», а п. {c.paragraphs[d].id} не говорит, сколько раз {said}"
+    if relation.typed_phrase(typed, c.asks.until) and not statements.states(
+        c, d, matched, statements.until_marker(c, d)
+    ):
+        # «многоликий … до какого момента они у него остаются»: 211.8.1's example says when he takes them
+        return f"вопрос «до какого момента», а п. {c.paragraphs[d].id} не говорит, как долго {words}"
     asked = set(relation.asked_doings(c, q, c.asks.agent))
     doers = [t for t in topics if t.wi in asked]
     if doers and not any(t.whole for t in doers):
@@ -569,15 +574,7 @@ def _unstated(
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
     if relation.compares(c, typed):
-        mentioned = [
-            t
-            for t in topics
-            if t.wi in got
-            and (
-                passing.where(c, q, d, t.wi, how) not in passing.CENTRAL
-                or all(k in c.paren_keys[d] for k in passing.matched_keys(q, d, t.wi, how))
-            )
-        ]
+        mentioned = [t for t in topics if t.wi in got and _aside(c, q, d, t.wi, how)]
         # … unless the question names more of the clause than the two things: «передвижение и
         # перемещение симбиота разница» asks what 211.11 says of a symbiote's move
         if mentioned and sum(t.wi in got for t in topics) <= COMPARED:
@@ -592,6 +589,15 @@ def _unstated(
         # «как работает броня у хозяина паразита»: the armour is what is asked, and no clause
         # has it; a clause on the host does not say how armour works
         return f"вопрос «что такое», а в правилах нет «{unknown}»"
+    what = _defined(c, q, topics, typed)
+    if what is not None and what.whole and d not in defining:
+        # «… я так и не понял что такое передвижение»: 211.11 has it only in a parenthesis, and
+        # 211.1 not at all, however many of the story's words they have besides
+        word = q.words[what.wi].word
+        if what.wi not in got:
+            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не говорит, что такое «{word}»"
+        if _aside(c, q, d, what.wi, how):
+            return f"вопрос «что такое», а п. {c.paragraphs[d].id} упоминает «{word}» только к слову"
     if (
         len(topics) <= DEFINITION_WORDS
         and relation.typed_phrase(typed, c.asks.definition)
@@ -607,6 +613,14 @@ def _unstated(
         if not statements.states(c, d, matched, statements.definition_marker(c, matched)):
             return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
     return ""
+
+
+def _aside(c: Corpus, q: Query, d: int, wi: int, how: How) -> bool:
+    """Whether paragraph d has the question's word wi only in passing or only in a parenthesis
+    (211.11's «(но не с передвижением)»), however much else of the question it has."""
+    return passing.where(c, q, d, wi, how) not in passing.CENTRAL or all(
+        k in c.paren_keys[d] for k in passing.matched_keys(q, d, wi, how)
+    )
 
 
 def _never_named(q: Query, t: _Topic) -> bool:
@@ -625,23 +639,26 @@ def _is_verb(qw: QWord) -> bool:
 
 
 def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str]) -> str:
-    """The word a question of what a thing is asks about (the first word typed after its
-    phrase: «как работает броня у хозяина»), when it is a noun no clause has; or «». The phrase
-    typed first is the question's (the longest of those typed at one place: «что это такое»)."""
-    found = [
+    """The word a question of what a thing is asks about (_defined: «как работает броня у
+    хозяина»), when it is a noun no clause has; or «»."""
+    t = _defined(c, q, topics, typed)
+    return q.words[t.wi].word if t is not None and _unknown_noun(q, t) else ""
+
+
+def _defined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str]) -> _Topic | None:
+    """The topic a question of what a thing is asks about: the word typed right after its phrase.
+    The first phrase typed with a topic after it is the question's (the longest of those typed at
+    one place: «что это такое»; «сказал что это не движение … что такое передвижение» asks
+    about «передвижение»)."""
+    found = sorted(
         (i, -len(phrase), i + len(phrase))
         for phrase in c.asks.definition
         for i in range(len(typed) - len(phrase) + 1)
         if tuple(typed[i : i + len(phrase)]) == phrase
-    ]
-    if not found:
-        return ""
-    at = min(found)[2]
-    if at >= len(typed):
-        return ""
-    after = typed[at]
-    for t in topics:
-        qw = q.words[t.wi]
-        if normalize(qw.word) == after:
-            return qw.word if _unknown_noun(q, t) else ""
-    return ""
+    )
+    for _, _, at in found:
+        after = typed[at] if at < len(typed) else ""
+        asked = next((t for t in topics if normalize(q.words[t.wi].word) == after), None)
+        if asked is not None:
+            return asked
+    return None

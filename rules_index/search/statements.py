@@ -78,6 +78,21 @@ def order_marker(c: Corpus, d: int) -> Marker:
     return orders
 
 
+def until_marker(c: Corpus, d: int) -> Marker:
+    """A sentence that bounds a time («до конца вашего следующего хода», «пока … не предпишет»;
+    asks.yaml `until.states`) in paragraph d's own words."""
+
+    def bounds(_text: str, toks: Sequence[Token], _start: int) -> bool:
+        typed = [t.surface for t in toks]
+        return any(
+            tuple(typed[i : i + len(p)]) == p and not c.in_passing(d, toks[i].key)
+            for p in c.asks.until_states
+            for i in range(len(typed))
+        )
+
+    return bounds
+
+
 def number_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
     """A sentence that states a number (digits, «Х», or a number word of asks.yaml) of one of
     the question's words: the number stands within COUNT_REACH words of it. «сколько карт в
