@@ -639,17 +639,19 @@ def _is_verb(qw: QWord) -> bool:
 
 
 def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str]) -> str:
-    """The word a question of what a thing is asks about (_defined: «как работает броня у
-    хозяина»), when it is a noun no clause has; or «»."""
-    t = _defined(c, q, topics, typed)
+    """The word a question of what a thing is asks about (_defined, after the phrase typed first:
+    «как работает броня у хозяина»), when it is a noun no clause has; or «»."""
+    t = _defined(c, q, topics, typed, first=True)
     return q.words[t.wi].word if t is not None and _unknown_noun(q, t) else ""
 
 
-def _defined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str]) -> _Topic | None:
+def _defined(
+    c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str], first: bool = False
+) -> _Topic | None:
     """The topic a question of what a thing is asks about: the word typed right after its phrase.
     The first phrase typed with a topic after it is the question's (the longest of those typed at
     one place: «что это такое»; «сказал что это не движение … что такое передвижение» asks
-    about «передвижение»)."""
+    about «передвижение»); with `first`, the phrase typed first, whatever follows it."""
     found = sorted(
         (i, -len(phrase), i + len(phrase))
         for phrase in c.asks.definition
@@ -659,6 +661,6 @@ def _defined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str]
     for _, _, at in found:
         after = typed[at] if at < len(typed) else ""
         asked = next((t for t in topics if normalize(q.words[t.wi].word) == after), None)
-        if asked is not None:
+        if asked is not None or first:
             return asked
     return None
