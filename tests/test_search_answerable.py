@@ -295,6 +295,29 @@ def test_the_story_around_a_long_question_does_not_silence_it(
     assert result.answer.answered and result.hits[0].id == expected, lines(result)
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            "Добрый день, можно ли поместить обычного небестелесного симбиота на бестелесное существо? "
+            "Нашел такую комбинацию в колоде друга, хочу понять, легально ли это перед турниром.",
+            "211.5",
+        ),
+        (
+            "Сижу разбираю карты на выходных. Что значит что инкарнация именная особенность? Встретил "
+            "это в правилах и не понял, при чем тут имя.",
+            "535.7.4",
+        ),
+    ],
+)
+def test_the_sentences_around_the_one_that_asks_are_its_story(
+    ix: RulesIndex, query: str, expected: str
+) -> None:
+    # the combination, the friend's deck, the tournament, the name: told around the sentence with «?»
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == expected, [h.id for h in result.hits]
+
+
 def test_a_long_question_about_a_thing_the_rules_lack_stays_unanswered(ix: RulesIndex) -> None:
     # the story's words weigh nothing, but «броня» is a noun: the topic the rules never name
     result = ix.lookup(

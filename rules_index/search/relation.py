@@ -192,6 +192,25 @@ def _said_in_parts(q: Query, asks: frozenset[str], after: bool) -> set[str]:
     return said
 
 
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?\n]*")
+
+
+def told_around(q: Query) -> frozenset[int]:
+    """In a message of several sentences, some of them asking («?») and some not, the words typed
+    only in those that do not: the story told around the question («Добрый день. Купил стартовый
+    набор… Можно ли …?»)."""
+    sentences = [m.group() for m in _SENTENCE.finditer(normalize(q.text)) if _WORD.search(m.group())]
+    asking = [x for x in sentences if x.rstrip().endswith("?")]
+    if not asking or len(asking) == len(sentences):
+        return frozenset()
+    asked = {w for x in asking for w in _WORD.findall(x)}
+    return frozenset(
+        wi
+        for wi, qw in enumerate(q.words)
+        if (typed := _WORD.findall(normalize(qw.word))) and not set(typed) & asked
+    )
+
+
 def timed(c: Corpus, q: Query) -> list[int]:
     """The verbs a question of when asks about: only a query that begins with its word
     («когда начинается шаг рассадки»); inside a sentence «когда» tells the situation
