@@ -106,6 +106,7 @@ class Asks:
     compare: tuple[tuple[str, ...], ...] = ()  # «чем отличается», «разница»: the difference of two things
     until: tuple[tuple[str, ...], ...] = ()  # «до какого момента»: how long something holds
     until_states: tuple[tuple[str, ...], ...] = ()  # «до конца», «пока»: words that bound a time
+    elsewhere: frozenset[str] = frozenset()  # «защитник», «золото»: the game's terms of other sections
 
 
 @dataclass(frozen=True)
@@ -339,6 +340,7 @@ def _asks(path: Path) -> Asks:
         _phrases(words(data.get("compare"), "compare")),
         _phrases(words(until.get("ask"), "until.ask")),
         _phrases(words(until.get("states"), "until.states")),
+        words(data.get("elsewhere"), "elsewhere"),
     )
 
 

@@ -383,6 +383,8 @@ def _topics(
             out.append(_Topic(wi, c.max_idf, False))
         elif not info.topic_weight:
             out.append(_Topic(wi, c.max_idf * MISSING_ORDINAL, False))  # «вторым»: which one
+        elif info.lemma in c.asks.elsewhere:
+            out.append(_Topic(wi, c.max_idf * CARD_TOPIC, False))  # «защитником»: what is asked
         else:
             out.append(_Topic(wi, c.max_idf * info.topic_weight, False))
     return out
