@@ -240,6 +240,12 @@ def decide(
     # the clause the text breaks off in is the one a judge reads, whatever covers more
     d = cut_off[0] if cut_off else max(shares, key=lambda d: (shares[d], scores.get(d, 0.0), -d))
     reason = _broken_off(c, *cut_off) if cut_off else reason
+    # however little the closest clause covers, why it does not answer: «броня вайла» (it has the
+    # card and nothing asked of it), «как работает броня у хозяина» (the rules lack the armour)
+    if not reason and _only_the_card(c, q, topics, d, covered[d], how):
+        reason = f"п. {c.paragraphs[d].id} называет только карту"
+    if not reason and (unknown := _undefined(c, q, topics, [t.surface for t in q.tokens])):
+        reason = f"вопрос «что такое», а в правилах нет «{unknown}»"
     evidence = passing.evidence(c, q, d, how, covered, GENERIC_RARITY)
     return Answer(
         False,
