@@ -27,6 +27,9 @@ def ix() -> RulesIndex:
         "и что если хозяин перестал быть бестелесным",
         # a companion is a symbiote (jargon.yaml's broader word)
         "бестелесный компаньон на обычное небестелесное существо можно?",
+        # the two words in the other order («симбиот бестелесный»), as spoken
+        "а если сам симбиот бестелесный а его хозяин перестал быть бестелесным что тогда с таким "
+        "симбиотом происходит",
     ],
 )
 def test_a_question_about_where_the_text_breaks_off_is_not_answered(ix: RulesIndex, query: str) -> None:
@@ -47,6 +50,8 @@ def test_a_question_about_where_the_text_breaks_off_is_not_answered(ix: RulesInd
         "стала бестелеской что с симбом",
         # «стал бестелесным | паразит умирает»: the two words do not agree, they are no pair
         "хзояин стал бестелесным паразит умирает",
+        # a word cut short after the noun qualifies the next one, not the symbiote
+        "небестелесный симб бестелесн сущ-во",
     ],
 )
 def test_what_the_whole_sentences_of_a_cut_off_clause_say_is_answered(ix: RulesIndex, query: str) -> None:

@@ -52,11 +52,16 @@ def cut_short(c: Corpus, q: Query, d: int) -> tuple[str, tuple[frozenset[str], .
         if not second or first & second or q.text[spans[i][1] : spans[i + 1][0]].strip():
             continue
         typed = (normalize(q.text[slice(*spans[i])]), normalize(q.text[slice(*spans[i + 1])]))
-        if not morph.agree(*typed):
-            continue  # «стал бестелесным | паразит умирает»: two words, not one thing
-        where = [j for j, a, b in pairs if a in first and b in second]
-        if where and all(j >= cut for j in where):
-            return q.text[spans[i][0] : spans[i + 1][1]], (frozenset(first), frozenset(second))
+        # the rules' order or the other («сам симбиот бестелесный»: the rules write «бестелесный
+        # симбиот»; not a word cut short, «симб бестелесн сущ-во», which may qualify the next one);
+        # «стал бестелесным | паразит умирает» is two words, not one thing
+        turned = (second, first, typed[::-1]) if morph.known(typed[1]) else None
+        for one, other, words in filter(None, ((first, second, typed), turned)):
+            if not morph.agree(*words):
+                continue
+            where = [j for j, a, b in pairs if a in one and b in other]
+            if where and all(j >= cut for j in where):
+                return q.text[spans[i][0] : spans[i + 1][1]], (frozenset(one), frozenset(other))
     return None
 
 
