@@ -107,6 +107,9 @@ class Asks:
     until: tuple[tuple[str, ...], ...] = ()  # «до какого момента»: how long something holds
     until_states: tuple[tuple[str, ...], ...] = ()  # «до конца», «пока»: words that bound a time
     elsewhere: frozenset[str] = frozenset()  # «защитник», «золото»: the game's terms of other sections
+    # «двести одиннадцать три»: number words (cardinals and ordinals, dictionary forms) → values
+    numerals: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    joins: frozenset[str] = frozenset()  # «точка»: said between the parts of a clause number
 
 
 @dataclass(frozen=True)
@@ -341,7 +344,21 @@ def _asks(path: Path) -> Asks:
         _phrases(words(until.get("ask"), "until.ask")),
         _phrases(words(until.get("states"), "until.states")),
         words(data.get("elsewhere"), "elsewhere"),
+        _numerals(path, data.get("numerals")),
+        words(data.get("joins"), "joins"),
     )
+
+
+def _numerals(path: Path, value: object) -> Mapping[str, int]:
+    """asks.yaml `numerals`: a mapping of number words to their values (0–900)."""
+    if value is None:
+        return MappingProxyType({})
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 900
+        for k, v in value.items()
+    ):
+        raise CorpusError(f"Таблица «{path.name}»: «numerals» — слова с числами от 0 до 900.")
+    return MappingProxyType({k.strip().lower().replace("ё", "е"): v for k, v in value.items()})
 
 
 _LATIN_GROUP = re.compile(r"[a-z']+")

@@ -49,6 +49,7 @@ def test_package_jargon_table_is_data(tmp_path: Path) -> None:
         ("terms.yaml", "- term: хозяин\n  clause: 211.10\n", "в кавычках"),
         ("cards.yaml", "name: Вайл\n", "ожидается список"),
         ("derivation.yaml", "prefixes: [по]\nimperfective: ыва\n", "«imperfective» — список суффиксов"),
+        ("asks.yaml", "numerals: {двести: много}\n", "«numerals» — слова с числами от 0 до 900"),
     ],
 )
 def test_bad_tables_raise_russian_errors(tmp_path: Path, name: str, content: str, needle: str) -> None:

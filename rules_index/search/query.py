@@ -21,7 +21,7 @@ from rapidfuzz.distance import OSA
 from rules_index import morph, numbers
 from rules_index.errors import QueryError
 from rules_index.model import Named
-from rules_index.search import linking, matching, postings, translit
+from rules_index.search import linking, matching, postings, spoken, translit
 from rules_index.search.corpus import Corpus
 from rules_index.snippet import find_all
 from rules_index.text import Token, normalize
@@ -95,10 +95,11 @@ def check(query: object, top: int) -> None:
 
 def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
     """The query's numbers, phrases and words; raises QueryError when it has neither words nor
-    a clause number. Two words typed without the space between them are read apart
-    («хостумер»: `unglue`), and `Query.text` is the query so read."""
+    a clause number. A clause number said in words is read as digits («двести одиннадцать три»:
+    spoken.read), two words typed without the space between them apart («хостумер»: `unglue`),
+    and `Query.text` is the query so read."""
     stemmer = c.analyzer.stemmer()
-    query = unglue(c, query, stemmer)
+    query = unglue(c, spoken.read(c.asks.numerals, c.asks.joins, query), stemmer)
     found, rest = c.number_index.find(query)
     phrases = [
         (m.group(1).strip(), keys)

@@ -1,0 +1,72 @@
+"""Clause numbers said aloud: a phone's voice input types «двести одиннадцать три» for 211.3.
+
+The number words are asks.yaml's `numerals` (read by their dictionary forms, so «пятьсот тридцать
+шестом» is 536 too). A number starts at a word of a hundred or more, a section's number; the
+words after it are its subclauses, one number each (units, teens, or tens with their units), a
+word of `joins` («точка») between them or not. Nothing else is read: «два симбиота» stays words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from rules_index import morph
+from rules_index.text import normalize
+
+_WORD = re.compile(r"[а-яА-ЯёЁ]+")
+_SECTION = 100  # a number word this large starts a clause number
+
+
+def read(numerals: Mapping[str, int], joins: frozenset[str], text: str) -> str:
+    """The text with each clause number said in words replaced by its digits («211.3»)."""
+    words = list(_WORD.finditer(text))
+    said = [normalize(m.group()) for m in words]
+    if not any(numerals.get(w, 0) >= _SECTION for w in said):
+        return text  # no hundred said: nothing to read (and no word looked up)
+    values = [_value(numerals, w) for w in said]
+    out, last, i = [], 0, 0
+    while i < len(words):
+        if (values[i] or 0) < _SECTION:
+            i += 1
+            continue
+        section, j = _number(values, i, 1000) or (0, i + 1)
+        if j - i < 2:
+            i += 1  # «сто» alone is a hundred of something, no section
+            continue
+        parts = [str(section)]
+        while True:
+            k = j + 1 if j < len(said) and said[j] in joins else j
+            part = _number(values, k, _SECTION) if k < len(values) and values[k] else None
+            if part is None or part[0] == 0:
+                break
+            parts.append(str(part[0]))
+            j = part[1]
+        out.append(text[last : words[i].start()] + ".".join(parts))
+        last = words[j - 1].end()
+        i = j
+    return "".join(out) + text[last:]
+
+
+def _value(numerals: Mapping[str, int], word: str) -> int | None:
+    value = numerals.get(word)
+    if value is None and len(word) > 2:
+        value = numerals.get(morph.analyse(word).lemma)
+    return value
+
+
+def _number(values: list[int | None], i: int, below: int) -> tuple[int, int] | None:
+    """The number said from word i on (a hundred, then tens, then units, each smaller than the
+    one before; all below `below`) and the place after its last word; None when word i is none."""
+    total, j, step = 0, i, below
+    while j < len(values):
+        v = values[j]
+        if v is None or v >= step or (total and v == 0):
+            break
+        total += v
+        # a hundred takes tens or units after it; tens (20–90) take units; teens and units end it
+        step = 100 if v >= 100 else 10 if v >= 20 else 0
+        j += 1
+        if step == 0:
+            break
+    return (total, j) if j > i else None

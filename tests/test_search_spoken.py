@@ -1,0 +1,56 @@
+"""Clause numbers said aloud and typed by a phone's voice input («двести одиннадцать три»)."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules_index
+from rules_index import RulesIndex
+from rules_index.search import spoken
+from rules_index.tables import load_tables
+
+
+@pytest.fixture(scope="module")
+def ix() -> RulesIndex:
+    return rules_index.load_default()
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("двести одиннадцать три", "211.3"),
+        ("двести одиннадцать точка три что там", "211.3 что там"),
+        ("пятьсот тридцать пять пять один два", "535.5.1.2"),
+        ("пятьсот тридцать пять точка семь точка четыре", "535.7.4"),
+        ("двести одиннадцать десять", "211.10"),
+        # ordinals in any case, read by their dictionary forms
+        ("ссылается на пятьсот тридцать шестой пункт", "ссылается на 536 пункт"),
+        ("в пятьсот тридцать пятом разделе", "в 535 разделе"),
+        # no hundred said, or a hundred alone: words, not a clause
+        ("два симбиота на одно существо", "два симбиота на одно существо"),
+        ("сто раз за бой", "сто раз за бой"),
+        ("двести одиннадцать ноль", "211 ноль"),
+    ],
+)
+def test_a_clause_number_said_in_words_is_read_as_digits(said: str, read: str) -> None:
+    asks = load_tables().asks
+    assert spoken.read(asks.numerals, asks.joins, said) == read
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("Симбиоты раздел двести одиннадцать что там вообще написано", "211"),
+        ("покажи весь раздел взятие карт в отряд пятьсот тридцать пять", "535"),
+        ("двести одиннадцать три", "211.3"),
+        ("пятьсот тридцать пять пять один два", "535.5.1.2"),
+    ],
+)
+def test_a_clause_said_aloud_is_found_by_its_number(ix: RulesIndex, query: str, first: str) -> None:
+    result = ix.lookup(query)
+    assert result.hits and result.hits[0].id == first, [h.id for h in result.hits]
+
+
+def test_a_clause_said_aloud_that_the_rules_lack_is_said_to_be_absent(ix: RulesIndex) -> None:
+    result = ix.lookup("друг ссылается на какой то пятьсот тридцать шестой пункт")
+    assert result.answer.reason == "пункта 536 нет в загруженных правилах, на него ссылается п. 534.7"
