@@ -110,6 +110,7 @@ class Asks:
     # «двести одиннадцать три»: number words (cardinals and ordinals, dictionary forms) → values
     numerals: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     joins: frozenset[str] = frozenset()  # «точка»: said between the parts of a clause number
+    section: frozenset[str] = frozenset()  # «раздел», «глава»: a section is asked for
 
 
 @dataclass(frozen=True)
@@ -346,6 +347,7 @@ def _asks(path: Path) -> Asks:
         words(data.get("elsewhere"), "elsewhere"),
         _numerals(path, data.get("numerals")),
         words(data.get("joins"), "joins"),
+        words(data.get("section"), "section"),
     )
 
 

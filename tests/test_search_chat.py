@@ -137,3 +137,19 @@ def test_a_name_in_the_story_is_who_is_in_it_not_what_is_asked(ix: RulesIndex, q
     # about them (as a noun the rules lack, either outweighed the three words 535.7.4 has)
     result = ix.lookup(query)
     assert result.answer.answered and result.hits[0].id == "535.7.4", [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("раздел взятие карт в отряд скиньте", "535"),
+        ("взятие карт в отряд это какой раздел", "535"),
+        # without a word asking for a section, the term's definition stays first
+        ("взятие карт в отряд", "535.2"),
+    ],
+)
+def test_a_section_asked_for_by_its_name_comes_before_its_terms_definition(
+    ix: RulesIndex, query: str, first: str
+) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == first, [h.id for h in result.hits]

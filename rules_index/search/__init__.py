@@ -70,8 +70,8 @@ class SearchIndex:
         scores, how, covered = retrieval.word_scores(c, q.words, ranking.astray_ordinals(c, q))
         extra: dict[int, list[Match]] = {}
         # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
-        # the section named the same way (535 «Взятие карт в отряд»).
-        ranking.place_headings(c, q.words, scores, how)
+        # the section named the same way (535 «Взятие карт в отряд»), unless a section is asked for.
+        sections = ranking.place_headings(c, q.words, scores, how)
         for d, parent in ranking.inherit(c, scores).items():
             extra.setdefault(d, []).append(Match("", "parent", c.paragraphs[parent].id))
         ranking.another(c, q.words, scores, q.text)
@@ -84,6 +84,7 @@ class SearchIndex:
         ranking.permitted(c, q, scores, how)
         ranking.limited(c, q, scores)
         ranking.terms_on_ties(c, q.words, scores, how, shares)
+        ranking.sections_asked(c, q, scores, sections)
         answer = answerability.decide(c, q, covered, how, defining, scores)
         if not answer.answered:
             scores = {}

@@ -86,11 +86,17 @@ _STEM_ONLY = frozenset({"form", "prefix", "derived"})
 _STAND_INS = frozenset({"broader", "opposite", "near", "typo"})
 
 
-def place_headings(c: Corpus, words: Sequence[QWord], scores: dict[int, float], how: How) -> None:
+def place_headings(c: Corpus, words: Sequence[QWord], scores: dict[int, float], how: How) -> list[int]:
     """A heading first when the query is its section's name («симбиоты», «всё про
-    симбов»); otherwise below the clauses it heads."""
-    meaningful = [wi for wi, qw in enumerate(words) if qw.meaningful]
+    симбов», «раздел взятие карт в отряд скиньте»: a light verb asks the chat); otherwise below
+    the clauses it heads."""
+    meaningful = [
+        wi
+        for wi, qw in enumerate(words)
+        if qw.meaningful and fold_lookalikes(normalize(qw.word)) not in c.asks.light
+    ]
     top_score = max(scores.values(), default=0.0)
+    sections: list[int] = []
     for d, keys in c.heading_keys.items():
         if d not in scores:
             continue
@@ -99,8 +105,19 @@ def place_headings(c: Corpus, words: Sequence[QWord], scores: dict[int, float], 
         is_name = named == keys and len(meaningful) <= len(keys)
         if meaningful and all(wi in matched for wi in meaningful) and is_name:
             scores[d] = top_score + 1.0
+            sections.append(d)
         else:
             scores[d] *= HEADING_FACTOR
+    return sections
+
+
+def sections_asked(c: Corpus, q: Query, scores: dict[int, float], sections: Sequence[int]) -> None:
+    """A section the query names first, above a term's definition named the same way, when the
+    query asks for a section («раздел взятие карт в отряд»: 535, not 535.2; asks.yaml `section`)."""
+    if sections and any(t.surface in c.asks.section for t in q.tokens):
+        top_score = max(scores.values(), default=0.0)
+        for d in sections:
+            scores[d] = top_score + 1.0
 
 
 def inherit(c: Corpus, scores: dict[int, float]) -> dict[int, int]:
