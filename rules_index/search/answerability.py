@@ -675,10 +675,11 @@ def _defined(
     The first phrase typed with a topic after it is the question's (the longest of those typed at
     one place: «что это такое»; «сказал что это не движение … что такое передвижение» asks
     about «передвижение»); with `first`, the phrase typed first, whatever follows it."""
+    starting = relation.by_first_word(c.asks.definition)
     found = sorted(
         (i, -len(phrase), i + len(phrase))
-        for phrase in c.asks.definition
-        for i in range(len(typed) - len(phrase) + 1)
+        for i, word in enumerate(typed)
+        for phrase in starting.get(word, ())
         if tuple(typed[i : i + len(phrase)]) == phrase
     )
     for _, _, at in found:

@@ -5,9 +5,11 @@ and the words each candidate clause covers once those relations are read."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 
 from rules_index import morph
 from rules_index.search.corpus import Corpus, in_a_row
@@ -260,6 +262,15 @@ def asks_times(c: Corpus, typed: Sequence[str]) -> bool:
         w in c.asks.quantity and i + 1 < len(typed) and typed[i + 1] in c.asks.times
         for i, w in enumerate(typed)
     )
+
+
+@functools.lru_cache(maxsize=16)
+def by_first_word(phrases: tuple[tuple[str, ...], ...]) -> Mapping[str, tuple[tuple[str, ...], ...]]:
+    """The phrases of a table by their first word (the tables' data, the same for every judge)."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        out.setdefault(phrase[0], []).append(phrase)
+    return MappingProxyType({w: tuple(ps) for w, ps in out.items()})
 
 
 def typed_phrase(typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:
