@@ -283,8 +283,9 @@ def counted_kinds(c: Corpus, q: Query) -> list[frozenset[str]]:
     """The kinds (each the keys of a word typed) a question counts more than one of: the word
     after a count of two or more («2 симба», «двух компаньонов»); the thing an ordinal after the
     first says which one of («третий симбиот»; «сидит мой паразит, второго могу кинуть»: with no
-    thing after it, the one before it); two words of one kind with a word of one more
-    («уже есть компаньон, можно ещё паразита»: both are symbiotes)."""
+    thing after it, the one before it); two words of one kind with a word of one more before the
+    second («уже есть компаньон, можно ещё паразита», «уже висит его компаньон, могу я своего
+    паразита докинуть»: both are symbiotes)."""
     places = _places(c, q)
     ordinals = _ordinals(q)
     kinds: list[frozenset[str]] = []
@@ -305,7 +306,7 @@ def counted_kinds(c: Corpus, q: Query) -> list[frozenset[str]]:
     if more:
         for (a, wa), (b, wb) in itertools.combinations(places, 2):
             shared = _kind(q.words[wa]) & _kind(q.words[wb])
-            if shared and any(a < m < b for m in more):
+            if shared and any(m < b for m in more):
                 kinds.append(shared)
     return kinds
 
