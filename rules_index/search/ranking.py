@@ -304,7 +304,7 @@ def counted_kinds(c: Corpus, q: Query) -> list[frozenset[str]]:
             kinds.append(_kind(q.words[thing]))
     more = [i for i, t in enumerate(q.tokens) if t.surface in c.asks.more]
     if more:
-        for (a, wa), (b, wb) in itertools.combinations(places, 2):
+        for (_, wa), (b, wb) in itertools.combinations(places, 2):
             shared = _kind(q.words[wa]) & _kind(q.words[wb])
             if shared and any(m < b for m in more):
                 kinds.append(shared)
