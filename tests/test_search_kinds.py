@@ -248,9 +248,9 @@ def test_how_long_is_answered_only_where_a_time_is_bounded(ix: RulesIndex) -> No
         "момента они у него остаются"
     )
     assert not result.hits
-    assert result.answer.reason.startswith("вопрос «до какого момента», а п. 211.8.1 не говорит"), (
-        result.answer.reason
-    )
+    assert result.answer.reason.startswith(
+        "вопрос «до какого момента», а п. 211.8.1 не называет срока для"
+    ), result.answer.reason
     # 534.5's example bounds the lantern's light: «до конца вашего следующего хода»
     lit = ix.lookup("свет фонаря бул багура до какого момента действует")
     assert lit.answer.answered and lit.hits[0].id == "534.5", [h.id for h in lit.hits]

@@ -578,7 +578,7 @@ def _unstated(
         c, d, matched, statements.until_marker(c, d)
     ):
         # «многоликий … до какого момента они у него остаются»: 211.8.1's example says when he takes them
-        return f"вопрос «до какого момента», а п. {c.paragraphs[d].id} не говорит, как долго {words}"
+        return f"вопрос «до какого момента», а п. {c.paragraphs[d].id} не называет срока для {words}"
     asked = set(relation.asked_doings(c, q, c.asks.agent))
     doers = [t for t in topics if t.wi in asked]
     if doers and not any(t.whole for t in doers):
