@@ -51,6 +51,13 @@ def test_a_clause_said_aloud_is_found_by_its_number(ix: RulesIndex, query: str, 
     assert result.hits and result.hits[0].id == first, [h.id for h in result.hits]
 
 
+def test_a_clause_said_aloud_is_reported_as_said(ix: RulesIndex) -> None:
+    # «Понято: «двести одиннадцать три» → п. 211.3», not the digits the judge never typed
+    words = ix.lookup("двести одиннадцать три").words
+    assert [(w.word, w.how) for w in words] == [("двести одиннадцать три", "number")]
+    assert words[0].found[0] == "211.3"
+
+
 def test_a_clause_said_aloud_that_the_rules_lack_is_said_to_be_absent(ix: RulesIndex) -> None:
     result = ix.lookup("друг ссылается на какой то пятьсот тридцать шестой пункт")
     assert result.answer.reason == "пункта 536 нет в загруженных правилах, на него ссылается п. 534.7"

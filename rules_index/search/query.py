@@ -99,8 +99,11 @@ def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
     spoken.read), two words typed without the space between them apart («хостумер»: `unglue`),
     and `Query.text` is the query so read."""
     stemmer = c.analyzer.stemmer()
-    query = unglue(c, spoken.read(c.asks.numerals, c.asks.joins, query), stemmer)
+    query, said = spoken.read_said(c.asks.numerals, c.asks.joins, query)
+    query = unglue(c, query, stemmer)
     found, rest = c.number_index.find(query)
+    # a number said in words is reported as said («двести одиннадцать три» → п. 211.3)
+    found = [n._replace(typed=said.get(n.typed, n.typed)) for n in found]
     phrases = [
         (m.group(1).strip(), keys)
         for m in _PHRASE.finditer(rest)

@@ -20,12 +20,18 @@ _SECTION = 100  # a number word this large starts a clause number
 
 def read(numerals: Mapping[str, int], joins: frozenset[str], text: str) -> str:
     """The text with each clause number said in words replaced by its digits («211.3»)."""
+    return read_said(numerals, joins, text)[0]
+
+
+def read_said(numerals: Mapping[str, int], joins: frozenset[str], text: str) -> tuple[str, dict[str, str]]:
+    """The text read (`read`), and each number put in as digits → the words it was said in."""
     words = list(_WORD.finditer(text))
     said = [normalize(m.group()) for m in words]
     if not any(numerals.get(w, 0) >= _SECTION for w in said):
-        return text  # no hundred said: nothing to read (and no word looked up)
+        return text, {}  # no hundred said: nothing to read (and no word looked up)
     values = [_value(numerals, w) for w in said]
     out, last, i = [], 0, 0
+    spoken: dict[str, str] = {}
     while i < len(words):
         if (values[i] or 0) < _SECTION:
             i += 1
@@ -43,9 +49,10 @@ def read(numerals: Mapping[str, int], joins: frozenset[str], text: str) -> str:
             parts.append(str(part[0]))
             j = part[1]
         out.append(text[last : words[i].start()] + ".".join(parts))
+        spoken[".".join(parts)] = text[words[i].start() : words[j - 1].end()]
         last = words[j - 1].end()
         i = j
-    return "".join(out) + text[last:]
+    return "".join(out) + text[last:], spoken
 
 
 def _value(numerals: Mapping[str, int], word: str) -> int | None:
