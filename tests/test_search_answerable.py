@@ -247,6 +247,12 @@ def test_a_topic_the_rules_never_name_gets_nothing(ix: RulesIndex, query: str) -
         ("летающее существо может стать защитником", "защитником"),
         ("как считается золото при наборе отряда", "золото"),
         ("у меня существо с регенерацией, в какой момент оно лечится", "регенерацией"),
+        # an adjective of such a term is no word of a long question's story
+        (
+            "в отряде у игрока две уникальные карты с одинаковым названием, игрок Б говорит что "
+            "уникальную можно брать в отряд только одну, так ли это",
+            "уникальные",
+        ),
     ],
 )
 def test_a_term_of_another_section_is_what_the_question_asks_about(

@@ -169,7 +169,7 @@ def decide(
     topics = _asked_sentences(
         q,
         _story(
-            q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), counting, names, steps))
+            c, q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), counting, names, steps))
         ),
     )
     missing = _missing(c, q.words, topics)
@@ -411,15 +411,22 @@ def _one_thing(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
     return [replace(t, weight=weight[t.wi]) for t in topics]
 
 
-def _story(q: Query, topics: list[_Topic]) -> list[_Topic]:
+def _story(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
     """The topics, in a question of at least LONG_TOPICS of them each word of its story (a known
-    word the rules lack that is no noun) weighed LONG_STORY of its weight."""
+    word the rules lack that is no noun, nor a term of another section: «уникальное») weighed
+    LONG_STORY of its weight."""
     if len(topics) < LONG_TOPICS:
         return topics
     out: list[_Topic] = []
     for t in topics:
         info = q.words[t.wi].info
-        if not t.whole and info is not None and info.known and not info.noun:
+        if (
+            not t.whole
+            and info is not None
+            and info.known
+            and not info.noun
+            and info.lemma not in c.asks.elsewhere
+        ):
             t = replace(t, weight=t.weight * LONG_STORY)
         out.append(t)
     return out
