@@ -30,6 +30,13 @@ def ix() -> RulesIndex:
         ("два симбиота на одно существо", "два симбиота на одно существо"),
         ("сто раз за бой", "сто раз за бой"),
         ("двести одиннадцать ноль", "211 ноль"),
+        # a hundred and units with no subclause: a count («сто два симбиота»)
+        ("сто два симбиота", "сто два симбиота"),
+        # one number's words stand apart only by spaces: what is typed between them stays
+        ("двести 11 три", "двести 11 три"),
+        ("двести одиннадцать, два симбиота", "211, два симбиота"),
+        ("пятьсот тридцать пять, первый игрок берет карты?", "535, первый игрок берет карты?"),
+        ("двести одиннадцать. Три симбиота можно?", "211. Три симбиота можно?"),
     ],
 )
 def test_a_clause_number_said_in_words_is_read_as_digits(said: str, read: str) -> None:
@@ -56,6 +63,9 @@ def test_a_clause_said_aloud_is_reported_as_said(ix: RulesIndex) -> None:
     words = ix.lookup("двести одиннадцать три").words
     assert [(w.word, w.how) for w in words] == [("двести одиннадцать три", "number")]
     assert words[0].found[0] == "211.3"
+    # with the word that says it is a clause
+    words = ix.lookup("пункт двести одиннадцать три").words
+    assert [(w.word, w.how) for w in words] == [("пункт двести одиннадцать три", "number")]
 
 
 def test_a_clause_said_aloud_that_the_rules_lack_is_said_to_be_absent(ix: RulesIndex) -> None:

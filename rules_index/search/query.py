@@ -103,7 +103,7 @@ def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
     query = unglue(c, query, stemmer)
     found, rest = c.number_index.find(query)
     # a number said in words is reported as said («двести одиннадцать три» → п. 211.3)
-    found = [n._replace(typed=said.get(n.typed, n.typed)) for n in found]
+    found = [n._replace(typed=_as_said(n.typed, said)) for n in found]
     phrases = [
         (m.group(1).strip(), keys)
         for m in _PHRASE.finditer(rest)
@@ -126,6 +126,12 @@ def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
         MappingProxyType(latin),
         c.asks_a_step(tokens),
     )
+
+
+def _as_said(typed: str, said: Mapping[str, str]) -> str:
+    """A typed clause number as the judge said it («п. 211.3» → «п. двести одиннадцать три»)."""
+    digits = next((d for d in said if typed.endswith(d)), None)
+    return typed[: -len(digits)] + said[digits] if digits else typed
 
 
 # A word this long or longer that neither the rules nor the dictionary know may be two words
