@@ -108,8 +108,18 @@ def analyse(word: str) -> WordInfo:
         pos in ("VERB", "INFN", "PRTF", "PRTS", "GRND"),
         pos == "PREP",
         "Anum" in tag,
-        pos == "NOUN" and bool({"Name", "Surn", "Patr"} & tag.grammemes),
+        _person(parses),
     )
+
+
+_PERSON = frozenset({"Name", "Surn", "Patr"})
+# A word is a person's name when its readings as one outweigh the others this much: «дима» (.86),
+# «саня», «серёга»; not «лев» (.52: a lion), «роза», «лука», «ник».
+PERSON_SHARE = 0.8
+
+
+def _person(parses: Any) -> bool:
+    return bool(sum(p.score for p in parses if _PERSON & p.tag.grammemes) >= PERSON_SHARE)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -122,6 +132,14 @@ def agree(qualifier: str, noun: str) -> bool:
         return True
     forms = {(p.tag.case, p.tag.number) for p in analyzer.parse(qualifier) if p.tag.POS in ("ADJF", "PRTF")}
     return any((p.tag.case, p.tag.number) in forms for p in analyzer.parse(noun) if p.tag.POS == "NOUN")
+
+
+def qualifier(word: str) -> bool:
+    """Whether some dictionary reading of a lower-case word is an adjective or a participle."""
+    analyzer = _analyzer()
+    return bool(analyzer.word_is_known(word)) and any(
+        p.tag.POS in ("ADJF", "PRTF") for p in analyzer.parse(word)
+    )
 
 
 def lexeme(word: str) -> frozenset[str]:

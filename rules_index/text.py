@@ -88,7 +88,7 @@ class Analyzer:
         # Phrases that frame a question and say nothing of its topic («добрый день», «заранее
         # спасибо»): their words mean something alone («день»), so they go only typed together.
         self.stop_phrases = tuple(
-            sorted({tuple(w.split()) for w in words if " " in w}, key=lambda p: -len(p))
+            sorted({tuple(w.split()) for w in words if " " in w}, key=lambda p: (-len(p), p))
         )
         self.phrase_words = frozenset(w for p in self.stop_phrases for w in p)
         pairs = [(normalize(p), normalize(f.key)) for f in tables.families for p in f.prefixes]

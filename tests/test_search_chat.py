@@ -153,3 +153,20 @@ def test_a_section_asked_for_by_its_name_comes_before_its_terms_definition(
 ) -> None:
     result = ix.lookup(query)
     assert result.answer.answered and result.hits[0].id == first, [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize("query", ["лев может быть хозяином симбиота?", "роза может быть хозяином симбиота?"])
+def test_a_word_that_is_a_name_only_sometimes_is_still_a_word(ix: RulesIndex, query: str) -> None:
+    # «лев», «роза» are a lion and a rose as often as a person: a word the rules lack, as «тигр» is
+    assert ix.lookup(query).hits == () and ix.lookup("тигр может быть хозяином симбиота?").hits == ()
+
+
+def test_an_abbreviation_does_not_end_the_sentence_that_asks(ix: RulesIndex) -> None:
+    # «сущ.» is cut short, not a sentence told around the question
+    c = ix._search.corpus
+    from rules_index.search import query, relation
+
+    q = query.read(c, "Можно ли поместить паразита на бестелесное сущ. в начале хода?")
+    assert relation.told_around(c, q) == frozenset()
+    q = query.read(c, "Добрый вечер. Купил набор. Можно ли поместить паразита на бестелесное существо?")
+    assert {q.words[wi].word for wi in relation.told_around(c, q)} == {"Купил", "набор"}

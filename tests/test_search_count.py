@@ -35,7 +35,7 @@ def _kinds(ix: RulesIndex, text: str) -> list[frozenset[str]]:
         "второй компаньон на хоста",
         "на хосте уже сидит компаньон можно еще паразита подселить",  # «ещё», two symbiotes
         "у моего существа уже есть компаньон можно сверху еще паразита от противника",
-        # «уже» before both: one is there, the other is to be added
+        # «уже» before both, in one part with the first: one is there, the other is to be added
         "у опа на юните уже висит его компаньон, могу я туда своего паразита докинуть",
         "двух компаньонов на одно существо",  # a count in the genitive (asks.yaml «pair»)
         "несколько симбиотов на одно существо",
@@ -161,3 +161,8 @@ def test_the_words_of_a_limit_are_data(tmp_path: Path) -> None:
     scores = {c.first["211.6"]: 1.0}
     ranking.limited(ix._search.corpus, query.read(ix._search.corpus, "2 симба 1 сущ", ()), scores)
     assert scores == {c.first["211.6"]: ranking.LIMIT_GAIN}
+
+
+def test_one_more_said_in_another_part_counts_nothing(ix: RulesIndex) -> None:
+    # «уже» of «я уже спрашивал» is the asker's, not a second symbiote
+    assert _kinds(ix, "я уже спрашивал: паразит может атаковать, а компаньон?") == []

@@ -64,3 +64,9 @@ def test_once_the_sentence_is_whole_the_same_question_is_answered() -> None:
     assert not whole.get("211.5").cut_off
     result = whole.lookup("бестелесный симб небестелесный хост")
     assert result.answer.answered and result.hits[0].id == "211.5"
+
+
+def test_a_noun_after_the_noun_is_no_qualifier_of_the_cut_sentence(ix: RulesIndex) -> None:
+    # «симбиоту бестелесность»: a noun and a noun, not 211.5's «бестелесный симбиот»
+    result = ix.lookup("симбиоту бестелесность даёт хозяин?")
+    assert "обрывается" not in result.answer.reason

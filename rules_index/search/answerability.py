@@ -167,6 +167,7 @@ def decide(
     )
     counting = relation.asks_count(c, [t.surface for t in q.tokens])
     topics = _asked_sentences(
+        c,
         q,
         _story(
             c, q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), counting, names, steps))
@@ -432,10 +433,10 @@ def _story(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
     return out
 
 
-def _asked_sentences(q: Query, topics: list[_Topic]) -> list[_Topic]:
+def _asked_sentences(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
     """The topics typed only in the sentences around the one that asks (relation.told_around)
     weigh STORY_SENTENCE of their weight."""
-    around = relation.told_around(q)
+    around = relation.told_around(c, q)
     return [replace(t, weight=t.weight * STORY_SENTENCE) if t.wi in around else t for t in topics]
 
 
@@ -585,7 +586,7 @@ def _unstated(
         c, d, matched, statements.until_marker(c, d)
     ):
         # «многоликий … до какого момента они у него остаются»: 211.8.1's example says when he takes them
-        return f"вопрос «до какого момента», а п. {c.paragraphs[d].id} не называет срока для {words}"
+        return f"вопрос «как долго», а п. {c.paragraphs[d].id} не называет срока для {words}"
     asked = set(relation.asked_doings(c, q, c.asks.agent))
     doers = [t for t in topics if t.wi in asked]
     if doers and not any(t.whole for t in doers):

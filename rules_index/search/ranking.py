@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from rules_index import ids, morph
 from rules_index.model import Hit, Match
-from rules_index.search import matching, retrieval
+from rules_index.search import matching, relation, retrieval
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Alt, Query, QWord, TermKey
 from rules_index.search.retrieval import How
@@ -283,9 +283,10 @@ def counted_kinds(c: Corpus, q: Query) -> list[frozenset[str]]:
     """The kinds (each the keys of a word typed) a question counts more than one of: the word
     after a count of two or more («2 симба», «двух компаньонов»); the thing an ordinal after the
     first says which one of («третий симбиот»; «сидит мой паразит, второго могу кинуть»: with no
-    thing after it, the one before it); two words of one kind with a word of one more before the
-    second («уже есть компаньон, можно ещё паразита», «уже висит его компаньон, могу я своего
-    паразита докинуть»: both are symbiotes)."""
+    thing after it, the one before it); two words of one kind with a word of one more between
+    them («уже есть компаньон, можно ещё паразита»: both are symbiotes) or before both, in one
+    part of the question with the first («уже висит его компаньон, могу я своего паразита
+    докинуть»; not «я уже спрашивал: паразит может атаковать, а компаньон?»)."""
     places = _places(c, q)
     ordinals = _ordinals(q)
     kinds: list[frozenset[str]] = []
@@ -304,11 +305,17 @@ def counted_kinds(c: Corpus, q: Query) -> list[frozenset[str]]:
             kinds.append(_kind(q.words[thing]))
     more = [i for i, t in enumerate(q.tokens) if t.surface in c.asks.more]
     if more:
-        for (_, wa), (b, wb) in itertools.combinations(places, 2):
+        for (a, wa), (b, wb) in itertools.combinations(places, 2):
             shared = _kind(q.words[wa]) & _kind(q.words[wb])
-            if shared and any(m < b for m in more):
+            if shared and any(a < m < b or (m < a and _one_part(q, m, a)) for m in more):
                 kinds.append(shared)
     return kinds
+
+
+def _one_part(q: Query, i: int, j: int) -> bool:
+    """Whether tokens i < j are typed in one part of the question (relation's parts: no comma,
+    colon, dash… between)."""
+    return not relation.PARTS.search(q.text[q.tokens[i].end : q.tokens[j].start])
 
 
 def astray_ordinals(c: Corpus, q: Query) -> dict[int, frozenset[int]]:

@@ -88,7 +88,7 @@ def doers_order(c: Corpus, q: Query) -> set[int]:
 
 
 # Where a question's parts part: a clause of «кто» ends at a comma, a dash, a bracket…
-_PARTS = re.compile(r"[,;:.!?()–—]|\s-\s")
+PARTS = re.compile(r"[,;:.!?()–—]|\s-\s")
 _WORD = re.compile(r"\w+")
 
 
@@ -162,7 +162,7 @@ def asked_doings(c: Corpus, q: Query, asks: frozenset[str]) -> list[int]:
 def _in_parts_of(
     q: Query, asks: frozenset[str], kind: Callable[[morph.WordInfo], bool], after: bool = True
 ) -> list[int]:
-    """The words of `kind` (one word each, not a phrase's) typed in a part of the question (_PARTS:
+    """The words of `kind` (one word each, not a phrase's) typed in a part of the question (PARTS:
     a comma, a dash, a bracket… part it) with one of the question words `asks`; with `after`, only
     those after it: a story told before the question word («брат уверяет … кто прав», «у
     противника существо оказалось на моей половине … на тех кто в первом ряду») is not what it
@@ -176,7 +176,7 @@ def _in_parts_of(
 
 
 def in_asking_parts(q: Query, asks: frozenset[str]) -> set[int]:
-    """The words typed in the parts of the question (_PARTS) that have one of the question words
+    """The words typed in the parts of the question (PARTS) that have one of the question words
     `asks`: «я запутался с инкарнацией: сколько раз за бой существо может инкарнировать, и что
     будет если оно снова погибнет» counts incarnations, not deaths."""
     said = _said_in_parts(q, asks, after=False)
@@ -186,7 +186,7 @@ def in_asking_parts(q: Query, asks: frozenset[str]) -> set[int]:
 def _said_in_parts(q: Query, asks: frozenset[str], after: bool) -> set[str]:
     """The words of the question's parts that have a question word (after its first, `after`)."""
     said: set[str] = set()
-    for part in _PARTS.split(normalize(q.text)):
+    for part in PARTS.split(normalize(q.text)):
         typed = _WORD.findall(part)
         at = next((i for i, w in enumerate(typed) if w in asks), None)
         if at is not None:
@@ -194,14 +194,33 @@ def _said_in_parts(q: Query, asks: frozenset[str], after: bool) -> set[str]:
     return said
 
 
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?\n]*")
+# A sentence ends at «.», «!», «?», «…» or a line's end followed by a space (not «211.3»); not
+# at the dot of an abbreviation: a word of one or two letters («п.», «т.е.») or of up to
+# _ABBREVIATION letters that the jargon cuts short («сущ.», «особ.»).
+_END = re.compile(r"(?<=[.!?…\n])\s+")
+_ABBREVIATION = 4
 
 
-def told_around(q: Query) -> frozenset[int]:
+def _sentences(c: Corpus, text: str) -> list[str]:
+    out: list[str] = []
+    for piece in _END.split(text):
+        last = _WORD.findall(out[-1])[-1:] if out else []
+        if out and out[-1].endswith(".") and last and _abbreviation(c, last[0]):
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+    return [x for x in out if _WORD.search(x)]
+
+
+def _abbreviation(c: Corpus, word: str) -> bool:
+    return len(word) <= 2 or (len(word) <= _ABBREVIATION and word in c.jargon_lemmas)
+
+
+def told_around(c: Corpus, q: Query) -> frozenset[int]:
     """In a message of several sentences, some of them asking («?») and some not, the words typed
     only in those that do not: the story told around the question («Добрый день. Купил стартовый
     набор… Можно ли …?»)."""
-    sentences = [m.group() for m in _SENTENCE.finditer(normalize(q.text)) if _WORD.search(m.group())]
+    sentences = _sentences(c, normalize(q.text))
     asking = [x for x in sentences if x.rstrip().endswith("?")]
     if not asking or len(asking) == len(sentences):
         return frozenset()

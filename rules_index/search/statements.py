@@ -53,9 +53,10 @@ def cut_short(c: Corpus, q: Query, d: int) -> tuple[str, tuple[frozenset[str], .
             continue
         typed = (normalize(q.text[slice(*spans[i])]), normalize(q.text[slice(*spans[i + 1])]))
         # the rules' order or the other («сам симбиот бестелесный»: the rules write «бестелесный
-        # симбиот»; not a word cut short, «симб бестелесн сущ-во», which may qualify the next one);
+        # симбиот», when the second is a dictionary adjective or participle: not «симб бестелесн
+        # сущ-во», whose word cut short may qualify the next one, nor «симбиоту бестелесность»);
         # «стал бестелесным | паразит умирает» is two words, not one thing
-        turned = (second, first, typed[::-1]) if morph.known(typed[1]) else None
+        turned = (second, first, typed[::-1]) if morph.qualifier(typed[1]) else None
         for one, other, words in filter(None, ((first, second, typed), turned)):
             if not morph.agree(*words):
                 continue
