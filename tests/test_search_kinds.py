@@ -252,6 +252,9 @@ def test_how_long_is_answered_only_where_a_time_is_bounded(ix: RulesIndex) -> No
     assert result.answer.reason.startswith("вопрос «как долго», а п. 211.8.1 не называет срока для"), (
         result.answer.reason
     )
+    # little words may stand inside the phrase («сколько это действует», «как долго это действует»)
+    for said in ("сколько это действует у многоликого", "как долго это действует у многоликого"):
+        assert ix.lookup(said).answer.reason.startswith("вопрос «как долго», а п. 211.8.1"), said
     # 534.5's example bounds the lantern's light: «до конца вашего следующего хода»
     lit = ix.lookup("свет фонаря бул багура до какого момента действует")
     assert lit.answer.answered and lit.hits[0].id == "534.5", [h.id for h in lit.hits]

@@ -582,7 +582,7 @@ def _unstated(
         if doing and not any(t.wi in got for t in doing):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «сколько раз», а п. {c.paragraphs[d].id} не говорит, сколько раз {said}"
-    if relation.typed_phrase(typed, c.asks.until) and not statements.states(
+    if relation.typed_loosely(c, typed, c.asks.until) and not statements.states(
         c, d, matched, statements.until_marker(c, d)
     ):
         # «многоликий … до какого момента они у него остаются»: 211.8.1's example says when he takes them

@@ -292,6 +292,25 @@ def by_first_word(phrases: tuple[tuple[str, ...], ...]) -> Mapping[str, tuple[tu
     return MappingProxyType({w: tuple(ps) for w, ps in out.items()})
 
 
+def typed_loosely(c: Corpus, typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:
+    """Whether one of the phrases is typed, its words in order with only little words (stopwords)
+    between them: «сколько это действует», «как долго это действует»."""
+    for phrase in phrases:
+        for i, word in enumerate(typed):
+            if word != phrase[0]:
+                continue
+            k, j = 1, i + 1
+            while k < len(phrase) and j < len(typed):
+                if typed[j] == phrase[k]:
+                    k += 1
+                elif typed[j] not in c.analyzer.stopwords:
+                    break
+                j += 1
+            if k == len(phrase):
+                return True
+    return False
+
+
 def typed_phrase(typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:
     """Whether one of the phrases is typed, its words in a row."""
     return any(in_a_row(p, typed) for p in phrases)
