@@ -6,6 +6,7 @@ stemmer alone splits «инкарнация» and «инкарнирующий»
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
@@ -149,14 +150,8 @@ class Analyzer:
 
     def framing(self, tokens: Sequence[Token]) -> frozenset[int]:
         """Places of the tokens that are part of a framing phrase typed in a row (stop_phrases)."""
-        surfaces = [t.surface for t in tokens]
-        out: set[int] = set()
-        for phrase in self.stop_phrases:
-            n = len(phrase)
-            for i in range(len(surfaces) - n + 1):
-                if surfaces[i] == phrase[0] and tuple(surfaces[i : i + n]) == phrase:
-                    out.update(range(i, i + n))
-        return frozenset(out)
+        starts = phrase_starts([t.surface for t in tokens], self.stop_phrases)
+        return frozenset(i for at, phrase in starts for i in range(at, at + len(phrase)))
 
     def keys(self, text: str, stemmer: Stemmer.Stemmer, content_only: bool = True) -> tuple[str, ...]:
         """Keys of a short text (a term, a card name, a slang form), stopwords dropped."""
@@ -204,3 +199,26 @@ def plural(n: int, one: str, few: str, many: str) -> str:
     else:
         word = many
     return f"{n} {word}"
+
+
+def phrase_starts(
+    words: Sequence[str], phrases: tuple[tuple[str, ...], ...]
+) -> list[tuple[int, tuple[str, ...]]]:
+    """Where each phrase of a table is typed whole among the words: (place, phrase), in the order
+    typed (at one place in the table's order)."""
+    starting = by_first_word(phrases)
+    return [
+        (i, phrase)
+        for i, word in enumerate(words)
+        for phrase in starting.get(word, ())
+        if tuple(words[i : i + len(phrase)]) == phrase
+    ]
+
+
+@functools.lru_cache(maxsize=32)
+def by_first_word(phrases: tuple[tuple[str, ...], ...]) -> Mapping[str, tuple[tuple[str, ...], ...]]:
+    """The phrases of a table by their first word (the tables' data, the same for every judge)."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        out.setdefault(phrase[0], []).append(phrase)
+    return MappingProxyType({w: tuple(ps) for w, ps in out.items()})

@@ -49,7 +49,7 @@ from rules_index.search.corpus import Corpus
 from rules_index.search.linking import WEIGHT
 from rules_index.search.query import Query, QWord
 from rules_index.search.retrieval import How
-from rules_index.text import fold_lookalikes, normalize
+from rules_index.text import fold_lookalikes, normalize, phrase_starts
 
 # The share of the question's weight one clause must cover to answer it.
 ANSWER_COVERAGE = 0.52
@@ -114,6 +114,10 @@ LONG_STORY = 0.0
 # of their unanswerable and noise questions. Over every tuning set, «молчит» / «ничего нет»: 1.0 and
 # 1.0 (before) .028 / .919; 0.5 and 1.0 .014 / .925 (with the later table work); 0.4 and 0.8 .010 /
 # .914; 0.4 and 0.4 .008 / .908, within noise of it, says «ничего нет» less; 0.3 and 0.6 .897.
+# Why a clause does not answer, said both for a clause that covers enough and for the closest one
+# below the threshold.
+_ONLY_THE_CARD = "п. {} называет только карту"
+_NO_SUCH_THING = "вопрос «что такое», а в правилах нет «{}»"
 # A message of several sentences that asks in some of them («Добрый день. Купил набор… Можно ли
 # поместить небестелесного симбиота на бестелесное существо?») tells its story in the others: a
 # topic typed only there weighs this much of its weight. Chosen on the tuning sets (0.4 silenced an
@@ -165,7 +169,7 @@ def decide(
     steps = (
         frozenset(k for d in covered for k in c.names_a_step(d, q.keys)) if q.about_a_step else frozenset()
     )
-    counting = relation.asks_count(c, [t.surface for t in q.tokens])
+    counting = relation.asks_count(c, q.typed)
     topics = _asked_sentences(
         c,
         q,
@@ -215,7 +219,7 @@ def decide(
         if _only_the_card(c, q, topics, d, covered[d], how):
             # A card is what the question is about; a thing it names that the clause lacks is
             # what it asks about the card («регенерация у Бул'Багура», «броня Вайла»).
-            reason = reason or f"п. {c.paragraphs[d].id} называет только карту"
+            reason = reason or _ONLY_THE_CARD.format(c.paragraphs[d].id)
             continue
         failed = _unstated(c, q, topics, d, covered[d], how, defining)
         if not failed and cut_off is not None and not all(c.text_keys[d] & keys for keys in cut_off[1][1]):
@@ -244,9 +248,9 @@ def decide(
     # however little the closest clause covers, why it does not answer: «броня вайла» (it has the
     # card and nothing asked of it), «как работает броня у хозяина» (the rules lack the armour)
     if not reason and _only_the_card(c, q, topics, d, covered[d], how):
-        reason = f"п. {c.paragraphs[d].id} называет только карту"
-    if not reason and (unknown := _undefined(c, q, topics, [t.surface for t in q.tokens])):
-        reason = f"вопрос «что такое», а в правилах нет «{unknown}»"
+        reason = _ONLY_THE_CARD.format(c.paragraphs[d].id)
+    if not reason and (unknown := _undefined(c, q, topics, q.typed)):
+        reason = _NO_SUCH_THING.format(unknown)
     evidence = passing.evidence(c, q, d, how, covered, GENERIC_RARITY)
     return Answer(
         False,
@@ -565,7 +569,7 @@ def _unstated(
 ) -> str:
     """Why paragraph d, which covers the question's words, still does not answer it (a number
     or a definition it does not state), or «»."""
-    typed = [t.surface for t in q.tokens]
+    typed = q.typed
     matched = [passing.matched_keys(q, d, t.wi, how) for t in topics if t.wi in got]
     words = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.wi in got)
     if relation.asks_count(c, typed):
@@ -619,7 +623,7 @@ def _unstated(
     if unknown:
         # «как работает броня у хозяина паразита»: the armour is what is asked, and no clause
         # has it; a clause on the host does not say how armour works
-        return f"вопрос «что такое», а в правилах нет «{unknown}»"
+        return _NO_SUCH_THING.format(unknown)
     what = _defined(c, q, topics, typed)
     if what is not None and what.whole and d not in defining:
         # «… я так и не понял что такое передвижение»: 211.11 has it only in a parenthesis, and
@@ -683,12 +687,8 @@ def _defined(
     The first phrase typed with a topic after it is the question's (the longest of those typed at
     one place: «что это такое»; «сказал что это не движение … что такое передвижение» asks
     about «передвижение»); with `first`, the phrase typed first, whatever follows it."""
-    starting = relation.by_first_word(c.asks.definition)
     found = sorted(
-        (i, -len(phrase), i + len(phrase))
-        for i, word in enumerate(typed)
-        for phrase in starting.get(word, ())
-        if tuple(typed[i : i + len(phrase)]) == phrase
+        (i, -len(phrase), i + len(phrase)) for i, phrase in phrase_starts(typed, c.asks.definition)
     )
     for _, _, at in found:
         after = typed[at] if at < len(typed) else ""

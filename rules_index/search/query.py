@@ -77,6 +77,11 @@ class Query:
         return tuple(t.key for t in self.tokens)
 
     @functools.cached_property
+    def typed(self) -> tuple[str, ...]:
+        """Every word as read, little words too, in the order typed."""
+        return tuple(t.surface for t in self.tokens)
+
+    @functools.cached_property
     def found_where(self) -> dict[tuple[int, int], str]:
         """Where each clause has each word of this query (passing.where), kept for this query
         alone: the decision asks it of the same pair many times."""
@@ -96,7 +101,7 @@ def check(query: object, top: int) -> None:
 def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
     """The query's numbers, phrases and words; raises QueryError when it has neither words nor
     a clause number. A clause number said in words is read as digits («двести одиннадцать три»:
-    spoken.read), two words typed without the space between them apart («хостумер»: `unglue`),
+    spoken.read_said), two words typed without the space between them apart («хостумер»: `unglue`),
     and `Query.text` is the query so read."""
     stemmer = c.analyzer.stemmer()
     query, said = spoken.read_said(c.asks.numerals, c.asks.joins, query)

@@ -5,17 +5,15 @@ and the words each candidate clause covers once those relations are read."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
 
 from rules_index import morph
 from rules_index.search.corpus import Corpus, in_a_row
 from rules_index.search.query import Query
 from rules_index.search.retrieval import How
-from rules_index.text import normalize
+from rules_index.text import normalize, phrase_starts
 
 
 def related(
@@ -103,7 +101,7 @@ def _pairs(
     whole = {wi for got in covered.values() for wi in got}
     at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together}
     out: list[tuple[int, int]] = []
-    for a, b in itertools.pairwise(t.surface for t in q.tokens):
+    for a, b in itertools.pairwise(q.typed):
         ai, bi = at.get(a), at.get(b)
         if ai is None or bi is None or ai not in whole or bi not in whole:
             continue
@@ -236,7 +234,7 @@ def timed(c: Corpus, q: Query) -> list[int]:
     """The verbs a question of when asks about: only a query that begins with its word
     («когда начинается шаг рассадки»); inside a sentence «когда» tells the situation
     («остался без носителя, когда закончилось вскрытие»)."""
-    typed = [t.surface for t in q.tokens]
+    typed = q.typed
     return asked_doings(c, q, c.asks.time) if typed and typed[0] in c.asks.time else []
 
 
@@ -269,9 +267,7 @@ def compares(c: Corpus, typed: Sequence[str]) -> bool:
     же?»), not one that says two doings have the same object («на одно и то же игродействие»:
     a preposition before the phrase)."""
     return any(
-        tuple(typed[i : i + len(p)]) == p and not (i and morph.analyse(typed[i - 1]).preposition)
-        for p in c.asks.compare
-        for i in range(len(typed))
+        not (i and morph.analyse(typed[i - 1]).preposition) for i, _ in phrase_starts(typed, c.asks.compare)
     )
 
 
@@ -281,15 +277,6 @@ def asks_times(c: Corpus, typed: Sequence[str]) -> bool:
         w in c.asks.quantity and i + 1 < len(typed) and typed[i + 1] in c.asks.times
         for i, w in enumerate(typed)
     )
-
-
-@functools.lru_cache(maxsize=16)
-def by_first_word(phrases: tuple[tuple[str, ...], ...]) -> Mapping[str, tuple[tuple[str, ...], ...]]:
-    """The phrases of a table by their first word (the tables' data, the same for every judge)."""
-    out: dict[str, list[tuple[str, ...]]] = {}
-    for phrase in phrases:
-        out.setdefault(phrase[0], []).append(phrase)
-    return MappingProxyType({w: tuple(ps) for w, ps in out.items()})
 
 
 def typed_loosely(c: Corpus, typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:

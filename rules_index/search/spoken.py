@@ -21,13 +21,9 @@ _WORD = re.compile(r"[а-яА-ЯёЁ]+")
 _SECTION = 100  # a number word this large starts a clause number
 
 
-def read(numerals: Mapping[str, int], joins: frozenset[str], text: str) -> str:
-    """The text with each clause number said in words replaced by its digits («211.3»)."""
-    return read_said(numerals, joins, text)[0]
-
-
 def read_said(numerals: Mapping[str, int], joins: frozenset[str], text: str) -> tuple[str, dict[str, str]]:
-    """The text read (`read`), and each number put in as digits → the words it was said in."""
+    """The text with each clause number said in words replaced by its digits («211.3»), and each
+    number so put in → the words it was said in."""
     words = list(_WORD.finditer(text))
     said = [normalize(m.group()) for m in words]
     if not any(numerals.get(w, 0) >= _SECTION for w in said):

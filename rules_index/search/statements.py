@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from rules_index import morph
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Query
-from rules_index.text import Token, normalize
+from rules_index.text import Token, normalize, phrase_starts
 
 # A number counts a word of the question when it stands at most this many words from it
 # («не более 1 карты», «количество жетонов», «инкарнация Х»).
@@ -90,11 +90,7 @@ def until_marker(c: Corpus, d: int) -> Marker:
 
     def bounds(_text: str, toks: Sequence[Token], _start: int) -> bool:
         typed = [t.surface for t in toks]
-        return any(
-            tuple(typed[i : i + len(p)]) == p and not c.in_passing(d, toks[i].key)
-            for p in c.asks.until_states
-            for i in range(len(typed))
-        )
+        return any(not c.in_passing(d, toks[i].key) for i, _ in phrase_starts(typed, c.asks.until_states))
 
     return bounds
 
