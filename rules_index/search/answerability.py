@@ -12,25 +12,17 @@ it; a light verb, «работает», says nothing; a word no dictionary knows
 could not read than a topic; a card it names weighs more than any word, yet is no answer by
 itself: a clause with only the card does not answer what the question asks about it, a noun
 it lacks; a word said twice counts once). The clause covering the largest share answers the
-question when the share reaches ANSWER_COVERAGE and it states what the kind of question asks for: a number
-for «сколько», a definition for «что такое» (asks.yaml); a question whether one may do something
-(«можно ли атаковать летающее существо») needs a clause that says the doing, or PERMISSION_COVERAGE
-of the question without it; a question of who does something («кто первым вскрывает карты»)
-needs a clause that says the doing with its doer (a verb or an active participle, not «до
-вскрытия»), and is not answered when the rules never say that doing at all («кто первым
-выкладывает карты на шаге рассадки»: the clause on the step says no one does it), and an
-ordinal said of the doer («кто первым») is no row's «первом ряду»; a count needs its number
-beside a word of the question («инкарнация Х» counts no cards), «сколько раз»
-the question's verb; a terse question of two things («защитник летуна») is not answered by a
-clause that has only one of them, unless the other is a word most clauses imply («существо»);
+question when the share reaches ANSWER_COVERAGE and it states what the kind of question asks for
+(kinds.py: a number for «сколько», a definition for «что такое», the doing for «можно ли»); a
+terse question of two things («защитник летуна») is not answered by a clause that has only one of
+them, unless the other is a word most clauses imply («существо»);
 in a long question («я честно перечитал правила и не понял: …») a verb, adverb or adjective the
 rules lack tells the story around what it asks, not its topic, and weighs nothing (a noun the rules
 lack still does: «как работает броня»), and a word the rules have elsewhere but a clause lacks counts
 against it LONG_ELSEWHERE of its weight (the story's «открыл» is not what is asked); a question
 that begins with «когда» weighs a verb the rules lack as a noun;
 a verb done to another noun in the clause («пропустить эту особенность») is another doing than
-the question's («пропустить ход»); «что такое X» about a noun X the rules lack is not answered
-by a clause on its other words. Two words the question types side by side («бестелесный симбиот»)
+the question's («пропустить ход»). Two words the question types side by side («бестелесный симбиот»)
 that a clause writes side by side only in the sentence its source breaks off in (211.5) are what
 that sentence was to say: the question is not answered, by that clause or by one without those
 words, and the reason says where the text breaks off.
@@ -40,16 +32,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rules_index import morph
 from rules_index.model import Answer
-from rules_index.search import passing, relation, retrieval, statements
+from rules_index.search import kinds, passing, relation, retrieval, statements
 from rules_index.search.corpus import Corpus
+from rules_index.search.kinds import Topic
 from rules_index.search.linking import WEIGHT
 from rules_index.search.query import Query, QWord
 from rules_index.search.retrieval import How
-from rules_index.text import fold_lookalikes, normalize, phrase_starts
+from rules_index.text import fold_lookalikes, normalize
 
 # The share of the question's weight one clause must cover to answer it.
 ANSWER_COVERAGE = 0.52
@@ -73,18 +66,9 @@ MATCHED_VERB = 1.0
 LINK_POWER = 1.0
 # How many of the best-scored clauses the decision reads.
 CANDIDATES = 30
-# A question of what a thing is names the thing in at most this many words: «что за символ у
-# симбиотов вместо запаса движения» asks which symbol, not what a symbol is.
-DEFINITION_WORDS = 3
 # A card the question names weighs this much of the rarest word: what the question is about, but
 # not an answer by itself («регенерация у Бул'Багура» asks about regeneration, which our text lacks).
 CARD_TOPIC = 1.5
-# A question whether one may do something, answered by a clause that lacks the doing (a verb the
-# rules use elsewhere): the share of the question's weight the clause must cover instead. At 0.6
-# «может ли летающее существо атаковать наземное» (0.63) read as answered by 211.4, which
-# speaks of flyers and never of attacking them; no answered question of the tuning sets lies
-# between 0.6 and 0.65.
-PERMISSION_COVERAGE = 0.65
 # Two words the rules write side by side weigh as the heavier plus this much of the other.
 PHRASE_REST = 0.5
 # A multi-word meaning a clause states only in part counts this much of its stated share.
@@ -117,7 +101,6 @@ LONG_STORY = 0.0
 # Why a clause does not answer, said both for a clause that covers enough and for the closest one
 # below the threshold.
 _ONLY_THE_CARD = "п. {} называет только карту"
-_NO_SUCH_THING = "вопрос «что такое», а в правилах нет «{}»"
 # A message of several sentences that asks in some of them («Добрый день. Купил набор… Можно ли
 # поместить небестелесного симбиота на бестелесное существо?») tells its story in the others: a
 # topic typed only there weighs this much of its weight. Chosen on the tuning sets (0.4 silenced an
@@ -125,20 +108,6 @@ _NO_SUCH_THING = "вопрос «что такое», а в правилах н�
 STORY_SENTENCE = 0.5
 LONG_ELSEWHERE = 0.4
 LONG_MISSING = 0.8
-# A question of a difference names this many things («чем передвижение отличается от
-# перемещения»); a clause that has one of them only in passing does not answer it.
-COMPARED = 2
-
-
-@dataclass(frozen=True)
-class _Topic:
-    """A meaningful word of the question and its weight in the decision."""
-
-    wi: int
-    weight: float
-    whole: bool  # some paragraph has it whole (for a multi-word jargon meaning, every word)
-    nouns: tuple[str, ...] = ()  # a multi-word meaning's nouns (keys), what it names
-    quoted: bool = False  # a word of a name or a step's name typed, counted where a clause has it (`_topics`)
 
 
 def decide(
@@ -221,7 +190,9 @@ def decide(
             # what it asks about the card («регенерация у Бул'Багура», «броня Вайла»).
             reason = reason or _ONLY_THE_CARD.format(c.paragraphs[d].id)
             continue
-        failed = _unstated(c, q, topics, d, covered[d], how, defining)
+        failed = kinds.unstated(
+            c, q, topics, d, covered[d], how, defining, _share(c, q, topics, d, covered[d], how)
+        )
         if not failed and cut_off is not None and not all(c.text_keys[d] & keys for keys in cut_off[1][1]):
             # the words a clause breaks off at are what is asked; a clause without them is about
             # something else («перестал быть бестелесным»: 211.3 speaks of a host that ceases to be one)
@@ -249,8 +220,8 @@ def decide(
     # card and nothing asked of it), «как работает броня у хозяина» (the rules lack the armour)
     if not reason and _only_the_card(c, q, topics, d, covered[d], how):
         reason = _ONLY_THE_CARD.format(c.paragraphs[d].id)
-    if not reason and (unknown := _undefined(c, q, topics, q.typed)):
-        reason = _NO_SUCH_THING.format(unknown)
+    if not reason and (unknown := kinds.undefined(c, q, topics, q.typed)):
+        reason = kinds.NO_SUCH_THING.format(unknown)
     evidence = passing.evidence(c, q, d, how, covered, GENERIC_RARITY)
     return Answer(
         False,
@@ -268,7 +239,7 @@ def _broken_off(c: Corpus, d: int, cut: tuple[str, tuple[frozenset[str], ...]]) 
     return f"текст п. {c.paragraphs[d].id} обрывается на полуслове там, где он говорит о «{cut[0]}»"
 
 
-def _whole(topics: Sequence[_Topic], got: set[int], total: float) -> float:
+def _whole(topics: Sequence[Topic], got: set[int], total: float) -> float:
     """What a clause's support is a share of: the question's whole weight; in a long question
     (LONG_TOPICS topics or more) the words the rules have elsewhere count LONG_ELSEWHERE of theirs
     and the words they lack LONG_MISSING."""
@@ -279,7 +250,7 @@ def _whole(topics: Sequence[_Topic], got: set[int], total: float) -> float:
     return max(1e-9, total - (1 - LONG_ELSEWHERE) * elsewhere - (1 - LONG_MISSING) * lacking)
 
 
-def _short_lacks(c: Corpus, q: Query, topics: Sequence[_Topic], got: set[int]) -> str:
+def _short_lacks(c: Corpus, q: Query, topics: Sequence[Topic], got: set[int]) -> str:
     """In a question of at most SHORT_TOPICS topics, the first thing it names (a noun, an
     adjective, an ordinal) that the rules have elsewhere but this clause lacks; or «». A doing
     («отжали», «стал паразитом») may be what the clause says in other words; a card is checked
@@ -300,7 +271,7 @@ def _short_lacks(c: Corpus, q: Query, topics: Sequence[_Topic], got: set[int]) -
     return ""
 
 
-def _only_the_card(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> bool:
+def _only_the_card(c: Corpus, q: Query, topics: Sequence[Topic], d: int, got: set[int], how: How) -> bool:
     """Whether paragraph d has of the question only the cards it names, and lacks a noun of it:
     the thing asked about the card; or only the cards and words its example tells of them («в
     начале хода» of Бул'Багур's text), and the question names a thing the rules never do
@@ -314,15 +285,8 @@ def _only_the_card(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: s
         how[d][t.wi][0].how in ("card", "named") or passing.where(c, q, d, t.wi, how) == "example"
         for t in matched
     ):
-        return any(_unknown_noun(q, t) for t in topics)
+        return any(kinds.unknown_noun(q, t) for t in topics)
     return False
-
-
-def _unknown_noun(q: Query, t: _Topic) -> bool:
-    """Whether topic t is a noun (a dictionary word) that no clause of the rules has: a thing the
-    rules never name («броня», «регенерация»)."""
-    info = q.words[t.wi].info
-    return not t.whole and info is not None and info.known and info.noun
 
 
 def _topics(
@@ -333,7 +297,7 @@ def _topics(
     counting: bool = False,
     names: frozenset[str] = frozenset(),
     steps: frozenset[str] = frozenset(),
-) -> list[_Topic]:
+) -> list[Topic]:
     """The question's meaningful words with their weights: bare counts, pronoun-like words and
     light verbs the rules lack say nothing about the topic. A verb a question of when asks about
     (`timed`: «когда начинается шаг рассадки») weighs as a noun when the rules lack it: the
@@ -347,7 +311,7 @@ def _topics(
     is not 534.7.1's «в момент применения»). In a question of how many (`counting`) its word
     («количество карт в колоде») asks, as «сколько» does, and names no topic."""
     whole = {wi for got in covered.values() for wi in got}
-    out: list[_Topic] = []
+    out: list[Topic] = []
     light = c.asks.light
     seen: set[tuple[tuple[str, ...], bool]] = set()
     for wi, qw in enumerate(words):
@@ -381,27 +345,27 @@ def _topics(
             if any(a.key in names for a in present):
                 rarity, factor = 1.0, CARD_TOPIC  # the name, however common its word elsewhere
             named = any(a.key in names or a.key in steps for a in present)
-            out.append(_Topic(wi, c.max_idf * rarity * factor, wi in whole, quoted=named))
+            out.append(Topic(wi, c.max_idf * rarity * factor, wi in whole, quoted=named))
         elif present:
-            out.append(_Topic(wi, c.max_idf * MISSING_PHRASE, False))
+            out.append(Topic(wi, c.max_idf * MISSING_PHRASE, False))
         elif info is None:
-            out.append(_Topic(wi, c.max_idf, False))
+            out.append(Topic(wi, c.max_idf, False))
         elif not info.known:
-            out.append(_Topic(wi, c.max_idf * MISSING_UNKNOWN, False))
+            out.append(Topic(wi, c.max_idf * MISSING_UNKNOWN, False))
         elif info.verb and wi not in timed:
-            out.append(_Topic(wi, c.max_idf * MISSING_VERB, False))
+            out.append(Topic(wi, c.max_idf * MISSING_VERB, False))
         elif info.verb:
-            out.append(_Topic(wi, c.max_idf, False))
+            out.append(Topic(wi, c.max_idf, False))
         elif not info.topic_weight:
-            out.append(_Topic(wi, c.max_idf * MISSING_ORDINAL, False))  # «вторым»: which one
+            out.append(Topic(wi, c.max_idf * MISSING_ORDINAL, False))  # «вторым»: which one
         elif info.lemma in c.asks.elsewhere:
-            out.append(_Topic(wi, c.max_idf * CARD_TOPIC, False))  # «защитником»: what is asked
+            out.append(Topic(wi, c.max_idf * CARD_TOPIC, False))  # «защитником»: what is asked
         else:
-            out.append(_Topic(wi, c.max_idf * info.topic_weight, False))
+            out.append(Topic(wi, c.max_idf * info.topic_weight, False))
     return out
 
 
-def _one_thing(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
+def _one_thing(c: Corpus, q: Query, topics: list[Topic]) -> list[Topic]:
     """Two words typed side by side that the rules write side by side («поле боя», «шаге
     рассадки») name one thing: together they weigh as the heavier of them."""
     at = sorted(topics, key=lambda t: q.text.find(q.words[t.wi].word))
@@ -416,13 +380,13 @@ def _one_thing(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
     return [replace(t, weight=weight[t.wi]) for t in topics]
 
 
-def _story(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
+def _story(c: Corpus, q: Query, topics: list[Topic]) -> list[Topic]:
     """The topics, in a question of at least LONG_TOPICS of them each word of its story (a known
     word the rules lack that is no noun, nor a term of another section: «уникальное») weighed
     LONG_STORY of its weight."""
     if len(topics) < LONG_TOPICS:
         return topics
-    out: list[_Topic] = []
+    out: list[Topic] = []
     for t in topics:
         info = q.words[t.wi].info
         if (
@@ -437,19 +401,19 @@ def _story(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
     return out
 
 
-def _asked_sentences(c: Corpus, q: Query, topics: list[_Topic]) -> list[_Topic]:
+def _asked_sentences(c: Corpus, q: Query, topics: list[Topic]) -> list[Topic]:
     """The topics typed only in the sentences around the one that asks (relation.told_around)
     weigh STORY_SENTENCE of their weight."""
     around = relation.told_around(c, q)
     return [replace(t, weight=t.weight * STORY_SENTENCE) if t.wi in around else t for t in topics]
 
 
-def _missing(c: Corpus, words: Sequence[QWord], topics: Sequence[_Topic]) -> tuple[str, ...]:
+def _missing(c: Corpus, words: Sequence[QWord], topics: Sequence[Topic]) -> tuple[str, ...]:
     """The typed words (and jargon phrases) the loaded text lacks, in the order typed."""
     return tuple(dict.fromkeys(words[t.wi].word for t in topics if not t.whole))
 
 
-def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> float:
+def _support(c: Corpus, q: Query, topics: Sequence[Topic], d: int, got: set[int], how: How) -> float:
     """The weight of the question's words paragraph d covers: fully where the rule says them,
     EXAMPLE_ONLY where only its example or a cross-reference does; fully where its example does
     when the question names what the example is about (its card, its quoted name: «вожак сатиров
@@ -457,7 +421,7 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
     the question's topic, not a passing mention), unless the question names a thing the rules
     never do: that is what it asks about the card («регенерация у Бул'Багура в начале хода»)."""
     about = any(t.wi in got and passing.where(c, q, d, t.wi, how) == "name" for t in topics) and not any(
-        _unknown_noun(q, t) for t in topics
+        kinds.unknown_noun(q, t) for t in topics
     )
     aside = passing.only_in_parentheses(c, q, (t.wi for t in topics if t.wi in got), d, how, GENERIC_RARITY)
     # a quoted name's word counts only where the clause has the name («погибает» is no «при гибели»)
@@ -474,7 +438,7 @@ def _support(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int
     return whole + sum(t.weight * _partial(c, q, d, t, how) for t in topics if t.wi not in got and t.nouns)
 
 
-def _partial(c: Corpus, q: Query, d: int, topic: _Topic, how: How) -> float:
+def _partial(c: Corpus, q: Query, d: int, topic: Topic, how: How) -> float:
     """How much of a multi-word meaning paragraph d's rule text states when it lacks some of its
     words («переманил» → «взять под контроль»; 535.1.1 says «под контролем»), every noun of it
     among them: the stated words' share of the meaning's weight (idf), times PARTIAL_MEANING."""
@@ -499,14 +463,14 @@ def _partial(c: Corpus, q: Query, d: int, topic: _Topic, how: How) -> float:
 def _with_nouns(
     c: Corpus,
     q: Query,
-    topics: list[_Topic],
+    topics: list[Topic],
     candidates: Sequence[int],
     covered: Mapping[int, set[int]],
     how: How,
-) -> list[_Topic]:
+) -> list[Topic]:
     """The topics, each multi-word meaning that a candidate has only in part with its nouns (the
     dictionary is asked only about those)."""
-    out: list[_Topic] = []
+    out: list[Topic] = []
     for t in topics:
         if q.words[t.wi].together and any(
             t.wi in how.get(d, {}) and t.wi not in covered[d] for d in candidates
@@ -529,7 +493,7 @@ def _meaning_nouns(c: Corpus, qw: QWord) -> tuple[str, ...]:
     )
 
 
-def _share(c: Corpus, q: Query, topics: Sequence[_Topic], d: int, got: set[int], how: How) -> float:
+def _share(c: Corpus, q: Query, topics: Sequence[Topic], d: int, got: set[int], how: How) -> float:
     total = sum(t.weight for t in topics)
     return _support(c, q, topics, d, got, how) / total if total > 0 else 0.0
 
@@ -556,143 +520,3 @@ def _quality(c: Corpus, q: Query, d: int, wi: int, how: How, about_example: bool
     if alt.how == "typo" and info is not None and not info.known:
         weight /= WEIGHT["typo"]
     return where * float(min(1.0, weight) ** LINK_POWER)
-
-
-def _unstated(
-    c: Corpus,
-    q: Query,
-    topics: Sequence[_Topic],
-    d: int,
-    got: set[int],
-    how: How,
-    defining: Sequence[int],
-) -> str:
-    """Why paragraph d, which covers the question's words, still does not answer it (a number
-    or a definition it does not state), or «»."""
-    typed = q.typed
-    matched = [passing.matched_keys(q, d, t.wi, how) for t in topics if t.wi in got]
-    words = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.wi in got)
-    if relation.asks_count(c, typed):
-        # the words of the part that asks how many, when it has some of the clause's
-        part = relation.in_asking_parts(q, c.asks.quantity)
-        counted = [passing.matched_keys(q, d, t.wi, how) for t in topics if t.wi in got and t.wi in part]
-        if not any(
-            statements.states(c, d, m, statements.number_marker(c, m)) for m in (matched, counted) if m
-        ):
-            return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
-    if relation.asks_times(c, typed):
-        # «сколько раз можно вызывать за бой»: 535.7.3's «1 раз за бой» counts incarnations
-        doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
-        if doing and not any(t.wi in got for t in doing):
-            said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
-            return f"вопрос «сколько раз», а п. {c.paragraphs[d].id} не говорит, сколько раз {said}"
-    if relation.typed_loosely(c, typed, c.asks.until) and not statements.states(
-        c, d, matched, statements.until_marker(c, d)
-    ):
-        # «многоликий … до какого момента они у него остаются»: 211.8.1's example says when he takes them
-        return f"вопрос «как долго», а п. {c.paragraphs[d].id} не называет срока для {words}"
-    asked = set(relation.asked_doings(c, q, c.asks.agent))
-    doers = [t for t in topics if t.wi in asked]
-    if doers and not any(t.whole for t in doers):
-        # «кто первым выкладывает карты на шаге рассадки»: who does what the rules never say; the
-        # clause on the step does not say who does it
-        said = ", ".join(f"«{q.words[t.wi].word}»" for t in doers)
-        return f"вопрос «кто», а правила не говорят, кто {said}"
-    if any(w in c.asks.permission for w in typed):
-        # the doing asked about: a verb the rules have, or one they never name («защищать»)
-        doing = [t for t in topics if _is_verb(q.words[t.wi]) and (t.whole or _never_named(q, t))]
-        if (
-            doing
-            and not any(t.wi in got for t in doing)
-            and _share(c, q, topics, d, got, how) < PERMISSION_COVERAGE
-        ):
-            said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
-            return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
-    if relation.compares(c, typed):
-        mentioned = [t for t in topics if t.wi in got and _aside(c, q, d, t.wi, how)]
-        # … unless the question names more of the clause than the two things: «передвижение и
-        # перемещение симбиота разница» asks what 211.11 says of a symbiote's move
-        if mentioned and sum(t.wi in got for t in topics) <= COMPARED:
-            said = ", ".join(f"«{q.words[t.wi].word}»" for t in mentioned)
-            return f"вопрос о разнице, а п. {c.paragraphs[d].id} упоминает {said} только к слову"
-    if relation.typed_phrase(typed, c.asks.order) and not statements.states(
-        c, d, matched, statements.order_marker(c, d)
-    ):
-        return f"вопрос «в каком порядке», а п. {c.paragraphs[d].id} не говорит о порядке для {words}"
-    unknown = _undefined(c, q, topics, typed)
-    if unknown:
-        # «как работает броня у хозяина паразита»: the armour is what is asked, and no clause
-        # has it; a clause on the host does not say how armour works
-        return _NO_SUCH_THING.format(unknown)
-    what = _defined(c, q, topics, typed)
-    if what is not None and what.whole and d not in defining:
-        # «… я так и не понял что такое передвижение»: 211.11 has it only in a parenthesis, and
-        # 211.1 not at all, however many of the story's words they have besides
-        word = q.words[what.wi].word
-        if what.wi not in got:
-            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не говорит, что такое «{word}»"
-        if _aside(c, q, d, what.wi, how):
-            return f"вопрос «что такое», а п. {c.paragraphs[d].id} упоминает «{word}» только к слову"
-    if (
-        len(topics) <= DEFINITION_WORDS
-        and relation.typed_phrase(typed, c.asks.definition)
-        and d not in defining
-        # what an example is about («свет фонаря» in 534.5's) is what that example shows
-        and not all(t.wi in got and passing.where(c, q, d, t.wi, how) == "name" for t in topics)
-    ):
-        # the thing asked about whole: «что делает защита от атак» is not answered by 534.8's
-        # «на шаге проверки защит», which lacks the attacks the rules speak of elsewhere
-        lacks = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.whole and t.wi not in got)
-        if lacks:
-            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не говорит о {words} вместе с {lacks}"
-        if not statements.states(c, d, matched, statements.definition_marker(c, matched)):
-            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
-    return ""
-
-
-def _aside(c: Corpus, q: Query, d: int, wi: int, how: How) -> bool:
-    """Whether paragraph d has the question's word wi only in passing or only in a parenthesis
-    (211.11's «(но не с передвижением)»), however much else of the question it has."""
-    return passing.where(c, q, d, wi, how) not in passing.CENTRAL or all(
-        k in c.paren_keys[d] for k in passing.matched_keys(q, d, wi, how)
-    )
-
-
-def _never_named(q: Query, t: _Topic) -> bool:
-    """A word of the dictionary that matched nothing in these rules (not a light verb: those are
-    no topic)."""
-    info = q.words[t.wi].info
-    return not t.whole and not q.words[t.wi].alts and info is not None and info.known
-
-
-def _is_verb(qw: QWord) -> bool:
-    """A verb or an infinitive as typed (a jargon word too: «сбросить»)."""
-    info = qw.info
-    if info is None and " " not in qw.word:
-        info = morph.analyse(normalize(qw.word))
-    return info is not None and info.verb
-
-
-def _undefined(c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str]) -> str:
-    """The word a question of what a thing is asks about (_defined, after the phrase typed first:
-    «как работает броня у хозяина»), when it is a noun no clause has; or «»."""
-    t = _defined(c, q, topics, typed, first=True)
-    return q.words[t.wi].word if t is not None and _unknown_noun(q, t) else ""
-
-
-def _defined(
-    c: Corpus, q: Query, topics: Sequence[_Topic], typed: Sequence[str], first: bool = False
-) -> _Topic | None:
-    """The topic a question of what a thing is asks about: the word typed right after its phrase.
-    The first phrase typed with a topic after it is the question's (the longest of those typed at
-    one place: «что это такое»; «сказал что это не движение … что такое передвижение» asks
-    about «передвижение»); with `first`, the phrase typed first, whatever follows it."""
-    found = sorted(
-        (i, -len(phrase), i + len(phrase)) for i, phrase in phrase_starts(typed, c.asks.definition)
-    )
-    for _, _, at in found:
-        after = typed[at] if at < len(typed) else ""
-        asked = next((t for t in topics if normalize(q.words[t.wi].word) == after), None)
-        if asked is not None or first:
-            return asked
-    return None

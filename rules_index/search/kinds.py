@@ -1,0 +1,195 @@
+"""Kinds of question: what a clause that covers a question's words must also state for the kind
+of question asked (asks.yaml), and the topics the decision weighs.
+
+A count («сколько») needs its number beside a word of the question («инкарнация Х» counts no
+cards), «сколько раз» the question's verb; «до какого момента» a bound of time; «в каком порядке»
+an order; a question whether one may do something («можно ли атаковать летающее существо») a
+clause that says the doing, or PERMISSION_COVERAGE of the question without it; a question of who
+does something («кто первым вскрывает карты») a clause that says the doing with its doer, and is
+not answered when the rules never say that doing at all; a question of a difference a clause that
+has both things as its topic, not in passing; «что такое X» a clause that states X (not in a
+parenthesis, not only beside it), and about a noun X the rules lack is not answered by a clause on
+its other words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules_index import morph
+from rules_index.search import passing, relation, statements
+from rules_index.search.corpus import Corpus
+from rules_index.search.query import Query, QWord
+from rules_index.search.retrieval import How
+from rules_index.text import normalize, phrase_starts
+
+# A question of what a thing is names the thing in at most this many words: «что за символ у
+# симбиотов вместо запаса движения» asks which symbol, not what a symbol is.
+DEFINITION_WORDS = 3
+# A question whether one may do something, answered by a clause that lacks the doing (a verb the
+# rules use elsewhere): the share of the question's weight the clause must cover instead. At 0.6
+# «может ли летающее существо атаковать наземное» (0.63) read as answered by 211.4, which
+# speaks of flyers and never of attacking them; no answered question of the tuning sets lies
+# between 0.6 and 0.65.
+PERMISSION_COVERAGE = 0.65
+# A question of a difference names this many things («чем передвижение отличается от
+# перемещения»); a clause that has one of them only in passing does not answer it.
+COMPARED = 2
+NO_SUCH_THING = "вопрос «что такое», а в правилах нет «{}»"
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A meaningful word of the question and its weight in the decision."""
+
+    wi: int
+    weight: float
+    whole: bool  # some paragraph has it whole (for a multi-word jargon meaning, every word)
+    nouns: tuple[str, ...] = ()  # a multi-word meaning's nouns (keys), what it names
+    quoted: bool = False  # a word of a name or a step's name typed, counted where a clause has it (`_topics`)
+
+
+def unknown_noun(q: Query, t: Topic) -> bool:
+    """Whether topic t is a noun (a dictionary word) that no clause of the rules has: a thing the
+    rules never name («броня», «регенерация»)."""
+    info = q.words[t.wi].info
+    return not t.whole and info is not None and info.known and info.noun
+
+
+def unstated(
+    c: Corpus,
+    q: Query,
+    topics: Sequence[Topic],
+    d: int,
+    got: set[int],
+    how: How,
+    defining: Sequence[int],
+    share: float,
+) -> str:
+    """Why paragraph d, which covers the question's words, still does not answer it (a number
+    or a definition it does not state), or «». `share`: the share of the
+    question's weight it covers."""
+    typed = q.typed
+    matched = [passing.matched_keys(q, d, t.wi, how) for t in topics if t.wi in got]
+    words = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.wi in got)
+    if relation.asks_count(c, typed):
+        # the words of the part that asks how many, when it has some of the clause's
+        part = relation.in_asking_parts(q, c.asks.quantity)
+        counted = [passing.matched_keys(q, d, t.wi, how) for t in topics if t.wi in got and t.wi in part]
+        if not any(
+            statements.states(c, d, m, statements.number_marker(c, m)) for m in (matched, counted) if m
+        ):
+            return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
+    if relation.asks_times(c, typed):
+        # «сколько раз можно вызывать за бой»: 535.7.3's «1 раз за бой» counts incarnations
+        doing = [t for t in topics if t.whole and _is_verb(q.words[t.wi])]
+        if doing and not any(t.wi in got for t in doing):
+            said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
+            return f"вопрос «сколько раз», а п. {c.paragraphs[d].id} не говорит, сколько раз {said}"
+    if relation.typed_loosely(c, typed, c.asks.until) and not statements.states(
+        c, d, matched, statements.until_marker(c, d)
+    ):
+        # «многоликий … до какого момента они у него остаются»: 211.8.1's example says when he takes them
+        return f"вопрос «как долго», а п. {c.paragraphs[d].id} не называет срока для {words}"
+    asked = set(relation.asked_doings(c, q, c.asks.agent))
+    doers = [t for t in topics if t.wi in asked]
+    if doers and not any(t.whole for t in doers):
+        # «кто первым выкладывает карты на шаге рассадки»: who does what the rules never say; the
+        # clause on the step does not say who does it
+        said = ", ".join(f"«{q.words[t.wi].word}»" for t in doers)
+        return f"вопрос «кто», а правила не говорят, кто {said}"
+    if any(w in c.asks.permission for w in typed):
+        # the doing asked about: a verb the rules have, or one they never name («защищать»)
+        doing = [t for t in topics if _is_verb(q.words[t.wi]) and (t.whole or _never_named(q, t))]
+        if doing and not any(t.wi in got for t in doing) and share < PERMISSION_COVERAGE:
+            said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
+            return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
+    if relation.compares(c, typed):
+        mentioned = [t for t in topics if t.wi in got and _aside(c, q, d, t.wi, how)]
+        # … unless the question names more of the clause than the two things: «передвижение и
+        # перемещение симбиота разница» asks what 211.11 says of a symbiote's move
+        if mentioned and sum(t.wi in got for t in topics) <= COMPARED:
+            said = ", ".join(f"«{q.words[t.wi].word}»" for t in mentioned)
+            return f"вопрос о разнице, а п. {c.paragraphs[d].id} упоминает {said} только к слову"
+    if relation.typed_phrase(typed, c.asks.order) and not statements.states(
+        c, d, matched, statements.order_marker(c, d)
+    ):
+        return f"вопрос «в каком порядке», а п. {c.paragraphs[d].id} не говорит о порядке для {words}"
+    unknown = undefined(c, q, topics, typed)
+    if unknown:
+        # «как работает броня у хозяина паразита»: the armour is what is asked, and no clause
+        # has it; a clause on the host does not say how armour works
+        return NO_SUCH_THING.format(unknown)
+    what = _defined(c, q, topics, typed)
+    if what is not None and what.whole and d not in defining:
+        # «… я так и не понял что такое передвижение»: 211.11 has it only in a parenthesis, and
+        # 211.1 not at all, however many of the story's words they have besides
+        word = q.words[what.wi].word
+        if what.wi not in got:
+            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не говорит, что такое «{word}»"
+        if _aside(c, q, d, what.wi, how):
+            return f"вопрос «что такое», а п. {c.paragraphs[d].id} упоминает «{word}» только к слову"
+    if (
+        len(topics) <= DEFINITION_WORDS
+        and relation.typed_phrase(typed, c.asks.definition)
+        and d not in defining
+        # what an example is about («свет фонаря» in 534.5's) is what that example shows
+        and not all(t.wi in got and passing.where(c, q, d, t.wi, how) == "name" for t in topics)
+    ):
+        # the thing asked about whole: «что делает защита от атак» is not answered by 534.8's
+        # «на шаге проверки защит», which lacks the attacks the rules speak of elsewhere
+        lacks = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.whole and t.wi not in got)
+        if lacks:
+            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не говорит о {words} вместе с {lacks}"
+        if not statements.states(c, d, matched, statements.definition_marker(c, matched)):
+            return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
+    return ""
+
+
+def _aside(c: Corpus, q: Query, d: int, wi: int, how: How) -> bool:
+    """Whether paragraph d has the question's word wi only in passing or only in a parenthesis
+    (211.11's «(но не с передвижением)»), however much else of the question it has."""
+    return passing.where(c, q, d, wi, how) not in passing.CENTRAL or all(
+        k in c.paren_keys[d] for k in passing.matched_keys(q, d, wi, how)
+    )
+
+
+def _never_named(q: Query, t: Topic) -> bool:
+    """A word of the dictionary that matched nothing in these rules (not a light verb: those are
+    no topic)."""
+    info = q.words[t.wi].info
+    return not t.whole and not q.words[t.wi].alts and info is not None and info.known
+
+
+def _is_verb(qw: QWord) -> bool:
+    """A verb or an infinitive as typed (a jargon word too: «сбросить»)."""
+    info = qw.info
+    if info is None and " " not in qw.word:
+        info = morph.analyse(normalize(qw.word))
+    return info is not None and info.verb
+
+
+def undefined(c: Corpus, q: Query, topics: Sequence[Topic], typed: Sequence[str]) -> str:
+    """The word a question of what a thing is asks about (_defined, after the phrase typed first:
+    «как работает броня у хозяина»), when it is a noun no clause has; or «»."""
+    t = _defined(c, q, topics, typed, first=True)
+    return q.words[t.wi].word if t is not None and unknown_noun(q, t) else ""
+
+
+def _defined(
+    c: Corpus, q: Query, topics: Sequence[Topic], typed: Sequence[str], first: bool = False
+) -> Topic | None:
+    """The topic a question of what a thing is asks about: the word typed right after its phrase.
+    The first phrase typed with a topic after it is the question's (the longest of those typed at
+    one place: «что это такое»; «сказал что это не движение … что такое передвижение» asks
+    about «передвижение»); with `first`, the phrase typed first, whatever follows it."""
+    found = sorted(
+        (i, -len(phrase), i + len(phrase)) for i, phrase in phrase_starts(typed, c.asks.definition)
+    )
+    for _, _, at in found:
+        after = typed[at] if at < len(typed) else ""
+        asked = next((t for t in topics if normalize(q.words[t.wi].word) == after), None)
+        if asked is not None or first:
+            return asked
+    return None
