@@ -155,6 +155,28 @@ def test_a_section_asked_for_by_its_name_comes_before_its_terms_definition(
     assert result.answer.answered and result.hits[0].id == first, [h.id for h in result.hits]
 
 
+@pytest.mark.parametrize(
+    ("query", "section"),
+    [
+        (
+            "Привет, я только начал играть с друзьями в клубе, в каком разделе правил описаны "
+            "симбиоты? хочу прочитать целиком перед турниром",
+            "211",
+        ),
+        ("сорян за нубский вопрос, глава про взятие карт в отряд какой номер, бро не знает", "535"),
+    ],
+)
+def test_a_section_asked_for_in_a_story_is_its_heading(ix: RulesIndex, query: str, section: str) -> None:
+    # the story around it («начал играть», «клубе», «турниром») is not what is asked: the section is
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == section, [h.id for h in result.hits]
+
+
+def test_a_section_asked_for_that_the_rules_lack_is_not_answered(ix: RulesIndex) -> None:
+    # no heading names the defenders: the word for a section does not make an answer of its own
+    assert ix.lookup("в каком разделе правил написано про защитников и их удары").hits == ()
+
+
 @pytest.mark.parametrize("query", ["лев может быть хозяином симбиота?", "роза может быть хозяином симбиота?"])
 def test_a_word_that_is_a_name_only_sometimes_is_still_a_word(ix: RulesIndex, query: str) -> None:
     # «лев», «роза» are a lion and a rose as often as a person: a word the rules lack, as «тигр» is

@@ -117,8 +117,11 @@ def decide(
     how: How,
     defining: Sequence[int],
     scores: Mapping[int, float],
+    sections: Sequence[int] = (),
 ) -> Answer:
-    """Whether the rules answer the query, the clause the decision rests on, and the evidence."""
+    """Whether the rules answer the query, the clause the decision rests on, and the evidence.
+    `sections`: the headings of the sections the query names and asks for («где раздел про
+    симбиотов»), which answer it whatever story is told around them."""
     # a number with no clause, no citation and no neighbour («у меня 300 жетонов») is a quantity:
     # the words decide
     numbered = [n for n in q.numbers if n.targets] or (
@@ -147,6 +150,10 @@ def decide(
         ),
     )
     missing = _missing(c, q.words, topics)
+    if sections:
+        d = sections[0]
+        evidence = passing.evidence(c, q, d, how, covered, GENERIC_RARITY)
+        return Answer(True, c.paragraphs[d].id, evidence, missing)
     total = sum(t.weight for t in topics)
     if total <= 0:
         return Answer(False, missing=missing)

@@ -86,15 +86,23 @@ _STEM_ONLY = frozenset({"form", "prefix", "derived"})
 _STAND_INS = frozenset({"broader", "opposite", "near", "typo"})
 
 
-def place_headings(c: Corpus, words: Sequence[QWord], scores: dict[int, float], how: How) -> list[int]:
+def asks_section(c: Corpus, q: Query) -> bool:
+    """Whether the query asks for a section (asks.yaml `section`: «в каком разделе …»)."""
+    return any(t.surface in c.asks.section for t in q.tokens)
+
+
+def place_headings(c: Corpus, q: Query, scores: dict[int, float], how: How) -> list[int]:
     """A heading first when the query is its section's name («симбиоты», «всё про
-    симбов», «раздел взятие карт в отряд скиньте»: a light verb asks the chat); otherwise below
-    the clauses it heads."""
+    симбов», «раздел взятие карт в отряд скиньте»: a light verb asks the chat), or names it and
+    asks for a section («я только начал играть, в каком разделе правил описаны симбиоты»: the
+    rest is the story around it); otherwise below the clauses it heads."""
+    words = q.words
     meaningful = [
         wi
         for wi, qw in enumerate(words)
         if qw.meaningful and fold_lookalikes(normalize(qw.word)) not in c.asks.light
     ]
+    asked = asks_section(c, q)
     top_score = max(scores.values(), default=0.0)
     sections: list[int] = []
     for d, keys in c.heading_keys.items():
@@ -102,8 +110,8 @@ def place_headings(c: Corpus, words: Sequence[QWord], scores: dict[int, float], 
             continue
         matched = {wi: alt for wi, (alt, _) in how.get(d, {}).items() if alt.how not in _STAND_INS}
         named = {alt.key for alt in matched.values()} & keys
-        is_name = named == keys and len(meaningful) <= len(keys)
-        if meaningful and all(wi in matched for wi in meaningful) and is_name:
+        is_name = named == keys and (asked or len(meaningful) <= len(keys))
+        if meaningful and (asked or all(wi in matched for wi in meaningful)) and is_name:
             scores[d] = top_score + 1.0
             sections.append(d)
         else:
@@ -114,7 +122,7 @@ def place_headings(c: Corpus, words: Sequence[QWord], scores: dict[int, float], 
 def sections_asked(c: Corpus, q: Query, scores: dict[int, float], sections: Sequence[int]) -> None:
     """A section the query names first, above a term's definition named the same way, when the
     query asks for a section («раздел взятие карт в отряд»: 535, not 535.2; asks.yaml `section`)."""
-    if sections and any(t.surface in c.asks.section for t in q.tokens):
+    if sections and asks_section(c, q):
         top_score = max(scores.values(), default=0.0)
         for d in sections:
             scores[d] = top_score + 1.0
