@@ -624,6 +624,22 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         ("кто владелец карты если ее у меня забрали", "забрали", "взять под контроль", ("535.1",)),
         # where a card «ляжет» is where it is put; 535.7.3: an incarnated card dying is exiled
         ("инкарнировавшая тварь снова сдохла опять на кладбище ляжет?", "ляжет", "помещается", ("535.7.3",)),
+        # a creature in gamers' slang («крип»), the number a card moves by («цифра движения»,
+        # «скорость»: 211.1's «запас движения»), a control marker called a token («жетон контроля»)
+        ("у крипа две инкарнации, какая из них применяется", "крипа", "существо", ("535.7.4",)),
+        ("какая скорость у симбиота", "скорость", "запас движения", ("211.1",)),
+        (
+            "у симбиота вместо цифры движения символ, как его двигать",
+            "цифры движения",
+            "запас движения",
+            ("211.1",),
+        ),
+        (
+            "жетон контроля сам снимается когда карту вернули хозяину?",
+            "жетон контроля",
+            "маркер контроля",
+            ("535.1.1",),
+        ),
     ],
 )
 def test_each_jargon_entry_reads_as_its_rules_words(
@@ -779,3 +795,17 @@ def test_a_multi_word_meaning_is_stated_where_its_words_stand_together(ix: Rules
     ):  # «Взять карту под контроль», «взятие карты противника под свой контроль»
         d = next(i for i, p in enumerate(c.paragraphs) if p.id == clause)
         assert retrieval.complete(c, taken, d), clause
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        # «легально» asks whether one may, as «можно» does: no topic of its own
+        ("замещение на замещение легально?", "534.6"),
+        # an apology and «фраза» frame what is asked: the term after them is
+        ("извините, что означает фраза взятие карты в отряд", "535.2"),
+    ],
+)
+def test_words_that_frame_a_question_are_not_its_topic(ix: RulesIndex, query: str, first: str) -> None:
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == first, [h.id for h in result.hits]

@@ -172,6 +172,12 @@ def test_a_section_asked_for_in_a_story_is_its_heading(ix: RulesIndex, query: st
     assert result.answer.answered and result.hits[0].id == section, [h.id for h in result.hits]
 
 
+def test_a_section_named_where_the_story_is_told_is_not_what_is_asked(ix: RulesIndex) -> None:
+    # the section is where the judge read something; the sentence that asks is about that thing
+    result = ix.lookup("В разделе про симбиотов упоминается передвижение. Что это значит?")
+    assert not result.hits or result.hits[0].id != "211", [h.id for h in result.hits]
+
+
 def test_a_section_asked_for_that_the_rules_lack_is_not_answered(ix: RulesIndex) -> None:
     # no heading names the defenders: the word for a section does not make an answer of its own
     assert ix.lookup("в каком разделе правил написано про защитников и их удары").hits == ()

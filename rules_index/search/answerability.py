@@ -334,8 +334,8 @@ def _topics(
         info = qw.info
         if not present and info is not None and info.person:
             continue  # «@саня ты не прав», «дима говорит»: who is in the story, not what it asks
-        if fold_lookalikes(normalize(qw.word)) in light:
-            continue  # «работает», «считается»: they say what is asked, not about what
+        if fold_lookalikes(normalize(qw.word)) in light or normalize(qw.word) in c.asks.permission:
+            continue  # «работает», «считается», «легально»: they say what is asked, not about what
         if counting and normalize(qw.word) in c.asks.quantity:
             continue
         # An ordinal the rules say only of other things («третьем ряду» for «третий симбиот»:

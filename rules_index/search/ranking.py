@@ -87,8 +87,11 @@ _STAND_INS = frozenset({"broader", "opposite", "near", "typo"})
 
 
 def asks_section(c: Corpus, q: Query) -> bool:
-    """Whether the query asks for a section (asks.yaml `section`: «в каком разделе …»)."""
-    return any(t.surface in c.asks.section for t in q.tokens)
+    """Whether the query asks for a section (asks.yaml `section`: «в каком разделе …»), in a
+    sentence that asks: «В разделе про симбиотов упоминается передвижение. Что это?» asks what
+    the section mentions."""
+    asked = relation.asked_in(c, q)
+    return any(t.surface in c.asks.section and (asked is None or t.surface in asked) for t in q.tokens)
 
 
 def place_headings(c: Corpus, q: Query, scores: dict[int, float], how: How) -> list[int]:

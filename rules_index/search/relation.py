@@ -218,16 +218,24 @@ def told_around(c: Corpus, q: Query) -> frozenset[int]:
     """In a message of several sentences, some of them asking («?») and some not, the words typed
     only in those that do not: the story told around the question («Добрый день. Купил стартовый
     набор… Можно ли …?»)."""
-    sentences = _sentences(c, normalize(q.text))
-    asking = [x for x in sentences if x.rstrip().endswith("?")]
-    if not asking or len(asking) == len(sentences):
+    asked = asked_in(c, q)
+    if asked is None:
         return frozenset()
-    asked = {w for x in asking for w in _WORD.findall(x)}
     return frozenset(
         wi
         for wi, qw in enumerate(q.words)
         if (typed := _WORD.findall(normalize(qw.word))) and not set(typed) & asked
     )
+
+
+def asked_in(c: Corpus, q: Query) -> frozenset[str] | None:
+    """The words typed in the sentences that ask («?») of a message whose other sentences tell
+    the story around them; None when the message is not so split."""
+    sentences = _sentences(c, normalize(q.text))
+    asking = [x for x in sentences if x.rstrip().endswith("?")]
+    if not asking or len(asking) == len(sentences):
+        return None
+    return frozenset(w for x in asking for w in _WORD.findall(x))
 
 
 def timed(c: Corpus, q: Query) -> list[int]:
