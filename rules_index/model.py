@@ -263,6 +263,9 @@ class Answer:
     # the sentence `clause`'s source breaks off in (Paragraph.cut_off), when the question is about
     # where it breaks off: what it was to say is lost, and a judge reads the clause itself; or «»
     cut_off: str = ""
+    # the answer is the definition of the term the question asks about («что значит вызвать
+    # карту, откуда она берётся»: 535.5), read first
+    defines: bool = False
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -273,6 +276,7 @@ class Answer:
             "reason": self.reason,
             "coverage": round(self.coverage, 3),
             "cut_off": self.cut_off,
+            "defines": self.defines,
         }
 
 

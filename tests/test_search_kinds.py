@@ -258,3 +258,33 @@ def test_how_long_is_answered_only_where_a_time_is_bounded(ix: RulesIndex) -> No
     # 534.5's example bounds the lantern's light: «до конца вашего следующего хода»
     lit = ix.lookup("свет фонаря бул багура до какого момента действует")
     assert lit.answer.answered and lit.hits[0].id == "534.5", [h.id for h in lit.hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "term"),
+    [
+        ("что значит вызвать карту, откуда она берётся", "535.5"),
+        ("что такое инкарнация, ребят куда ставится карта", "535.7"),
+    ],
+)
+def test_a_question_of_what_a_term_is_is_answered_by_its_definition(
+    ix: RulesIndex, query: str, term: str
+) -> None:
+    # what else it asks of the term («откуда она берётся») is the definition's to tell: 535.5 says
+    # where a called card comes from, whatever clauses that only use the word rank above it
+    result = ix.lookup(query)
+    assert result.answer.answered and result.answer.defines and result.answer.clause == term
+    assert result.hits[0].id == term, [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # a happening told after the word: what it means, not what a symbiote is
+        "что значит симбиот поменял хозяина",
+        # a thing the rules never name: not the summoning 535.5 defines
+        "что такое вызов у заклинаний, откуда берется",
+    ],
+)
+def test_a_question_of_what_a_happening_means_is_no_term_asked(ix: RulesIndex, query: str) -> None:
+    assert not ix.lookup(query).answer.defines

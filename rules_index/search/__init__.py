@@ -90,6 +90,10 @@ class SearchIndex:
         )
         if not answer.answered:
             scores = {}
+        elif answer.defines and (first := c.first.get(answer.clause)) in scores:
+            # the term's definition the answer rests on is read first, above the clauses ranked
+            # higher that only use the term («что значит вызвать карту»: 535.5 defines it)
+            scores[first] = max(scores.values()) + 1.0
         ranking.add_numbers(c, q, scores, extra)
         cited = [n.cid for n in q.numbers]
         hits = ranking.ranked(c, scores, how, extra, top, q.words, cited)

@@ -167,6 +167,14 @@ def decide(
     }
     if not shares:
         return Answer(False, missing=missing)
+    term = kinds.term_asked(c, q, topics, covered, defining)
+    if term is not None:
+        # «что значит вызвать карту, откуда она берётся»: the definition answers what else the
+        # question asks of the term, however little of its words it has
+        evidence = passing.evidence(c, q, term, how, covered, GENERIC_RARITY)
+        return Answer(
+            True, c.paragraphs[term].id, evidence, missing, coverage=shares.get(term, 0.0), defines=True
+        )
     reason = ""
     # The clauses that cover enough, best ranked first: the evidence shown is for the clause
     # a judge reads first.

@@ -14,7 +14,8 @@ its other words.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules_index import morph
@@ -145,6 +146,37 @@ def unstated(
         if not statements.states(c, d, matched, statements.definition_marker(c, matched)):
             return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
     return ""
+
+
+def term_asked(
+    c: Corpus, q: Query, topics: Sequence[Topic], covered: Mapping[int, set[int]], defining: Sequence[int]
+) -> int | None:
+    """The clause that defines the term a question of what a thing is asks about («что значит
+    вызвать карту, откуда она берётся»: 535.5), which answers it whatever else the question asks
+    of the term; None when it asks of no term the rules define, or names a thing the rules never
+    do («что такое вызов у заклинаний»)."""
+    if not defining or not relation.typed_phrase(q.typed, c.asks.definition):
+        return None
+    what = _defined(c, q, topics, q.typed)
+    if what is None or any(unknown_noun(q, t) for t in topics) or _happens(c, q, what):
+        return None
+    return next((d for d in defining if what.wi in covered.get(d, ())), None)
+
+
+def _happens(c: Corpus, q: Query, what: Topic) -> bool:
+    """Whether a verb said of the word asked about follows it, before a little word or the end of
+    its part of the question: «что значит симбиот поменял хозяина» asks what a happening means,
+    not what a symbiote is; «что значит вызвать карту откуда она берётся» asks what «вызвать» is."""
+    word = normalize(q.words[what.wi].word)
+    for part in relation.PARTS.split(normalize(q.text)):
+        typed = part.split()
+        if word in typed:
+            after = typed[typed.index(word) + 1 :]
+            said = itertools.takewhile(lambda w: w not in c.analyzer.stopwords, after)
+            return any(
+                (info := morph.analyse(w)).verb and info.lemma != w for w in said if w not in c.asks.light
+            )
+    return False
 
 
 def _aside(c: Corpus, q: Query, d: int, wi: int, how: How) -> bool:
