@@ -166,3 +166,9 @@ def test_the_words_of_a_limit_are_data(tmp_path: Path) -> None:
 def test_one_more_said_in_another_part_counts_nothing(ix: RulesIndex) -> None:
     # «уже» of «я уже спрашивал» is the asker's, not a second symbiote
     assert _kinds(ix, "я уже спрашивал: паразит может атаковать, а компаньон?") == []
+
+
+def test_how_many_times_an_effect_works_is_how_many_times_it_applies(ix: RulesIndex) -> None:
+    # «срабатывает» says only that it happens (a light verb): 534.4's «только 1 раз» counts it
+    result = ix.lookup("сколько раз срабатывает один и тот же эффект замещения на одно игродействие")
+    assert result.answer.answered and result.hits[0].id == "534.4", [h.id for h in result.hits]

@@ -70,3 +70,12 @@ def test_a_noun_after_the_noun_is_no_qualifier_of_the_cut_sentence(ix: RulesInde
     # «симбиоту бестелесность»: a noun and a noun, not 211.5's «бестелесный симбиот»
     result = ix.lookup("симбиоту бестелесность даёт хозяин?")
     assert "обрывается" not in result.answer.reason
+
+
+def test_a_symbiote_typed_with_a_separate_not_is_the_rules_whole_word(ix: RulesIndex) -> None:
+    # «не бестелесного паразита» is 211.5's «Небестелесного симбиота нельзя поместить на
+    # бестелесное существо», a whole sentence, not the one its source breaks off in
+    result = ix.lookup("можно ли не бестелесного паразита посадить на бестелесное существо")
+    assert result.answer.answered and not result.answer.cut_off and result.hits[0].id == "211.5"
+    # without «не» it is the sentence that breaks off
+    assert ix.lookup("бестелесный паразит на бестелесное существо можно?").answer.cut_off

@@ -51,6 +51,8 @@ def cut_short(c: Corpus, q: Query, d: int) -> tuple[str, tuple[frozenset[str], .
         first, second = at[i], at.get(i + 1, set())
         if not second or first & second or q.text[spans[i][1] : spans[i + 1][0]].strip():
             continue
+        if normalize(q.text[: spans[i][0]]).split()[-1:] == ["не"]:
+            continue  # «не бестелесного симбиота» is the rules' «небестелесного симбиота»
         typed = (normalize(q.text[slice(*spans[i])]), normalize(q.text[slice(*spans[i + 1])]))
         # the rules' order or the other («сам симбиот бестелесный»: the rules write «бестелесный
         # симбиот», when the second is a dictionary adjective or participle: not «симб бестелесн
