@@ -288,3 +288,14 @@ def test_a_question_of_what_a_term_is_is_answered_by_its_definition(
 )
 def test_a_question_of_what_a_happening_means_is_no_term_asked(ix: RulesIndex, query: str) -> None:
     assert not ix.lookup(query).answer.defines
+
+
+def test_an_order_told_over_a_rules_sentences_answers_in_what_order(ix: RulesIndex) -> None:
+    # 535.5.1 orders the summoning over three sentences («Объявляя вызов … Затем как часть заявки
+    # вызова … После этого …»): no one sentence has every word of the question
+    result = ix.lookup("в каком порядке при заявке вызова объявлять карту и смотреть колоду")
+    assert result.answer.answered and result.hits[0].id == "535.5.1", [h.id for h in result.hits]
+    # an example's «перед применением» orders nothing the question asks (534.7 points to 536)
+    assert (
+        ix.lookup("в каком порядке выполняются порождённые игродействия от замещающей особенности").hits == ()
+    )

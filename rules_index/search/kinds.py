@@ -34,6 +34,11 @@ DEFINITION_WORDS = 3
 # speaks of flyers and never of attacking them; no answered question of the tuning sets lies
 # between 0.6 and 0.65.
 PERMISSION_COVERAGE = 0.65
+# A sentence that states an order has this many of the question's words (or all, when fewer):
+# one more than a word («Затем как часть заявки вызова …»), not every word of the question, which an
+# order tells over several sentences of a rule. An example's sentence has them all: 534.7.2's
+# «непосредственно перед применением» tells no order of «порождённые игродействия».
+ORDERED = 2
 # A question of a difference names this many things («чем передвижение отличается от
 # перемещения»); a clause that has one of them only in passing does not answer it.
 COMPARED = 2
@@ -113,8 +118,15 @@ def unstated(
         if mentioned and sum(t.wi in got for t in topics) <= COMPARED:
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in mentioned)
             return f"вопрос о разнице, а п. {c.paragraphs[d].id} упоминает {said} только к слову"
-    if relation.typed_phrase(typed, c.asks.order) and not statements.states(
-        c, d, matched, statements.order_marker(c, d)
+    # an order runs over sentences («Объявляя вызов … Затем … После этого …», 535.5.1): a sentence
+    # of the rule that orders with two of the question's words states it
+    ordering = statements.order_marker(c, d)
+    if relation.typed_phrase(typed, c.asks.order) and not (
+        statements.states(c, d, matched, ordering)
+        or any(
+            statements.states(c, d, pair, ordering, rule_only=True)
+            for pair in itertools.combinations(matched, min(ORDERED, len(matched)))
+        )
     ):
         return f"вопрос «в каком порядке», а п. {c.paragraphs[d].id} не говорит о порядке для {words}"
     unknown = undefined(c, q, topics, typed)

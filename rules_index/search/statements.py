@@ -158,11 +158,14 @@ def definition_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
     return defines
 
 
-def states(c: Corpus, d: int, matched: Sequence[Sequence[str]], marker: Marker) -> bool:
+def states(
+    c: Corpus, d: int, matched: Sequence[Sequence[str]], marker: Marker, rule_only: bool = False
+) -> bool:
     """Whether one sentence of paragraph d is marked (states a number, defines) and has every
-    matched word (a card is what the clause or its example is about, not a word of a sentence)."""
+    matched word (a card is what the clause or its example is about, not a word of a sentence);
+    with `rule_only`, a sentence of its rule, not of its example."""
     matched = [m for m in matched if not all(k.startswith("card:") for k in m)]
-    for piece in c.pieces[d]:
+    for piece in c.pieces[d][:1] if rule_only else c.pieces[d]:
         for start, end, lo, hi in piece.bounds:
             toks = piece.tokens[lo:hi]
             keys = {t.key for t in toks}
