@@ -299,3 +299,12 @@ def test_an_order_told_over_a_rules_sentences_answers_in_what_order(ix: RulesInd
     assert (
         ix.lookup("в каком порядке выполняются порождённые игродействия от замещающей особенности").hits == ()
     )
+
+
+def test_who_or_what_counts_as_a_thing_asks_for_its_definition(ix: RulesIndex) -> None:
+    # «это кто», «кто считается» ask what a thing is: 534.4.2 only names the active player, while
+    # 211.2 says who becomes a symbiote's host
+    result = ix.lookup("активный игрок это кто")
+    assert result.hits == () and "не определяет" in result.answer.reason
+    result = ix.lookup("кто считается хозяином симбиота")
+    assert result.answer.answered and result.hits[0].id == "211.2", [h.id for h in result.hits]
