@@ -642,6 +642,8 @@ def test_the_answer_is_part_of_the_json_result(ix: RulesIndex) -> None:
         ),
         # a row «забит» where a card is to incarnate breaks 535.7's free cell: 535.7.2's «нарушает»
         ("третий ряд забит инкарнировать некуда что будет", "забит", "нарушает правила", ("535.7.2",)),
+        # a marker «пропадает»: 535.1.1's «исчезает»
+        ("когда пропадает маркер контроля", "пропадает", "исчезает", ("535.1.1",)),
     ],
 )
 def test_each_jargon_entry_reads_as_its_rules_words(
