@@ -253,6 +253,8 @@ def test_a_topic_the_rules_never_name_gets_nothing(ix: RulesIndex, query: str) -
             "уникальную можно брать в отряд только одну, так ли это",
             "уникальные",
         ),
+        # how a battle is won or lost: a section the fragments lack, whatever a clause says of a field
+        ("если у игрока на поле не осталось существ, это сразу поражение или ход доигрывают", "поражение"),
     ],
 )
 def test_a_term_of_another_section_is_what_the_question_asks_about(
