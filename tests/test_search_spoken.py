@@ -1,4 +1,5 @@
-"""Clause numbers said aloud and typed by a phone's voice input («двести одиннадцать три»)."""
+"""Clause numbers said aloud and typed by a phone's voice input («двести одиннадцать три»), and
+words it heard as two («сим биота»)."""
 
 from __future__ import annotations
 
@@ -71,3 +72,34 @@ def test_a_clause_said_aloud_is_reported_as_said(ix: RulesIndex) -> None:
 def test_a_clause_said_aloud_that_the_rules_lack_is_said_to_be_absent(ix: RulesIndex) -> None:
     result = ix.lookup("друг ссылается на какой то пятьсот тридцать шестой пункт")
     assert result.answer.reason == "пункта 536 нет в загруженных правилах, на него ссылается п. 534.7"
+
+
+@pytest.mark.parametrize(
+    ("said", "word", "first"),
+    [
+        ("два сим биота на одно существо можно или нет", "симбиота", "211.6"),
+        ("ну вот на бес телесное существо можно компаньона обычного поставить", "бестелесное", "211.5"),
+        ("пример с многоликим и су гедом где это", "сугедом", "211.8.1"),
+    ],
+)
+def test_a_word_voice_input_heard_as_two_is_one(ix: RulesIndex, said: str, word: str, first: str) -> None:
+    result = ix.lookup(said)
+    assert word in [w.word for w in result.words], result.words
+    assert result.answer.answered and result.hits[0].id == first, [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        # a rules word on either side, or a little word, keeps them apart
+        "симбиот бестелесный",
+        "не бестелесный паразит",
+        # two words that together are no word of the rules
+        "сам паразит",
+    ],
+)
+def test_two_words_that_are_words_stay_two(ix: RulesIndex, typed: str) -> None:
+    from rules_index.search import query
+
+    c = ix._search.corpus
+    assert query.rejoin(c, typed, c.analyzer.stemmer()) == typed

@@ -8,6 +8,7 @@ Reads a `Corpus`, decides nothing about ranking: retrieval scores what this modu
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -102,10 +103,11 @@ def read(c: Corpus, query: str, named: Sequence[Named] = ()) -> Query:
     """The query's numbers, phrases and words; raises QueryError when it has neither words nor
     a clause number. A clause number said in words is read as digits («двести одиннадцать три»:
     spoken.read_said), two words typed without the space between them apart («хостумер»: `unglue`),
-    and `Query.text` is the query so read."""
+    a word a phone's voice input heard as two together («сим биота»: `rejoin`), and `Query.text` is
+    the query so read."""
     stemmer = c.analyzer.stemmer()
     query, said = spoken.read_said(c.asks.numerals, c.asks.joins, query)
-    query = unglue(c, query, stemmer)
+    query = rejoin(c, unglue(c, query, stemmer), stemmer)
     found, rest = c.number_index.find(query)
     # a number said in words is reported as said («двести одиннадцать три» → п. 211.3)
     found = [n._replace(typed=_as_said(n.typed, said)) for n in found]
@@ -183,6 +185,37 @@ def unglue(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
             out.append(query[last:at] + " ")
             last = at
     return "".join(out) + query[last:] if out else query
+
+
+# Two words typed apart that together are a word of the rules: at least this long together.
+_JOINED = 6
+
+
+def rejoin(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
+    """The query with the space taken out between two words that together are a word of the rules
+    and apart are none of its words nor little words: a word a phone's voice input heard as two
+    («сим биота», «бес телесное», «су гедом»)."""
+    runs = list(_CYRILLIC_RUN.finditer(query))
+    stop = c.analyzer.stopwords
+    cut: list[int] = []  # where a space goes out
+    for a, b in itertools.pairwise(runs):
+        left, right = normalize(a.group()), normalize(b.group())
+        if (
+            query[a.end() : b.start()] != " "
+            or (cut and cut[-1] == a.start() - 1)  # «a» is already the second half of a word
+            or len(left + right) < _JOINED
+            or min(len(left), len(right)) < 2
+            or left in stop
+            or right in stop
+            or _known(c, left, stemmer)
+            or _known(c, right, stemmer)
+            or c.analyzer.key(left + right, stemmer) not in c.postings
+        ):
+            continue
+        cut.append(a.end())
+    for at in reversed(cut):
+        query = query[:at] + query[at + 1 :]
+    return query
 
 
 def _known(c: Corpus, word: str, stemmer: Stemmer.Stemmer, dictionary: bool = False) -> bool:
