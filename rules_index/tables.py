@@ -111,6 +111,8 @@ class Asks:
     numerals: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     joins: frozenset[str] = frozenset()  # «точка»: said between the parts of a clause number
     section: frozenset[str] = frozenset()  # «раздел», «глава»: a section is asked for
+    # «вместо»: a sentence that says what stands in a thing's place says what it is
+    instead: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -348,6 +350,7 @@ def _asks(path: Path) -> Asks:
         _numerals(path, data.get("numerals")),
         words(data.get("joins"), "joins"),
         words(data.get("section"), "section"),
+        words(definition.get("instead"), "definition.instead"),
     )
 
 

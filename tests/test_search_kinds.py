@@ -308,3 +308,11 @@ def test_who_or_what_counts_as_a_thing_asks_for_its_definition(ix: RulesIndex) -
     assert result.hits == () and "не определяет" in result.answer.reason
     result = ix.lookup("кто считается хозяином симбиота")
     assert result.answer.answered and result.hits[0].id == "211.2", [h.id for h in result.hits]
+
+
+def test_what_stands_in_a_things_place_says_what_it_is(ix: RulesIndex) -> None:
+    # 211.1: «вместо символа запаса движения ставится символ для компаньонов или для паразитов»
+    result = ix.lookup("у симба вместо цифры движения какой то значок, это что")
+    assert result.answer.answered and result.hits[0].id == "211.1", [h.id for h in result.hits]
+    # without «вместо» the question asks what a symbol is, which no clause says
+    assert ix.lookup("что такое символ").hits == ()

@@ -152,10 +152,18 @@ def unstated(
     ):
         # the thing asked about whole: «что делает защита от атак» is not answered by 534.8's
         # «на шаге проверки защит», which lacks the attacks the rules speak of elsewhere
-        lacks = ", ".join(f"«{q.words[t.wi].word}»" for t in topics if t.whole and t.wi not in got)
+        # (a card, which every clause implies, is no thing asked about: «у некоторых карт …»)
+        lacks = ", ".join(
+            f"«{q.words[t.wi].word}»"
+            for t in topics
+            if t.whole and t.wi not in got and normalize(q.words[t.wi].word) not in c.asks.any_card
+        )
         if lacks:
             return f"вопрос «что такое», а п. {c.paragraphs[d].id} не говорит о {words} вместе с {lacks}"
-        if not statements.states(c, d, matched, statements.definition_marker(c, matched)):
+        instead = c.asks.instead & set(typed)
+        if not statements.states(c, d, matched, statements.definition_marker(c, matched)) and not (
+            instead and statements.states(c, d, matched, statements.word_marker(instead))
+        ):
             return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
     return ""
 

@@ -86,6 +86,15 @@ def order_marker(c: Corpus, d: int) -> Marker:
     return orders
 
 
+def word_marker(words: frozenset[str]) -> Marker:
+    """A sentence with one of `words` as typed («вместо»: asks.yaml `definition.instead`)."""
+
+    def has(_text: str, toks: Sequence[Token], _start: int) -> bool:
+        return any(t.surface in words for t in toks)
+
+    return has
+
+
 def until_marker(c: Corpus, d: int) -> Marker:
     """A sentence that bounds a time («до конца вашего следующего хода», «пока … не предпишет»;
     asks.yaml `until.states`) in paragraph d's own words."""
