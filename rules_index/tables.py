@@ -113,6 +113,7 @@ class Asks:
     section: frozenset[str] = frozenset()  # «раздел», «глава»: a section is asked for
     # «вместо»: a sentence that says what stands in a thing's place says what it is
     instead: frozenset[str] = frozenset()
+    simile: tuple[tuple[str, ...], ...] = ()  # «типа», «как будто»: what follows is a likeness
 
 
 @dataclass(frozen=True)
@@ -351,6 +352,7 @@ def _asks(path: Path) -> Asks:
         words(data.get("joins"), "joins"),
         words(data.get("section"), "section"),
         words(definition.get("instead"), "definition.instead"),
+        _phrases(words(data.get("simile"), "simile")),
     )
 
 

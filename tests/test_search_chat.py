@@ -198,3 +198,15 @@ def test_an_abbreviation_does_not_end_the_sentence_that_asks(ix: RulesIndex) -> 
     assert relation.told_around(c, q) == frozenset()
     q = query.read(c, "Добрый вечер. Купил набор. Можно ли поместить паразита на бестелесное существо?")
     assert {q.words[wi].word for wi in relation.told_around(c, q)} == {"Купил", "набор"}
+
+
+def test_a_likeness_is_not_what_is_asked(ix: RulesIndex) -> None:
+    # «типа башенка» likens a symbiote on a symbiote to a tower: 211.4 forbids it, and the rules
+    # lacking the tower says nothing
+    for query in (
+        "симбиот на симбиота так можно? типа башенка",
+        "симба на другого симба можно положить, вроде пирамидка",
+    ):
+        result = ix.lookup(query)
+        assert result.answer.answered and result.hits[0].id == "211.4", [h.id for h in result.hits]
+    assert ix.lookup("можно ли построить башенка").hits == ()

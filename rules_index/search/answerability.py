@@ -146,7 +146,15 @@ def decide(
         c,
         q,
         _story(
-            c, q, _one_thing(c, q, _topics(c, q.words, covered, relation.timed(c, q), counting, names, steps))
+            c,
+            q,
+            _one_thing(
+                c,
+                q,
+                _topics(
+                    c, q.words, covered, relation.timed(c, q), counting, names, steps, relation.likened(c, q)
+                ),
+            ),
         ),
     )
     missing = _missing(c, q.words, topics)
@@ -312,6 +320,7 @@ def _topics(
     counting: bool = False,
     names: frozenset[str] = frozenset(),
     steps: frozenset[str] = frozenset(),
+    likened: frozenset[str] = frozenset(),
 ) -> list[Topic]:
     """The question's meaningful words with their weights: bare counts, pronoun-like words and
     light verbs the rules lack say nothing about the topic. A verb a question of when asks about
@@ -324,7 +333,8 @@ def _topics(
     «за бой» is no «история боя»); so does, at its own weight, a word of a step's name typed
     whole in a question about the step (`steps`: «шаг применения эффектов замещения это когда»
     is not 534.7.1's «в момент применения»). In a question of how many (`counting`) its word
-    («количество карт в колоде») asks, as «сколько» does, and names no topic."""
+    («количество карт в колоде») asks, as «сколько» does, and names no topic. A word the rules
+    lack typed right after a word that likens (`likened`: «типа матрёшка») is a likeness, no topic."""
     whole = {wi for got in covered.values() for wi in got}
     out: list[Topic] = []
     light = c.asks.light
@@ -342,6 +352,8 @@ def _topics(
         info = qw.info
         if not present and info is not None and info.person:
             continue  # «@саня ты не прав», «дима говорит»: who is in the story, not what it asks
+        if not present and normalize(qw.word) in likened:
+            continue  # «симбиот на симбиота, типа матрёшка»: a likeness, not what is asked
         if fold_lookalikes(normalize(qw.word)) in light or normalize(qw.word) in c.asks.permission:
             continue  # «работает», «считается», «легально»: they say what is asked, not about what
         if counting and normalize(qw.word) in c.asks.quantity:

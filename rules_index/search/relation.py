@@ -228,6 +228,16 @@ def told_around(c: Corpus, q: Query) -> frozenset[int]:
     )
 
 
+def likened(c: Corpus, q: Query) -> frozenset[str]:
+    """The words typed right after a word that likens (asks.yaml `simile`: «типа матрёшка»)."""
+    typed = q.typed
+    return frozenset(
+        typed[i + len(phrase)]
+        for i, phrase in phrase_starts(typed, c.asks.simile)
+        if i + len(phrase) < len(typed)
+    )
+
+
 def asked_in(c: Corpus, q: Query) -> frozenset[str] | None:
     """The words typed in the sentences that ask («?») of a message whose other sentences tell
     the story around them; None when the message is not so split."""
