@@ -189,6 +189,8 @@ def test_a_verb_and_a_noun_of_one_stem_are_two_topics(ix: RulesIndex) -> None:
         "могут ли летающие существа защищать наземных",
         # a doing the rules never name: 535.5.1.2 has the hand, never drawing cards into it
         "можно ли добирать карты в руку каждый ход как в магии",
+        # closing a creature happens; 535.5's «в закрытом виде» says how a called card comes in
+        "атака всегда закрывает существо? тапать обязательно",
     ],
 )
 def test_a_question_whether_one_may_do_what_the_rules_never_name_is_not_answered(

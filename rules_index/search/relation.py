@@ -26,12 +26,14 @@ def related(
     lacks, where the candidate says another one («маркера контроля»); and less an ordinal said
     of the doer («кто первым вызывает»: who goes first), which is no row's «первом ряду»; and
     less a verb the question does to a noun («пропустить ход») that the candidate does to a noun
-    of its own and lacks the question's («пропустить эту срабатывающую особенность»)."""
+    of its own and lacks the question's («пропустить эту срабатывающую особенность»); and less a
+    state typed before its noun («закрытое существо») or a verb typed («атака закрывает существо»)
+    that the candidate has only in a phrase of manner («в закрытом виде»)."""
     doings = asked_doings(c, q, c.asks.agent)
     owned = _owned(c, q, covered)
     order = doers_order(c, q)
     objects = _objects(c, q, covered)
-    states = _states_of(c, q, covered)
+    states = _states_of(c, q, covered) | _events(q, covered)
     if not doings and not owned and not order and not objects and not states:
         return covered
     out = dict(covered)
@@ -68,6 +70,15 @@ def _states_of(c: Corpus, q: Query, covered: Mapping[int, set[int]]) -> set[int]
         )
         if normalize(q.words[ni].word) not in _MANNER
         and morph.agree(normalize(q.words[ai].word), normalize(q.words[ni].word))
+    }
+
+
+def _events(q: Query, covered: Mapping[int, set[int]]) -> set[int]:
+    """The verbs typed that some paragraph covers («существо закрылось после атаки», «когда оно
+    откроется»): a thing that happens, which a phrase of manner («в закрытом виде») does not say."""
+    got = {wi for ws in covered.values() for wi in ws}
+    return {
+        wi for wi in got if (info := q.words[wi].info) is not None and info.verb and not q.words[wi].together
     }
 
 
