@@ -191,6 +191,8 @@ def test_a_verb_and_a_noun_of_one_stem_are_two_topics(ix: RulesIndex) -> None:
         "можно ли добирать карты в руку каждый ход как в магии",
         # closing a creature happens; 535.5's «в закрытом виде» says how a called card comes in
         "атака всегда закрывает существо? тапать обязательно",
+        # «корректно ли», «правомерно ли» ask whether one may, as «можно ли» does
+        "корректно ли атаковать летающее существо наземным",
     ],
 )
 def test_a_question_whether_one_may_do_what_the_rules_never_name_is_not_answered(
