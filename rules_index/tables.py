@@ -114,6 +114,7 @@ class Asks:
     # «вместо»: a sentence that says what stands in a thing's place says what it is
     instead: frozenset[str] = frozenset()
     simile: tuple[tuple[str, ...], ...] = ()  # «типа», «как будто»: what follows is a likeness
+    section_asks: frozenset[str] = frozenset()  # «в каком», «где», «номер»: a section is asked for
 
 
 @dataclass(frozen=True)
@@ -353,6 +354,7 @@ def _asks(path: Path) -> Asks:
         words(data.get("section"), "section"),
         words(definition.get("instead"), "definition.instead"),
         _phrases(words(data.get("simile"), "simile")),
+        words(data.get("section_asks"), "section_asks"),
     )
 
 

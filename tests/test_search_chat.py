@@ -210,3 +210,27 @@ def test_a_likeness_is_not_what_is_asked(ix: RulesIndex) -> None:
         result = ix.lookup(query)
         assert result.answer.answered and result.hits[0].id == "211.4", [h.id for h in result.hits]
     assert ix.lookup("можно ли построить башенка").hits == ()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # the part that asks for a section names a thing the rules lack
+        "в каком разделе про броню симбиотов",
+        # the section named is in the story; the one asked for is of the defenders
+        "Я прочитал раздел про симбиотов. А в каком разделе про защитников?",
+        # «вроде», «типа» inside a sentence are fillers: the word after them is what is asked
+        "симбиот может стать типа защитником?",
+        "вроде броня не работает у паразита?",
+        "паразит типа заклинание, его можно атаковать?",
+        # 211.1's «запас движения» is a symbiote's, answering no question of a creature's speed
+        "какая скорость у летающего существа",
+    ],
+)
+def test_a_section_word_or_a_filler_does_not_answer_what_the_rules_lack(ix: RulesIndex, query: str) -> None:
+    assert ix.lookup(query).hits == ()
+
+
+def test_a_section_named_in_a_statement_is_no_section_asked_for(ix: RulesIndex) -> None:
+    result = ix.lookup("в разделе про симбиотов написано что паразит погибает вместе с хозяином")
+    assert result.hits and result.hits[0].id != "211", [h.id for h in result.hits]

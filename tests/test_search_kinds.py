@@ -320,3 +320,19 @@ def test_what_stands_in_a_things_place_says_what_it_is(ix: RulesIndex) -> None:
     assert result.answer.answered and result.hits[0].id == "211.1", [h.id for h in result.hits]
     # without «вместо» the question asks what a symbol is, which no clause says
     assert ix.lookup("что такое символ").hits == ()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # a term of another section: the summoning 535.5 defines says nothing of elite cards
+        "что значит вызвать элитную карту",
+        # another kind of question besides: whether it may attack is not what 211 says
+        "что такое симбиот, может ли он атаковать летающих",
+        # a thing the definition does not name
+        "что такое инкарнация у артефактов",
+    ],
+)
+def test_a_definition_does_not_answer_what_it_does_not_say(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert not result.answer.defines and result.hits == (), [h.id for h in result.hits]

@@ -71,7 +71,7 @@ class SearchIndex:
         extra: dict[int, list[Match]] = {}
         # Headings before terms: a term's definition («взять карту в отряд» → 535.2) stays above
         # the section named the same way (535 «Взятие карт в отряд»), unless a section is asked for.
-        sections = ranking.place_headings(c, q, scores, how)
+        sections, asked = ranking.place_headings(c, q, scores, how)
         for d, parent in ranking.inherit(c, scores).items():
             extra.setdefault(d, []).append(Match("", "parent", c.paragraphs[parent].id))
         ranking.another(c, q.words, scores, q.text)
@@ -85,9 +85,7 @@ class SearchIndex:
         ranking.limited(c, q, scores)
         ranking.terms_on_ties(c, q.words, scores, how, shares)
         ranking.sections_asked(c, q, scores, sections)
-        answer = answerability.decide(
-            c, q, covered, how, defining, scores, sections if ranking.asks_section(c, q) else ()
-        )
+        answer = answerability.decide(c, q, covered, how, defining, scores, asked)
         if not answer.answered:
             scores = {}
         elif answer.defines and (first := c.first.get(answer.clause)) in scores:

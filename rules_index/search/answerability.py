@@ -158,7 +158,11 @@ def decide(
         ),
     )
     missing = _missing(c, q.words, topics)
-    if sections:
+    asking = relation.section_parts(c, q) if sections else frozenset()
+    if sections and not any(
+        kinds.foreign(c, q, t) and set(relation.words_of(q.words[t.wi].word)) <= asking for t in topics
+    ):
+        # «в каком разделе правил описаны симбиоты»; not «в каком разделе про броню симбиотов»
         d = sections[0]
         evidence = passing.evidence(c, q, d, how, covered, GENERIC_RARITY)
         return Answer(True, c.paragraphs[d].id, evidence, missing)
@@ -178,7 +182,7 @@ def decide(
     term = kinds.term_asked(c, q, topics, covered, defining)
     if term is not None:
         # «что значит вызвать карту, откуда она берётся»: the definition answers what else the
-        # question asks of the term, however little of its words it has
+        # question asks of the term
         evidence = passing.evidence(c, q, term, how, covered, GENERIC_RARITY)
         return Answer(
             True, c.paragraphs[term].id, evidence, missing, coverage=shares.get(term, 0.0), defines=True
@@ -352,7 +356,11 @@ def _topics(
         info = qw.info
         if not present and info is not None and info.person:
             continue  # «@саня ты не прав», «дима говорит»: who is in the story, not what it asks
-        if not present and normalize(qw.word) in likened:
+        if (
+            not present
+            and normalize(qw.word) in likened
+            and (info is None or info.lemma not in c.asks.elsewhere)
+        ):
             continue  # «симбиот на симбиота, типа матрёшка»: a likeness, not what is asked
         if fold_lookalikes(normalize(qw.word)) in light or normalize(qw.word) in c.asks.permission:
             continue  # «работает», «считается», «легально»: they say what is asked, not about what

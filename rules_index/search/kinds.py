@@ -9,7 +9,10 @@ does something («кто первым вскрывает карты») a clause 
 not answered when the rules never say that doing at all; a question of a difference a clause that
 has both things as its topic, not in passing; «что такое X» a clause that states X (not in a
 parenthesis, not only beside it), and about a noun X the rules lack is not answered by a clause on
-its other words.
+its other words; a sentence that says what stands in a thing's place («вместо символа запаса
+движения ставится символ…», asks.yaml `definition.instead`) says what it is to a question that
+says «вместо» too. A question of what a term is is answered by the term's definition, with what
+else it asks of the term (`term_asked`: «что значит вызвать карту, откуда она берётся»).
 """
 
 from __future__ import annotations
@@ -172,15 +175,48 @@ def term_asked(
     c: Corpus, q: Query, topics: Sequence[Topic], covered: Mapping[int, set[int]], defining: Sequence[int]
 ) -> int | None:
     """The clause that defines the term a question of what a thing is asks about («что значит
-    вызвать карту, откуда она берётся»: 535.5), which answers it whatever else the question asks
-    of the term; None when it asks of no term the rules define, or names a thing the rules never
-    do («что такое вызов у заклинаний»)."""
-    if not defining or not relation.typed_phrase(q.typed, c.asks.definition):
+    вызвать карту, откуда она берётся»: 535.5), which answers what else the question asks of the
+    term; None when it asks of no term the rules define, asks what another kind of question asks
+    too («…, сколько раз за бой»), names a word the rules lack («что такое вызов у заклинаний») or
+    a thing the definition does not («что такое инкарнация у артефактов»)."""
+    typed = q.typed
+    if not defining or not relation.typed_phrase(typed, c.asks.definition) or _asks_more(c, q):
         return None
-    what = _defined(c, q, topics, q.typed)
-    if what is None or any(unknown_noun(q, t) for t in topics) or _happens(c, q, what):
+    what = _defined(c, q, topics, typed)
+    if what is None or any(not t.whole for t in topics) or _happens(c, q, what):
         return None
-    return next((d for d in defining if what.wi in covered.get(d, ())), None)
+    d = next((d for d in defining if what.wi in covered.get(d, ())), None)
+    # what else it asks of the term is a doing («откуда она берётся»), not another thing it lacks
+    # («что такое инкарнация у артефактов»)
+    if d is None or any(
+        t.wi not in covered[d] and (info := q.words[t.wi].info) is not None and info.noun for t in topics
+    ):
+        return None
+    return d
+
+
+def _asks_more(c: Corpus, q: Query) -> bool:
+    """Whether the question asks what another kind asks besides what a thing is: how many, how
+    long, in what order, whether one may, who («что значит инкарнация, сколько раз за бой»)."""
+    typed = q.typed
+    return (
+        relation.asks_count(c, typed)
+        or relation.asks_times(c, typed)
+        or relation.typed_loosely(c, typed, c.asks.until)
+        or relation.typed_phrase(typed, c.asks.order)
+        or any(w in c.asks.permission for w in typed)
+        or any(
+            normalize(q.words[wi].word) not in c.asks.light
+            for wi in relation.asked_doings(c, q, c.asks.agent)
+        )
+    )
+
+
+def foreign(c: Corpus, q: Query, t: Topic) -> bool:
+    """Whether topic t names a thing these rules lack: a noun no clause has («броня») or a term of
+    another section (asks.yaml `elsewhere`: «защитник», «элитный»)."""
+    info = q.words[t.wi].info
+    return not t.whole and (unknown_noun(q, t) or (info is not None and info.lemma in c.asks.elsewhere))
 
 
 def _happens(c: Corpus, q: Query, what: Topic) -> bool:

@@ -193,8 +193,8 @@ _JOINED = 6
 
 def rejoin(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
     """The query with the space taken out between two words that together are a word of the rules
-    and apart are none of its words nor little words: a word a phone's voice input heard as two
-    («сим биота», «бес телесное», «су гедом»)."""
+    and apart are no little words, nor two words (`_two_words`): a word a phone's voice input heard
+    as two («сим биота», «бес телесное», «су гедом», «игро действие»)."""
     runs = list(_CYRILLIC_RUN.finditer(query))
     stop = c.analyzer.stopwords
     cut: list[int] = []  # where a space goes out
@@ -207,15 +207,23 @@ def rejoin(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
             or min(len(left), len(right)) < 2
             or left in stop
             or right in stop
-            or _known(c, left, stemmer)
-            or _known(c, right, stemmer)
-            or c.analyzer.key(left + right, stemmer) not in c.postings
+            # the word itself, not a word of the rules it begins with («симбиот атаковать»)
+            or (left + right not in c.vocab and stemmer.stemWord(left + right) not in c.postings)
+            or _two_words(c, left, right, stemmer)
         ):
             continue
         cut.append(a.end())
     for at in reversed(cut):
         query = query[:at] + query[at + 1 :]
     return query
+
+
+def _two_words(c: Corpus, left: str, right: str, stemmer: Stemmer.Stemmer) -> bool:
+    """Whether two typed words are two words, not one heard apart: both words of the rules
+    («симбиот бестелесный»), or one of the rules and the other a word the dictionary knows; a half
+    no dictionary knows beside a word of the rules is a piece of one («игро действие»)."""
+    ours = _known(c, left, stemmer), _known(c, right, stemmer)
+    return all(ours) or (any(ours) and morph.known(left) and morph.known(right))
 
 
 def _known(c: Corpus, word: str, stemmer: Stemmer.Stemmer, dictionary: bool = False) -> bool:

@@ -86,46 +86,50 @@ _STEM_ONLY = frozenset({"form", "prefix", "derived"})
 _STAND_INS = frozenset({"broader", "opposite", "near", "typo"})
 
 
-def asks_section(c: Corpus, q: Query) -> bool:
-    """Whether the query asks for a section (asks.yaml `section`: «в каком разделе …»), in a
-    sentence that asks: «В разделе про симбиотов упоминается передвижение. Что это?» asks what
-    the section mentions."""
-    asked = relation.asked_in(c, q)
-    return any(t.surface in c.asks.section and (asked is None or t.surface in asked) for t in q.tokens)
-
-
-def place_headings(c: Corpus, q: Query, scores: dict[int, float], how: How) -> list[int]:
+def place_headings(c: Corpus, q: Query, scores: dict[int, float], how: How) -> tuple[list[int], list[int]]:
     """A heading first when the query is its section's name («симбиоты», «всё про
-    симбов», «раздел взятие карт в отряд скиньте»: a light verb asks the chat), or names it and
-    asks for a section («я только начал играть, в каком разделе правил описаны симбиоты»: the
-    rest is the story around it); otherwise below the clauses it heads."""
+    симбов», «раздел взятие карт в отряд скиньте»: a light verb asks the chat), or a part of it that
+    asks for a section names it (relation.section_parts: «я только начал играть, в каком разделе
+    правил описаны симбиоты»: the rest is the story around it); otherwise below the clauses it
+    heads. Returns the headings placed first, and of them those a part asking for a section names."""
     words = q.words
     meaningful = [
         wi
         for wi, qw in enumerate(words)
         if qw.meaningful and fold_lookalikes(normalize(qw.word)) not in c.asks.light
     ]
-    asked = asks_section(c, q)
+    asking = relation.section_parts(c, q)
+    scope = relation.asked_in(c, q)
     top_score = max(scores.values(), default=0.0)
     sections: list[int] = []
+    asked: list[int] = []
     for d, keys in c.heading_keys.items():
         if d not in scores:
             continue
         matched = {wi: alt for wi, (alt, _) in how.get(d, {}).items() if alt.how not in _STAND_INS}
         named = {alt.key for alt in matched.values()} & keys
-        is_name = named == keys and (asked or len(meaningful) <= len(keys))
-        if meaningful and (asked or all(wi in matched for wi in meaningful)) and is_name:
+        by_name = [wi for wi, alt in matched.items() if alt.key in keys]
+        # its name typed in a sentence that asks (anywhere in a message that has none)
+        in_asking = (
+            named == keys
+            and bool(asking)
+            and (scope is None or all(set(relation.words_of(words[wi].word)) <= scope for wi in by_name))
+        )
+        is_name = named == keys and len(meaningful) <= len(keys)
+        if in_asking or (meaningful and all(wi in matched for wi in meaningful) and is_name):
             scores[d] = top_score + 1.0
             sections.append(d)
+            if in_asking:
+                asked.append(d)
         else:
             scores[d] *= HEADING_FACTOR
-    return sections
+    return sections, asked
 
 
 def sections_asked(c: Corpus, q: Query, scores: dict[int, float], sections: Sequence[int]) -> None:
     """A section the query names first, above a term's definition named the same way, when the
     query asks for a section («раздел взятие карт в отряд»: 535, not 535.2; asks.yaml `section`)."""
-    if sections and asks_section(c, q):
+    if sections and any(t.surface in c.asks.section for t in q.tokens):
         top_score = max(scores.values(), default=0.0)
         for d in sections:
             scores[d] = top_score + 1.0

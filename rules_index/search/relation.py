@@ -240,13 +240,39 @@ def told_around(c: Corpus, q: Query) -> frozenset[int]:
 
 
 def likened(c: Corpus, q: Query) -> frozenset[str]:
-    """The words typed right after a word that likens (asks.yaml `simile`: «типа матрёшка»)."""
-    typed = q.typed
-    return frozenset(
-        typed[i + len(phrase)]
-        for i, phrase in phrase_starts(typed, c.asks.simile)
-        if i + len(phrase) < len(typed)
-    )
+    """The words that liken what is asked to something else: a part of the question (PARTS) that
+    a word of asks.yaml `simile` begins and one more word ends («…можно? типа матрёшка»); inside
+    a sentence «типа», «вроде» are fillers («симбиот может стать типа защитником?»)."""
+    out: set[str] = set()
+    for part in PARTS.split(normalize(q.text)):
+        typed = _WORD.findall(part)
+        for i, phrase in phrase_starts(typed, c.asks.simile):
+            if i == 0 and len(typed) == len(phrase) + 1:
+                out.add(typed[-1])
+    return frozenset(out)
+
+
+def words_of(text: str) -> list[str]:
+    """The words of a typed text, normalised."""
+    return _WORD.findall(normalize(text))
+
+
+def section_parts(c: Corpus, q: Query) -> frozenset[str]:
+    """The words typed in the parts of the question (PARTS) that ask for a section: a word of
+    asks.yaml `section` and one of `section_asks` («в каком разделе правил описаны симбиоты»), in a
+    sentence that asks when the message has some («Я прочитал раздел про симбиотов. А в каком
+    разделе про защитников?» asks for a section of defenders)."""
+    asked = asked_in(c, q)
+    out: set[str] = set()
+    for part in PARTS.split(normalize(q.text)):
+        typed = _WORD.findall(part)
+        if (
+            set(typed) & c.asks.section
+            and set(typed) & c.asks.section_asks
+            and (asked is None or set(typed) <= asked)
+        ):
+            out.update(typed)
+    return frozenset(out)
 
 
 def asked_in(c: Corpus, q: Query) -> frozenset[str] | None:
