@@ -318,8 +318,13 @@ def test_what_stands_in_a_things_place_says_what_it_is(ix: RulesIndex) -> None:
     # 211.1: «вместо символа запаса движения ставится символ для компаньонов или для паразитов»
     result = ix.lookup("у симба вместо цифры движения какой то значок, это что")
     assert result.answer.answered and result.hits[0].id == "211.1", [h.id for h in result.hits]
-    # without «вместо» the question asks what a symbol is, which no clause says
+    # «вместо неё» points back at the movement's number
+    result = ix.lookup("у некоторых карт нет цифры движения, а вместо неё какой то значок, это что")
+    assert result.answer.answered and result.hits[0].id == "211.1", [h.id for h in result.hits]
+    # without «вместо» the question asks what a symbol is, which no clause says; and what 211.1
+    # puts a symbol in place of is the movement's, not a companion's symbol
     assert ix.lookup("что такое символ").hits == ()
+    assert ix.lookup("у паразита вместо символа компаньона что то другое, это что").hits == ()
 
 
 @pytest.mark.parametrize(

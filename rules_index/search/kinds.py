@@ -163,12 +163,33 @@ def unstated(
         )
         if lacks:
             return f"вопрос «что такое», а п. {c.paragraphs[d].id} не говорит о {words} вместе с {lacks}"
-        instead = c.asks.instead & set(typed)
+        replaced = _replaced(c, q)
         if not statements.states(c, d, matched, statements.definition_marker(c, matched)) and not (
-            instead and statements.states(c, d, matched, statements.word_marker(instead))
+            replaced is not None and statements.states(c, d, matched, statements.instead_marker(c, replaced))
         ):
             return f"вопрос «что такое», а п. {c.paragraphs[d].id} не определяет {words}"
     return ""
+
+
+def _replaced(c: Corpus, q: Query) -> list[frozenset[str]] | None:
+    """The keys of each word typed right after «вместо» (asks.yaml `definition.instead`), up to a
+    little word: what the question says a thing stands in place of («вместо цифры движения»: its
+    jargon's «запас движения» too); [] when a pronoun follows it («вместо неё»); None when the
+    question does not say «вместо»."""
+    tokens = q.tokens
+    at = next((i for i, t in enumerate(tokens) if t.surface in c.asks.instead), None)
+    if at is None:
+        return None
+    out: list[frozenset[str]] = []
+    for u in tokens[at + 1 :]:
+        if u.surface in c.analyzer.stopwords:
+            break
+        qw = next((w for w in q.words if u.surface in relation.words_of(w.word)), None)
+        keys = {u.key} | ({a.key for a in qw.alts} if qw is not None else set())
+        if qw is not None and qw.together and out and out[-1] & keys:
+            continue  # the next word of one jargon phrase («цифры движения»)
+        out.append(frozenset(keys))
+    return out
 
 
 def term_asked(

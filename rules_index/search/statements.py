@@ -86,13 +86,26 @@ def order_marker(c: Corpus, d: int) -> Marker:
     return orders
 
 
-def word_marker(words: frozenset[str]) -> Marker:
-    """A sentence with one of `words` as typed («вместо»: asks.yaml `definition.instead`)."""
+# How near the replaced thing stands after «вместо» («вместо символа запаса движения»).
+INSTEAD_REACH = 3
 
-    def has(_text: str, toks: Sequence[Token], _start: int) -> bool:
-        return any(t.surface in words for t in toks)
 
-    return has
+def instead_marker(c: Corpus, replaced: Sequence[frozenset[str]]) -> Marker:
+    """A sentence that says what stands in place of a thing the question names in place of
+    another (asks.yaml `definition.instead`): «вместо» with a key of each word `replaced` within
+    INSTEAD_REACH words after it («у симба вместо цифры движения значок»: 211.1's «вместо символа
+    запаса движения»; not «вместо символа компаньона»); any «вместо» when the question points back
+    («а вместо неё значок»)."""
+
+    def says(_text: str, toks: Sequence[Token], _start: int) -> bool:
+        for i, t in enumerate(toks):
+            if t.surface in c.asks.instead:
+                near = {x.key for x in toks[i + 1 : i + 1 + INSTEAD_REACH]}
+                if all(keys & near for keys in replaced):
+                    return True
+        return False
+
+    return says
 
 
 def until_marker(c: Corpus, d: int) -> Marker:
