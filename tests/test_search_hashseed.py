@@ -24,21 +24,28 @@ print(json.dumps({p.name + "|" + q.q: rank(q.q) for p in bench_search.question_s
 """
 
 
-def _hits(seed: str) -> dict[str, list[str]]:
-    env = {**os.environ, "PYTHONHASHSEED": seed}
-    out = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, str(ROOT)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    )
-    return json.loads(out.stdout)
+def _hits(*seeds: str) -> list[dict[str, list[str]]]:
+    """Each seed's hits, the processes run side by side."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _SCRIPT, str(ROOT)],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for seed in seeds
+    ]
+    outs = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+        outs.append(json.loads(out))
+    return outs
 
 
 def test_every_question_gets_the_same_hits_whatever_the_hash_seed() -> None:
-    first, second = _hits("1"), _hits("2")
+    first, second = _hits("1", "2")
     assert first.keys() == second.keys()
     differ = sorted(k for k in first if first[k] != second[k])
     assert not differ, f"{len(differ)} вопросов получают разные ответы в разных процессах"
