@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT))
 import casebook  # noqa: E402
 import engine  # noqa: E402
 import rules_index  # noqa: E402
+from cardbase import sources  # noqa: E402
 
 ROUNDS = 5
 
@@ -29,6 +30,8 @@ def ms(seconds: float) -> float:
 
 def main() -> None:
     index, library = rules_index.load_default(), engine.load_library()
+    # the scenarios on real cards name their card base (`card_base`), opened as `engine run` does
+    cards = sources.scenario_cards()
     files = casebook.scenario_files(ROOT / "scenarios")
     load_times: dict[Path, list[float]] = {f: [] for f in files}
     run_times: dict[Path, list[float]] = {f: [] for f in files}
@@ -39,7 +42,7 @@ def main() -> None:
         steps = 0
         for f in files:
             t0 = time.perf_counter()
-            s = casebook.load_scenario(f, index=index, library=library)
+            s = casebook.load_scenario(f, index=index, library=library, cards=cards)
             t1 = time.perf_counter()
             result = casebook.run_scenario(s, index, library)
             t2 = time.perf_counter()
