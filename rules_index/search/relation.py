@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from rules_index import morph
-from rules_index.search.corpus import Corpus, in_a_row
+from rules_index.search.corpus import Corpus
 from rules_index.search.query import Query
 from rules_index.search.retrieval import How
 from rules_index.text import normalize, phrase_starts
@@ -353,9 +353,9 @@ def typed_loosely(c: Corpus, typed: Sequence[str], phrases: Sequence[tuple[str, 
     return False
 
 
-def typed_phrase(typed: Sequence[str], phrases: Sequence[tuple[str, ...]]) -> bool:
-    """Whether one of the phrases is typed, its words in a row."""
-    return any(in_a_row(p, typed) for p in phrases)
+def typed_phrase(typed: Sequence[str], phrases: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether one of the phrases is typed, its words in a row (looked up by their first word)."""
+    return bool(phrase_starts(typed, phrases))
 
 
 def _doing(c: Corpus, word: str) -> bool:
