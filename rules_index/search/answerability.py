@@ -158,7 +158,7 @@ def decide(
         ),
     )
     missing = _missing(c, q.words, topics)
-    asking = relation.section_parts(c, q) if sections else frozenset()
+    asking = relation.section_parts(c, q, relation.asked_in(c, q)) if sections else frozenset()
     if sections and not any(
         kinds.foreign(c, q, t) and set(relation.words_of(q.words[t.wi].word)) <= asking for t in topics
     ):

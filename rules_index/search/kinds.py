@@ -96,9 +96,7 @@ def unstated(
         if doing and not any(t.wi in got for t in doing):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
             return f"вопрос «сколько раз», а п. {c.paragraphs[d].id} не говорит, сколько раз {said}"
-    if relation.typed_loosely(c, typed, c.asks.until) and not statements.states(
-        c, d, matched, statements.until_marker(c, d)
-    ):
+    if _asks_how_long(c, typed) and not statements.states(c, d, matched, statements.until_marker(c, d)):
         # «многоликий … до какого момента они у него остаются»: 211.8.1's example says when he takes them
         return f"вопрос «как долго», а п. {c.paragraphs[d].id} не называет срока для {words}"
     asked = set(relation.asked_doings(c, q, c.asks.agent))
@@ -108,7 +106,7 @@ def unstated(
         # clause on the step does not say who does it
         said = ", ".join(f"«{q.words[t.wi].word}»" for t in doers)
         return f"вопрос «кто», а правила не говорят, кто {said}"
-    if any(w in c.asks.permission for w in typed):
+    if _asks_may(c, typed):
         # the doing asked about: a verb the rules have, or one they never name («защищать»)
         doing = [t for t in topics if _is_verb(q.words[t.wi]) and (t.whole or _never_named(q, t))]
         if doing and not any(t.wi in got for t in doing) and share < PERMISSION_COVERAGE:
@@ -124,7 +122,7 @@ def unstated(
     # an order runs over sentences («Объявляя вызов … Затем … После этого …», 535.5.1): a sentence
     # of the rule that orders with two of the question's words states it
     ordering = statements.order_marker(c, d)
-    if relation.typed_phrase(typed, c.asks.order) and not (
+    if _asks_order(c, typed) and not (
         statements.states(c, d, matched, ordering)
         or any(
             statements.states(c, d, pair, ordering, rule_only=True)
@@ -223,14 +221,29 @@ def _asks_more(c: Corpus, q: Query) -> bool:
     return (
         relation.asks_count(c, typed)
         or relation.asks_times(c, typed)
-        or relation.typed_loosely(c, typed, c.asks.until)
-        or relation.typed_phrase(typed, c.asks.order)
-        or any(w in c.asks.permission for w in typed)
+        or _asks_how_long(c, typed)
+        or _asks_order(c, typed)
+        or _asks_may(c, typed)
         or any(
             normalize(q.words[wi].word) not in c.asks.light
             for wi in relation.asked_doings(c, q, c.asks.agent)
         )
     )
+
+
+def _asks_how_long(c: Corpus, typed: Sequence[str]) -> bool:
+    """«до какого момента», «как долго это действует» (asks.yaml `until`)."""
+    return relation.typed_loosely(c, typed, c.asks.until)
+
+
+def _asks_may(c: Corpus, typed: Sequence[str]) -> bool:
+    """«можно ли», «правомерно ли» (asks.yaml `permission`)."""
+    return any(w in c.asks.permission for w in typed)
+
+
+def _asks_order(c: Corpus, typed: Sequence[str]) -> bool:
+    """«в каком порядке» (asks.yaml `order`)."""
+    return relation.typed_phrase(typed, c.asks.order)
 
 
 def foreign(c: Corpus, q: Query, t: Topic) -> bool:

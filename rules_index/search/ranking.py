@@ -98,8 +98,8 @@ def place_headings(c: Corpus, q: Query, scores: dict[int, float], how: How) -> t
         for wi, qw in enumerate(words)
         if qw.meaningful and fold_lookalikes(normalize(qw.word)) not in c.asks.light
     ]
-    asking = relation.section_parts(c, q)
     scope = relation.asked_in(c, q)
+    asking = relation.section_parts(c, q, scope)
     top_score = max(scores.values(), default=0.0)
     sections: list[int] = []
     asked: list[int] = []

@@ -189,7 +189,7 @@ def in_asking_parts(q: Query, asks: frozenset[str]) -> set[int]:
     `asks`: «я запутался с инкарнацией: сколько раз за бой существо может инкарнировать, и что
     будет если оно снова погибнет» counts incarnations, not deaths."""
     said = _said_in_parts(q, asks, after=False)
-    return {wi for wi, qw in enumerate(q.words) if set(_WORD.findall(normalize(qw.word))) <= said}
+    return {wi for wi, qw in enumerate(q.words) if set(words_of(qw.word)) <= said}
 
 
 def _said_in_parts(q: Query, asks: frozenset[str], after: bool) -> set[str]:
@@ -233,9 +233,7 @@ def told_around(c: Corpus, q: Query) -> frozenset[int]:
     if asked is None:
         return frozenset()
     return frozenset(
-        wi
-        for wi, qw in enumerate(q.words)
-        if (typed := _WORD.findall(normalize(qw.word))) and not set(typed) & asked
+        wi for wi, qw in enumerate(q.words) if (typed := words_of(qw.word)) and not set(typed) & asked
     )
 
 
@@ -257,12 +255,11 @@ def words_of(text: str) -> list[str]:
     return _WORD.findall(normalize(text))
 
 
-def section_parts(c: Corpus, q: Query) -> frozenset[str]:
+def section_parts(c: Corpus, q: Query, asked: frozenset[str] | None) -> frozenset[str]:
     """The words typed in the parts of the question (PARTS) that ask for a section: a word of
     asks.yaml `section` and one of `section_asks` («в каком разделе правил описаны симбиоты»), in a
     sentence that asks when the message has some («Я прочитал раздел про симбиотов. А в каком
-    разделе про защитников?» asks for a section of defenders)."""
-    asked = asked_in(c, q)
+    разделе про защитников?» asks for a section of defenders). `asked`: `asked_in`'s words."""
     out: set[str] = set()
     for part in PARTS.split(normalize(q.text)):
         typed = _WORD.findall(part)
