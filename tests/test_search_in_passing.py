@@ -135,6 +135,16 @@ def test_a_name_the_rules_quote_only_in_an_aside_is_what_the_question_asks_about
     assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
 
 
+def test_a_clause_that_states_only_a_common_word_of_the_question_does_not_answer(ix: RulesIndex) -> None:
+    # 535.7.3 states «существо» (so do most clauses) and names abilities «при гибели» only in an aside
+    result = ix.lookup("какие особенности срабатывают при гибели существа")
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+    assert "535.7.3 упоминает это только" in result.answer.reason
+    # the step a rule holds in is no passing mention: 535.3 is about «подфаза набора»
+    result = ix.lookup("подфаза набора контроль карты")
+    assert result.answer.answered and result.hits[0].id == "535.3", [h.id for h in result.hits]
+
+
 def test_a_question_on_the_clause_around_the_quoted_name_is_still_answered(ix: RulesIndex) -> None:
     result = ix.lookup("уже инкарнировавшая карта изгоняется после срабатывания особенностей при гибели?")
     assert result.answer.answered and result.hits[0].id == "535.7.3"

@@ -207,6 +207,12 @@ def decide(
             # as from poison).
             reason = reason or f"п. {c.paragraphs[d].id} упоминает это только в примере или ссылке"
             continue
+        if _said_only_by_the_way(c, q, topics, d, covered[d], how):
+            # it states only the words most clauses imply («карты»); the question's own words
+            # it has in a parenthesis of examples or in passing («изгнанные карты можно вернуть»:
+            # 211.4's «(например, погибает, изгоняется, возвращается в колоду)»)
+            reason = reason or f"п. {c.paragraphs[d].id} упоминает это только в примере или ссылке"
+            continue
         if all(_slip(q, d, t.wi, how) for t in topics if t.wi in covered[d]):
             # Only real words read as slips for rules words («тест» for «текст»): a guess, not
             # an answer.
@@ -291,11 +297,34 @@ def _short_lacks(c: Corpus, q: Query, topics: Sequence[Topic], got: set[int]) ->
             continue
         if info is None or info.verb:
             continue
-        if retrieval.word_weight(c, q.words[t.wi]) < GENERIC_RARITY * c.max_idf:
+        if _generic(c, q, t.wi):
             continue
         if info.noun or info.minor or info.ordinal:
             return q.words[t.wi].word
     return ""
+
+
+def _generic(c: Corpus, q: Query, wi: int) -> bool:
+    """A word so common in the rules that most clauses imply it (GENERIC_RARITY)."""
+    return retrieval.word_weight(c, q.words[wi]) < GENERIC_RARITY * c.max_idf
+
+
+def _said_only_by_the_way(
+    c: Corpus, q: Query, topics: Sequence[Topic], d: int, got: set[int], how: How
+) -> bool:
+    """Whether paragraph d states of the question only words so common that most clauses imply
+    them (GENERIC_RARITY), and has its other words only in passing: in a parenthesis of examples,
+    an aside, a cross-reference or its example. The name of the step its rule holds in is no
+    passing mention here («подфаза набора кто контролирует карты»: 535.3 is about that step)."""
+    rare = [t.wi for t in topics if t.wi in got and not _generic(c, q, t.wi)]
+    if not rare:
+        return False
+    paren = passing.only_in_parentheses(c, q, rare, d, how, GENERIC_RARITY)
+    for wi in rare:
+        said = passing.where(c, q, d, wi, how)
+        if said == "frame" or (said in passing.CENTRAL and wi not in paren):
+            return False
+    return True
 
 
 def _only_the_card(c: Corpus, q: Query, topics: Sequence[Topic], d: int, got: set[int], how: How) -> bool:
