@@ -86,6 +86,9 @@ def test_a_word_read_so_only_beside_another_is_a_word_the_rules_lack_without_it(
     [
         "что происходит на шаге проверки защит по порядку",  # 534.8: what counts as what, no order
         "в каком порядке разрешается стек если оба игрока добавили особенности",  # 534.7 points to 536
+        # who goes first: 211.7 has the uncovering, not who does it first
+        "вскрытие карт кто первый",
+        "кто первый выбирает клетку при рассадке",
     ],
 )
 def test_a_question_of_order_needs_a_clause_that_states_one(ix: RulesIndex, query: str) -> None:
@@ -97,6 +100,12 @@ def test_a_clause_that_states_the_order_answers_it(ix: RulesIndex) -> None:
     # 535.5.1: «Объявляя вызов … Затем … После этого игрок должен объявить название … и клетку»
     result = ix.lookup("в каком порядке объявлять вызов: кто вызывает, какую карту, какую клетку")
     assert result.answer.answered and result.hits[0].id == "535.5.1"
+
+
+def test_naming_the_active_player_states_who_of_the_two_goes_first(ix: RulesIndex) -> None:
+    # 534.4.2: «Активный игрок выбирает, какой именно эффект будет применён»
+    result = ix.lookup("замены у обоих, кто первый выбирает")
+    assert result.answer.answered and result.hits[0].id == "534.4.2", [h.id for h in result.hits]
 
 
 def test_a_count_stated_in_an_example_about_the_card_asked_answers_it(ix: RulesIndex) -> None:
