@@ -255,6 +255,8 @@ def test_a_topic_the_rules_never_name_gets_nothing(ix: RulesIndex, query: str) -
         ),
         # how a battle is won or lost: a section the fragments lack, whatever a clause says of a field
         ("если у игрока на поле не осталось существ, это сразу поражение или ход доигрывают", "поражение"),
+        # … and its verbs, which weigh as the term («побеждает» is asked, not a word of a story)
+        ("как побеждает игрок в бою", "побеждает"),
     ],
 )
 def test_a_term_of_another_section_is_what_the_question_asks_about(
@@ -812,3 +814,13 @@ def test_a_multi_word_meaning_is_stated_where_its_words_stand_together(ix: Rules
 def test_words_that_frame_a_question_are_not_its_topic(ix: RulesIndex, query: str, first: str) -> None:
     result = ix.lookup(query)
     assert result.answer.answered and result.hits[0].id == first, [h.id for h in result.hits]
+
+
+def test_winning_told_in_a_story_is_the_story_not_the_question(ix: RulesIndex) -> None:
+    # a long question's verb is its story, a verb of winning too: 211.7 answers whether a
+    # symbiote may stay hidden, whoever won with it
+    result = ix.lookup(
+        "можно ли не вскрывать своего симбиота после рассадки и держать его скрытым как сюрприз до "
+        "середины боя друг так сделал и выиграл а я считаю что это нечестно"
+    )
+    assert result.answer.answered and result.hits[0].id == "211.7", lines(result)

@@ -416,14 +416,14 @@ def _topics(
             out.append(Topic(wi, c.max_idf, False))
         elif not info.known:
             out.append(Topic(wi, c.max_idf * MISSING_UNKNOWN, False))
+        elif info.lemma in c.asks.elsewhere:
+            out.append(Topic(wi, c.max_idf * CARD_TOPIC, False))  # «защитником», «побеждает»: what is asked
         elif info.verb and wi not in timed:
             out.append(Topic(wi, c.max_idf * MISSING_VERB, False))
         elif info.verb:
             out.append(Topic(wi, c.max_idf, False))
         elif not info.topic_weight:
             out.append(Topic(wi, c.max_idf * MISSING_ORDINAL, False))  # «вторым»: which one
-        elif info.lemma in c.asks.elsewhere:
-            out.append(Topic(wi, c.max_idf * CARD_TOPIC, False))  # «защитником»: what is asked
         else:
             out.append(Topic(wi, c.max_idf * info.topic_weight, False))
     return out
@@ -458,7 +458,7 @@ def _story(c: Corpus, q: Query, topics: list[Topic]) -> list[Topic]:
             and info is not None
             and info.known
             and not info.noun
-            and info.lemma not in c.asks.elsewhere
+            and (info.verb or info.lemma not in c.asks.elsewhere)
         ):
             t = replace(t, weight=t.weight * LONG_STORY)
         out.append(t)
