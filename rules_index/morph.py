@@ -57,7 +57,7 @@ class WordInfo:
     noun: bool = False
     verb: bool = False  # a finite verb or an infinitive («блокировать», «длится»)
     doer: bool = False  # a verb or an active participle («контролирующий»): it says who does it
-    genitive: bool = False  # a noun in the genitive («маркер жетона»): it says which one
+    genitive: bool = False  # a noun that may be a genitive («жетоны инкарнации»): it says which one
     verbal: bool = False  # a verb, an infinitive, a participle or a gerund («замещена»): a doing
     preposition: bool = False  # «в», «на», «до»: the noun after it is no subject
     ordinal: bool = False  # «первый», «вторым»: which one in order
@@ -104,7 +104,7 @@ def analyse(word: str) -> WordInfo:
         pos == "NOUN",
         pos in ("VERB", "INFN"),
         pos in ("VERB", "INFN") or (pos in ("PRTF", "PRTS") and "actv" in tag),
-        pos == "NOUN" and "gent" in tag,
+        pos == "NOUN" and any(p.tag.POS == "NOUN" and "gent" in p.tag for p in parses),
         pos in ("VERB", "INFN", "PRTF", "PRTS", "GRND"),
         pos == "PREP",
         "Anum" in tag,

@@ -7,6 +7,7 @@ import pytest
 
 import rules_index
 from rules_index import RulesIndex, morph
+from rules_index.search import relation
 
 
 @pytest.fixture(scope="module")
@@ -131,6 +132,24 @@ def test_a_thing_said_which_by_a_genitive_is_not_another_of_its_kind(ix: RulesIn
     assert result.answer.answered and result.hits[0].id == "535.1.1", result.answer
 
 
-@pytest.mark.parametrize(("word", "genitive"), [("жетона", True), ("контроля", True), ("маркер", False)])
+@pytest.mark.parametrize("query", ["жетоны ран куда класть", "когда существо получает жетон защиты"])
+def test_a_token_of_wounds_is_not_an_incarnation_token(ix: RulesIndex, query: str) -> None:
+    # 535.7.1/535.7.2 speak of «жетоны инкарнации»: «инкарнации» reads as a genitive too, though
+    # its likeliest reading is another case
+    result = ix.lookup(query)
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+
+
+def test_a_list_after_a_noun_is_no_genitive_that_says_which_one(ix: RulesIndex) -> None:
+    # 535.4's «вызова (возрождения, инкарнации)» lists doings: «возрождения» is no rebirth of an
+    # incarnation; «рес симбионта» is still 211.8's
+    c = ix._search.corpus
+    assert not relation._owned_otherwise(c, c.first["535.4"], "возрожд")
+    assert relation._owned_otherwise(c, c.first["535.7.1"], "жетон")
+
+
+@pytest.mark.parametrize(
+    ("word", "genitive"), [("жетона", True), ("контроля", True), ("инкарнации", True), ("маркер", False)]
+)
 def test_a_genitive_noun_says_which_one(word: str, genitive: bool) -> None:
     assert morph.analyse(word).genitive is genitive

@@ -152,9 +152,10 @@ def _done_to_another(c: Corpus, d: int, key: str) -> bool:
 
 def _owned_otherwise(c: Corpus, d: int, key: str) -> bool:
     """Whether paragraph d has `key` followed by another noun in the genitive («маркера
-    контроля», 535.1.1): another thing than the question's."""
+    контроля», 535.1.1): another thing than the question's. Not across a comma or a bracket:
+    «вызова (возрождения, инкарнации)» lists three doings."""
     return any(
-        t.key == key and morph.analyse(n.surface).genitive
+        t.key == key and not piece.text[t.end : n.start].strip() and morph.analyse(n.surface).genitive
         for piece in c.pieces[d]
         for t, n in itertools.pairwise(piece.tokens)
     )
