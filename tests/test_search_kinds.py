@@ -350,3 +350,22 @@ def test_what_stands_in_a_things_place_says_what_it_is(ix: RulesIndex) -> None:
 def test_a_definition_does_not_answer_what_it_does_not_say(ix: RulesIndex, query: str) -> None:
     result = ix.lookup(query)
     assert not result.answer.defines and result.hits == (), [h.id for h in result.hits]
+
+
+def test_a_count_of_the_thing_counted_answers_how_many_of_it(ix: RulesIndex) -> None:
+    # 211.11: «считается, что произошло перемещение двух существ»; the host and companion are in
+    # the clause's other sentences
+    result = ix.lookup("сколько существ считается переместившимися когда двигают хоста с компаньоном")
+    assert result.answer.answered and result.hits[0].id == "211.11", [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "сколько существ можно контролировать одновременно",  # 211.11's «двух существ» moved together
+        "сколько рядов на половине поля",  # «в третьем ряду» says which row, it counts none
+    ],
+)
+def test_a_count_of_the_thing_in_another_matter_does_not_answer(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]

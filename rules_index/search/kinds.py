@@ -86,8 +86,19 @@ def unstated(
         # the words of the part that asks how many, when it has some of the clause's
         part = relation.in_asking_parts(q, c.asks.quantity)
         counted = [passing.matched_keys(q, d, t.wi, how) for t in topics if t.wi in got and t.wi in part]
+        # … or the word it counts, with another word of the question, where the clause has the rest
+        # («сколько существ считается переместившимися»: 211.11's «перемещение двух существ»)
+        wi = relation.counted_word(q, c.asks.quantity)
+        thing = passing.matched_keys(q, d, wi, how) if wi is not None and wi in got else []
         if not any(
             statements.states(c, d, m, statements.number_marker(c, m)) for m in (matched, counted) if m
+        ) and not (
+            thing
+            and any(
+                statements.states(c, d, [thing, m], statements.count_of_marker(c, thing))
+                for m in matched
+                if m != thing
+            )
         ):
             return f"вопрос «сколько», а п. {c.paragraphs[d].id} не называет числа для {words}"
     if relation.asks_times(c, typed):

@@ -193,6 +193,18 @@ def in_asking_parts(q: Query, asks: frozenset[str]) -> set[int]:
     return {wi for wi, qw in enumerate(q.words) if set(words_of(qw.word)) <= said}
 
 
+def counted_word(q: Query, asks: frozenset[str]) -> int | None:
+    """The word a question of how many counts: the first word of the question typed right after
+    its question word («сколько существ считается переместившимися»: «существ»), or None."""
+    at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together and qw.meaningful}
+    for part in PARTS.split(normalize(q.text)):
+        typed = _WORD.findall(part)
+        for i, w in enumerate(typed[:-1]):
+            if w in asks and typed[i + 1] in at:
+                return at[typed[i + 1]]
+    return None
+
+
 def _said_in_parts(q: Query, asks: frozenset[str], after: bool) -> set[str]:
     """The words of the question's parts that have a question word (after its first, `after`)."""
     said: set[str] = set()

@@ -140,6 +140,27 @@ def number_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
     return counts
 
 
+def count_of_marker(c: Corpus, keys: Sequence[str]) -> Marker:
+    """A sentence that counts two or more of a thing right before its word («перемещение двух
+    существ», 211.11): what a question of how many of that thing asks. One is no count of a
+    thing («не более 1 карты на клетку» limits a cell)."""
+    wanted = set(keys)
+
+    def counts(_text: str, toks: Sequence[Token], _start: int) -> bool:
+        return any(n.key in wanted and _many(c, t.surface) for t, n in itertools.pairwise(toks))
+
+    return counts
+
+
+def _many(c: Corpus, word: str) -> bool:
+    """A number of two or more: digits, or a number word of asks.yaml's numerals (any form; not
+    an ordinal: «в третьем ряду» counts no rows)."""
+    if word.isdigit():
+        return int(word) >= 2
+    info = morph.analyse(word)
+    return not info.ordinal and c.asks.numerals.get(info.lemma, 0) >= 2
+
+
 # A number word that with the next word means something else: «все равно» (anyway), «одно и то же».
 _IDIOMS = frozenset({("все", "равно"), ("всё", "равно"), ("одно", "и"), ("один", "и")})
 
