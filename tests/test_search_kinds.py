@@ -211,6 +211,17 @@ def test_a_question_whether_one_may_do_what_the_rules_never_name_is_not_answered
     assert not result.hits, [h.id for h in result.hits]
 
 
+@pytest.mark.parametrize(
+    "query",
+    ["можно оставить симба скрытым после рассадки", "игрок Б говорит что может оставить паразита без хоста"],
+)
+def test_leaving_a_thing_as_it_is_asks_about_its_state(ix: RulesIndex, query: str) -> None:
+    # «оставить», «держать» are light verbs: 211.7 («обязан вскрыть», «не имеет хозяина, погибает»)
+    # answers whether a symbiote may stay hidden or without a host, though it never says «оставить»
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == "211.7", [h.id for h in result.hits]
+
+
 def test_a_verb_that_asks_or_frames_leaves_a_noun_of_quantity_asking(ix: RulesIndex) -> None:
     # «подскажите», «есть» do nothing to the count: «количество карт в колоде» is still asked
     for query in ("подскажите количество карт в колоде", "скажите количество карт в колоде"):
