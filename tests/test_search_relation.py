@@ -153,3 +153,11 @@ def test_a_list_after_a_noun_is_no_genitive_that_says_which_one(ix: RulesIndex) 
 )
 def test_a_genitive_noun_says_which_one(word: str, genitive: bool) -> None:
     assert morph.analyse(word).genitive is genitive
+
+
+def test_who_followed_by_a_light_verb_asks_the_chat_not_the_doer(ix: RulesIndex) -> None:
+    # «кто шарит» asks who knows; «бить» (211.9's «объявлять атаку») is no doing whose doer is asked
+    result = ix.lookup("кто шарит паразит может бить своего хозяина или нет")
+    assert result.answer.answered and result.hits[0].id == "211.9", [h.id for h in result.hits]
+    # «кто первым вскрывает карты» still asks the doer: 211.7 has the uncovering, not who does it
+    assert not ix.lookup("кто первым вскрывает карты").hits

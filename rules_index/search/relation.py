@@ -165,19 +165,25 @@ def asked_doings(c: Corpus, q: Query, asks: frozenset[str]) -> list[int]:
     """The verbs a question of who («кто первым вскрывает карты») asks the doer of, or a question
     of when («когда начинается шаг рассадки») the time of: those typed after its question word in
     its part of the question («вызвал симбиота способностью, кто хозяин» asks who the host is,
-    not who summoned)."""
-    return _in_parts_of(q, asks, lambda info: info.verb)
+    not who summoned). «кто шарит», «кто знает» ask the chat (a light verb after the question
+    word), not who does what follows («кто шарит паразит может бить своего хозяина»)."""
+    return _in_parts_of(q, asks, lambda info: info.verb, unless=c.asks.light)
 
 
 def _in_parts_of(
-    q: Query, asks: frozenset[str], kind: Callable[[morph.WordInfo], bool], after: bool = True
+    q: Query,
+    asks: frozenset[str],
+    kind: Callable[[morph.WordInfo], bool],
+    after: bool = True,
+    unless: frozenset[str] = frozenset(),
 ) -> list[int]:
     """The words of `kind` (one word each, not a phrase's) typed in a part of the question (PARTS:
     a comma, a dash, a bracket… part it) with one of the question words `asks`; with `after`, only
     those after it: a story told before the question word («брат уверяет … кто прав», «у
     противника существо оказалось на моей половине … на тех кто в первом ряду») is not what it
-    asks, but an ordinal may come first («первым кто вскрывает»)."""
-    said = _said_in_parts(q, asks, after)
+    asks, but an ordinal may come first («первым кто вскрывает»). A question word followed by a
+    word of `unless` asks nothing."""
+    said = _said_in_parts(q, asks, after, unless)
     return [
         wi
         for wi, qw in enumerate(q.words)
@@ -205,12 +211,22 @@ def counted_word(q: Query, asks: frozenset[str]) -> int | None:
     return None
 
 
-def _said_in_parts(q: Query, asks: frozenset[str], after: bool) -> set[str]:
-    """The words of the question's parts that have a question word (after its first, `after`)."""
+def _said_in_parts(
+    q: Query, asks: frozenset[str], after: bool, unless: frozenset[str] = frozenset()
+) -> set[str]:
+    """The words of the question's parts that have a question word not followed by a word of
+    `unless` (after its first, `after`)."""
     said: set[str] = set()
     for part in PARTS.split(normalize(q.text)):
         typed = _WORD.findall(part)
-        at = next((i for i, w in enumerate(typed) if w in asks), None)
+        at = next(
+            (
+                i
+                for i, w in enumerate(typed)
+                if w in asks and (i + 1 == len(typed) or typed[i + 1] not in unless)
+            ),
+            None,
+        )
         if at is not None:
             said.update(typed[at + 1 :] if after else typed)
     return said
