@@ -521,3 +521,9 @@ def test_a_verb_the_rules_have_also_finds_its_other_aspect() -> None:
     hits = small.search("дракон обновил хозяина", 5)
     assert [h.id for h in hits][:2] == ["100.2", "100.1"], hits
     assert any(m.word == "обновил" and m.how == "derived" for m in hits[0].matched), hits[0].matched
+
+
+def test_applying_is_one_family(ix: RulesIndex) -> None:
+    # 534.4.2's «будет применён» and a player's «применяется» stem apart (примен / применя)
+    result = ix.lookup("у меня и у оппа есть замещение на один и тот же удар, кто решает какое применяется")
+    assert result.answer.answered and result.hits[0].id == "534.4.2", [h.id for h in result.hits]
