@@ -115,6 +115,8 @@ class Asks:
     instead: frozenset[str] = frozenset()
     simile: tuple[tuple[str, ...], ...] = ()  # «типа», «как будто»: what follows is a likeness
     section_asks: frozenset[str] = frozenset()  # «в каком», «где», «номер»: a section is asked for
+    # «защита от летающих»: the names of abilities other sections treat, each as its words
+    elsewhere_names: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -355,6 +357,7 @@ def _asks(path: Path) -> Asks:
         words(definition.get("instead"), "definition.instead"),
         _phrases(words(data.get("simile"), "simile")),
         words(data.get("section_asks"), "section_asks"),
+        tuple(sorted(tuple(p.split()) for p in words(data.get("elsewhere_names"), "elsewhere_names"))),
     )
 
 

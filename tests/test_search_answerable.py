@@ -816,6 +816,27 @@ def test_words_that_frame_a_question_are_not_its_topic(ix: RulesIndex, query: st
     assert result.answer.answered and result.hits[0].id == first, [h.id for h in result.hits]
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "бул багур с защитой от летающих, летун стреляет в него выстрелом, работает ли защита",
+        "многоликий теряет направленный удар когда изгоняет?",
+        "на шаге проверки защит что проверяется раньше, защита от магии или защита от выстрелов",
+    ],
+)
+def test_an_ability_other_sections_treat_is_what_the_question_asks_about(ix: RulesIndex, query: str) -> None:
+    # asks.yaml `elsewhere_names`: 534.5's example of Бул'Багур has «дальних атак», 211.8.1's of
+    # Многоликий «изгнал», 534.8 «на шаге проверки защит»; none writes the ability's name
+    result = ix.lookup(query)
+    assert result.hits == () and not result.answer.answered, lines(result)
+
+
+def test_a_protection_the_rules_speak_of_is_still_answered(ix: RulesIndex) -> None:
+    # «защита от воздействий» is no ability of another section: 534.8 says what counts as one
+    result = ix.lookup("Вожак сатиров ранит соседа у которого защита от воздействий")
+    assert result.answer.answered and "534.8" in [h.id for h in result.hits[:3]], lines(result)
+
+
 def test_winning_told_in_a_story_is_the_story_not_the_question(ix: RulesIndex) -> None:
     # a long question's verb is its story, a verb of winning too: 211.7 answers whether a
     # symbiote may stay hidden, whoever won with it

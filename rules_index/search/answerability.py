@@ -136,7 +136,7 @@ def decide(
         return Answer(False, clause, reason=c.number_index.absent_reason(numbered))
     # a name the rules quote in an aside, or the title of a section they cite but lack
     # («порождённое игродействие», 536): what is asked
-    names = c.quoted_typed(q.keys) | c.cited_typed(q.keys)
+    names = c.quoted_typed(q.keys) | c.cited_typed(q.keys) | c.elsewhere_typed(q.keys)
     # a step's name typed whole (a question about the step): its words name the step, nothing else
     steps = (
         frozenset(k for d in covered for k in c.names_a_step(d, q.keys)) if q.about_a_step else frozenset()

@@ -21,7 +21,7 @@ from rules_index.search import linking, postings, typos
 from rules_index.search.postings import Broader, JargonRow, TermRow
 from rules_index.snippet import Piece
 from rules_index.tables import Asks, Tables, Translit, load_tables
-from rules_index.text import Analyzer, Token
+from rules_index.text import Analyzer, Token, normalize
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,19 @@ class Corpus:
     def _all_titles(self) -> tuple[tuple[str, ...], ...]:
         return tuple(sorted({title for titles in self.cite_names for title in titles}))
 
+    @functools.cached_property
+    def _elsewhere_names(self) -> tuple[tuple[str, ...], ...]:
+        stemmer = self.analyzer.stemmer()
+        return tuple(
+            tuple(self.analyzer.key(normalize(w), stemmer) for w in name)
+            for name in self.asks.elsewhere_names
+        )
+
+    def elsewhere_typed(self, keys: Sequence[str]) -> frozenset[str]:
+        """The keys of the names of abilities other sections treat (asks.yaml `elsewhere_names`:
+        «защита от летающих») a question types whole."""
+        return _typed_names(self._elsewhere_names, keys)
+
     def quoted_typed(self, keys: Sequence[str]) -> frozenset[str]:
         """The keys of every aside name of these rules a question types whole."""
         return _typed_names(self._all_aside_names, keys)
@@ -129,7 +142,7 @@ class Corpus:
         no «при гибели», 535.7.3's «за бой» no «история боя»."""
         out: set[str] = set()
         rows = [[t.key for t in pc.tokens] for pc in self.pieces[d]]
-        for name in self._all_aside_names:
+        for name in self._all_aside_names + self._elsewhere_names:
             if in_a_row(name, keys) and any(in_a_row(name, row) for row in rows):
                 out.update(name)
         for title in self._all_titles:
