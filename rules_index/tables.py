@@ -117,6 +117,7 @@ class Asks:
     section_asks: frozenset[str] = frozenset()  # «в каком», «где», «номер»: a section is asked for
     # «защита от летающих»: the names of abilities other sections treat, each as its words
     elsewhere_names: tuple[tuple[str, ...], ...] = ()
+    turn_times: tuple[tuple[str, ...], ...] = ()  # «в начале хода»: when in a turn, not what happens
 
 
 @dataclass(frozen=True)
@@ -358,6 +359,7 @@ def _asks(path: Path) -> Asks:
         _phrases(words(data.get("simile"), "simile")),
         words(data.get("section_asks"), "section_asks"),
         tuple(sorted(tuple(p.split()) for p in words(data.get("elsewhere_names"), "elsewhere_names"))),
+        _phrases(words(data.get("turn_times"), "turn_times")),
     )
 
 

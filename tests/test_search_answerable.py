@@ -876,3 +876,23 @@ def test_winning_told_in_a_story_is_the_story_not_the_question(ix: RulesIndex) -
         "середины боя друг так сделал и выиграл а я считаю что это нечестно"
     )
     assert result.answer.answered and result.hits[0].id == "211.7", lines(result)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "друг закрыл свое существо атакой а в начале моего хода оно открывается или нет",
+        "отравление наносит раны в начале хода или в конце",
+        "хозяин паразита в начале хода получает рану от паразита автоматически?",
+    ],
+)
+def test_a_clause_that_says_only_when_does_not_answer_what_happens_then(ix: RulesIndex, query: str) -> None:
+    # asks.yaml `turn_times`: 535.7.1's «В начале своего хода» and 534.5's example «В начале хода
+    # противника» say when other things happen
+    result = ix.lookup(query)
+    assert result.hits == () and not result.answer.answered, lines(result)
+
+
+def test_the_start_of_a_turn_with_what_a_clause_says_then_is_answered(ix: RulesIndex) -> None:
+    result = ix.lookup("в начале своего хода карта на кладбище получает жетон инкарнации?")
+    assert result.answer.answered and result.hits[0].id == "535.7.1", lines(result)

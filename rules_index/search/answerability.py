@@ -196,6 +196,7 @@ def decide(
     # Those that break off where they would speak of two words of the question, and the first of
     # them: a clause without those words does not answer it either.
     cuts = {d: cut for d in enough if (cut := statements.cut_short(c, q, d))}
+    when = relation.said_when(c, q)
     cut_off = next(((d, cuts[d]) for d in enough if d in cuts), None)
     for d in enough:
         share = shares[d]
@@ -206,6 +207,11 @@ def decide(
             # not about them («как работает яд»: 534.5's example says the wounds still count
             # as from poison).
             reason = reason or f"п. {c.paragraphs[d].id} упоминает это только в примере или ссылке"
+            continue
+        if when and _only_when(c, q, topics, covered[d], when):
+            # «существо закрыли, оно открывается само в начале следующего хода?»: 535.7.1's «В начале
+            # своего хода» says when a graveyard's card gets a token, not what opens a creature
+            reason = reason or f"п. {c.paragraphs[d].id} говорит только о том, когда"
             continue
         if _said_only_by_the_way(c, q, topics, d, covered[d], how):
             # it states only the words most clauses imply («карты»); the question's own words
@@ -307,6 +313,14 @@ def _short_lacks(c: Corpus, q: Query, topics: Sequence[Topic], got: set[int]) ->
 def _generic(c: Corpus, q: Query, wi: int) -> bool:
     """A word so common in the rules that most clauses imply it (GENERIC_RARITY)."""
     return retrieval.word_weight(c, q.words[wi]) < GENERIC_RARITY * c.max_idf
+
+
+def _only_when(c: Corpus, q: Query, topics: Sequence[Topic], got: set[int], when: frozenset[int]) -> bool:
+    """Whether a clause has, of the question's words that most clauses do not imply, only those that
+    say when in a turn (`when`), and the question names something else."""
+    rare = [t.wi for t in topics if not _generic(c, q, t.wi)]
+    stated = [wi for wi in rare if wi in got]
+    return bool(stated) and all(wi in when for wi in stated) and any(wi not in when for wi in rare)
 
 
 def _said_only_by_the_way(

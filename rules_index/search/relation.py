@@ -279,6 +279,17 @@ def likened(c: Corpus, q: Query) -> frozenset[str]:
     return frozenset(out)
 
 
+def said_when(c: Corpus, q: Query) -> frozenset[int]:
+    """The question's words that say when in a turn (asks.yaml `turn_times`: «в начале хода», «в
+    конце своего хода»), not what happens then."""
+    typed: set[str] = set()
+    for part in PARTS.split(normalize(q.text)):
+        words = _WORD.findall(part)
+        for i, phrase in phrase_starts(words, c.asks.turn_times):
+            typed.update(words[i : i + len(phrase)])
+    return frozenset(wi for wi, qw in enumerate(q.words) if not qw.together and normalize(qw.word) in typed)
+
+
 def words_of(text: str) -> list[str]:
     """The words of a typed text, normalised."""
     return _WORD.findall(normalize(text))
