@@ -195,9 +195,10 @@ def decide(
     ]
     # Those that break off where they would speak of two words of the question, and the first of
     # them: a clause without those words does not answer it either.
-    cuts = {d: cut for d in enough if (cut := statements.cut_short(c, q, d))}
+    ranked = sorted(shares, key=lambda d: (-scores.get(d, 0.0), d))
+    cuts = {d: cut for d in ranked if (cut := statements.cut_short(c, q, d))}
     when = relation.said_when(c, q)
-    cut_off = next(((d, cuts[d]) for d in enough if d in cuts), None)
+    cut_off = next(((d, cuts[d]) for d in ranked if d in cuts), None)
     for d in enough:
         share = shares[d]
         if not any(
