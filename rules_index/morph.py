@@ -134,6 +134,7 @@ def agree(qualifier: str, noun: str) -> bool:
     return any((p.tag.case, p.tag.number) in forms for p in analyzer.parse(noun) if p.tag.POS == "NOUN")
 
 
+@functools.lru_cache(maxsize=4096)
 def qualifier(word: str) -> bool:
     """Whether some dictionary reading of a lower-case word is an adjective or a participle."""
     analyzer = _analyzer()
