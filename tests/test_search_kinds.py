@@ -88,6 +88,7 @@ def test_a_word_read_so_only_beside_another_is_a_word_the_rules_lack_without_it(
         "в каком порядке разрешается стек если оба игрока добавили особенности",  # 534.7 points to 536
         # who goes first: 211.7 has the uncovering, not who does it first
         "вскрытие карт кто первый",
+        "стек порядок выполнения",  # keywords: 534.7's «в порядке, описанном в 536» points elsewhere
         "кто первый выбирает клетку при рассадке",
     ],
 )
