@@ -118,6 +118,9 @@ class Asks:
     # «защита от летающих»: the names of abilities other sections treat, each as its words
     elsewhere_names: tuple[tuple[str, ...], ...] = ()
     turn_times: tuple[tuple[str, ...], ...] = ()  # «в начале хода»: when in a turn, not what happens
+    chat: frozenset[str] = frozenset()  # «шарит», «знает»: «кто шарит» asks the chat, not a doer
+    # «активный»: which of the two players goes first, for an order asked with «кто»
+    order_who: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -358,8 +361,10 @@ def _asks(path: Path) -> Asks:
         words(definition.get("instead"), "definition.instead"),
         _phrases(words(data.get("simile"), "simile")),
         words(data.get("section_asks"), "section_asks"),
-        tuple(sorted(tuple(p.split()) for p in words(data.get("elsewhere_names"), "elsewhere_names"))),
+        _phrases(words(data.get("elsewhere_names"), "elsewhere_names")),
         _phrases(words(data.get("turn_times"), "turn_times")),
+        words(data.get("chat"), "chat"),
+        words(order.get("who_states"), "order.who_states"),
     )
 
 

@@ -190,6 +190,13 @@ class Analyzer:
         return tuple(dict.fromkeys(out))
 
 
+def side_by_side(text: str, first: Token, then: Token, offset: int = 0) -> bool:
+    """Whether two tokens of `text` (which starts at `offset` of the text they were read from)
+    stand with nothing but spaces between them: not a comma, a bracket or a full stop
+    («в 536. Эффекты» is a reference, «вызова (возрождения, инкарнации)» a list)."""
+    return not text[first.end - offset : then.start - offset].strip()
+
+
 def plural(n: int, one: str, few: str, many: str) -> str:
     """«1 пункт», «2 пункта», «5 пунктов», «11 пунктов», «21 пункт»: the Russian count form."""
     if n % 10 == 1 and n % 100 != 11:

@@ -7,6 +7,7 @@ import pytest
 
 import rules_index
 from rules_index import RulesIndex, understood
+from rules_index.search import statements
 
 
 @pytest.fixture(scope="module")
@@ -381,3 +382,30 @@ def test_a_count_of_the_thing_counted_answers_how_many_of_it(ix: RulesIndex) -> 
 def test_a_count_of_the_thing_in_another_matter_does_not_answer(ix: RulesIndex, query: str) -> None:
     result = ix.lookup(query)
     assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+
+
+def test_a_count_is_two_or_more_in_few_digits_or_a_number_word_not_an_ordinal(ix: RulesIndex) -> None:
+    c = ix._search.corpus
+    assert statements._many(c, "двух") and statements._many(c, "3")
+    assert not statements._many(c, "третьем")  # which row, not how many
+    assert not statements._many(c, "1")  # one is no count of a thing
+    assert not statements._many(c, "536")  # «в 536. Эффекты, порождающие…» cites a section
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # 534.7 cites «536. Эффекты, порождающие игродействия»: a section number, no count of effects
+        "сколько эффектов порождает выполнение замещающей особенности",
+        # an order not of the players: 534.4.2 names the active player, it orders no effects
+        "что раньше применяется: эффект замещения или другой эффект",
+    ],
+)
+def test_a_reference_or_the_active_player_is_no_count_or_order_of_things(ix: RulesIndex, query: str) -> None:
+    result = ix.lookup(query)
+    assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
+
+
+def test_the_thing_counted_is_the_first_noun_after_how_many(ix: RulesIndex) -> None:
+    result = ix.lookup("сколько всего существ считается переместившимися когда двигают хоста с компаньоном")
+    assert result.answer.answered and result.hits[0].id == "211.11", [h.id for h in result.hits]

@@ -146,6 +146,7 @@ def test_a_list_after_a_noun_is_no_genitive_that_says_which_one(ix: RulesIndex) 
     c = ix._search.corpus
     assert not relation._owned_otherwise(c, c.first["535.4"], "возрожд")
     assert relation._owned_otherwise(c, c.first["535.7.1"], "жетон")
+    assert ix.lookup("рес симбионта").hits[0].id == "211.8"
 
 
 @pytest.mark.parametrize(

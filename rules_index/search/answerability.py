@@ -101,6 +101,7 @@ LONG_STORY = 0.0
 # Why a clause does not answer, said both for a clause that covers enough and for the closest one
 # below the threshold.
 _ONLY_THE_CARD = "п. {} называет только карту"
+_IN_PASSING = "п. {} упоминает это только в примере или ссылке"
 # A message of several sentences that asks in some of them («Добрый день. Купил набор… Можно ли
 # поместить небестелесного симбиота на бестелесное существо?») tells its story in the others: a
 # topic typed only there weighs this much of its weight. Chosen on the tuning sets (0.4 silenced an
@@ -190,15 +191,14 @@ def decide(
     reason = ""
     # The clauses that cover enough, best ranked first: the evidence shown is for the clause
     # a judge reads first.
-    enough = [
-        d for d in sorted(shares, key=lambda d: (-scores.get(d, 0.0), d)) if shares[d] >= ANSWER_COVERAGE
-    ]
-    # Those that break off where they would speak of two words of the question, and the first of
-    # them: a clause without those words does not answer it either.
     ranked = sorted(shares, key=lambda d: (-scores.get(d, 0.0), d))
+    enough = [d for d in ranked if shares[d] >= ANSWER_COVERAGE]
+    # Those that break off where they would speak of two words of the question (any candidate,
+    # however little it covers), and the first of them: a clause without those words does not
+    # answer it either.
     cuts = {d: cut for d in ranked if (cut := statements.cut_short(c, q, d))}
-    when = relation.said_when(c, q)
     cut_off = next(((d, cuts[d]) for d in ranked if d in cuts), None)
+    when = relation.said_when(c, q)
     for d in enough:
         share = shares[d]
         if not any(
@@ -207,7 +207,7 @@ def decide(
             # Only words its example or a cross-reference mentions in passing: the clause is
             # not about them («как работает яд»: 534.5's example says the wounds still count
             # as from poison).
-            reason = reason or f"п. {c.paragraphs[d].id} упоминает это только в примере или ссылке"
+            reason = reason or _IN_PASSING.format(c.paragraphs[d].id)
             continue
         if when and _only_when(c, q, topics, covered[d], when):
             # «существо закрыли, оно открывается само в начале следующего хода?»: 535.7.1's «В начале
@@ -218,7 +218,7 @@ def decide(
             # it states only the words most clauses imply («карты»); the question's own words
             # it has in a parenthesis of examples or in passing («изгнанные карты можно вернуть»:
             # 211.4's «(например, погибает, изгоняется, возвращается в колоду)»)
-            reason = reason or f"п. {c.paragraphs[d].id} упоминает это только в примере или ссылке"
+            reason = reason or _IN_PASSING.format(c.paragraphs[d].id)
             continue
         if all(_slip(q, d, t.wi, how) for t in topics if t.wi in covered[d]):
             # Only real words read as slips for rules words («тест» for «текст»): a guess, not
@@ -313,7 +313,7 @@ def _short_lacks(c: Corpus, q: Query, topics: Sequence[Topic], got: set[int]) ->
 
 def _generic(c: Corpus, q: Query, wi: int) -> bool:
     """A word so common in the rules that most clauses imply it (GENERIC_RARITY)."""
-    return retrieval.word_weight(c, q.words[wi]) < GENERIC_RARITY * c.max_idf
+    return passing.common(c, q, wi, GENERIC_RARITY)
 
 
 def _only_when(c: Corpus, q: Query, topics: Sequence[Topic], got: set[int], when: frozenset[int]) -> bool:
@@ -461,7 +461,8 @@ def _one_thing(c: Corpus, q: Query, topics: list[Topic]) -> list[Topic]:
 
 def _story(c: Corpus, q: Query, topics: list[Topic]) -> list[Topic]:
     """The topics, in a question of at least LONG_TOPICS of them each word of its story (a known
-    word the rules lack that is no noun, nor a term of another section: «уникальное») weighed
+    word the rules lack that is no noun, nor a noun or adjective of another section's term:
+    «уникальное»; its verbs, «выиграл», are the story's) weighed
     LONG_STORY of its weight."""
     if len(topics) < LONG_TOPICS:
         return topics

@@ -136,9 +136,10 @@ class Corpus:
 
     def names_written(self, d: int, keys: Sequence[str]) -> frozenset[str]:
         """The keys of the names a question types (an aside's quoted name, a cited section's
-        title) that paragraph d has as that name: it writes its words in a row, in its rule,
-        an aside or an example («Особенности при гибели срабатывают…»; 534.7.2's example
-        «выполнена как порождённое игродействие»), or cites the section; 211.4's «погибает» is
+        title, an ability other sections treat) that paragraph d has as that name: it writes its
+        words in a row, in its rule, an aside or an example («Особенности при гибели
+        срабатывают…»; 534.7.2's example «выполнена как порождённое игродействие»), or cites the
+        section; 211.4's «погибает» is
         no «при гибели», 535.7.3's «за бой» no «история боя»."""
         out: set[str] = set()
         rows = [[t.key for t in pc.tokens] for pc in self.pieces[d]]

@@ -132,7 +132,7 @@ def unstated(
             return f"вопрос о разнице, а п. {c.paragraphs[d].id} упоминает {said} только к слову"
     # an order runs over sentences («Объявляя вызов … Затем … После этого …», 535.5.1): a sentence
     # of the rule that orders with two of the question's words states it
-    ordering = statements.order_marker(c, d)
+    ordering = statements.order_marker(c, d, who=_asks_who_first(c, typed))
     if _asks_order(c, typed) and not (
         statements.states(c, d, matched, ordering)
         or any(
@@ -255,6 +255,12 @@ def _asks_may(c: Corpus, typed: Sequence[str]) -> bool:
 def _asks_order(c: Corpus, typed: Sequence[str]) -> bool:
     """«в каком порядке» (asks.yaml `order`)."""
     return relation.typed_phrase(typed, c.asks.order)
+
+
+def _asks_who_first(c: Corpus, typed: Sequence[str]) -> bool:
+    """An order of the players: an order asked in a question of who (asks.yaml `agent`: «кто
+    первый», «кто выбирает, какой применить, я или по порядку»), not «что раньше применяется»."""
+    return any(w in c.asks.agent for w in typed)
 
 
 def foreign(c: Corpus, q: Query, t: Topic) -> bool:

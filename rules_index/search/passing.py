@@ -62,7 +62,7 @@ def only_in_parentheses(
     clause is about, the parenthesis then its detail («вызов верхнего существа», 535.5.1.1)."""
     inside: set[int] = set()
     for wi in matched:
-        if retrieval.word_weight(c, q.words[wi]) < generic * c.max_idf:
+        if common(c, q, wi, generic):
             continue
         if where(c, q, d, wi, how) != "text":
             continue
@@ -70,6 +70,12 @@ def only_in_parentheses(
             return frozenset()
         inside.add(wi)
     return frozenset(inside)
+
+
+def common(c: Corpus, q: Query, wi: int, generic: float) -> bool:
+    """Whether the question's word wi is so common in the rules (its weight below `generic` of the
+    rarest word's) that most clauses imply it where they do not say it («существо», «карта»)."""
+    return retrieval.word_weight(c, q.words[wi]) < generic * c.max_idf
 
 
 def matched_keys(q: Query, d: int, wi: int, how: How) -> list[str]:

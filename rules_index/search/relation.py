@@ -13,7 +13,7 @@ from rules_index import morph
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Query
 from rules_index.search.retrieval import How
-from rules_index.text import normalize, phrase_starts
+from rules_index.text import normalize, phrase_starts, side_by_side
 
 
 def related(
@@ -155,7 +155,7 @@ def _owned_otherwise(c: Corpus, d: int, key: str) -> bool:
     контроля», 535.1.1): another thing than the question's. Not across a comma or a bracket:
     «вызова (возрождения, инкарнации)» lists three doings."""
     return any(
-        t.key == key and not piece.text[t.end : n.start].strip() and morph.analyse(n.surface).genitive
+        t.key == key and side_by_side(piece.text, t, n) and morph.analyse(n.surface).genitive
         for piece in c.pieces[d]
         for t, n in itertools.pairwise(piece.tokens)
     )
@@ -165,9 +165,9 @@ def asked_doings(c: Corpus, q: Query, asks: frozenset[str]) -> list[int]:
     """The verbs a question of who («кто первым вскрывает карты») asks the doer of, or a question
     of when («когда начинается шаг рассадки») the time of: those typed after its question word in
     its part of the question («вызвал симбиота способностью, кто хозяин» asks who the host is,
-    not who summoned). «кто шарит», «кто знает» ask the chat (a light verb after the question
+    not who summoned). «кто шарит», «кто знает» ask the chat (asks.yaml `chat` after the question
     word), not who does what follows («кто шарит паразит может бить своего хозяина»)."""
-    return _in_parts_of(q, asks, lambda info: info.verb, unless=c.asks.light)
+    return _in_parts_of(q, asks, lambda info: info.verb, unless=c.asks.chat)
 
 
 def _in_parts_of(
@@ -200,14 +200,19 @@ def in_asking_parts(q: Query, asks: frozenset[str]) -> set[int]:
 
 
 def counted_word(q: Query, asks: frozenset[str]) -> int | None:
-    """The word a question of how many counts: the first word of the question typed right after
-    its question word («сколько существ считается переместившимися»: «существ»), or None."""
-    at = {normalize(qw.word): wi for wi, qw in enumerate(q.words) if not qw.together and qw.meaningful}
+    """The thing a question of how many counts: the first noun of the question typed after its
+    question word, in its part («сколько всего существ считается переместившимися»: «существ»),
+    or None."""
+    at = {
+        normalize(qw.word): wi
+        for wi, qw in enumerate(q.words)
+        if not qw.together and qw.meaningful and qw.info is not None and qw.info.noun
+    }
     for part in PARTS.split(normalize(q.text)):
         typed = _WORD.findall(part)
-        for i, w in enumerate(typed[:-1]):
-            if w in asks and typed[i + 1] in at:
-                return at[typed[i + 1]]
+        first = next((i for i, w in enumerate(typed) if w in asks), None)
+        if first is not None:
+            return next((at[w] for w in typed[first + 1 :] if w in at), None)
     return None
 
 
@@ -282,12 +287,16 @@ def likened(c: Corpus, q: Query) -> frozenset[str]:
 def said_when(c: Corpus, q: Query) -> frozenset[int]:
     """The question's words that say when in a turn (asks.yaml `turn_times`: «в начале хода», «в
     конце своего хода»), not what happens then."""
-    typed: set[str] = set()
+    inside: set[str] = set()
+    outside: set[str] = set()
     for part in PARTS.split(normalize(q.text)):
         words = _WORD.findall(part)
-        for i, phrase in phrase_starts(words, c.asks.turn_times):
-            typed.update(words[i : i + len(phrase)])
-    return frozenset(wi for wi, qw in enumerate(q.words) if not qw.together and normalize(qw.word) in typed)
+        at = {j for i, phrase in phrase_starts(words, c.asks.turn_times) for j in range(i, i + len(phrase))}
+        for j, w in enumerate(words):
+            (inside if j in at else outside).add(w)
+    # a word typed inside such a phrase and again outside it («хода в начале хода») is not only when
+    when = inside - outside
+    return frozenset(wi for wi, qw in enumerate(q.words) if not qw.together and normalize(qw.word) in when)
 
 
 def words_of(text: str) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from rules_index import morph
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Query
-from rules_index.text import Token, normalize, phrase_starts
+from rules_index.text import Token, normalize, phrase_starts, side_by_side
 
 # A number counts a word of the question when it stands at most this many words from it
 # («не более 1 карты», «количество жетонов», «инкарнация Х»).
@@ -35,9 +35,7 @@ def cut_short(c: Corpus, q: Query, d: int) -> tuple[str, tuple[frozenset[str], .
     text = c.pieces[d][0].text
     # side by side: nothing between them, not even a little word or a comma
     pairs = [
-        (j, a.key, b.key)
-        for j, (a, b) in enumerate(itertools.pairwise(tokens))
-        if not text[a.end : b.start].strip()
+        (j, a.key, b.key) for j, (a, b) in enumerate(itertools.pairwise(tokens)) if side_by_side(text, a, b)
     ]
     # each typed word's keys, with the broader words it stands for («компаньон» is a «симбиот»)
     alts = {qw.word: {a.key for a in qw.alts} for qw in q.words}
@@ -76,12 +74,14 @@ def unfinished(c: Corpus, d: int) -> str:
     return c.pieces[d][0].text[tokens[cut].start :].strip() if cut < len(tokens) else ""
 
 
-def order_marker(c: Corpus, d: int) -> Marker:
+def order_marker(c: Corpus, d: int, who: bool = False) -> Marker:
     """A sentence that states an order («Затем …», «После этого …»; asks.yaml `order.states`) in
-    paragraph d's own words, not where it points to another clause or says it in passing."""
+    paragraph d's own words, not where it points to another clause or says it in passing; with
+    `who` (the order of the players), one that names the active player too (`order.who_states`)."""
+    words = c.asks.order_states | c.asks.order_who if who else c.asks.order_states
 
     def orders(_text: str, toks: Sequence[Token], _start: int) -> bool:
-        return any(t.surface in c.asks.order_states and not c.in_passing(d, t.key) for t in toks)
+        return any(t.surface in words and not c.in_passing(d, t.key) for t in toks)
 
     return orders
 
@@ -126,14 +126,12 @@ def number_marker(c: Corpus, matched: Sequence[Sequence[str]]) -> Marker:
     Х»: its number counts the incarnation, which the question does not name."""
     keys = {k for m in matched for k in m}
 
-    def is_number(t: Token) -> bool:
-        # a one- or two-digit count; «207» in «(см. 207. Рука)» is a clause number
-        return (t.surface.isdigit() and len(t.surface) <= 2) or t.surface in c.asks.numbers
-
     def counts(_text: str, toks: Sequence[Token], _start: int) -> bool:
         at = [i for i, t in enumerate(toks) if t.key in keys]
         return any(
-            is_number(t) and not _idiom(toks, i) and any(abs(i - j) <= COUNT_REACH for j in at)
+            (_count_digits(t.surface) or t.surface in c.asks.numbers)
+            and not _idiom(toks, i)
+            and any(abs(i - j) <= COUNT_REACH for j in at)
             for i, t in enumerate(toks)
         )
 
@@ -146,17 +144,25 @@ def count_of_marker(c: Corpus, keys: Sequence[str]) -> Marker:
     thing («не более 1 карты на клетку» limits a cell)."""
     wanted = set(keys)
 
-    def counts(_text: str, toks: Sequence[Token], _start: int) -> bool:
-        return any(n.key in wanted and _many(c, t.surface) for t, n in itertools.pairwise(toks))
+    def counts(text: str, toks: Sequence[Token], start: int) -> bool:
+        return any(
+            n.key in wanted and _many(c, t.surface) and side_by_side(text, t, n, start)
+            for t, n in itertools.pairwise(toks)
+        )
 
     return counts
 
 
+def _count_digits(word: str) -> bool:
+    """A count in digits: one or two of them; «207» in «(см. 207. Рука)» is a clause number."""
+    return word.isdigit() and len(word) <= 2
+
+
 def _many(c: Corpus, word: str) -> bool:
-    """A number of two or more: digits, or a number word of asks.yaml's numerals (any form; not
-    an ordinal: «в третьем ряду» counts no rows)."""
+    """A number of two or more: a count in digits, or a number word of asks.yaml's numerals (any
+    form; not an ordinal: «в третьем ряду» counts no rows)."""
     if word.isdigit():
-        return int(word) >= 2
+        return _count_digits(word) and int(word) >= 2
     info = morph.analyse(word)
     return not info.ordinal and c.asks.numerals.get(info.lemma, 0) >= 2
 
