@@ -849,6 +849,8 @@ def test_a_multi_word_meaning_is_stated_where_its_words_stand_together(ix: Rules
         ("замещение на замещение легально?", "534.6"),
         # an apology and «фраза» frame what is asked: the term after them is
         ("извините, что означает фраза взятие карты в отряд", "535.2"),
+        # … and so does «слово»: the word asked about is the host
+        ("а кто такой хозяин у симбиота, откуда вообще это слово в правилах", "211.2"),
     ],
 )
 def test_words_that_frame_a_question_are_not_its_topic(ix: RulesIndex, query: str, first: str) -> None:
