@@ -204,6 +204,7 @@ def test_a_verb_and_a_noun_of_one_stem_are_two_topics(ix: RulesIndex) -> None:
         "атака всегда закрывает существо? тапать обязательно",
         # «корректно ли», «правомерно ли» ask whether one may, as «можно ли» does
         "корректно ли атаковать летающее существо наземным",
+        "возможно ли атаковать летающее существо наземным",  # … and «возможно»
     ],
 )
 def test_a_question_whether_one_may_do_what_the_rules_never_name_is_not_answered(
@@ -409,3 +410,9 @@ def test_a_reference_or_the_active_player_is_no_count_or_order_of_things(ix: Rul
 def test_the_thing_counted_is_the_first_noun_after_how_many(ix: RulesIndex) -> None:
     result = ix.lookup("сколько всего существ считается переместившимися когда двигают хоста с компаньоном")
     assert result.answer.answered and result.hits[0].id == "211.11", [h.id for h in result.hits]
+
+
+def test_whether_a_thing_is_possible_asks_whether_one_may(ix: RulesIndex) -> None:
+    # «возможен» asks as «можно» does and names no topic: 535.5's «из своей колоды» answers it
+    result = ix.lookup("вызов из колоды соперника возможен вообще или только из своей колоды")
+    assert result.answer.answered and result.hits[0].id == "535.5", [h.id for h in result.hits]
