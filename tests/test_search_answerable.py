@@ -903,6 +903,9 @@ def test_a_clause_that_says_only_when_does_not_answer_what_happens_then(ix: Rule
     # противника» say when other things happen
     result = ix.lookup(query)
     assert result.hits == () and not result.answer.answered, lines(result)
+    assert "совпал только словами о том, когда («начале», «хода»)" in result.answer.reason, (
+        result.answer.reason
+    )
 
 
 def test_the_start_of_a_turn_with_what_a_clause_says_then_is_answered(ix: RulesIndex) -> None:

@@ -102,6 +102,7 @@ LONG_STORY = 0.0
 # below the threshold.
 _ONLY_THE_CARD = "п. {} называет только карту"
 _IN_PASSING = "п. {} упоминает это только в примере или ссылке"
+_ONLY_WHEN = "п. {} совпал только словами о том, когда ({}), а не о том, что спрошено"
 # A message of several sentences that asks in some of them («Добрый день. Купил набор… Можно ли
 # поместить небестелесного симбиота на бестелесное существо?») tells its story in the others: a
 # topic typed only there weighs this much of its weight. Chosen on the tuning sets (0.4 silenced an
@@ -212,7 +213,8 @@ def decide(
         if when and _only_when(c, q, topics, covered[d], when):
             # «существо закрыли, оно открывается само в начале следующего хода?»: 535.7.1's «В начале
             # своего хода» says when a graveyard's card gets a token, not what opens a creature
-            reason = reason or f"п. {c.paragraphs[d].id} говорит только о том, когда"
+            said = ", ".join(f"«{q.words[wi].word}»" for wi in sorted(when & covered[d]))
+            reason = reason or _ONLY_WHEN.format(c.paragraphs[d].id, said)
             continue
         if _said_only_by_the_way(c, q, topics, d, covered[d], how):
             # it states only the words most clauses imply («карты»); the question's own words
