@@ -200,6 +200,8 @@ def decide(
     cuts = {d: cut for d in ranked if (cut := statements.cut_short(c, q, d))}
     cut_off = next(((d, cuts[d]) for d in ranked if d in cuts), None)
     when = relation.said_when(c, q)
+    # the question's words most clauses do not imply, in the order typed
+    rare = [t.wi for t in topics if not _generic(c, q, t.wi)]
     for d in enough:
         share = shares[d]
         if not any(
@@ -210,13 +212,13 @@ def decide(
             # as from poison).
             reason = reason or _IN_PASSING.format(c.paragraphs[d].id)
             continue
-        if when and _only_when(c, q, topics, covered[d], when):
+        if when and _only_when(rare, covered[d], when):
             # «существо закрыли, оно открывается само в начале следующего хода?»: 535.7.1's «В начале
             # своего хода» says when a graveyard's card gets a token, not what opens a creature
             said = ", ".join(f"«{q.words[wi].word}»" for wi in sorted(when & covered[d]))
             reason = reason or _ONLY_WHEN.format(c.paragraphs[d].id, said)
             continue
-        if _said_only_by_the_way(c, q, topics, d, covered[d], how):
+        if _said_only_by_the_way(c, q, [wi for wi in rare if wi in covered[d]], d, how):
             # it states only the words most clauses imply («карты»); the question's own words
             # it has in a parenthesis of examples or in passing («изгнанные карты можно вернуть»:
             # 211.4's «(например, погибает, изгоняется, возвращается в колоду)»)
@@ -318,22 +320,19 @@ def _generic(c: Corpus, q: Query, wi: int) -> bool:
     return passing.common(c, q, wi, GENERIC_RARITY)
 
 
-def _only_when(c: Corpus, q: Query, topics: Sequence[Topic], got: set[int], when: frozenset[int]) -> bool:
-    """Whether a clause has, of the question's words that most clauses do not imply, only those that
-    say when in a turn (`when`), and the question names something else."""
-    rare = [t.wi for t in topics if not _generic(c, q, t.wi)]
+def _only_when(rare: Sequence[int], got: set[int], when: frozenset[int]) -> bool:
+    """Whether a clause has, of the question's words that most clauses do not imply (`rare`), only
+    those that say when in a turn (`when`), and the question names something else."""
     stated = [wi for wi in rare if wi in got]
     return bool(stated) and all(wi in when for wi in stated) and any(wi not in when for wi in rare)
 
 
-def _said_only_by_the_way(
-    c: Corpus, q: Query, topics: Sequence[Topic], d: int, got: set[int], how: How
-) -> bool:
+def _said_only_by_the_way(c: Corpus, q: Query, rare: Sequence[int], d: int, how: How) -> bool:
     """Whether paragraph d states of the question only words so common that most clauses imply
-    them (GENERIC_RARITY), and has its other words only in passing: in a parenthesis of examples,
-    an aside, a cross-reference or its example. The name of the step its rule holds in is no
-    passing mention here («подфаза набора кто контролирует карты»: 535.3 is about that step)."""
-    rare = [t.wi for t in topics if t.wi in got and not _generic(c, q, t.wi)]
+    them (GENERIC_RARITY), and has its other words (`rare`: those it covers) only in passing: in a
+    parenthesis of examples, an aside, a cross-reference or its example. The name of the step its
+    rule holds in is no passing mention here («подфаза набора кто контролирует карты»: 535.3 is
+    about that step)."""
     if not rare:
         return False
     paren = passing.only_in_parentheses(c, q, rare, d, how, GENERIC_RARITY)

@@ -139,8 +139,7 @@ class Corpus:
         title, an ability other sections treat) that paragraph d has as that name: it writes its
         words in a row, in its rule, an aside or an example («Особенности при гибели
         срабатывают…»; 534.7.2's example «выполнена как порождённое игродействие»), or cites the
-        section; 211.4's «погибает» is
-        no «при гибели», 535.7.3's «за бой» no «история боя»."""
+        section; 211.4's «погибает» is no «при гибели», 535.7.3's «за бой» no «история боя»."""
         out: set[str] = set()
         rows = [[t.key for t in pc.tokens] for pc in self.pieces[d]]
         for name in self._all_aside_names + self._elsewhere_names:
