@@ -208,6 +208,14 @@ def test_queries_with_nothing_to_search() -> None:
     assert code == 0 and "В загруженных правилах об этом ничего нет." in out
 
 
+def test_a_clause_the_rules_lack_is_nothing_then_what_cites_it() -> None:
+    code, out, _ = run("search", "история боя 537")
+    lines = out.splitlines()
+    assert code == 0 and "В загруженных правилах об этом ничего нет." in lines[1], out
+    pointers = lines.index("Номер из запроса — пункты, которые на него ссылаются или стоят рядом:")
+    assert lines[pointers + 1].startswith("1. 534.5"), out
+
+
 def test_missing_corpus_and_bad_arguments() -> None:
     code, _, err = run("check", "--corpus", "/nonexistent/rules.txt")
     assert code == 2 and "не найден" in err

@@ -216,6 +216,28 @@ def test_answers_citing_clauses_the_loaded_rules_lack_are_left_out(
     assert chips and not [c for c in chips if c.startswith("211")], chips
 
 
+def test_a_clause_the_rules_cite_but_lack_is_nothing_and_its_citers_are_linked() -> None:
+    # 534.5 cites «537. История боя», which the loaded rules lack: the page says so first, and
+    # offers 534.5 as what points there, not as an answer
+    at = run("что написано в 537 история боя")
+    said = [i.value.replace("\\", "") for i in at.info]
+    assert any(line.startswith("В загруженных правилах об этом ничего нет.") for line in said), said
+    why = at.get_by_key("search_evidence").caption[0].value.replace("\\", "")
+    assert "Почему: пункта 537 нет в загруженных правилах, на него ссылается п. 534.5." in why, why
+    assert why.endswith("Номер из запроса — пункты, которые на него ссылаются или стоят рядом:"), why
+    assert hit_links(at) == []
+    pointers = at.get_by_key("search_pointers")
+    assert [link.params.get("p") for link in list_links(pointers)] == ["534.5"]
+
+
+def test_a_clause_number_misremembered_beside_words_lets_the_words_answer() -> None:
+    # 534.4.3 does not exist and nothing cites it: the words name 534.4.2
+    at = run("активный игрок выбирает эффект замещения - это вроде пункт 534.4.3?")
+    said = at.get_by_key("search_understood").markdown[0].value.replace("\\", "")
+    assert "«пункт 534.4.3» — такого пункта нет в загруженных правилах, ближайшие номера" in said, said
+    assert hit_links(at)[0] == "534.4.2"
+
+
 def test_a_question_where_the_text_breaks_off_links_the_clause_and_says_so() -> None:
     # 211.5 of РП 4.1-2 breaks off at «Если бестелесный симбиот»: no answer, the reason, and the
     # clause itself to read what is there

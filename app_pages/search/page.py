@@ -205,13 +205,16 @@ def _search() -> None:
     found, problem = ready.ready_answers(answers.answer_query(result), index, rank, _ANSWERS)
     if not result.answer.answered:
         found = [a for a in found if a.kind == "ruling" and a.score >= _SAME_QUESTION]
-    if not hits:
+    if not hits or not result.answer.answered:
         st.info(
             common.escape_md(understood.NOTHING) + " Попробуйте другое слово или номер пункта.",
             icon=common.ICON_INFO,
         )
-        _render_evidence(result)
-        if result.answer.cut_off and result.answer.clause:
+        _render_evidence(result, understood.POINTERS if hits else "")
+        if hits:
+            # a clause number the loaded rules lack: the clauses citing it, or those nearest it
+            linklist.draw("search_pointers", [hit_entry(index, h) for h in hits], _leaving)
+        elif result.answer.cut_off and result.answer.clause:
             # the text breaks off where the question is: the clause itself, to read what is there
             entry = cut_off_entry(index, result.answer.clause, result.answer.cut_off)
             linklist.draw("search_cut_off", [entry], _leaving)

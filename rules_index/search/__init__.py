@@ -92,7 +92,9 @@ class SearchIndex:
             # the term's definition the answer rests on is read first, above the clauses ranked
             # higher that only use the term («что значит вызвать карту»: 535.5 defines it)
             scores[first] = max(scores.values()) + 1.0
-        ranking.add_numbers(c, q, scores, extra)
+        # a number misremembered beside words that answer: the words' clauses, not its neighbours
+        numbers = [n for n in q.numbers if n.how != "absent" or not answer.answered]
+        ranking.add_numbers(c, numbers, scores, extra)
         cited = [n.cid for n in q.numbers]
         hits = ranking.ranked(c, scores, how, extra, top, q.words, cited)
         result = SearchResult(text, tuple(hits), passing.report(c, text, q.numbers, q.words, covered), answer)

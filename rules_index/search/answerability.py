@@ -134,8 +134,14 @@ def decide(
         clause = c.paragraphs[targets[0]].id if targets else ""
         if any(n.how == "number" for n in numbered):
             return Answer(bool(targets), clause, coverage=1.0)
-        # only clauses the loaded rules lack: those citing them or near them are no answer
-        return Answer(False, clause, reason=c.number_index.absent_reason(numbered))
+        # only clauses the loaded rules lack: those citing them or near them are no answer; a
+        # number nothing cites, beside words («активный игрок выбирает замещение, это вроде
+        # 534.4.3?»), is one misremembered, and the words decide
+        absent = c.number_index.absent_reason(numbered)
+        if any(n.how == "cited" for n in numbered) or not any(qw.meaningful for qw in q.words):
+            return Answer(False, clause, reason=absent)
+        by_words = decide(c, replace(q, numbers=()), covered, how, defining, scores, sections)
+        return by_words if by_words.answered or by_words.reason else replace(by_words, reason=absent)
     # a name the rules quote in an aside, or the title of a section they cite but lack
     # («порождённое игродействие», 536): what is asked
     names = c.quoted_typed(q.keys) | c.cited_typed(q.keys) | c.elsewhere_typed(q.keys)

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from rules_index import ids, morph
 from rules_index.model import Hit, Match
+from rules_index.numbers import Typed
 from rules_index.search import matching, relation, retrieval
 from rules_index.search.corpus import Corpus
 from rules_index.search.query import Alt, Query, QWord, TermKey
@@ -582,9 +583,11 @@ def add_phrases(
                 extra.setdefault(d, []).append(Match(text, "phrase", "«…»"))
 
 
-def add_numbers(c: Corpus, q: Query, scores: dict[int, float], extra: dict[int, list[Match]]) -> None:
+def add_numbers(
+    c: Corpus, numbers: Sequence[Typed], scores: dict[int, float], extra: dict[int, list[Match]]
+) -> None:
     """A clause number typed puts that clause (its subclauses, the clauses citing it) first."""
-    for n in q.numbers:
+    for n in numbers:
         for d, bonus in n.targets:
             scores[d] = scores.get(d, 0.0) + bonus
             extra.setdefault(d, []).append(Match(n.typed, n.how, c.paragraphs[d].id))
