@@ -234,3 +234,20 @@ def test_a_section_word_or_a_filler_does_not_answer_what_the_rules_lack(ix: Rule
 def test_a_section_named_in_a_statement_is_no_section_asked_for(ix: RulesIndex) -> None:
     result = ix.lookup("в разделе про симбиотов написано что паразит погибает вместе с хозяином")
     assert result.hits and result.hits[0].id != "211", [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "framing"),
+    [
+        ("слушай что значит возродить карту", "535.6", "слушай"),
+        ("извините за глупый вопрос а что вообще такое симбиоты в этой игре", "211", "игре"),
+    ],
+)
+def test_what_frames_a_spoken_question_is_no_word_of_it(
+    ix: RulesIndex, query: str, first: str, framing: str
+) -> None:
+    # «слушай», «глупый вопрос», «в этой игре» address the one asked; counted as words the rules
+    # lack, they left the question unanswered
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == first, [h.id for h in result.hits]
+    assert framing not in {w.word for w in result.words}

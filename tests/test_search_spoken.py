@@ -80,6 +80,8 @@ def test_a_clause_said_aloud_that_the_rules_lack_is_said_to_be_absent(ix: RulesI
         ("два сим биота на одно существо можно или нет", "симбиота", "211.6"),
         ("ну вот на бес телесное существо можно компаньона обычного поставить", "бестелесное", "211.5"),
         ("пример с многоликим и су гедом где это", "сугедом", "211.8.1"),
+        # a little word heard apart from the rest of the word: «за» + «мещающая», no word alone
+        ("короче что такое за мещающая особенность", "замещающая", "534.7"),
     ],
 )
 def test_a_word_voice_input_heard_as_two_is_one(ix: RulesIndex, said: str, word: str, first: str) -> None:
@@ -99,6 +101,9 @@ def test_a_word_voice_input_heard_as_two_is_one(ix: RulesIndex, said: str, word:
         ("симбиот бестелесный", "симбиот бестелесный"),
         # a half no dictionary knows beside a word of the rules is a piece of one
         ("рас садки", "рассадки"),
+        # a little word and a word of the dictionary are two, though «пропустую» reads as a word
+        # of the rules («пропустить»)
+        ("что в правилах про пустую колоду", "что в правилах про пустую колоду"),
     ],
 )
 def test_two_words_that_are_words_stay_two(ix: RulesIndex, typed: str, read: str) -> None:

@@ -194,7 +194,8 @@ _JOINED = 6
 def rejoin(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
     """The query with the space taken out between two words that together are a word of the rules
     and apart are no little words, nor two words (`_two_words`): a word a phone's voice input heard
-    as two («сим биота», «бес телесное», «су гедом», «игро действие»)."""
+    as two («сим биота», «бес телесное», «су гедом», «игро действие»); a little word first only
+    before a half no dictionary knows («за мещающая»)."""
     runs = list(_CYRILLIC_RUN.finditer(query))
     stop = c.analyzer.stopwords
     cut: list[int] = []  # where a space goes out
@@ -204,12 +205,14 @@ def rejoin(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
             query[a.end() : b.start()] != " "
             or (cut and cut[-1] == a.start() - 1)  # «a» is already the second half of a word
             or len(left + right) < _JOINED
-            or min(len(left), len(right)) < 2
-            or left in stop
+            or len(right) < 2
+            or (len(left) < 2 and left not in stop)
             or right in stop
             # the word itself, not a word of the rules it begins with («симбиот атаковать»)
             or (left + right not in c.vocab and stemmer.stemWord(left + right) not in c.postings)
-            or _two_words(c, left, right, stemmer)
+            # a little word heard apart from the rest of a word the rules have («за мещающая»): only
+            # before a half neither the rules nor a dictionary know («про пустую» stays two words)
+            or (_known(c, right, stemmer, True) if left in stop else _two_words(c, left, right, stemmer))
         ):
             continue
         cut.append(a.end())
