@@ -205,6 +205,8 @@ def test_a_verb_and_a_noun_of_one_stem_are_two_topics(ix: RulesIndex) -> None:
         # «корректно ли», «правомерно ли» ask whether one may, as «можно ли» does
         "корректно ли атаковать летающее существо наземным",
         "возможно ли атаковать летающее существо наземным",  # … and «возможно»
+        # «как» right before a doing asks how one may do it; 211.4 never says attacking
+        "как атаковать летающее существо наземным",
     ],
 )
 def test_a_question_whether_one_may_do_what_the_rules_never_name_is_not_answered(

@@ -248,8 +248,11 @@ def _asks_how_long(c: Corpus, typed: Sequence[str]) -> bool:
 
 
 def _asks_may(c: Corpus, typed: Sequence[str]) -> bool:
-    """«можно ли», «правомерно ли» (asks.yaml `permission`)."""
-    return any(w in c.asks.permission for w in typed)
+    """«можно ли», «правомерно ли» (asks.yaml `permission`); «как атаковать летающее существо»
+    asks how one may do it: «как» right before a verb that is not light («как работает»)."""
+    return any(w in c.asks.permission for w in typed) or any(
+        a == "как" and b not in c.asks.light and morph.analyse(b).verb for a, b in itertools.pairwise(typed)
+    )
 
 
 def _asks_order(c: Corpus, typed: Sequence[str]) -> bool:
