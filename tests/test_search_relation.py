@@ -22,6 +22,13 @@ def test_who_does_it_is_not_answered_by_the_doing_as_a_noun(ix: RulesIndex) -> N
     assert not result.answer.answered and not result.hits, [h.id for h in result.hits]
 
 
+def test_the_doing_a_question_of_who_asks_is_the_first_after_who(ix: RulesIndex) -> None:
+    # «начинает» is asked; «набрал отряд» (535.3's «Набор») is who the player thinks it is
+    result = ix.lookup("у нас спор кто из нас начинает бой тот кто набрал отряд дешевле или монетку кидают")
+    assert not result.hits, [h.id for h in result.hits]
+    assert result.answer.reason == "вопрос «кто», а правила не говорят, кто «начинает»", result.answer
+
+
 def test_who_does_it_is_answered_where_a_clause_says_it_with_its_doer(ix: RulesIndex) -> None:
     # 211.7: «Игрок обязан вскрыть всех своих скрытых симбиотов».
     result = ix.lookup("кто вскрывает симбиотов")

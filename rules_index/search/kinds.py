@@ -111,12 +111,12 @@ def unstated(
         # «многоликий … до какого момента они у него остаются»: 211.8.1's example says when he takes them
         return f"вопрос «как долго», а п. {c.paragraphs[d].id} не называет срока для {words}"
     asked = set(relation.asked_doings(c, q, c.asks.agent))
-    doers = [t for t in topics if t.wi in asked]
-    if doers and not any(t.whole for t in doers):
+    doers = sorted((t for t in topics if t.wi in asked), key=lambda t: t.wi)
+    if doers and not doers[0].whole:
         # «кто первым выкладывает карты на шаге рассадки»: who does what the rules never say; the
-        # clause on the step does not say who does it
-        said = ", ".join(f"«{q.words[t.wi].word}»" for t in doers)
-        return f"вопрос «кто», а правила не говорят, кто {said}"
+        # clause on the step does not say who does it. The doing asked is the first after «кто»:
+        # «кто из нас начинает бой, тот кто набрал отряд дешевле» tells the rest
+        return f"вопрос «кто», а правила не говорят, кто «{q.words[doers[0].wi].word}»"
     if _asks_may(c, typed):
         # the doing asked about: a verb the rules have, or one they never name («защищать»)
         doing = [t for t in topics if _is_verb(q.words[t.wi]) and (t.whole or _never_named(q, t))]
