@@ -119,3 +119,18 @@ def test_the_search_knows_the_cards_of_the_engine_library() -> None:
 
     library = engine.load_library()
     assert {c.name for c in load_tables().cards} == {c.name for c in library.cards.values()}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "некуда посадить паразита",
+        "короче после вскрытия моему паразиту вообще не на кого сесть что с ним",
+        "на вскрытии для симба не нашлось хоста, что с ним",
+    ],
+)
+def test_a_symbiote_with_nowhere_to_go_has_no_host(query: str) -> None:
+    # jargon.yaml: «некуда сесть», «не нашлось хоста» → «не имеет хозяина» (211.7: it dies); a
+    # meaning that denies names no term, so «паразита» beside it is no «хозяин паразита» (211.2)
+    hits = rules_index.load_default().search(query)
+    assert hits and hits[0].id == "211.7", [h.id for h in hits]

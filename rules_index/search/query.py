@@ -317,9 +317,12 @@ def _words(
                 )
             info = infos.get(content[start].surface) if len(seq) == 1 else None
             words.append(QWord(label, alts, together=len(means_keys) > 1, info=info))
-            term_keys.extend(
-                TermKey(mk, label, start, start + len(seq), span(start, len(seq))) for mk in means_keys
-            )
+            # a meaning that denies («не имеет хозяина») names no term by its words: «некуда посадить
+            # паразита» is no «хозяин паразита» (211.2), but a symbiote without one (211.7)
+            if not means.startswith("не "):
+                term_keys.extend(
+                    TermKey(mk, label, start, start + len(seq), span(start, len(seq))) for mk in means_keys
+                )
     for i, t in enumerate(content):
         if used[i]:
             continue
