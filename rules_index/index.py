@@ -256,7 +256,8 @@ class RulesIndex:
         return hit
 
     def lookup(self, query: str, top: int = 10, named: Sequence[Named] = ()) -> SearchResult:
-        """`search` plus what each typed word matched; no hits when the rules do not answer it."""
+        """`search` plus what each typed word matched; when the rules do not answer it, the only
+        hits are the clauses a typed clause number points to (citing it, or nearest it)."""
         result = self._search.lookup(query, top, named)
         hits = tuple(self._which(h) if len(self._positions.get(h.id, ())) > 1 else h for h in result.hits)
         return replace(result, hits=hits)

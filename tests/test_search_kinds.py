@@ -205,8 +205,9 @@ def test_a_verb_and_a_noun_of_one_stem_are_two_topics(ix: RulesIndex) -> None:
         # «корректно ли», «правомерно ли» ask whether one may, as «можно ли» does
         "корректно ли атаковать летающее существо наземным",
         "возможно ли атаковать летающее существо наземным",  # … and «возможно»
-        # «как» right before a doing asks how one may do it; 211.4 never says attacking
+        # «как» before a doing asks how one may do it; 211.4 never says attacking
         "как атаковать летающее существо наземным",
+        "а как вообще атаковать летающее существо",
     ],
 )
 def test_a_question_whether_one_may_do_what_the_rules_never_name_is_not_answered(
@@ -418,3 +419,10 @@ def test_whether_a_thing_is_possible_asks_whether_one_may(ix: RulesIndex) -> Non
     # «возможен» asks as «можно» does and names no topic: 535.5's «из своей колоды» answers it
     result = ix.lookup("вызов из колоды соперника возможен вообще или только из своей колоды")
     assert result.answer.answered and result.hits[0].id == "535.5", [h.id for h in result.hits]
+
+
+def test_how_to_do_what_a_clause_never_says_says_so() -> None:
+    result = rules_index.load_default().lookup("как же атаковать летающее существо")
+    assert result.answer.reason == "вопрос «как», а п. 211.4 не говорит о том, чтобы «атаковать»", (
+        result.answer
+    )

@@ -235,7 +235,25 @@ def test_a_clause_number_misremembered_beside_words_lets_the_words_answer() -> N
     at = run("активный игрок выбирает эффект замещения - это вроде пункт 534.4.3?")
     said = at.get_by_key("search_understood").markdown[0].value.replace("\\", "")
     assert "«пункт 534.4.3» — такого пункта нет в загруженных правилах, ближайшие номера" in said, said
+    assert not [i for i in at.info if "ничего нет" in i.value]
+    why = at.get_by_key("search_evidence").caption[0].value.replace("\\", "")
+    assert why.startswith("Ответ есть: п. 534.4.2"), why
     assert hit_links(at)[0] == "534.4.2"
+    assert not _has_key(at, "search_pointers")
+
+
+@pytest.mark.parametrize("query", ["что написано в 211.12", "текст пункта 534.4.3", "534.4.3 полностью"])
+def test_a_clause_number_the_rules_lack_asked_for_its_text_is_nothing(query: str) -> None:
+    # the words only ask for the clause's text: no answer from elsewhere («написано» → 211.8's
+    # «указано»), the clauses nearest the number under «ничего нет»
+    at = run(query)
+    assert any(
+        i.value.replace("\\", "").startswith("В загруженных правилах об этом ничего нет.") for i in at.info
+    )
+    assert hit_links(at) == []
+    number = query.split()[-1] if query[0].isalpha() else query.split()[0]
+    first = next(link.params.get("p", "") for link in list_links(at.get_by_key("search_pointers")))
+    assert first.rsplit(".", 1)[0] == number.rsplit(".", 1)[0], first
 
 
 def test_a_question_where_the_text_breaks_off_links_the_clause_and_says_so() -> None:

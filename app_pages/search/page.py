@@ -7,7 +7,9 @@ sidebar's «Поиск» is `search_only` (its own path, /search): choosing it a
 Screen order for a query: what was understood (and which words the rules lack), whether the
 rules answer it and on what evidence (rules_index.understood.answer_lines), the best clause hits,
 then the ready answers (scenarios and judges' rulings, casebook.answers), then the other hits.
-When the rules say nothing about it, only a judge's ruling on the very same question shows.
+When the rules say nothing about it, «ничего нет» and why, the clauses a clause number it types
+points to (when the rules lack that clause) or the clause whose text breaks off where it asks, and
+only a judge's ruling on the very same question.
 Card names of the window's card base are passed to the rules search as names it does not know
 (rules_index.Named): «Горный клещ» finds the rules for parasites.
 

@@ -135,13 +135,15 @@ def decide(
         if any(n.how == "number" for n in numbered):
             return Answer(bool(targets), clause, coverage=1.0)
         # only clauses the loaded rules lack: those citing them or near them are no answer; a
-        # number nothing cites, beside words («активный игрок выбирает замещение, это вроде
-        # 534.4.3?»), is one misremembered, and the words decide
-        absent = c.number_index.absent_reason(numbered)
+        # number nothing cites, beside words that answer with a clause near it («активный игрок
+        # выбирает замещение, это вроде 534.4.3?»: 534.4.2), is one misremembered, and the words
+        # answer; not words that only frame it («что написано в 211.12», «534.4.3 полностью»)
+        refused = Answer(False, clause, reason=c.number_index.absent_reason(numbered))
         if any(n.how == "cited" for n in numbered) or not any(qw.meaningful for qw in q.words):
-            return Answer(False, clause, reason=absent)
+            return refused
         by_words = decide(c, replace(q, numbers=()), covered, how, defining, scores, sections)
-        return by_words if by_words.answered or by_words.reason else replace(by_words, reason=absent)
+        near = {c.paragraphs[d].id for d in targets}
+        return by_words if by_words.answered and by_words.clause in near else refused
     # a name the rules quote in an aside, or the title of a section they cite but lack
     # («порождённое игродействие», 536): what is asked
     names = c.quoted_typed(q.keys) | c.cited_typed(q.keys) | c.elsewhere_typed(q.keys)

@@ -111,18 +111,24 @@ def unstated(
         # «многоликий … до какого момента они у него остаются»: 211.8.1's example says when he takes them
         return f"вопрос «как долго», а п. {c.paragraphs[d].id} не называет срока для {words}"
     asked = set(relation.asked_doings(c, q, c.asks.agent))
-    doers = sorted((t for t in topics if t.wi in asked), key=lambda t: t.wi)
+    # in the order typed (cards and jargon are read before the other words)
+    text = normalize(q.text)
+    doers = sorted(
+        (t for t in topics if t.wi in asked), key=lambda t: text.find(normalize(q.words[t.wi].word))
+    )
     if doers and not doers[0].whole:
         # «кто первым выкладывает карты на шаге рассадки»: who does what the rules never say; the
         # clause on the step does not say who does it. The doing asked is the first after «кто»:
         # «кто из нас начинает бой, тот кто набрал отряд дешевле» tells the rest
         return f"вопрос «кто», а правила не говорят, кто «{q.words[doers[0].wi].word}»"
-    if _asks_may(c, typed):
+    how_to = not _asks_may(c, typed) and _asks_how_to(c, typed)
+    if how_to or _asks_may(c, typed):
         # the doing asked about: a verb the rules have, or one they never name («защищать»)
         doing = [t for t in topics if _is_verb(q.words[t.wi]) and (t.whole or _never_named(q, t))]
         if doing and not any(t.wi in got for t in doing) and share < PERMISSION_COVERAGE:
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in doing)
-            return f"вопрос «можно ли», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
+            kind = "как" if how_to else "можно ли"
+            return f"вопрос «{kind}», а п. {c.paragraphs[d].id} не говорит о том, чтобы {said}"
     if relation.compares(c, typed):
         mentioned = [t for t in topics if t.wi in got and _aside(c, q, d, t.wi, how)]
         # … unless the question names more of the clause than the two things: «передвижение и
@@ -235,6 +241,7 @@ def _asks_more(c: Corpus, q: Query) -> bool:
         or _asks_how_long(c, typed)
         or _asks_order(c, typed)
         or _asks_may(c, typed)
+        or _asks_how_to(c, typed)
         or any(
             normalize(q.words[wi].word) not in c.asks.light
             for wi in relation.asked_doings(c, q, c.asks.agent)
@@ -248,11 +255,21 @@ def _asks_how_long(c: Corpus, typed: Sequence[str]) -> bool:
 
 
 def _asks_may(c: Corpus, typed: Sequence[str]) -> bool:
-    """«можно ли», «правомерно ли» (asks.yaml `permission`); «как атаковать летающее существо»
-    asks how one may do it: «как» right before a verb that is not light («как работает»)."""
-    return any(w in c.asks.permission for w in typed) or any(
-        a == "как" and b not in c.asks.light and morph.analyse(b).verb for a, b in itertools.pairwise(typed)
-    )
+    """«можно ли», «правомерно ли» (asks.yaml `permission`)."""
+    return any(w in c.asks.permission for w in typed)
+
+
+def _asks_how_to(c: Corpus, typed: Sequence[str]) -> bool:
+    """«как (же, вообще) атаковать летающее существо» asks how one may do it, as «можно ли» does:
+    «как» before an infinitive, little words between; not «как атакует» nor a light verb («как
+    работает»)."""
+    for i, w in enumerate(typed):
+        if w == "как":
+            after = itertools.dropwhile(lambda x: x in c.analyzer.stopwords, typed[i + 1 :])
+            nxt = next(after, "")
+            if nxt and nxt not in c.asks.light and (info := morph.analyse(nxt)).verb and info.lemma == nxt:
+                return True
+    return False
 
 
 def _asks_order(c: Corpus, typed: Sequence[str]) -> bool:

@@ -193,9 +193,9 @@ _JOINED = 6
 
 def rejoin(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
     """The query with the space taken out between two words that together are a word of the rules
-    and apart are no little words, nor two words (`_two_words`): a word a phone's voice input heard
-    as two («сим биота», «бес телесное», «су гедом», «игро действие»); a little word first only
-    before a half no dictionary knows («за мещающая»)."""
+    and apart are not two words (`_two_words`): a word a phone's voice input heard as two («сим
+    биота», «бес телесное», «су гедом», «игро действие»). A little word joins only as the first
+    half, before a half neither the rules nor a dictionary know («за мещающая»)."""
     runs = list(_CYRILLIC_RUN.finditer(query))
     stop = c.analyzer.stopwords
     cut: list[int] = []  # where a space goes out
