@@ -134,3 +134,17 @@ def test_a_symbiote_with_nowhere_to_go_has_no_host(query: str) -> None:
     # meaning that denies names no term, so «паразита» beside it is no «хозяин паразита» (211.2)
     hits = rules_index.load_default().search(query)
     assert hits and hits[0].id == "211.7", [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "можно ли поместить на карту обычное наземное сущ не симбиота",
+        "обычного наземного сущ можно посадить на другую карту как симба",
+        "на карту помещать не симбиота",
+    ],
+)
+def test_a_creature_that_is_no_symbiote_is_of_the_other_subtypes(query: str) -> None:
+    # jargon.yaml: «обычное наземное сущ», «не симбиота» → «прочие подтипы существ» (211.8.1)
+    hits = rules_index.load_default().search(query)
+    assert hits and hits[0].id == "211.8.1", [h.id for h in hits]
