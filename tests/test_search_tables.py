@@ -148,3 +148,12 @@ def test_a_creature_that_is_no_symbiote_is_of_the_other_subtypes(query: str) -> 
     # jargon.yaml: «обычное наземное сущ», «не симбиота» → «прочие подтипы существ» (211.8.1)
     hits = rules_index.load_default().search(query)
     assert hits and hits[0].id == "211.8.1", [h.id for h in hits]
+
+
+def test_an_abilitys_wording_typed_whole_is_its_term_though_a_word_of_it_comes_again() -> None:
+    # «не может быть взята в отряд с» typed whole is 535.9's; «у меня такая в отряде» says «отряд»
+    # again, which alone would read as a term typed twice (a relation of two of a kind)
+    hits = rules_index.load_default().search(
+        "на карте написано не может быть взята в отряд с и у меня такая в отряде"
+    )
+    assert hits and hits[0].id == "535.9", [h.id for h in hits]

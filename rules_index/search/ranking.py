@@ -545,7 +545,9 @@ def matched_terms(
         for k, term, clause, order, whole in c.terms
         if k <= present
         and _together([tk for tk in term_keys if tk.key in k])
-        and all(len(spans[key]) == 1 for key in k)
+        # … unless it is typed whole, little words too («не может быть взята в отряд с …, у
+        # меня в отряде»): one key typed again is the question's other words
+        and (all(len(spans[key]) == 1 for key in k) or (len(whole) >= 4 and bool(find_all(all_keys, whole))))
         and matching.in_order(query, order, spans)
     ]
     # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone;
