@@ -874,6 +874,26 @@ def test_an_ability_other_sections_treat_is_what_the_question_asks_about(ix: Rul
     assert result.hits == () and not result.answer.answered, lines(result)
 
 
+def test_a_clause_that_covers_a_story_about_an_ability_it_never_names_is_no_answer(ix: RulesIndex) -> None:
+    # 534.5's example has the card, the attacks and the wounds (enough of the question's words),
+    # never Бул'Багур's protection from flyers, which is what the question asks about
+    result = ix.lookup(
+        "ну вот бул багур у соперника и у него защита от летающих а мой летун его атакует "
+        "что будет урон проходит или нет"
+    )
+    assert result.hits == (), lines(result)
+    assert result.answer.reason == (
+        "«защита от летающих» — особенность из других разделов правил, а п. 534.5 о ней не говорит"
+    )
+    # … while a question that names what the example shows («свет фонаря») asks about it, the
+    # protection around it being its story
+    result = ix.lookup(
+        "бул багур посветил фонарём на клетку где стоит моё существо, потом его лучник стреляет туда. "
+        "лишняя рана считается от выстрела? у меня защита от выстрелов"
+    )
+    assert result.answer.answered and result.hits[0].id == "534.5", lines(result)
+
+
 def test_a_protection_the_rules_speak_of_is_still_answered(ix: RulesIndex) -> None:
     # «защита от воздействий» is no ability of another section: 534.8 says what counts as one
     result = ix.lookup("Вожак сатиров ранит соседа у которого защита от воздействий")

@@ -103,6 +103,7 @@ LONG_STORY = 0.0
 _ONLY_THE_CARD = "п. {} называет только карту"
 _IN_PASSING = "п. {} упоминает это только в примере или ссылке"
 _ONLY_WHEN = "п. {} совпал только словами о том, когда ({}), а не о том, что спрошено"
+_ELSEWHERE = "«{}» — особенность из других разделов правил, а п. {} о ней не говорит"
 # A message of several sentences that asks in some of them («Добрый день. Купил набор… Можно ли
 # поместить небестелесного симбиота на бестелесное существо?») tells its story in the others: a
 # topic typed only there weighs this much of its weight. Chosen on the tuning sets (0.4 silenced an
@@ -210,8 +211,17 @@ def decide(
     when = relation.said_when(c, q)
     # the question's words most clauses do not imply, in the order typed
     rare = [t.wi for t in topics if not _generic(c, q, t.wi)]
+    # an ability other sections treat, typed whole («защита от летающих»): what is asked of it
+    elsewhere = c.elsewhere_typed(q.keys)
     for d in enough:
         share = shares[d]
+        if elsewhere and not c.names_written(d, q.keys) and not _example_named(c, q, d, covered[d], how):
+            # «у Бул'Багура защита от летающих, мой летун его бьёт, урон проходит?»: 534.5's
+            # example has the card, the attacks and the wounds, never that protection; a name it
+            # writes («свет фонаря») is what is asked, and the protection the story around it
+            said = "», «".join(c.elsewhere_said(q.keys))
+            reason = reason or _ELSEWHERE.format(said, c.paragraphs[d].id)
+            continue
         if not any(
             passing.where(c, q, d, t.wi, how) in passing.CENTRAL for t in topics if t.wi in covered[d]
         ):
@@ -495,6 +505,14 @@ def _asked_sentences(c: Corpus, q: Query, topics: list[Topic]) -> list[Topic]:
     weigh STORY_SENTENCE of their weight."""
     around = relation.told_around(c, q)
     return [replace(t, weight=t.weight * STORY_SENTENCE) if t.wi in around else t for t in topics]
+
+
+def _example_named(c: Corpus, q: Query, d: int, got: set[int], how: How) -> bool:
+    """Whether the question types the quoted name of paragraph d's example («свет фонаря» of
+    534.5's), not only its card: what the example shows is what it asks."""
+    return any(
+        how[d][wi][0].how not in ("card", "named") and passing.where(c, q, d, wi, how) == "name" for wi in got
+    )
 
 
 def _missing(c: Corpus, words: Sequence[QWord], topics: Sequence[Topic]) -> tuple[str, ...]:

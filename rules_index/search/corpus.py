@@ -120,6 +120,15 @@ class Corpus:
         «защита от летающих») a question types whole."""
         return _typed_names(self._elsewhere_names, keys)
 
+    def elsewhere_said(self, keys: Sequence[str]) -> tuple[str, ...]:
+        """The names of abilities other sections treat that a question types whole, as the table
+        writes them («защита от летающих» for «с защитой от летающих»)."""
+        return tuple(
+            " ".join(name)
+            for name, stems in zip(self.asks.elsewhere_names, self._elsewhere_names, strict=True)
+            if in_a_row(stems, keys)
+        )
+
     def quoted_typed(self, keys: Sequence[str]) -> frozenset[str]:
         """The keys of every aside name of these rules a question types whole."""
         return _typed_names(self._all_aside_names, keys)
