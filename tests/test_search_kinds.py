@@ -43,6 +43,10 @@ def test_the_words_of_a_comparison_are_not_what_is_asked(ix: RulesIndex, query: 
         "чем передвижение отличается от перемещения",
         "передвижение и перемещение это одно и то же или нет",
         "передвижение и перемещение одно ли и то же?",
+        # the thing asked about right after «чем»: the story's «симбиотов» and «правилах» do not
+        # make 211.11 say what it is
+        "чем передвижение отличается от перемещения, в правилах про симбиотов это слово есть "
+        "а нигде не объяснено",
     ],
 )
 def test_a_difference_of_a_thing_a_clause_names_only_in_passing_is_not_answered(

@@ -133,7 +133,9 @@ def unstated(
         mentioned = [t for t in topics if t.wi in got and _aside(c, q, d, t.wi, how)]
         # … unless the question names more of the clause than the two things: «передвижение и
         # перемещение симбиота разница» asks what 211.11 says of a symbiote's move
-        if mentioned and sum(t.wi in got for t in topics) <= COMPARED:
+        if mentioned and (
+            sum(t.wi in got for t in topics) <= COMPARED or _asked_after_which(q, mentioned, typed)
+        ):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in mentioned)
             return f"вопрос о разнице, а п. {c.paragraphs[d].id} упоминает {said} только к слову"
     # an order runs over sentences («Объявляя вызов … Затем … После этого …», 535.5.1): a sentence
@@ -247,6 +249,14 @@ def _asks_more(c: Corpus, q: Query) -> bool:
             for wi in relation.asked_doings(c, q, c.asks.agent)
         )
     )
+
+
+def _asked_after_which(q: Query, mentioned: Sequence[Topic], typed: Sequence[str]) -> bool:
+    """Whether a thing mentioned only in passing is the one «чем … отличается» asks about, typed
+    right after «чем» («чем передвижение отличается от перемещения, в правилах про симбиотов это
+    слово есть»): the story's other words do not make the clause say what it is."""
+    after = {typed[i + 1] for i, w in enumerate(typed[:-1]) if w == "чем"}
+    return any(normalize(q.words[t.wi].word) in after for t in mentioned)
 
 
 def _asks_how_long(c: Corpus, typed: Sequence[str]) -> bool:
