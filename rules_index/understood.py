@@ -11,8 +11,8 @@ from types import MappingProxyType
 from rules_index.model import Answer, Evidence, Match, QueryWord
 
 NOTHING = "В загруженных правилах об этом ничего нет."
-# Over the clauses shown for a clause number the loaded rules lack: those citing it, or nearest it.
-POINTERS = "Номер из запроса — пункты, которые на него ссылаются или стоят рядом:"
+# Over the clauses a clause number of an unanswered query finds: itself, those citing it, or nearest it.
+POINTERS = "Пункты по номеру из запроса (как нашёлся каждый — под ним):"
 
 # How a typed word matched, in a judge's words.
 HOW: Mapping[str, str] = MappingProxyType(

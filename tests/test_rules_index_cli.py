@@ -212,7 +212,7 @@ def test_a_clause_the_rules_lack_is_nothing_then_what_cites_it() -> None:
     code, out, _ = run("search", "история боя 537")
     lines = out.splitlines()
     nothing = next(i for i, line in enumerate(lines) if "В загруженных правилах об этом ничего нет." in line)
-    pointers = lines.index("Номер из запроса — пункты, которые на него ссылаются или стоят рядом:")
+    pointers = lines.index("Пункты по номеру из запроса (как нашёлся каждый — под ним):")
     assert code == 0 and nothing < pointers, out
     assert lines[pointers + 1].startswith("1. 534.5"), out
 

@@ -430,3 +430,33 @@ def test_how_to_do_what_a_clause_never_says_says_so() -> None:
     assert result.answer.reason == "вопрос «как», а п. 211.4 не говорит о том, чтобы «атаковать»", (
         result.answer
     )
+
+
+@pytest.mark.parametrize(
+    ("query", "clause"),
+    [
+        (
+            "в 211.11 в скобках написано про передвижение, я так и не понял чем передвижение "
+            "отличается от движения",
+            "211.11",
+        ),
+        (
+            "в п. 211.5 фраза обрывается на «если бестелесный симбиот» — так можно бестелесного "
+            "паразита на обычное существо?",
+            "211.5",
+        ),
+    ],
+)
+def test_a_clause_typed_with_a_question_its_words_say_it_does_not_answer_is_no_answer(
+    ix: RulesIndex, query: str, clause: str
+) -> None:
+    # the number finds the clause; what the question asks of it, the clause does not say
+    result = ix.lookup(query)
+    assert not result.answer.answered and result.answer.clause == clause and result.answer.reason, (
+        result.answer
+    )
+
+
+def test_a_clause_typed_with_a_question_it_answers_is_answered(ix: RulesIndex) -> None:
+    result = ix.lookup("п. 211.10 можно ли двигать симбиота")
+    assert result.answer.answered and result.hits[0].id == "211.10", [h.id for h in result.hits]

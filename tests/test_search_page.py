@@ -224,10 +224,19 @@ def test_a_clause_the_rules_cite_but_lack_is_nothing_and_its_citers_are_linked()
     assert any(line.startswith("В загруженных правилах об этом ничего нет.") for line in said), said
     why = at.get_by_key("search_evidence").caption[0].value.replace("\\", "")
     assert "Почему: пункта 537 нет в загруженных правилах, на него ссылается п. 534.5." in why, why
-    assert why.endswith("Номер из запроса — пункты, которые на него ссылаются или стоят рядом:"), why
+    assert why.endswith("Пункты по номеру из запроса (как нашёлся каждый — под ним):"), why
     assert hit_links(at) == []
     pointers = at.get_by_key("search_pointers")
     assert [link.params.get("p") for link in list_links(pointers)] == ["534.5"]
+
+
+def test_a_clause_typed_with_a_question_it_does_not_answer_is_nothing_over_that_clause() -> None:
+    at = run("в 211.11 в скобках написано про передвижение, чем передвижение отличается от перемещения")
+    said = [i.value.replace("\\", "") for i in at.info]
+    assert any(line.startswith("В загруженных правилах об этом ничего нет.") for line in said), said
+    why = at.get_by_key("search_evidence").caption[0].value.replace("\\", "")
+    assert "Почему: вопрос о разнице, а п. 211.11 упоминает «передвижение» только к слову." in why, why
+    assert [link.params.get("p") for link in list_links(at.get_by_key("search_pointers"))] == ["211.11"]
 
 
 def test_a_clause_number_misremembered_beside_words_lets_the_words_answer() -> None:

@@ -214,7 +214,8 @@ def _search() -> None:
         )
         _render_evidence(result, understood.POINTERS if hits else "")
         if hits:
-            # a clause number the loaded rules lack: the clauses citing it, or those nearest it
+            # the clauses a clause number of the query finds: itself (when its words ask what it
+            # does not say), those citing it or nearest it (when the loaded rules lack it)
             linklist.draw("search_pointers", [hit_entry(index, h) for h in hits], _leaving)
         elif result.answer.cut_off and result.answer.clause:
             # the text breaks off where the question is: the clause itself, to read what is there

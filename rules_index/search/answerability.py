@@ -134,6 +134,12 @@ def decide(
         targets = [d for n in numbered for d, _ in n.targets]
         clause = c.paragraphs[targets[0]].id if targets else ""
         if any(n.how == "number" for n in numbered):
+            if any(qw.meaningful for qw in q.words):
+                # the clause typed and a question its words say it does not answer («в 211.11
+                # упоминается передвижение, чем оно отличается от перемещения»: only in passing)
+                by_words = decide(c, replace(q, numbers=()), covered, how, defining, scores, sections)
+                if not by_words.answered and by_words.reason and by_words.clause == clause:
+                    return by_words
             return Answer(bool(targets), clause, coverage=1.0)
         # only clauses the loaded rules lack: those citing them or near them are no answer; a
         # number nothing cites, beside words that answer with a clause near it («активный игрок
