@@ -82,6 +82,8 @@ def test_a_clause_said_aloud_that_the_rules_lack_is_said_to_be_absent(ix: RulesI
         ("пример с многоликим и су гедом где это", "сугедом", "211.8.1"),
         # a little word heard apart from the rest of the word: «за» + «мещающая», no word alone
         ("короче что такое за мещающая особенность", "замещающая", "534.7"),
+        # … «фазу» is a word, but the rules write «подфазу» whole
+        ("кто контролирует карту которую я набрал в под фазу набора", "подфазу", "535.3"),
     ],
 )
 def test_a_word_voice_input_heard_as_two_is_one(ix: RulesIndex, said: str, word: str, first: str) -> None:

@@ -211,14 +211,25 @@ def rejoin(c: Corpus, query: str, stemmer: Stemmer.Stemmer) -> str:
             # the word itself, not a word of the rules it begins with («симбиот атаковать»)
             or (left + right not in c.vocab and stemmer.stemWord(left + right) not in c.postings)
             # a little word heard apart from the rest of a word the rules have («за мещающая»): only
-            # before a half neither the rules nor a dictionary know («про пустую» stays two words)
-            or (_known(c, right, stemmer, True) if left in stop else _two_words(c, left, right, stemmer))
+            # before a half the rules do not know, and a half a dictionary knows only where the rules
+            # write the whole word so («под фазу» → «подфазу»; «про пустую» stays two words)
+            or (
+                _little_apart(c, left + right, right, stemmer)
+                if left in stop
+                else _two_words(c, left, right, stemmer)
+            )
         ):
             continue
         cut.append(a.end())
     for at in reversed(cut):
         query = query[:at] + query[at + 1 :]
     return query
+
+
+def _little_apart(c: Corpus, whole: str, right: str, stemmer: Stemmer.Stemmer) -> bool:
+    """Whether a little word and the word after it stay apart: the rules know the word after it,
+    or a dictionary does and the rules never write the two as one word."""
+    return _known(c, right, stemmer) or (morph.known(right) and whole not in c.vocab)
 
 
 def _two_words(c: Corpus, left: str, right: str, stemmer: Stemmer.Stemmer) -> bool:
