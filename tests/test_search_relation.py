@@ -169,3 +169,16 @@ def test_who_followed_by_a_light_verb_asks_the_chat_not_the_doer(ix: RulesIndex)
     assert result.answer.answered and result.hits[0].id == "211.9", [h.id for h in result.hits]
     # «кто первым вскрывает карты» still asks the doer: 211.7 has the uncovering, not who does it
     assert not ix.lookup("кто первым вскрывает карты").hits
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "можно ли посадить одного симбиота на другого симбиота как матрешку",
+        "симбиота на симбиота можно? типа матрешка",
+    ],
+)
+def test_a_thing_the_question_likens_to_is_no_topic(ix: RulesIndex, query: str) -> None:
+    # «как матрёшку» ending the question is a likeness: 211.4 («на другого симбиота») answers
+    result = ix.lookup(query)
+    assert result.answer.answered and result.hits[0].id == "211.4", [h.id for h in result.hits]
