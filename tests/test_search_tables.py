@@ -157,3 +157,9 @@ def test_an_abilitys_wording_typed_whole_is_its_term_though_a_word_of_it_comes_a
         "на карте написано не может быть взята в отряд с и у меня такая в отряде"
     )
     assert hits and hits[0].id == "535.9", [h.id for h in hits]
+
+
+def test_an_extra_wound_is_one_wound_more() -> None:
+    # jargon.yaml: «лишняя рана» → «на одну рану больше» (534.5's example of Бул'Багур's lantern)
+    hits = rules_index.load_default().search("лишняя рана от замещения считается от яда или нет")
+    assert hits and hits[0].id == "534.5", [h.id for h in hits]
