@@ -298,6 +298,15 @@ def test_a_word_that_only_begins_like_a_family_keeps_its_own_stem(ix: RulesIndex
     assert any(e.word == "защитником" and not e.found for e in result.answer.evidence)
 
 
+def test_carrying_out_is_one_family(ix: RulesIndex) -> None:
+    analyzer = Analyzer(load_tables())
+    stemmer = analyzer.stemmer()
+    assert {analyzer.key(w, stemmer) for w in ("выполняется", "выполнения", "выполнена")} == {"выполн"}
+    # 534.7.1: «…но может, когда это игродействие применяет эффект в результате выполнения»
+    result = ix.lookup("когда замещающая особенность выполняется ее эффект уже можно заместить")
+    assert result.answer.answered and result.hits[0].id == "534.7.1", [h.id for h in result.hits]
+
+
 def test_changing_is_one_family_but_the_pronoun_is_not_in_it(ix: RulesIndex) -> None:
     analyzer = Analyzer(load_tables())
     stemmer = analyzer.stemmer()
