@@ -95,6 +95,8 @@ def test_a_word_read_so_only_beside_another_is_a_word_the_rules_lack_without_it(
         "вскрытие карт кто первый",
         "стек порядок выполнения",  # keywords: 534.7's «в порядке, описанном в 536» points elsewhere
         "кто первый выбирает клетку при рассадке",
+        # a doing right before «первым» asks which comes first
+        "как работает стек, последнее положенное выполняется первым?",
     ],
 )
 def test_a_question_of_order_needs_a_clause_that_states_one(ix: RulesIndex, query: str) -> None:

@@ -282,9 +282,19 @@ def _asks_how_to(c: Corpus, typed: Sequence[str]) -> bool:
     return False
 
 
+# Words that ask which comes first right after a doing («выполняется первым»).
+_FIRST = frozenset({"первым", "первой", "первее"})
+
+
 def _asks_order(c: Corpus, typed: Sequence[str]) -> bool:
-    """«в каком порядке» (asks.yaml `order`)."""
-    return relation.typed_phrase(typed, c.asks.order)
+    """«в каком порядке» (asks.yaml `order`); «что выполняется первым», «последнее положенное
+    выполняется первым?»: a doing done right before «первым» (not a light verb: «какой ряд
+    считается первым» asks which row; not an infinitive: «какой из них применить первым» asks
+    which one to choose)."""
+    return relation.typed_phrase(typed, c.asks.order) or any(
+        b in _FIRST and a not in c.asks.light and (info := morph.analyse(a)).verb and info.lemma != a
+        for a, b in itertools.pairwise(typed)
+    )
 
 
 def _asks_who_first(c: Corpus, typed: Sequence[str]) -> bool:
