@@ -163,3 +163,12 @@ def test_an_extra_wound_is_one_wound_more() -> None:
     # jargon.yaml: «лишняя рана» → «на одну рану больше» (534.5's example of Бул'Багур's lantern)
     hits = rules_index.load_default().search("лишняя рана от замещения считается от яда или нет")
     assert hits and hits[0].id == "534.5", [h.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "first"), [("рес откуда берется карта", "535.6"), ("возрождение откуда берут карту", "535.6")]
+)
+def test_where_a_card_is_taken_from_is_what_it_is_taken_out_of(query: str, first: str) -> None:
+    # jargon.yaml: «откуда берёт» → «извлечь» (535.6), not «взять» of 535.2's «Взятие карты в отряд»
+    hits = rules_index.load_default().search(query)
+    assert hits and hits[0].id == first, [h.id for h in hits]
