@@ -182,3 +182,21 @@ def test_a_thing_the_question_likens_to_is_no_topic(ix: RulesIndex, query: str) 
     # «как матрёшку» ending the question is a likeness: 211.4 («на другого симбиота») answers
     result = ix.lookup(query)
     assert result.answer.answered and result.hits[0].id == "211.4", [h.id for h in result.hits]
+
+
+def test_one_thing_of_each_player_is_no_two_of_a_kind(ix: RulesIndex) -> None:
+    # «замещение» typed twice, once «у меня» and once «у оппа»: both players (534.4.2), not several
+    # replacements of one player (534.4.1's «несколько эффектов замещения»)
+    result = ix.lookup(
+        "у меня эффект замещения и у соперника эффект замещения на одно и то же игродействие, "
+        "сейчас идет мой ход. кто выбирает какой будет применён?"
+    )
+    assert result.hits[0].id == "534.4.2", [h.id for h in result.hits]
+    assert (
+        ix.lookup("и у меня и у опа есть эффект замещения на одно игродействие, кто выбирает").hits[0].id
+        == "534.4.2"
+    )
+    from rules_index.search import ranking
+
+    assert ranking._two_owners("у меня замещение и у него тоже замещение")
+    assert not ranking._two_owners("замена на замену у меня работает")

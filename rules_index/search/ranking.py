@@ -240,7 +240,10 @@ def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float], text: s
     симбиота», «несколько эффектов замещения») answer it. A word is typed twice when both stand
     for the same keys: «замена» (эффект замещения) and «эффект» are two words, not one twice."""
     typed = [tuple(a.key for a in qw.alts) for qw in words if qw.alts and qw.meaningful]
-    twice = {keys[0] for keys in typed if typed.count(keys) > 1} | _counted(c, words, text)
+    # … unless each is a player's own: «у меня замещение и у оппа замещение» is one of each player
+    # (534.4.2's «оба игрока»), not several of one
+    owned = _two_owners(text)
+    twice = {keys[0] for keys in typed if typed.count(keys) > 1 and not owned} | _counted(c, words, text)
     if not twice:
         return
     other: set[int] = set()
@@ -250,6 +253,14 @@ def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float], text: s
         for d in set(c.postings.get(key, {})) & other & set(scores):
             if any(_follows(piece.tokens, a, key) for a in c.another_keys for piece in c.pieces[d]):
                 scores[d] *= ANOTHER_GAIN
+
+
+def _two_owners(text: str) -> bool:
+    """Whether the question gives one thing to the asker and one to another: «у меня …» and
+    then «и у …» («у меня замещение и у него тоже»)."""
+    typed = normalize(text).split()
+    mine = next((i for i, pair in enumerate(itertools.pairwise(typed)) if pair == ("у", "меня")), None)
+    return mine is not None and any(pair == ("и", "у") for pair in itertools.pairwise(typed[mine + 2 :]))
 
 
 def _counted(c: Corpus, words: Sequence[QWord], text: str) -> set[str]:
