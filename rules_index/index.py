@@ -257,7 +257,7 @@ class RulesIndex:
 
     def lookup(self, query: str, top: int = 10, named: Sequence[Named] = ()) -> SearchResult:
         """`search` plus what each typed word matched; when the rules do not answer it, the only
-        hits are the clauses a typed clause number points to (citing it, or nearest it)."""
+        hits are the clauses a typed clause number finds (itself, those citing it or nearest it)."""
         result = self._search.lookup(query, top, named)
         hits = tuple(self._which(h) if len(self._positions.get(h.id, ())) > 1 else h for h in result.hits)
         return replace(result, hits=hits)

@@ -121,6 +121,8 @@ class Asks:
     chat: frozenset[str] = frozenset()  # «шарит», «знает»: «кто шарит» asks the chat, not a doer
     # «активный»: which of the two players goes first, for an order asked with «кто»
     order_who: frozenset[str] = frozenset()
+    # «можно», «чем», «почему»: the words of a question, not of a look-up («211.5 бестелесный симбиот»)
+    asking: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -365,6 +367,7 @@ def _asks(path: Path) -> Asks:
         _phrases(words(data.get("turn_times"), "turn_times")),
         words(data.get("chat"), "chat"),
         words(order.get("who_states"), "order.who_states"),
+        words(data.get("asking"), "asking"),
     )
 
 

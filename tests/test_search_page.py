@@ -247,6 +247,21 @@ def test_an_unanswered_clause_number_is_nothing_over_the_clauses_it_finds(
     assert [link.params.get("p") for link in list_links(at.get_by_key("search_pointers"))] == [listed]
 
 
+def test_a_clause_typed_where_its_text_breaks_off_shows_the_cut() -> None:
+    # the number does not hide what the same question without it shows: the sentence 211.5 breaks
+    # off in, marked as cut
+    at = run(
+        "в п. 211.5 фраза обрывается на «если бестелесный симбиот» — так можно бестелесного паразита "
+        "на обычное существо?"
+    )
+    assert any(
+        i.value.replace("\\", "").startswith("В загруженных правилах об этом ничего нет.") for i in at.info
+    )
+    cut = at.get_by_key("search_cut_off")
+    assert [link.params.get("p") for link in list_links(cut)] == ["211.5"]
+    assert not _has_key(at, "search_pointers")
+
+
 def test_a_clause_number_misremembered_beside_words_lets_the_words_answer() -> None:
     # 534.4.3 does not exist and nothing cites it: the words name 534.4.2
     at = run("активный игрок выбирает эффект замещения - это вроде пункт 534.4.3?")

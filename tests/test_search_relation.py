@@ -173,13 +173,10 @@ def test_who_followed_by_a_light_verb_asks_the_chat_not_the_doer(ix: RulesIndex)
 
 @pytest.mark.parametrize(
     "query",
-    [
-        "можно ли посадить одного симбиота на другого симбиота как матрешку",
-        "симбиота на симбиота можно? типа матрешка",
-    ],
+    ["симбиота на симбиота можно? типа матрешка"],
 )
 def test_a_thing_the_question_likens_to_is_no_topic(ix: RulesIndex, query: str) -> None:
-    # «как матрёшку» ending the question is a likeness: 211.4 («на другого симбиота») answers
+    # «типа матрёшка» ending the question is a likeness: 211.4 («на другого симбиота») answers
     result = ix.lookup(query)
     assert result.answer.answered and result.hits[0].id == "211.4", [h.id for h in result.hits]
 
@@ -199,4 +196,5 @@ def test_one_thing_of_each_player_is_no_two_of_a_kind(ix: RulesIndex) -> None:
     from rules_index.search import ranking
 
     assert ranking._two_owners("у меня замещение и у него тоже замещение")
-    assert not ranking._two_owners("замена на замену у меня работает")
+    assert ranking._two_owners("у меня, короче, замещение, и у оппа тоже")  # punctuation
+    assert not ranking._two_owners("у меня замена на замену и хочу применить обе")

@@ -212,15 +212,17 @@ def _search() -> None:
             common.escape_md(understood.NOTHING) + " Попробуйте другое слово или номер пункта.",
             icon=common.ICON_INFO,
         )
-        _render_evidence(result, understood.POINTERS if hits else "")
-        if hits:
-            # the clauses a clause number of the query finds: itself (when its words ask what it
-            # does not say), those citing it or nearest it (when the loaded rules lack it)
-            linklist.draw("search_pointers", [hit_entry(index, h) for h in hits], _leaving)
-        elif result.answer.cut_off and result.answer.clause:
+        cut = result.answer.clause if result.answer.cut_off else ""
+        # the clauses a clause number of the query finds: itself (when its words ask what it does
+        # not say), those citing it or nearest it (when the loaded rules lack it)
+        pointers = [h for h in hits if h.id != cut]
+        _render_evidence(result, understood.POINTERS if pointers else "")
+        if cut:
             # the text breaks off where the question is: the clause itself, to read what is there
-            entry = cut_off_entry(index, result.answer.clause, result.answer.cut_off)
+            entry = cut_off_entry(index, cut, result.answer.cut_off)
             linklist.draw("search_cut_off", [entry], _leaving)
+        if pointers:
+            linklist.draw("search_pointers", [hit_entry(index, h) for h in pointers], _leaving)
         ready.render_answers(index, found, problem, _leaving)
         return
     _render_evidence(result, f"Найдено пунктов: {len(hits)} (лучшие сверху)")

@@ -7,9 +7,8 @@ rewards the clauses that contain it verbatim; a card name finds the clauses that
 A word the rules lack is linked to words they have: jargon (data), a word cut short, a typo,
 a derivation («двигать» → «движение»), each weighted below the word itself. Section headings
 rank below their clauses unless the query is the section's name. A query whose meaningful
-words the rules do not answer gets no hits at all (but the clauses a clause number it types, which
-the rules lack, points to) (`SearchResult.words` says which words
-matched what, and which matched nothing).
+words the rules do not answer gets no hits at all but the clauses a clause number it types finds
+(`SearchResult.words` says which words matched what, and which matched nothing).
 
 One module per step, in the order a query goes through them:
 - `corpus`: the index of one corpus, built once (`postings`, `linking`, `typos` help it);
@@ -63,7 +62,7 @@ class SearchIndex:
     def lookup(self, text: str, top: int = 10, named: Sequence[Named] = ()) -> SearchResult:
         """Hits best first and how each typed word was understood; raises QueryError for an
         empty or over-long query. When the rules do not answer the query, the only hits are the
-        clauses a typed clause number the rules lack points to (citing it, or nearest it). `named`:
+        clauses a typed clause number finds (itself, those citing it or nearest it). `named`:
         words the caller knows name something the rules do not (a card of its card base), and
         the rules words to read for them."""
         query.check(text, top)

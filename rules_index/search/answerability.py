@@ -134,11 +134,14 @@ def decide(
         targets = [d for n in numbered for d, _ in n.targets]
         clause = c.paragraphs[targets[0]].id if targets else ""
         if any(n.how == "number" for n in numbered):
-            if any(qw.meaningful for qw in q.words):
+            typed_ids = {n.cid for n in numbered if n.how == "number"}
+            if any(qw.meaningful for qw in q.words) and ("?" in q.text or set(q.typed) & c.asks.asking):
                 # the clause typed and a question its words say it does not answer («в 211.11
-                # упоминается передвижение, чем оно отличается от перемещения»: only in passing)
+                # упоминается передвижение, чем передвижение отличается от перемещения»: only in
+                # passing); a look-up («211.5 бестелесный симбиот») asks nothing, and is answered
                 by_words = decide(c, replace(q, numbers=()), covered, how, defining, scores, sections)
-                if not by_words.answered and by_words.reason and by_words.clause == clause:
+                of_it = by_words.clause in typed_ids and f"п. {by_words.clause} " in by_words.reason + " "
+                if not by_words.answered and of_it:
                     return by_words
             return Answer(bool(targets), clause, coverage=1.0)
         # only clauses the loaded rules lack: those citing them or near them are no answer; a
@@ -221,7 +224,11 @@ def decide(
     elsewhere = c.elsewhere_typed(q.keys)
     for d in enough:
         share = shares[d]
-        if elsewhere and not c.names_written(d, q.keys) and not _example_named(c, q, d, covered[d], how):
+        if (
+            elsewhere
+            and not elsewhere <= c.names_written(d, q.keys)
+            and not _example_named(c, q, d, covered[d], how)
+        ):
             # «у Бул'Багура защита от летающих, мой летун его бьёт, урон проходит?»: 534.5's
             # example has the card, the attacks and the wounds, never that protection; a name it
             # writes («свет фонаря») is what is asked, and the protection the story around it

@@ -132,9 +132,10 @@ def unstated(
     if relation.compares(c, typed):
         mentioned = [t for t in topics if t.wi in got and _aside(c, q, d, t.wi, how)]
         # … unless the question names more of the clause than the two things: «передвижение и
-        # перемещение симбиота разница» asks what 211.11 says of a symbiote's move
+        # перемещение симбиота разница» asks what 211.11 says of a symbiote's move; not when «чем»
+        # asks of the thing mentioned in passing itself («чем передвижение симбиота отличается»)
         if mentioned and (
-            sum(t.wi in got for t in topics) <= COMPARED or _asked_after_which(q, mentioned, typed)
+            sum(t.wi in got for t in topics) <= COMPARED or _asked_after_which(c, q, mentioned, typed)
         ):
             said = ", ".join(f"«{q.words[t.wi].word}»" for t in mentioned)
             return f"вопрос о разнице, а п. {c.paragraphs[d].id} упоминает {said} только к слову"
@@ -251,12 +252,25 @@ def _asks_more(c: Corpus, q: Query) -> bool:
     )
 
 
-def _asked_after_which(q: Query, mentioned: Sequence[Topic], typed: Sequence[str]) -> bool:
-    """Whether a thing mentioned only in passing is the one «чем … отличается» asks about, typed
-    right after «чем» («чем передвижение отличается от перемещения, в правилах про симбиотов это
-    слово есть»): the story's other words do not make the clause say what it is."""
-    after = {typed[i + 1] for i, w in enumerate(typed[:-1]) if w == "чем"}
-    return any(normalize(q.words[t.wi].word) in after for t in mentioned)
+def _asked_after_which(c: Corpus, q: Query, mentioned: Sequence[Topic], typed: Sequence[str]) -> bool:
+    """Whether a thing mentioned only in passing is the one «чем … отличается» asks about, the
+    first word after «чем» but little ones («чем же передвижение отличается от перемещения, в
+    правилах про симбиотов это слово есть»), or a pronoun for it («… передвижение, чем оно
+    отличается»): the story's other words do not make the clause say what it is."""
+    names = {normalize(q.words[t.wi].word) for t in mentioned}
+    for i, w in enumerate(typed):
+        if w != "чем":
+            continue
+        rest = typed[i + 1 :]
+        said = next((x for x in rest if x not in c.analyzer.stopwords), "")
+        skipped = rest[: rest.index(said)] if said else rest
+        if said in names or (set(skipped) & _PRONOUNS and relation.compares(c, [said])):
+            return True
+    return False
+
+
+# «чем оно отличается»: a pronoun for the thing the question named before.
+_PRONOUNS = frozenset({"он", "она", "оно", "они"})
 
 
 def _asks_how_long(c: Corpus, typed: Sequence[str]) -> bool:
@@ -288,12 +302,25 @@ _FIRST = frozenset({"первым", "первой", "первее"})
 
 def _asks_order(c: Corpus, typed: Sequence[str]) -> bool:
     """«в каком порядке» (asks.yaml `order`); «что выполняется первым», «последнее положенное
-    выполняется первым?»: a doing done right before «первым» (not a light verb: «какой ряд
-    считается первым» asks which row; not an infinitive: «какой из них применить первым» asks
-    which one to choose)."""
-    return relation.typed_phrase(typed, c.asks.order) or any(
-        b in _FIRST and a not in c.asks.light and (info := morph.analyse(a)).verb and info.lemma != a
-        for a, b in itertools.pairwise(typed)
+    выполняется первым?»: a doing done right before «первым». Not a light verb («какой ряд
+    считается первым» asks which row), nor an infinitive («какой из них применить первым»), nor
+    in a question of which («какой эффект применяется первым»: the player chooses, 534.4.1): those
+    ask which one; nor «первым» of a thing («был первым симбиотом», «бьёт первым ударом»)."""
+    if relation.typed_phrase(typed, c.asks.order):
+        return True
+    if any(w.startswith("как") and w != "как" for w in typed):  # «какой», «какая», «каким»…
+        return False
+    return any(
+        typed[i + 1] in _FIRST
+        and typed[i] not in c.asks.light
+        and (info := morph.analyse(typed[i])).verb
+        and info.lemma != typed[i]
+        and not (
+            i + 2 < len(typed)
+            and morph.analyse(typed[i + 2]).noun
+            and morph.agree(typed[i + 1], typed[i + 2])
+        )
+        for i in range(len(typed) - 1)
     )
 
 

@@ -257,8 +257,9 @@ def another(c: Corpus, words: Sequence[QWord], scores: dict[int, float], text: s
 
 def _two_owners(text: str) -> bool:
     """Whether the question gives one thing to the asker and one to another: «у меня …» and
-    then «и у …» («у меня замещение и у него тоже»)."""
-    typed = normalize(text).split()
+    then «и у …» («у меня замещение, и у него тоже»). Not «а у …»: «у меня урон уже заменился, а
+    у соперника второе замещение на то, что получилось» is a replacement of a replacement."""
+    typed = relation.words(normalize(text))
     mine = next((i for i, pair in enumerate(itertools.pairwise(typed)) if pair == ("у", "меня")), None)
     return mine is not None and any(pair == ("и", "у") for pair in itertools.pairwise(typed[mine + 2 :]))
 
@@ -551,15 +552,17 @@ def matched_terms(
         spans.setdefault(tk.key, set()).add(tk.span)
     # A term typed twice relates two of a kind («замещение замещения», «симб на симба»): the
     # question is about that relation, not about what the term means.
+    # … unless it is typed whole, little words too («у меня в отряде такая, а на карте написано не
+    # может быть взята в отряд с»): a key typed again is the question's other words, wherever
     matched = [
         (k, term, clause, whole)
         for k, term, clause, order, whole in c.terms
         if k <= present
         and _together([tk for tk in term_keys if tk.key in k])
-        # … unless it is typed whole, little words too («не может быть взята в отряд с …, у
-        # меня в отряде»): one key typed again is the question's other words
-        and (all(len(spans[key]) == 1 for key in k) or (len(whole) >= 4 and bool(find_all(all_keys, whole))))
-        and matching.in_order(query, order, spans)
+        and (
+            (len(whole) >= 4 and bool(find_all(all_keys, whole)))
+            or (all(len(spans[key]) == 1 for key in k) and matching.in_order(query, order, spans))
+        )
     ]
     # A term inside a longer matched term («вызов» in «правила вызова») is not matched alone;
     # of two terms with the same words, the one whose little words the query has too

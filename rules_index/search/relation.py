@@ -101,6 +101,11 @@ PARTS = re.compile(r"[,;:.!?()–—]|\s-\s")
 _WORD = re.compile(r"\w+")
 
 
+def words(text: str) -> list[str]:
+    """The words of a text, without the punctuation typed after them («меня,» → «меня»)."""
+    return _WORD.findall(text)
+
+
 def _pairs(
     q: Query,
     covered: Mapping[int, set[int]],
@@ -274,21 +279,13 @@ def told_around(c: Corpus, q: Query) -> frozenset[int]:
 def likened(c: Corpus, q: Query) -> frozenset[str]:
     """The words that liken what is asked to something else: a part of the question (PARTS) that
     a word of asks.yaml `simile` begins and one more word ends («…можно? типа матрёшка»); inside
-    a sentence «типа», «вроде» are fillers («симбиот может стать типа защитником?»). «как» and one
-    thing that end a part liken too («симбиота на симбиота как матрёшку»)."""
+    a sentence «типа», «вроде» are fillers («симбиот может стать типа защитником?»)."""
     out: set[str] = set()
     for part in PARTS.split(normalize(q.text)):
         typed = _WORD.findall(part)
         for i, phrase in phrase_starts(typed, c.asks.simile):
             if i == 0 and len(typed) == len(phrase) + 1:
                 out.add(typed[-1])
-        # … and «как» with one thing, no doing, that ends a part («на другого симбиота как
-        # матрёшку», «как в магии»)
-        if "как" in typed:
-            after = typed[len(typed) - typed[::-1].index("как") :]
-            rest = [w for w in after if w not in c.analyzer.stopwords]
-            if len(rest) == 1 and not morph.analyse(rest[0]).verb:
-                out.add(rest[0])
     return frozenset(out)
 
 
