@@ -156,7 +156,9 @@ def decide(
         return by_words if by_words.answered and by_words.clause in near else refused
     # a name the rules quote in an aside, or the title of a section they cite but lack
     # («порождённое игродействие», 536): what is asked
-    names = c.quoted_typed(q.keys) | c.cited_typed(q.keys) | c.elsewhere_typed(q.keys)
+    # an ability other sections treat, typed whole («защита от летающих»): what is asked of it
+    elsewhere = c.elsewhere_typed(q.keys)
+    names = c.quoted_typed(q.keys) | c.cited_typed(q.keys) | elsewhere
     # a step's name typed whole (a question about the step): its words name the step, nothing else
     steps = (
         frozenset(k for d in covered for k in c.names_a_step(d, q.keys)) if q.about_a_step else frozenset()
@@ -220,8 +222,6 @@ def decide(
     when = relation.said_when(c, q)
     # the question's words most clauses do not imply, in the order typed
     rare = [t.wi for t in topics if not _generic(c, q, t.wi)]
-    # an ability other sections treat, typed whole («защита от летающих»): what is asked of it
-    elsewhere = c.elsewhere_typed(q.keys)
     for d in enough:
         share = shares[d]
         if (

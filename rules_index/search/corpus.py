@@ -503,7 +503,9 @@ def _typed_names(names: Sequence[tuple[str, ...]], keys: Sequence[str]) -> froze
 def in_a_row(words: Sequence[str], keys: Sequence[str]) -> bool:
     """Whether `keys` has `words` in a row (a name, a phrase)."""
     n = len(words)
-    return n > 0 and any(_run(keys, i, words, 0) == n for i in range(len(keys) - n + 1))
+    if not n or words[0] not in keys:  # most names are not typed at all: no walk for them
+        return False
+    return any(keys[i] == words[0] and _run(keys, i, words, 0) == n for i in range(len(keys) - n + 1))
 
 
 def _run(a: Sequence[str], i: int, b: Sequence[str], s: int) -> int:

@@ -269,6 +269,10 @@ class Linker:
                 return tuple(Alt(k, "derived", WEIGHT["derived"]) for k in found)
         found_keys: dict[str, None] = {}
         for prefix in self._analyzer.verb_prefixes:
+            # no key of the corpus begins so (a family's key keeps the prefix and the word's first
+            # letter: «вызывать» → «вызов»): no stemming for it
+            if not self._keys_from(prefix + t.surface[:1], 1) and not t.surface.startswith(prefix):
+                continue
             longer = self._analyzer.key(prefix + t.surface, stemmer)
             for cut in range(len(longer), max(len(prefix) + 4, math.ceil(len(longer) * 0.75)) - 1, -1):
                 found = self._keys_from(longer[:cut], 2)
