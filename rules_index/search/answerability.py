@@ -127,19 +127,22 @@ def decide(
     симбиотов»), which answer it whatever story is told around them."""
     # a number with no clause, no citation and no neighbour («у меня 300 жетонов») is a quantity:
     # the words decide
-    numbered = [n for n in q.numbers if n.targets] or (
-        [] if any(qw.meaningful for qw in q.words) else q.numbers
-    )
+    worded = any(qw.meaningful for qw in q.words)
+    numbered = [n for n in q.numbers if n.targets] or ([] if worded else q.numbers)
     if numbered:
         targets = [d for n in numbered for d, _ in n.targets]
         clause = c.paragraphs[targets[0]].id if targets else ""
+
+        def by_the_words() -> Answer:
+            return decide(c, replace(q, numbers=()), covered, how, defining, scores, sections)
+
         if any(n.how == "number" for n in numbered):
             typed_ids = {n.cid for n in numbered if n.how == "number"}
-            if any(qw.meaningful for qw in q.words) and ("?" in q.text or set(q.typed) & c.asks.asking):
+            if worded and ("?" in q.text or set(q.typed) & c.asks.asking):
                 # the clause typed and a question its words say it does not answer («в 211.11
                 # упоминается передвижение, чем передвижение отличается от перемещения»: only in
                 # passing); a look-up («211.5 бестелесный симбиот») asks nothing, and is answered
-                by_words = decide(c, replace(q, numbers=()), covered, how, defining, scores, sections)
+                by_words = by_the_words()
                 of_it = by_words.clause in typed_ids and f"п. {by_words.clause} " in by_words.reason + " "
                 if not by_words.answered and of_it:
                     return by_words
@@ -149,9 +152,9 @@ def decide(
         # выбирает замещение, это вроде 534.4.3?»: 534.4.2), is one misremembered, and the words
         # answer; not words that only frame it («что написано в 211.12», «534.4.3 полностью»)
         refused = Answer(False, clause, reason=c.number_index.absent_reason(numbered))
-        if any(n.how == "cited" for n in numbered) or not any(qw.meaningful for qw in q.words):
+        if any(n.how == "cited" for n in numbered) or not worded:
             return refused
-        by_words = decide(c, replace(q, numbers=()), covered, how, defining, scores, sections)
+        by_words = by_the_words()
         near = {c.paragraphs[d].id for d in targets}
         return by_words if by_words.answered and by_words.clause in near else refused
     # a name the rules quote in an aside, or the title of a section they cite but lack

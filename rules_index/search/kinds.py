@@ -111,18 +111,19 @@ def unstated(
         # «многоликий … до какого момента они у него остаются»: 211.8.1's example says when he takes them
         return f"вопрос «как долго», а п. {c.paragraphs[d].id} не называет срока для {words}"
     asked = set(relation.asked_doings(c, q, c.asks.agent))
-    # in the order typed (cards and jargon are read before the other words)
-    text = normalize(q.text)
-    doers = sorted(
-        (t for t in topics if t.wi in asked), key=lambda t: text.find(normalize(q.words[t.wi].word))
-    )
+    doers = [t for t in topics if t.wi in asked]
+    if doers:
+        # in the order typed (cards and jargon are read before the other words)
+        text = normalize(q.text)
+        doers.sort(key=lambda t: text.find(normalize(q.words[t.wi].word)))
     if doers and not doers[0].whole:
         # «кто первым выкладывает карты на шаге рассадки»: who does what the rules never say; the
         # clause on the step does not say who does it. The doing asked is the first after «кто»:
         # «кто из нас начинает бой, тот кто набрал отряд дешевле» tells the rest
         return f"вопрос «кто», а правила не говорят, кто «{q.words[doers[0].wi].word}»"
-    how_to = not _asks_may(c, typed) and _asks_how_to(c, typed)
-    if how_to or _asks_may(c, typed):
+    may = _asks_may(c, typed)
+    how_to = not may and _asks_how_to(c, typed)
+    if may or how_to:
         # the doing asked about: a verb the rules have, or one they never name («защищать»)
         doing = [t for t in topics if _is_verb(q.words[t.wi]) and (t.whole or _never_named(q, t))]
         if doing and not any(t.wi in got for t in doing) and share < PERMISSION_COVERAGE:
