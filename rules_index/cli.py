@@ -137,10 +137,10 @@ def _cmd_search(index: RulesIndex, args: argparse.Namespace, out: TextIO, err: T
         return EXIT_OK
     said = (understood.understood(result.words), understood.not_found(result.words))
     lines = [line for line in said if line]
-    if not result.hits or not result.answer.answered:
+    if result.nothing:
         lines.append(understood.NOTHING + " Попробуйте другие слова или номер пункта.")
     lines += understood.answer_lines(result.answer)
-    if result.hits and not result.answer.answered:
+    if result.nothing and result.hits:
         lines.append(understood.POINTERS)
     for rank, h in enumerate(result.hits, 1):
         title = f" — {h.title}" if h.title else ""

@@ -291,6 +291,12 @@ class SearchResult:
     answer: Answer = field(default_factory=lambda: Answer(True))
 
     @property
+    def nothing(self) -> bool:
+        """Whether the loaded rules say nothing about the query: no hits, or only the clauses a
+        clause number of it finds (itself, those citing it or nearest it), which answer nothing."""
+        return not self.hits or not self.answer.answered
+
+    @property
     def unmatched(self) -> tuple[str, ...]:
         """Typed words that matched nothing in the loaded rules."""
         return tuple(w.word for w in self.words if not w.how)

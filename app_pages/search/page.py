@@ -207,7 +207,7 @@ def _search() -> None:
     found, problem = ready.ready_answers(answers.answer_query(result), index, rank, _ANSWERS)
     if not result.answer.answered:
         found = [a for a in found if a.kind == "ruling" and a.score >= _SAME_QUESTION]
-    if not hits or not result.answer.answered:
+    if result.nothing:
         st.info(
             common.escape_md(understood.NOTHING) + " Попробуйте другое слово или номер пункта.",
             icon=common.ICON_INFO,

@@ -231,8 +231,8 @@ def ours(index: rules_index.RulesIndex) -> Ranker:
             result = index.lookup(q, TOP)
         except rules_index.QueryError:  # a query with no words and no number: no hits
             return []
-        # not answered: the page says «ничего нет» over the clauses a number of the query points to
-        return [h.id for h in result.hits] if result.answer.answered else []
+        # the page says «ничего нет», over the clauses a number of the query finds, if any
+        return [] if result.nothing else [h.id for h in result.hits]
 
     return rank
 
